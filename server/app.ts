@@ -1,0 +1,59 @@
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from './config.ts'
+import authRoutes from './domain/auth/routes.ts'
+import userRoutes from './domain/user/routes.ts'
+import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
+import auth from './infra/auth.ts'
+import db from './infra/db.ts'
+import errors from './infra/errors.ts'
+import json from './infra/json.ts'
+import { loggerOptions } from './infra/logger.ts'
+import metrics from './infra/metrics.ts'
+import openapi from './infra/openapi.ts'
+import security from './infra/security.ts'
+import tenancy from './infra/tenancy.ts'
+import web from './infra/web.ts'
+
+export interface BuildOptions {
+  /** Where logs go; pino's destination stream (tests capture it). */
+  logStream?: NodeJS.WritableStream
+  /** Extra routes mounted in a base, for tests of the base's own rules. */
+  extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
+}
+
+/** The whole server, composed: infrastructure first, then the two API bases, then the app. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config, options.logStream),
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+  })
+
+  await app.register(errors)
+  await app.register(json)
+  await app.register(security)
+  await app.register(metrics)
+  await app.register(openapi)
+  await app.register(rateLimit, { global: false })
+  await app.register(db, { config })
+  await app.register(tenancy)
+  await app.register(auth, { config })
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await app.db.selectFrom('tenants').select('id').limit(1).execute()
+    return { status: 'ok' }
+  })
+
+  await app.register(apiScope('bearer', [authRoutes, userRoutes, ...(options.extraRoutes?.v2 ?? [])]), {
+    prefix: '/api/v2',
+    config,
+  })
+  await app.register(apiScope('raw', [...(options.extraRoutes?.v1 ?? [])]), {
+    prefix: '/api/v1',
+    config,
+  })
+
+  await app.register(web, { distDir: config.distDir })
+  return app
+}

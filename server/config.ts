@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  /** Unset: embedded PGlite in `dataDir`. `memory://` keeps PGlite in memory (tests, bench). */
+  databaseUrl: string | undefined
+  sandbox: boolean
+  logLevel: string
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  refreshReuseGrace: number
+  /** Per minute and IP, and per 15 minutes and e-mail, for sign-in and sign-up. */
+  authRateLimitPerIp: number
+  authRateLimitPerEmail: number
+  /** Where the built app lives; the server serves it when the folder exists. */
+  distDir: string
+  secrets: Secrets
+}
+
+export interface Secrets {
+  /** HS256 key for access tokens. */
+  jwtKey: Uint8Array
+  /** HMAC key from which refresh tokens are derived (see domain/auth/tokens.ts). */
+  refreshKey: Uint8Array
+}
+
+type Env = Record<string, string | undefined>
+
+class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/**
+ * Reads the environment once at boot. Every problem is collected so one start
+ * reports all of them, instead of failing on the first.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`)
+      return fallback
+    }
+    return value
+  }
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (/^(1|true|yes|on)$/i.test(raw)) return true
+    if (/^(0|false|no|off)$/i.test(raw)) return false
+    problems.push(`${name} must be true or false, got "${raw}"`)
+    return fallback
+  }
+
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql:// (or be memory://)')
+  }
+
+  const logLevel = env.LOG_LEVEL || 'info'
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`)
+  }
+
+  const dataDir = resolve(env.DATA_DIR || '.data')
+  const config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    // The sandbox is the default for the embedded database: a fresh clone is a demo.
+    sandbox: bool('SANDBOX', !databaseUrl || databaseUrl === 'memory://'),
+    logLevel,
+    accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1, 86_400),
+    refreshTokenTtl: int('REFRESH_TOKEN_TTL', 30 * 86_400, 60, 365 * 86_400),
+    refreshReuseGrace: int('REFRESH_REUSE_GRACE', 30, 0, 600),
+    authRateLimitPerIp: int('AUTH_RATE_LIMIT_PER_IP', 30, 1, 100_000),
+    authRateLimitPerEmail: int('AUTH_RATE_LIMIT_PER_EMAIL', 10, 1, 100_000),
+    distDir: resolve(env.DIST_DIR || 'dist'),
+  }
+
+  const jwtKey = secret(env.JWT_SECRET, 'JWT_SECRET', problems)
+  const refreshKey = secret(env.REFRESH_TOKEN_SECRET, 'REFRESH_TOKEN_SECRET', problems)
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  const stored = jwtKey && refreshKey ? undefined : loadOrCreateSecrets(dataDir)
+  return {
+    ...config,
+    secrets: {
+      jwtKey: jwtKey ?? stored!.jwtKey,
+      refreshKey: refreshKey ?? stored!.refreshKey,
+    },
+  }
+}
+
+function secret(raw: string | undefined, name: string, problems: string[]) {
+  if (!raw) return undefined
+  const bytes = Buffer.from(raw, 'base64url')
+  if (bytes.length < 32) {
+    problems.push(`${name} must be at least 32 bytes, base64url-encoded`)
+    return undefined
+  }
+  return new Uint8Array(bytes)
+}
+
+/**
+ * Secrets not given in the environment are generated on first start and kept
+ * in DATA_DIR (mode 0600), so tokens survive a restart.
+ */
+function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, 'secrets.json')
+  mkdirSync(dataDir, { recursive: true })
+  let stored: Record<string, string>
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    stored = {
+      jwtKey: randomBytes(32).toString('base64url'),
+      refreshKey: randomBytes(32).toString('base64url'),
+    }
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600, flag: 'wx' })
+  }
+  const decode = (value: string | undefined) => {
+    if (!value) throw new Error(`${file} is missing a key: delete it to have it generated anew`)
+    return new Uint8Array(Buffer.from(value, 'base64url'))
+  }
+  return { jwtKey: decode(stored.jwtKey), refreshKey: decode(stored.refreshKey) }
+}

@@ -1,0 +1,143 @@
+import type { Kysely, Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { DB } from '../../infra/db/schema.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
+
+export async function insertUserWithEmail(
+  db: Executor,
+  user: { tenantId: string; email: string; passwordHash: string },
+): Promise<string | undefined> {
+  const id = uuidv7()
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      id,
+      tenant_id: user.tenantId,
+      email: user.email,
+      password_hash: user.passwordHash,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'email']).where('email', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (!inserted) return undefined
+  await db.insertInto('user_profiles').values({ user_id: id, tenant_id: user.tenantId }).execute()
+  return id
+}
+
+export function findUserByEmail(db: Executor, tenantId: string, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'password_hash'])
+    .where('tenant_id', '=', tenantId)
+    .where('email', '=', email)
+    .executeTakeFirst()
+}
+
+export async function insertSession(
+  db: Executor,
+  session: { tenantId: string; userId: string; userAgent: string | undefined },
+): Promise<string> {
+  const id = uuidv7()
+  await db
+    .insertInto('sessions')
+    .values({
+      id,
+      tenant_id: session.tenantId,
+      user_id: session.userId,
+      user_agent: session.userAgent?.slice(0, 512) ?? null,
+    })
+    .execute()
+  return id
+}
+
+export async function insertRefreshToken(
+  db: Executor,
+  token: { id: string; tenantId: string; sessionId: string; hash: string; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      id: token.id,
+      tenant_id: token.tenantId,
+      session_id: token.sessionId,
+      token_hash: token.hash,
+      expires_at: token.expiresAt,
+    })
+    .execute()
+}
+
+/** Locks the token row: two refreshes with one token are decided one after the other. */
+export function findRefreshTokenForUpdate(db: Executor, tenantId: string, hash: string) {
+  return db
+    .selectFrom('refresh_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .select([
+      't.id',
+      't.session_id',
+      't.expires_at',
+      't.used_at',
+      's.user_id',
+      's.revoked_at as session_revoked_at',
+    ])
+    .where('t.tenant_id', '=', tenantId)
+    .where('t.token_hash', '=', hash)
+    .forUpdate('t')
+    .executeTakeFirst()
+}
+
+export async function markRefreshTokenUsed(
+  db: Executor,
+  id: string,
+  replacedBy: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now, replaced_by: replacedBy })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** The one unused token of a session: the head of its rotation chain. */
+export function findCurrentRefreshToken(db: Executor, sessionId: string, now: Date) {
+  return db
+    .selectFrom('refresh_tokens')
+    .select(['id'])
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+export async function revokeSession(
+  db: Executor,
+  sessionId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoke_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/** True when the session exists in the tenant, belongs to the user and is not revoked. */
+export async function isSessionActive(
+  db: Executor,
+  claims: { tenantId: string; userId: string; sessionId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', claims.sessionId)
+    .where('tenant_id', '=', claims.tenantId)
+    .where('user_id', '=', claims.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return row !== undefined
+}

@@ -1,0 +1,160 @@
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2'
+import type { Kysely, Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { TokenPair } from '../../../contract/auth.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { RefreshOutcome } from '../../infra/metrics.ts'
+import { AuthError } from './errors.ts'
+import * as repo from './repository.ts'
+import { judgeRefresh, normaliseEmail } from './rules.ts'
+import { Tokens } from './tokens.ts'
+
+export interface AuthSettings {
+  refreshTokenTtl: number
+  refreshReuseGrace: number
+}
+
+export interface RequestContext {
+  tenantId: string
+  userAgent: string | undefined
+}
+
+/**
+ * Verifying against this when the e-mail is unknown keeps "no such user" and
+ * "wrong password" equally slow, so timing does not reveal who has an account.
+ */
+const DUMMY_HASH = argon2Hash('not-a-password-of-anyone')
+
+export class AuthService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly tokens: Tokens,
+    private readonly settings: AuthSettings,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** @throws AuthError EMAIL_TAKEN */
+  async signUpWithPassword(
+    context: RequestContext,
+    input: { email: string; password: string },
+  ): Promise<TokenPair> {
+    const email = normaliseEmail(input.email)
+    // Hash before the transaction: argon2 is deliberately slow and must not hold the database.
+    const passwordHash = await argon2Hash(input.password)
+    return this.db.transaction().execute(async (trx) => {
+      const userId = await repo.insertUserWithEmail(trx, {
+        tenantId: context.tenantId,
+        email,
+        passwordHash,
+      })
+      if (!userId) throw new AuthError({ kind: 'EMAIL_TAKEN' })
+      return this.startSession(trx, context, userId)
+    })
+  }
+
+  /** @throws AuthError INVALID_CREDENTIALS */
+  async signInWithPassword(
+    context: RequestContext,
+    input: { email: string; password: string },
+  ): Promise<TokenPair> {
+    const user = await repo.findUserByEmail(this.db, context.tenantId, normaliseEmail(input.email))
+    const valid = await argon2Verify(user?.password_hash ?? (await DUMMY_HASH), input.password)
+    if (!user?.password_hash || !valid) throw new AuthError({ kind: 'INVALID_CREDENTIALS' })
+    return this.db.transaction().execute((trx) => this.startSession(trx, context, user.id))
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair. Never throws for a bad token:
+   * a reuse must *commit* the revocation, so failures come back as outcomes.
+   */
+  async refresh(
+    tenantId: string,
+    refreshToken: string,
+  ): Promise<{ outcome: RefreshOutcome; pair?: TokenPair }> {
+    const now = this.clock()
+    return this.db.transaction().execute(async (trx) => {
+      const row = await repo.findRefreshTokenForUpdate(trx, tenantId, Tokens.hash(refreshToken))
+      const verdict = judgeRefresh(
+        row && {
+          expiresAt: row.expires_at,
+          usedAt: row.used_at,
+          sessionRevokedAt: row.session_revoked_at,
+        },
+        now,
+        this.settings.refreshReuseGrace,
+      )
+      if (!row) return { outcome: 'invalid' as const }
+      const session = { tenantId, userId: row.user_id, sessionId: row.session_id }
+
+      switch (verdict) {
+        case 'current': {
+          const next = await this.issueRefreshToken(trx, session, now)
+          await repo.markRefreshTokenUsed(trx, row.id, next.id, now)
+          return { outcome: 'rotated', pair: await this.pair(session, next.token, now) }
+        }
+        case 'grace': {
+          const current = await repo.findCurrentRefreshToken(trx, row.session_id, now)
+          if (!current) return { outcome: 'invalid' }
+          const token = this.tokens.refreshTokenFor(current.id)
+          return { outcome: 'grace', pair: await this.pair(session, token, now) }
+        }
+        case 'reuse':
+          await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse', now)
+          return { outcome: 'reuse_revoked' }
+        default:
+          return { outcome: 'invalid' }
+      }
+    })
+  }
+
+  /** Ends the session the refresh token belongs to. Unknown tokens are ignored: sign-out always succeeds. */
+  async signOut(tenantId: string, refreshToken: string): Promise<void> {
+    const now = this.clock()
+    await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findRefreshTokenForUpdate(trx, tenantId, Tokens.hash(refreshToken))
+      if (row) await repo.revokeSession(trx, row.session_id, 'signed_out', now)
+    })
+  }
+
+  private async startSession(
+    trx: Transaction<DB>,
+    context: RequestContext,
+    userId: string,
+  ): Promise<TokenPair> {
+    const now = this.clock()
+    const sessionId = await repo.insertSession(trx, { ...context, userId })
+    const session = { tenantId: context.tenantId, userId, sessionId }
+    const refresh = await this.issueRefreshToken(trx, session, now)
+    return this.pair(session, refresh.token, now)
+  }
+
+  private async issueRefreshToken(
+    trx: Transaction<DB>,
+    session: { tenantId: string; sessionId: string },
+    now: Date,
+  ) {
+    const id = uuidv7()
+    const token = this.tokens.refreshTokenFor(id)
+    await repo.insertRefreshToken(trx, {
+      id,
+      tenantId: session.tenantId,
+      sessionId: session.sessionId,
+      hash: Tokens.hash(token),
+      expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtl * 1000),
+    })
+    return { id, token }
+  }
+
+  private async pair(
+    session: { tenantId: string; userId: string; sessionId: string },
+    refreshToken: string,
+    now: Date,
+  ): Promise<TokenPair> {
+    return {
+      access_token: await this.tokens.issueAccess(session, now),
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      expires_in: this.tokens.accessTtl,
+    }
+  }
+}

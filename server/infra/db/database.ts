@@ -1,0 +1,50 @@
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { PGliteDialect } from './pglite-dialect.ts'
+import type { DB } from './schema.ts'
+
+export type Engine = 'pglite' | 'postgres'
+
+export interface Database {
+  db: Kysely<DB>
+  engine: Engine
+  close(): Promise<void>
+}
+
+/**
+ * Both engines hand back the same JS values: int8, numeric and date stay
+ * strings (money and counts never pass through a float; a date is not a
+ * moment in time), timestamps become Date.
+ */
+const AS_TEXT = [20, 1700, 1082] as const // int8, numeric, date
+const identity = (value: string) => value
+
+export async function openDatabase(options: {
+  databaseUrl: string | undefined
+  dataDir: string
+}): Promise<Database> {
+  const { databaseUrl, dataDir } = options
+  if (databaseUrl?.startsWith('postgres')) {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          (AS_TEXT as readonly number[]).includes(oid)
+            ? identity
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    return { db, engine: 'postgres', close: () => db.destroy() }
+  }
+
+  const pglite = await PGlite.create({
+    dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
+    parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
+  })
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
+  return { db, engine: 'pglite', close: () => db.destroy() }
+}

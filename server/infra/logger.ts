@@ -1,0 +1,33 @@
+import type { FastifyServerOptions } from 'fastify'
+import type { Config } from '../config.ts'
+
+/**
+ * Structured JSON logs. Credentials never reach them: headers that carry
+ * tokens, and any field named like a secret at any depth we log.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'password',
+  'access_token',
+  'refresh_token',
+  '*.password',
+  '*.access_token',
+  '*.refresh_token',
+  '*.*.password',
+  '*.*.access_token',
+  '*.*.refresh_token',
+]
+
+export function loggerOptions(
+  config: Config,
+  stream?: NodeJS.WritableStream,
+): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...(stream && { stream }),
+  }
+}

@@ -1,0 +1,59 @@
+import { STATUS_CODES } from 'node:http'
+import type { Problem } from '../../contract/problem.ts'
+
+/**
+ * An error that already knows its HTTP answer. Domain errors are mapped to it
+ * in each area's routes.ts; the error handler renders it as RFC 9457.
+ */
+export class ProblemError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly title: string
+  readonly errors: Problem['errors']
+  readonly headers: Record<string, string>
+
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    options: { title?: string; errors?: Problem['errors']; headers?: Record<string, string> } = {},
+  ) {
+    super(detail)
+    this.name = 'ProblemError'
+    this.status = status
+    this.code = code
+    this.title = options.title ?? STATUS_CODES[status] ?? 'Error'
+    this.errors = options.errors
+    this.headers = options.headers ?? {}
+  }
+
+  toProblem(): Problem {
+    return {
+      type: problemType(this.code),
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      code: this.code,
+      ...(this.errors && { errors: this.errors }),
+    }
+  }
+}
+
+/** A stable, resolvable-looking URI per code; docs/api.md lists them. */
+export const problemType = (code: string) =>
+  `https://docs.finplatform.dev/problems/${code.toLowerCase().replaceAll('_', '-')}`
+
+/**
+ * Runs a use case and turns the domain errors it documents into problems;
+ * anything `translate` does not know is rethrown untouched (a bug: 500).
+ */
+export async function translateErrors<T>(
+  work: Promise<T>,
+  translate: (error: unknown) => ProblemError | undefined,
+): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    throw translate(error) ?? error
+  }
+}

@@ -1,0 +1,58 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * Three kinds of test, one runner:
+ * - unit: pure rules and the app's modules (happy-dom for components),
+ * - server: the real app through inject(), once on PGlite and once on PostgreSQL,
+ * - e2e: the built product in Debian's Chromium (tests/e2e).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts', 'contract/**/*.test.ts'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/support/unit-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server:pglite',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB_ENGINE: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server:postgres',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB_ENGINE: 'postgres' },
+          globalSetup: ['tests/support/postgres-cluster.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/e2e-build.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
