@@ -25,12 +25,10 @@ export const RefreshBody = Type.Object(
 export type RefreshBody = Static<typeof RefreshBody>
 
 /** Every call that signs someone in answers with this pair (SPEC.md §7). */
-export const TokenPair = Type.Object(
-  {
-    access_token: Type.String(),
-    refresh_token: Type.String(),
-    token_type: Type.Literal('bearer'),
-    expires_in: Type.Integer({ description: 'Seconds until the access token expires' }),
-  }
-)
+export const TokenPair = Type.Object({
+  access_token: Type.String(),
+  refresh_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Seconds until the access token expires' }),
+})
 export type TokenPair = Static<typeof TokenPair>

@@ -1,23 +1,21 @@
 import { type Static, Type } from '@sinclair/typebox'
 
 /** RFC 9457 problem details, the body of every error answer (`application/problem+json`). */
-export const Problem = Type.Object(
-  {
-    type: Type.String({ description: 'URI naming the kind of problem' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.Optional(Type.String()),
-    code: Type.String({ description: 'Stable machine-readable code, e.g. INVALID_CREDENTIALS' }),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          field: Type.String({ description: 'JSON pointer into the request, e.g. /body/email' }),
-          message: Type.String(),
-        }),
-      ),
+export const Problem = Type.Object({
+  type: Type.String({ description: 'URI naming the kind of problem' }),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+  code: Type.String({ description: 'Stable machine-readable code, e.g. INVALID_CREDENTIALS' }),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'JSON pointer into the request, e.g. /body/email' }),
+        message: Type.String(),
+      }),
     ),
-  }
-)
+  ),
+})
 export type Problem = Static<typeof Problem>
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'

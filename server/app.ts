@@ -23,7 +23,10 @@ export interface BuildOptions {
 }
 
 /** The whole server, composed: infrastructure first, then the two API bases, then the app. */
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     trustProxy: true,
@@ -45,10 +48,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return { status: 'ok' }
   })
 
-  await app.register(apiScope('bearer', [authRoutes, userRoutes, ...(options.extraRoutes?.v2 ?? [])]), {
-    prefix: '/api/v2',
-    config,
-  })
+  await app.register(
+    apiScope('bearer', [authRoutes, userRoutes, ...(options.extraRoutes?.v2 ?? [])]),
+    {
+      prefix: '/api/v2',
+      config,
+    },
+  )
   await app.register(apiScope('raw', [...(options.extraRoutes?.v1 ?? [])]), {
     prefix: '/api/v1',
     config,

@@ -41,7 +41,10 @@ export default fp(
         },
       })
     } else {
-      app.log.warn({ distDir: opts.distDir }, 'no built app: serving the API only (run npm run build)')
+      app.log.warn(
+        { distDir: opts.distDir },
+        'no built app: serving the API only (run npm run build)',
+      )
     }
 
     app.setNotFoundHandler((request, reply) => {

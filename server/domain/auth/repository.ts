@@ -17,7 +17,9 @@ export async function insertUserWithEmail(
       email: user.email,
       password_hash: user.passwordHash,
     })
-    .onConflict((oc) => oc.columns(['tenant_id', 'email']).where('email', 'is not', null).doNothing())
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'email']).where('email', 'is not', null).doNothing(),
+    )
     .returning('id')
     .executeTakeFirst()
   if (!inserted) return undefined

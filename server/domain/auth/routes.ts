@@ -38,27 +38,33 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   const service = new AuthService(app.db, app.tokens, config)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
+  const tooMany = (ttlMs: number) =>
     new ProblemError(429, 'RATE_LIMITED', 'Too many attempts. Wait a moment and try again.', {
-      headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
+      headers: { 'retry-after': String(Math.ceil(ttlMs / 1000)) },
     })
   // Two limits on every credential check: per address (one attacker, many
-  // accounts) and per e-mail (many addresses, one account).
-  const credentialLimits = [
-    app.rateLimit({
+  // accounts) and per e-mail (many addresses, one account). One hook counts
+  // both: the plugin marks a request once its first `app.rateLimit` hook ran,
+  // so a second such hook on the same route would never count anything.
+  const limits = [
+    app.createRateLimit({
       max: config.authRateLimitPerIp,
       timeWindow: 60_000,
       keyGenerator: (request) => `ip:${request.ip}`,
-      errorResponseBuilder: tooMany,
     }),
-    app.rateLimit({
+    app.createRateLimit({
       max: config.authRateLimitPerEmail,
       timeWindow: 15 * 60_000,
       keyGenerator: (request) =>
         `email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
-      errorResponseBuilder: tooMany,
     }),
   ]
+  const credentialLimits = async (request: FastifyRequest) => {
+    for (const limit of limits) {
+      const verdict = await limit(request)
+      if (!verdict.isAllowed && verdict.isExceeded) throw tooMany(verdict.ttl)
+    }
+  }
   const context = (request: FastifyRequest) => ({
     tenantId: request.tenantId,
     userAgent: request.headers['user-agent'],

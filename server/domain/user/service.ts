@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { User, UserData } from '../../../contract/user.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import * as repo from './repository.ts'
 import type { Owner } from './repository.ts'
+import * as repo from './repository.ts'
 
 export class UserNotFoundError extends Error {
   constructor() {

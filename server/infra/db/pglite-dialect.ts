@@ -59,9 +59,7 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
-    const isolation = settings.isolationLevel
-      ? ` isolation level ${settings.isolationLevel}`
-      : ''
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''
     await connection.executeQuery(CompiledQuery.raw(`begin${isolation}`))
   }
 

@@ -1,0 +1,79 @@
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
+import { Redirect, Route, Switch, useLocation } from 'wouter'
+import { useI18n } from '../i18n/i18n.tsx'
+import { hasSession } from '../net/session.ts'
+import { Alert, Button, Spinner } from '../ui/components.tsx'
+import { ErrorBoundary } from './error-boundary.tsx'
+import { Layout } from './layout.tsx'
+import { paths } from './paths.ts'
+
+const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
+const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
+const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
+const HomePage = lazy(() => import('../features/profile/home-page.tsx'))
+
+/**
+ * Whether tokens are stored, read again on every navigation: a sign-in just
+ * stored them, or another tab signed out. Until the read for the current
+ * location is back the answer is "unknown", so no route redirects on a stale one.
+ */
+function useSession(): boolean | undefined {
+  const [location] = useLocation()
+  const [checked, setChecked] = useState<{ location: string; signedIn: boolean }>()
+  useEffect(() => {
+    let current = true
+    void hasSession().then((signedIn) => {
+      if (current) setChecked({ location, signedIn })
+    })
+    return () => {
+      current = false
+    }
+  }, [location])
+  return checked?.location === location ? checked.signedIn : undefined
+}
+
+function Screen(props: { children: ReactNode }) {
+  const { t } = useI18n()
+  return (
+    <ErrorBoundary
+      fallback={(retry) => (
+        <div className="stack">
+          <Alert>{t('error.boundary')}</Alert>
+          <Button variant="secondary" onClick={retry}>
+            {t('error.retry')}
+          </Button>
+        </div>
+      )}
+    >
+      <Suspense fallback={<Spinner label={t('app.loading')} />}>{props.children}</Suspense>
+    </ErrorBoundary>
+  )
+}
+
+export function Routes() {
+  const { t } = useI18n()
+  const signedIn = useSession()
+  if (signedIn === undefined) return <Spinner label={t('app.loading')} />
+
+  return (
+    <Layout signedIn={signedIn}>
+      <Screen>
+        <Switch>
+          <Route path={paths.logout} component={LogoutPage} />
+          <Route path={paths.signIn}>
+            {signedIn ? <Redirect to={paths.home} replace /> : <SignInPage />}
+          </Route>
+          <Route path={paths.signUp}>
+            {signedIn ? <Redirect to={paths.home} replace /> : <SignUpPage />}
+          </Route>
+          <Route path={paths.home}>
+            {signedIn ? <HomePage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route>
+            <Redirect to={paths.home} replace />
+          </Route>
+        </Switch>
+      </Screen>
+    </Layout>
+  )
+}

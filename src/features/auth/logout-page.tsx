@@ -1,0 +1,31 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { useLocation } from 'wouter'
+import { paths } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { signOut } from '../../net/session.ts'
+import { Spinner } from '../../ui/components.tsx'
+
+/**
+ * SPEC.md §2: the logout location. Whoever sends a window here — the person,
+ * or the auth proxy after an unrecoverable 401 — the tokens and every cached
+ * answer are gone before sign-in shows.
+ */
+export default function LogoutPage() {
+  const { t } = useI18n()
+  const queryClient = useQueryClient()
+  const [, navigate] = useLocation()
+  useEffect(() => {
+    let cancelled = false
+    void (async () => {
+      await signOut()
+      await queryClient.cancelQueries()
+      queryClient.clear()
+      if (!cancelled) navigate(paths.signIn, { replace: true })
+    })()
+    return () => {
+      cancelled = true
+    }
+  }, [queryClient, navigate])
+  return <Spinner label={t('auth.signingOut')} />
+}

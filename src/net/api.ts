@@ -1,0 +1,70 @@
+import type { Problem } from '../../contract/problem.ts'
+import { netConfig } from './config.ts'
+
+/** A non-2xx answer, with its problem details when the server sent them. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem | undefined,
+  ) {
+    super(problem?.detail ?? problem?.title ?? `HTTP ${status}`)
+    this.name = 'ApiError'
+  }
+
+  get code(): string | undefined {
+    return this.problem?.code
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
+interface Options {
+  body?: unknown
+  query?: Record<string, string | number | boolean | undefined>
+  signal?: AbortSignal
+}
+
+/**
+ * The app's only way to the API. Headers and tokens are not its business: the
+ * auth proxy (service worker or page) adds them on the way out.
+ */
+async function call<T>(
+  base: string,
+  method: Method,
+  path: string,
+  options: Options = {},
+): Promise<T> {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) search.set(key, String(value))
+  }
+  const query = search.size > 0 ? `?${search}` : ''
+  const response = await fetch(`${base}${path}${query}`, {
+    method,
+    signal: options.signal,
+    ...(options.body !== undefined && {
+      body: JSON.stringify(options.body),
+      headers: { 'Content-Type': 'application/json' },
+    }),
+  })
+  if (!response.ok) {
+    const problem = await response.json().catch(() => undefined)
+    throw new ApiError(response.status, problem as Problem | undefined)
+  }
+  if (response.status === 204) return undefined as T
+  return (await response.json()) as T
+}
+
+const client = (base: string) => ({
+  get: <T>(path: string, options?: Omit<Options, 'body'>) => call<T>(base, 'GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: Options) =>
+    call<T>(base, 'POST', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: Options) =>
+    call<T>(base, 'PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: Options) => call<T>(base, 'DELETE', path, options),
+})
+
+export const api = {
+  v1: client(netConfig.v1Base),
+  v2: client(netConfig.v2Base),
+}

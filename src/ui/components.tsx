@@ -1,0 +1,111 @@
+import {
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  useId,
+  useState,
+} from 'react'
+
+type Variant = 'primary' | 'secondary' | 'ghost'
+
+export function Button({
+  variant = 'primary',
+  block = false,
+  busy = false,
+  className,
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant
+  block?: boolean
+  busy?: boolean
+}) {
+  const classes = ['button', `button-${variant}`, block && 'button-block', className]
+  return (
+    <button
+      type="button"
+      {...rest}
+      className={classes.filter(Boolean).join(' ')}
+      disabled={rest.disabled || busy}
+      aria-busy={busy || undefined}
+    >
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {children}
+    </button>
+  )
+}
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string
+  hint?: string
+  error?: string
+  /** For passwords: a button that shows and hides what was typed, with its two labels. */
+  reveal?: { show: string; hide: string }
+}
+
+/** A labelled input whose hint and error are announced with it (aria-describedby). */
+export function TextField({ label, hint, error, reveal, type, ...input }: TextFieldProps) {
+  const id = useId()
+  const [revealed, setRevealed] = useState(false)
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="field-control">
+        <input
+          {...input}
+          id={id}
+          type={reveal && revealed ? 'text' : type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy || undefined}
+        />
+        {reveal && (
+          <Button
+            variant="ghost"
+            className="field-toggle"
+            aria-pressed={revealed}
+            onClick={() => setRevealed((value) => !value)}
+          >
+            {revealed ? reveal.hide : reveal.show}
+          </Button>
+        )}
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export function Alert(props: { tone?: 'error' | 'warning'; children: ReactNode }) {
+  const tone = props.tone ?? 'error'
+  return (
+    <p className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </p>
+  )
+}
+
+export function Spinner(props: { label: string }) {
+  return (
+    <div className="center" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{props.label}</span>
+    </div>
+  )
+}
+
+export function Card(props: { children: ReactNode; labelledBy?: string }) {
+  return (
+    <section className="card stack" aria-labelledby={props.labelledBy}>
+      {props.children}
+    </section>
+  )
+}

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+
+/** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
+const manifest = JSON.parse(
+  readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8'),
+)
+
+const apiTarget = process.env.API_TARGET ?? 'http://localhost:8081'
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      // Registered by src/app/service-worker.ts through workbox-window.
+      injectRegister: false,
+      manifest,
+      manifestFilename: 'manifest.webmanifest',
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 300,
+  },
+  server: {
+    port: 8080,
+    strictPort: true,
+    proxy: {
+      '/api': apiTarget,
+      '/metrics': apiTarget,
+      '/healthz': apiTarget,
+    },
+  },
+})
