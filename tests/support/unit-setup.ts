@@ -1,5 +1,6 @@
 // IndexedDB for the token vault and the query-cache persister, in memory.
 import 'fake-indexeddb/auto'
+import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
 

@@ -1,0 +1,39 @@
+/**
+ * The servers under load, in their own process so the load generator does not
+ * share their event loop: the real app (embedded PGlite in memory, or
+ * BENCH_DATABASE_URL) and a bare Fastify route as the yardstick. Prints the
+ * two addresses and a signed-in user's token as one JSON line, then serves
+ * until killed.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Fastify from 'fastify'
+import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
+import { buildApp } from '../server/app.ts'
+import { loadConfig } from '../server/config.ts'
+
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
+  DATABASE_URL: process.env.BENCH_DATABASE_URL || 'memory://',
+  LOG_LEVEL: 'silent',
+  DIST_DIR: join(tmpdir(), 'bench-no-dist'),
+})
+const app = await buildApp(config)
+const appUrl = await app.listen({ port: 0, host: '127.0.0.1' })
+
+const bare = Fastify({ logger: false })
+bare.get('/bare', async () => ({ ok: true }))
+const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' })
+
+const signUp = await app.inject({
+  method: 'POST',
+  url: '/api/v2/auth/sign-up/password/email',
+  headers: { 'x-tenant-id': DEMO_TENANT_ID, 'x-app-env': 'web' },
+  payload: { email: 'bench@example.com', password: 'correct horse battery staple' },
+})
+const { access_token } = signUp.json() as { access_token: string }
+
+console.log(
+  JSON.stringify({ appUrl, bareUrl, accessToken: access_token, engine: config.databaseUrl }),
+)
