@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react'
+import { telegramLaunchLanguage } from '../telegram/launch-language.ts'
 import { en, type MessageKey } from './en.ts'
 import { ru } from './ru.ts'
 
@@ -15,6 +16,7 @@ const STORAGE_KEY = 'language'
 export function detectLanguage(
   preferred: readonly (string | undefined)[] = [
     readStoredLanguage(),
+    telegramLaunchLanguage(),
     ...(globalThis.navigator?.languages ?? []),
   ],
 ): Language {
