@@ -1,0 +1,227 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
+import { describe, expect, inject } from 'vitest'
+import type { TokenPair } from '../contract/auth.ts'
+import type { Problem } from '../contract/problem.ts'
+import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
+import { type BuildOptions, buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+import { type Database, openDatabase } from './infra/db/database.ts'
+
+/**
+ * What every server test builds on: the real app (config, plugins, routes,
+ * migrations) on the engine its vitest project names, driven by app.inject.
+ */
+
+type Engine = 'pglite' | 'postgres'
+
+const engine = (process.env.TEST_DB_ENGINE ?? 'pglite') as Engine
+if (engine !== 'pglite' && engine !== 'postgres') {
+  throw new Error(`TEST_DB_ENGINE must be pglite or postgres, got "${engine}"`)
+}
+
+/** The PostgreSQL server of the run; '' only when the machine has none and this is not CI. */
+const postgresUrl = engine === 'postgres' ? inject('databaseUrl') : undefined
+
+/**
+ * `describe` for every server test file. It skips only in the one case
+ * tests/support/postgres-cluster.ts allows: the PostgreSQL project on a
+ * machine without PostgreSQL, outside CI.
+ */
+export const describeServer = postgresUrl === '' ? describe.skip : describe
+
+/**
+ * Builds the app on a fresh database: PGlite in memory, or a database of its
+ * own in the run's PostgreSQL (dropped on close). Building costs seconds on
+ * PGlite: build one per file in beforeAll and keep tests apart by e-mail.
+ * Logs are silent unless a `logStream` is passed (then `info`).
+ */
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const place = await provision()
+  try {
+    const config = loadConfig({
+      DATA_DIR: place.dataDir,
+      DIST_DIR: join(place.dataDir, 'no-dist'),
+      DATABASE_URL: place.databaseUrl,
+      // The same routes on both engines: the sandbox is on by default only for PGlite.
+      SANDBOX: 'true',
+      LOG_LEVEL: options.logStream ? 'info' : 'silent',
+      // Every injected request comes from 127.0.0.1: a file signs up more users
+      // than the real per-IP limit allows. The rate-limit tests set their own.
+      AUTH_RATE_LIMIT_PER_IP: '100000',
+      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+      ...overrides,
+    })
+    const app = await buildApp(config, options)
+    // After close() rather than in an onClose hook: those run last-registered
+    // first, so a drop there would cut the pool before the db plugin ends it.
+    const close = app.close.bind(app)
+    app.close = (async () => {
+      await close()
+      await place.dispose()
+    }) as typeof app.close
+    return app
+  } catch (error) {
+    await place.dispose()
+    throw error
+  }
+}
+
+/** A fresh, empty database on the engine under test, without the app; close() drops it. */
+export async function createTestDatabase(): Promise<Database> {
+  const place = await provision()
+  const opened = await openDatabase(place).catch(async (error) => {
+    await place.dispose()
+    throw error
+  })
+  return {
+    ...opened,
+    close: async () => {
+      await opened.close()
+      await place.dispose()
+    },
+  }
+}
+
+/** A temporary DATA_DIR and a database URL on the engine under test; dispose() removes both. */
+async function provision() {
+  const database = engine === 'postgres' ? await createPostgresDatabase() : undefined
+  const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'))
+  return {
+    dataDir,
+    databaseUrl: database?.url ?? 'memory://',
+    dispose: async () => {
+      await database?.drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function createPostgresDatabase() {
+  if (!postgresUrl) {
+    throw new Error('The server:postgres project has no PostgreSQL (see describeServer).')
+  }
+  const name = `t_${randomBytes(8).toString('hex')}`
+  await admin((client) => client.query(`create database ${name}`))
+  const url = new URL(postgresUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    // FORCE: a pool left open by a failed test must not keep the database alive.
+    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
+  }
+}
+
+async function admin(work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: postgresUrl })
+  await client.connect()
+  try {
+    await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The headers the app sends on every call (SPEC.md §7), for the demo tenant. */
+export function headers(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'x-tenant-id': DEMO_TENANT_ID,
+    'x-app-env': 'web',
+    'content-type': 'application/json',
+    ...extra,
+  }
+}
+
+export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` })
+
+/** A fresh address per test: tests share their file's app and database. */
+export const uniqueEmail = (name = 'user') => `${name}-${randomUUID()}@example.com`
+
+export const DEFAULT_PASSWORD = 'correct horse battery staple'
+
+interface Credentials {
+  email: string
+  password: string
+  headers: Record<string, string>
+}
+
+/** Signs up a new user (a unique e-mail unless given) and returns the token pair. */
+export async function signUp(app: FastifyInstance, overrides: Partial<Credentials> = {}) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v2/auth/sign-up/password/email',
+    headers: overrides.headers ?? headers(),
+    payload: {
+      email: overrides.email ?? uniqueEmail(),
+      password: overrides.password ?? DEFAULT_PASSWORD,
+    },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json<TokenPair>()
+}
+
+export function signIn(app: FastifyInstance, overrides: Partial<Credentials> & { email: string }) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v2/auth/sign-in/password/email',
+    headers: overrides.headers ?? headers(),
+    payload: { email: overrides.email, password: overrides.password ?? DEFAULT_PASSWORD },
+  })
+}
+
+export function refresh(app: FastifyInstance, refreshToken: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v2/auth/refresh/refresh-token',
+    headers: headers(),
+    payload: { refresh_token: refreshToken },
+  })
+}
+
+/** GET /api/v2/user: the simplest call that needs a live session. */
+export function getUser(app: FastifyInstance, accessToken: string) {
+  return app.inject({ method: 'GET', url: '/api/v2/user', headers: headers(bearer(accessToken)) })
+}
+
+/** Asserts an RFC 9457 answer with this status and code, and returns its body. */
+export function expectProblem(response: LightMyRequestResponse, status: number, code: string) {
+  expect(response.statusCode, response.body).toBe(status)
+  expect(String(response.headers['content-type'])).toMatch(/^application\/problem\+json(;|$)/)
+  const problem = response.json<Problem>()
+  expect(problem).toMatchObject({ status, code, type: expect.stringContaining('/problems/') })
+  expect(problem.title).toEqual(expect.any(String))
+  return problem
+}
+
+/** Another tenant besides the demo one, straight in the database. */
+export async function createTenant(
+  app: FastifyInstance,
+  overrides: { id?: string; name?: string } = {},
+) {
+  const id = overrides.id ?? randomUUID()
+  await app.db
+    .insertInto('tenants')
+    .values({ id, name: overrides.name ?? `Tenant ${id.slice(0, 8)}` })
+    .execute()
+  return id
+}
+
+/** A log destination for `createTestApp(…, { logStream })` that keeps every line written. */
+export function captureLogs() {
+  const lines: string[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  return { stream, lines }
+}
