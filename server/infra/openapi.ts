@@ -26,6 +26,17 @@ export default fp(
       },
     })
     await app.register(swaggerUi, { routePrefix: '/api/docs' })
+    // Swagger UI sets inline styles; only its own pages may, never the app.
+    app.addHook('onSend', async (request, reply) => {
+      if (!request.url.startsWith('/api/docs')) return
+      const csp = reply.getHeader('content-security-policy')
+      if (typeof csp === 'string') {
+        reply.header(
+          'content-security-policy',
+          csp.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+        )
+      }
+    })
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger())
   },
   { name: 'openapi' },

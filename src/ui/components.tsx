@@ -51,7 +51,7 @@ export function TextField({ label, hint, error, reveal, type, ...input }: TextFi
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <div className="field-control">
+      <div className={reveal ? 'field-control field-control-toggle' : 'field-control'}>
         <input
           {...input}
           id={id}
