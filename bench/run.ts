@@ -6,8 +6,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
-import { distIsStale } from '../scripts/build-state.mjs'
-import { bin, node } from '../scripts/run.mjs'
+import { ensureBuilt } from '../scripts/build-state.mjs'
 import { initialJs } from '../tests/support/initial-js.ts'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5)
@@ -22,7 +21,7 @@ interface Row {
 const rows: Row[] = []
 
 // 1. What the first screen costs to download.
-if (distIsStale()) await node(bin('vite', 'bin/vite.js'), ['build', '--logLevel', 'warn'])
+await ensureBuilt()
 const js = initialJs('dist')
 rows.push({
   measure: 'initial JS (gzip)',

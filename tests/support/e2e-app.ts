@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto'
+import type { Page } from 'playwright-core'
+import { TENANT_HEADERS } from './e2e-server.ts'
+
+/** What the app's screens and the auth proxy need from a test, in the app's own words. */
+
+export const PASSWORD = 'correct horse battery staple'
+
+/** An address no other test (or earlier run against the same data) has used. */
+export const uniqueEmail = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@example.com`
+
+/** The path of the page's current URL. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname
+
+/** Waits until the home screen says who is signed in. */
+export async function expectSignedInAs(page: Page, email: string): Promise<void> {
+  await page.getByTestId('signed-in-as').filter({ hasText: email }).waitFor()
+}
+
+/** Opens the app signed out, creates an account through the sign-up screen, lands on home. */
+export async function signUpThroughUi(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/`)
+  await page.waitForURL('**/auth/sign-in')
+  await page.getByRole('link', { name: 'Create account' }).click()
+  await page.waitForURL('**/auth/sign-up')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expectSignedInAs(page, email)
+}
+
+/** Fills the sign-in screen and submits it. */
+export async function signInThroughUi(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+}
+
+/** Creates an account straight through the API, for tests about something else. */
+export async function signUpThroughApi(baseUrl: string, email: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/password/email`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  })
+  if (response.status !== 201) {
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
+  }
+}
+
+/**
+ * Waits until a service worker controls the page. The worker claims open
+ * windows when it activates; should that be missed, a reload is always
+ * controlled once the worker is active.
+ */
+export async function waitForServiceWorkerControl(page: Page): Promise<void> {
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const controlled = await page
+      .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+        timeout: 10_000,
+      })
+      .then(
+        () => true,
+        () => false,
+      )
+    if (controlled) return
+    await page.reload()
+  }
+  const registrations = await page.evaluate(async () =>
+    (await navigator.serviceWorker.getRegistrations()).map((registration) => ({
+      scope: registration.scope,
+      installing: registration.installing?.state,
+      waiting: registration.waiting?.state,
+      active: registration.active?.state,
+    })),
+  )
+  throw new Error(
+    `no service worker took control of the page; registrations: ${JSON.stringify(registrations)}`,
+  )
+}
+
+export interface VaultTokens {
+  access_token: string
+  refresh_token?: string | null
+}
+
+/** The token pair in the app's IndexedDB vault (db "auth", store "vault", key "tokens"). */
+export function readVault(page: Page): Promise<VaultTokens | undefined> {
+  return page.evaluate(
+    () =>
+      new Promise<VaultTokens | undefined>((resolve, reject) => {
+        const open = indexedDB.open('auth')
+        // No database yet: do not create one, or the app's own upgrade would never run.
+        let missing = false
+        open.onupgradeneeded = () => {
+          missing = true
+          open.transaction?.abort()
+        }
+        open.onerror = () => (missing ? resolve(undefined) : reject(open.error))
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('vault')) {
+            db.close()
+            resolve(undefined)
+            return
+          }
+          const read = db.transaction('vault').objectStore('vault').get('tokens')
+          read.onerror = () => reject(read.error)
+          read.onsuccess = () => {
+            db.close()
+            resolve(read.result as VaultTokens | undefined)
+          }
+        }
+      }),
+  )
+}
+
+/** Resolves once the access token in the vault has expired (its `exp` is in the past). */
+export async function waitForAccessTokenExpiry(page: Page): Promise<void> {
+  const tokens = await readVault(page)
+  if (!tokens) throw new Error('no tokens in the vault')
+  const payload = JSON.parse(
+    Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+  ) as { exp?: number }
+  if (typeof payload.exp !== 'number') throw new Error('the access token has no exp')
+  // The server compares whole seconds: once the clock has passed exp, it refuses the token.
+  const wait = payload.exp * 1000 + 250 - Date.now()
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+}
+
+/** Sends `count` requests for the current user at once from the page; resolves to their statuses. */
+export function fetchUserInParallel(page: Page, count: number): Promise<number[]> {
+  return page.evaluate(
+    (n) =>
+      Promise.all(
+        Array.from({ length: n }, () => fetch('/api/v2/user').then((response) => response.status)),
+      ),
+    count,
+  )
+}
