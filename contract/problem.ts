@@ -15,6 +15,16 @@ export const Problem = Type.Object({
       }),
     ),
   ),
+  // Extension members (RFC 9457 §3.2), present only where they apply.
+  retry_after: Type.Optional(
+    Type.Integer({ description: 'Seconds to wait before trying again (429)' }),
+  ),
+  blocked_until: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When a block lifts (423)' }),
+  ),
+  attempts_left: Type.Optional(
+    Type.Integer({ description: 'Wrong codes left before the identifier is blocked' }),
+  ),
 })
 export type Problem = Static<typeof Problem>
 

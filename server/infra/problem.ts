@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http'
 import type { Problem } from '../../contract/problem.ts'
 
+/** RFC 9457 extension members the contract declares (retry_after, blocked_until, …). */
+export type ProblemExtensions = Pick<Problem, 'retry_after' | 'blocked_until' | 'attempts_left'>
+
 /**
  * An error that already knows its HTTP answer. Domain errors are mapped to it
  * in each area's routes.ts; the error handler renders it as RFC 9457.
@@ -11,12 +14,18 @@ export class ProblemError extends Error {
   readonly title: string
   readonly errors: Problem['errors']
   readonly headers: Record<string, string>
+  readonly extensions: ProblemExtensions
 
   constructor(
     status: number,
     code: string,
     detail: string,
-    options: { title?: string; errors?: Problem['errors']; headers?: Record<string, string> } = {},
+    options: {
+      title?: string
+      errors?: Problem['errors']
+      headers?: Record<string, string>
+      extensions?: ProblemExtensions
+    } = {},
   ) {
     super(detail)
     this.name = 'ProblemError'
@@ -25,6 +34,7 @@ export class ProblemError extends Error {
     this.title = options.title ?? STATUS_CODES[status] ?? 'Error'
     this.errors = options.errors
     this.headers = options.headers ?? {}
+    this.extensions = options.extensions ?? {}
   }
 
   toProblem(): Problem {
@@ -35,6 +45,7 @@ export class ProblemError extends Error {
       detail: this.message,
       code: this.code,
       ...(this.errors && { errors: this.errors }),
+      ...this.extensions,
     }
   }
 }

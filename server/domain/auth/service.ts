@@ -116,7 +116,12 @@ export class AuthService {
     })
   }
 
-  private async startSession(
+  /**
+   * Opens a session for a user whose identity another use case has just
+   * proved (password, one-time code, Telegram), inside that use case's
+   * transaction, and returns its first token pair.
+   */
+  async startSession(
     trx: Transaction<DB>,
     context: RequestContext,
     userId: string,

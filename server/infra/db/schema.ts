@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type { KycStatus } from '../../../contract/enums.ts'
+import type { Address } from '../../../contract/user.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -16,7 +17,10 @@ export interface UsersTable {
   email: string | null
   phone: string | null
   password_hash: string | null
+  telegram_id: string | null
   kyc_status: Generated<KycStatus>
+  /** Set by the tenant; a blocked user answers 423 everywhere. */
+  blocked_at: Date | null
   created_at: CreatedAt
   updated_at: CreatedAt
 }
@@ -28,7 +32,12 @@ export interface UserProfilesTable {
   last_name: string | null
   /** `YYYY-MM-DD`: a date is not a moment, so it stays text (see database.ts). */
   date_of_birth: string | null
-  language: string | null
+  language: 'en' | 'ru' | null
+  /** jsonb: written as JSON text, read back as the object. */
+  address: ColumnType<Address | null, string | null, string | null>
+  username: string | null
+  photo_url: string | null
+  is_premium: Generated<boolean>
   updated_at: CreatedAt
 }
 
