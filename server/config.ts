@@ -16,6 +16,25 @@ export interface Config {
   /** Per minute and IP, and per 15 minutes and e-mail, for sign-in and sign-up. */
   authRateLimitPerIp: number
   authRateLimitPerEmail: number
+  otp: {
+    /** Seconds a one-time code stays valid. */
+    ttl: number
+    /** Seconds between two codes to one identifier. */
+    resendInterval: number
+    /** Wrong codes before the identifier is blocked… */
+    maxAttempts: number
+    /** …for this many seconds. */
+    blockDuration: number
+  }
+  /** smtp(s)://user:pass@host:port for real e-mail; unset: the sandbox outbox only. */
+  smtpUrl: string | undefined
+  mailFrom: string
+  telegram: {
+    /** The bot's token: the key its init data is signed with. Unset: Telegram sign-in is off. */
+    botToken: string | undefined
+    /** Seconds after which launch data is too old to sign in with. */
+    authMaxAge: number
+  }
   /** Where the built app lives; the server serves it when the folder exists. */
   distDir: string
   secrets: Secrets
@@ -88,7 +107,22 @@ export function loadConfig(env: Env = process.env): Config {
     refreshReuseGrace: int('REFRESH_REUSE_GRACE', 30, 0, 600),
     authRateLimitPerIp: int('AUTH_RATE_LIMIT_PER_IP', 30, 1, 100_000),
     authRateLimitPerEmail: int('AUTH_RATE_LIMIT_PER_EMAIL', 10, 1, 100_000),
+    otp: {
+      ttl: int('OTP_TTL', 300, 1, 3600),
+      resendInterval: int('OTP_RESEND_INTERVAL', 60, 0, 3600),
+      maxAttempts: int('OTP_MAX_ATTEMPTS', 5, 1, 100),
+      blockDuration: int('OTP_BLOCK_DURATION', 15 * 60, 1, 86_400),
+    },
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Finplatform <no-reply@finplatform.local>',
+    telegram: {
+      botToken: env.TELEGRAM_BOT_TOKEN || undefined,
+      authMaxAge: int('TELEGRAM_AUTH_MAX_AGE', 3600, 1, 86_400 * 7),
+    },
     distDir: resolve(env.DIST_DIR || 'dist'),
+  }
+  if (config.smtpUrl && !/^smtps?:\/\//.test(config.smtpUrl)) {
+    problems.push('SMTP_URL must start with smtp:// or smtps://')
   }
 
   const jwtKey = secret(env.JWT_SECRET, 'JWT_SECRET', problems)
