@@ -7,9 +7,10 @@ import {
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { createAuthProxy } from '../src/net/auth-proxy.ts'
-import { type LogoutMessage, netConfig } from '../src/net/config.ts'
+import { netConfig } from '../src/net/config.ts'
 import { webLocks } from '../src/net/locks.ts'
 import { openTokenVault } from '../src/storage/token-vault.ts'
+import { sendEveryWindowTo } from './logout.ts'
 
 declare const self: ServiceWorkerGlobalScope
 
@@ -18,7 +19,11 @@ const proxy = createAuthProxy({
   vault: openTokenVault(),
   fetch: (request) => fetch(request),
   locks: webLocks(),
-  onLogout: sendEveryWindowTo,
+  onLogout: async (location) =>
+    sendEveryWindowTo(
+      await self.clients.matchAll({ type: 'window', includeUncontrolled: true }),
+      location,
+    ),
 })
 
 // Registered before workbox's routes: API calls never touch the precache.
@@ -26,22 +31,6 @@ self.addEventListener('fetch', (event) => {
   if (event.request.mode === 'navigate' || !proxy.isApiUrl(event.request.url)) return
   event.respondWith(proxy.handle(event.request))
 })
-
-/**
- * The worker can navigate only the windows it controls; any other window of
- * the app (opened before the worker took over) is told to go itself.
- */
-async function sendEveryWindowTo(location: string): Promise<void> {
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
-  const message: LogoutMessage = { type: 'auth:logout', location }
-  await Promise.all(
-    windows.map(async (client) => {
-      if (new URL(client.url).pathname === location) return
-      const navigated = await client.navigate(location).catch(() => null)
-      if (!navigated) client.postMessage(message)
-    }),
-  )
-}
 
 // The app shell: precached at install, served offline; navigations fall back to it.
 precacheAndRoute(self.__WB_MANIFEST)
