@@ -2,6 +2,10 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import authRoutes from './domain/auth/routes.ts'
+import locationRoutes from './domain/location/routes.ts'
+import contactRoutes from './domain/otp/contact-routes.ts'
+import otpRoutes from './domain/otp/routes.ts'
+import sandboxRoutes from './domain/sandbox/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
 import auth from './infra/auth.ts'
@@ -9,6 +13,7 @@ import db from './infra/db.ts'
 import errors from './infra/errors.ts'
 import json from './infra/json.ts'
 import { loggerOptions } from './infra/logger.ts'
+import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
 import security from './infra/security.ts'
@@ -42,6 +47,7 @@ export async function buildApp(
   await app.register(db, { config })
   await app.register(tenancy)
   await app.register(auth, { config })
+  await app.register(messaging, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.db.selectFrom('tenants').select('id').limit(1).execute()
@@ -49,7 +55,14 @@ export async function buildApp(
   })
 
   await app.register(
-    apiScope('bearer', [authRoutes, userRoutes, ...(options.extraRoutes?.v2 ?? [])]),
+    apiScope('bearer', [
+      authRoutes,
+      userRoutes,
+      locationRoutes,
+      otpRoutes,
+      contactRoutes,
+      ...(options.extraRoutes?.v2 ?? []),
+    ]),
     {
       prefix: '/api/v2',
       config,
@@ -59,6 +72,9 @@ export async function buildApp(
     prefix: '/api/v1',
     config,
   })
+
+  // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
+  if (config.sandbox) await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
 
   await app.register(web, { distDir: config.distDir })
   return app

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { isSessionActive } from '../domain/auth/repository.ts'
+import { sessionState } from '../domain/auth/repository.ts'
 import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
 import { ProblemError } from './problem.ts'
 
@@ -25,6 +25,13 @@ declare module 'fastify' {
 
 const unauthorized = (detail: string) =>
   new ProblemError(401, 'UNAUTHORIZED', detail, { headers: { 'www-authenticate': 'Bearer' } })
+
+/**
+ * The answer for an account the tenant blocked (SPEC.md §8: 423), on every
+ * protected call and at every sign-in that proved who the person is.
+ */
+export const userBlocked = () =>
+  new ProblemError(423, 'USER_BLOCKED', 'This account has been blocked. Contact support.')
 
 function tokenFrom(header: string | undefined, scheme: AuthScheme): string | undefined {
   if (!header) return undefined
@@ -54,10 +61,11 @@ export default fp(
       if (!claims || claims.tenantId !== request.tenantId) {
         throw unauthorized('The access token is invalid or has expired.')
       }
-      // Revoked sessions (sign-out, refresh-token reuse) end their access tokens at once.
-      if (!(await isSessionActive(app.db, claims))) {
-        throw unauthorized('The session has ended. Sign in again.')
-      }
+      // Revoked sessions (sign-out, refresh-token reuse) end their access tokens at
+      // once; so does blocking the account. One query answers both.
+      const state = await sessionState(app.db, claims)
+      if (state === 'ended') throw unauthorized('The session has ended. Sign in again.')
+      if (state === 'blocked') throw userBlocked()
       request.auth = claims
     })
   },

@@ -16,7 +16,10 @@ declare module 'fastify' {
 /** Opens the database, brings the schema up to date, and closes it with the app. */
 export default fp(
   async function db(app: FastifyInstance, opts: { config: Config }) {
-    const database = await openDatabase(opts.config)
+    const database = await openDatabase({
+      ...opts.config,
+      onIdleError: (error) => app.log.warn({ err: error }, 'idle database connection failed'),
+    })
     app.addHook('onClose', () => database.close())
     const applied = await migrate(database.db)
     if (applied.length > 0) app.log.info({ applied, engine: database.engine }, 'migrations applied')

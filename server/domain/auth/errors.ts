@@ -4,6 +4,15 @@ export type AuthFailure =
   | { kind: 'INVALID_CREDENTIALS' }
   | { kind: 'INVALID_REFRESH_TOKEN' }
   | { kind: 'REFRESH_TOKEN_REUSED' }
+  /** A new password fails the strength rules (password-policy.ts); `reason` says which. */
+  | { kind: 'PASSWORD_TOO_WEAK'; reason: string }
+  /** The tenant blocked the account: refused after the proof of identity, never before. */
+  | { kind: 'USER_BLOCKED' }
+  /** No account signs in with this identity (so far: a Telegram user); the app offers sign-up. */
+  | { kind: 'USER_NOT_FOUND' }
+  | { kind: 'TELEGRAM_NOT_CONFIGURED' }
+  | { kind: 'TELEGRAM_INIT_DATA_INVALID'; reason: 'malformed' | 'signature' | 'stale' | 'no_user' }
+  | { kind: 'TELEGRAM_USER_EXISTS' }
 
 export class AuthError extends Error {
   constructor(readonly failure: AuthFailure) {

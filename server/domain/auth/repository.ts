@@ -1,8 +1,13 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type { DB } from '../../infra/db/schema.ts'
+import type { DB, UserProfilesTable } from '../../infra/db/schema.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
+
+export type TelegramProfile = Pick<
+  UserProfilesTable,
+  'first_name' | 'last_name' | 'username' | 'language' | 'photo_url'
+> & { is_premium: boolean }
 
 export async function insertUserWithEmail(
   db: Executor,
@@ -25,6 +30,52 @@ export async function insertUserWithEmail(
   if (!inserted) return undefined
   await db.insertInto('user_profiles').values({ user_id: id, tenant_id: user.tenantId }).execute()
   return id
+}
+
+/** A new account for a Telegram user; undefined when the tenant already has one for that id. */
+export async function insertUserWithTelegram(
+  db: Executor,
+  user: { tenantId: string; telegramId: string; profile: TelegramProfile },
+): Promise<string | undefined> {
+  const id = uuidv7()
+  const inserted = await db
+    .insertInto('users')
+    .values({ id, tenant_id: user.tenantId, telegram_id: user.telegramId })
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'telegram_id']).where('telegram_id', 'is not', null).doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst()
+  if (!inserted) return undefined
+  await db
+    .insertInto('user_profiles')
+    .values({ user_id: id, tenant_id: user.tenantId, ...user.profile })
+    .execute()
+  return id
+}
+
+export function findUserByTelegramId(db: Executor, tenantId: string, telegramId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id'])
+    .where('tenant_id', '=', tenantId)
+    .where('telegram_id', '=', telegramId)
+    .executeTakeFirst()
+}
+
+/** Whether the tenant blocked the user; undefined when there is no such user. */
+export async function isUserBlocked(
+  db: Executor,
+  tenantId: string,
+  userId: string,
+): Promise<boolean | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('blocked_at')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return row && row.blocked_at !== null
 }
 
 export function findUserByEmail(db: Executor, tenantId: string, email: string) {
@@ -74,6 +125,7 @@ export function findRefreshTokenForUpdate(db: Executor, tenantId: string, hash: 
   return db
     .selectFrom('refresh_tokens as t')
     .innerJoin('sessions as s', 's.id', 't.session_id')
+    .innerJoin('users as u', 'u.id', 's.user_id')
     .select([
       't.id',
       't.session_id',
@@ -81,6 +133,7 @@ export function findRefreshTokenForUpdate(db: Executor, tenantId: string, hash: 
       't.used_at',
       's.user_id',
       's.revoked_at as session_revoked_at',
+      'u.blocked_at as user_blocked_at',
     ])
     .where('t.tenant_id', '=', tenantId)
     .where('t.token_hash', '=', hash)
@@ -128,18 +181,24 @@ export async function revokeSession(
     .execute()
 }
 
-/** True when the session exists in the tenant, belongs to the user and is not revoked. */
-export async function isSessionActive(
+/**
+ * The state of the session an access token names, in one query (two primary-key lookups):
+ * `ended` when it does not exist in the tenant for that user or was revoked,
+ * `blocked` when it is live but the tenant blocked its user.
+ */
+export async function sessionState(
   db: Executor,
   claims: { tenantId: string; userId: string; sessionId: string },
-): Promise<boolean> {
+): Promise<'active' | 'ended' | 'blocked'> {
   const row = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('id', '=', claims.sessionId)
-    .where('tenant_id', '=', claims.tenantId)
-    .where('user_id', '=', claims.userId)
-    .where('revoked_at', 'is', null)
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('u.blocked_at')
+    .where('s.id', '=', claims.sessionId)
+    .where('s.tenant_id', '=', claims.tenantId)
+    .where('s.user_id', '=', claims.userId)
+    .where('s.revoked_at', 'is', null)
     .executeTakeFirst()
-  return row !== undefined
+  if (!row) return 'ended'
+  return row.blocked_at === null ? 'active' : 'blocked'
 }

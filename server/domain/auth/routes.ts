@@ -2,11 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../contract/auth.ts'
 import { Problem } from '../../../contract/problem.ts'
+import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
+import { userBlocked } from '../../infra/auth.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { normaliseEmail } from './rules.ts'
 import { AuthService } from './service.ts'
+import { TelegramAuthService } from './telegram.ts'
 
 /** The one switch from auth failures to HTTP answers. */
 function toProblem(failure: AuthFailure): ProblemError {
@@ -25,17 +28,60 @@ function toProblem(failure: AuthFailure): ProblemError {
         failure.kind,
         'This refresh token was already used. The session has been ended for safety.',
       )
+    case 'PASSWORD_TOO_WEAK':
+      return new ProblemError(422, failure.kind, `The password ${failure.reason}.`, {
+        errors: [{ field: '/body/password', message: failure.reason }],
+      })
+    case 'USER_BLOCKED':
+      return userBlocked()
+    case 'USER_NOT_FOUND':
+      return new ProblemError(
+        404,
+        failure.kind,
+        'No account signs in with this Telegram user. Sign up first.',
+      )
+    case 'TELEGRAM_NOT_CONFIGURED':
+      return new ProblemError(503, failure.kind, 'Telegram sign-in is not set up on this server.')
+    // 401 on purpose (unlike INVALID_CREDENTIALS): in the Mini App, init data
+    // that does not check out cannot be fixed by the person, and SPEC.md §4
+    // has the app sign out when Telegram sign-in fails.
+    case 'TELEGRAM_INIT_DATA_INVALID':
+      return new ProblemError(401, failure.kind, TELEGRAM_INVALID[failure.reason])
+    case 'TELEGRAM_USER_EXISTS':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'This Telegram user already has an account. Sign in instead.',
+      )
   }
 }
 
-const translate = (error: unknown) =>
-  error instanceof AuthError ? toProblem(error.failure) : undefined
+const TELEGRAM_INVALID = {
+  malformed: 'The Telegram init data is malformed.',
+  signature: 'The Telegram init data is not signed by this bot.',
+  stale: 'The Telegram init data is too old. Reopen the Mini App.',
+  no_user: 'The Telegram init data names no user.',
+} as const
 
-const problems = { 400: Problem, 401: Problem, 409: Problem, 422: Problem, 429: Problem }
+/** Turns the AuthErrors a use case documents into problems; for every route that calls one. */
+export const translateAuthError = (error: unknown) =>
+  error instanceof AuthError ? toProblem(error.failure) : undefined
+const translate = translateAuthError
+
+const problems = {
+  400: Problem,
+  401: Problem,
+  409: Problem,
+  422: Problem,
+  423: Problem,
+  429: Problem,
+}
+const telegramProblems = { ...problems, 404: Problem, 503: Problem }
 
 export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts
   const service = new AuthService(app.db, app.tokens, config)
+  const telegram = new TelegramAuthService(app.db, service, config.telegram)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   const tooMany = (ttlMs: number) =>
@@ -46,25 +92,29 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   // accounts) and per e-mail (many addresses, one account). One hook counts
   // both: the plugin marks a request once its first `app.rateLimit` hook ran,
   // so a second such hook on the same route would never count anything.
-  const limits = [
-    app.createRateLimit({
-      max: config.authRateLimitPerIp,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `ip:${request.ip}`,
-    }),
-    app.createRateLimit({
-      max: config.authRateLimitPerEmail,
-      timeWindow: 15 * 60_000,
-      keyGenerator: (request) =>
-        `email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
-    }),
-  ]
-  const credentialLimits = async (request: FastifyRequest) => {
-    for (const limit of limits) {
-      const verdict = await limit(request)
-      if (!verdict.isAllowed && verdict.isExceeded) throw tooMany(verdict.ttl)
+  const perIp = app.createRateLimit({
+    max: config.authRateLimitPerIp,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `ip:${request.ip}`,
+  })
+  const perEmail = app.createRateLimit({
+    max: config.authRateLimitPerEmail,
+    timeWindow: 15 * 60_000,
+    keyGenerator: (request) =>
+      `email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
+  })
+  const limitBy =
+    (...limits: Array<typeof perIp>) =>
+    async (request: FastifyRequest) => {
+      for (const limit of limits) {
+        const verdict = await limit(request)
+        if (!verdict.isAllowed && verdict.isExceeded) throw tooMany(verdict.ttl)
+      }
     }
-  }
+  const credentialLimits = limitBy(perIp, perEmail)
+  // Init data is signed by Telegram and expires: guessing is hopeless, but
+  // each attempt still costs a lookup, so the per-address limit applies.
+  const telegramLimits = limitBy(perIp)
   const context = (request: FastifyRequest) => ({
     tenantId: request.tenantId,
     userAgent: request.headers['user-agent'],
@@ -108,6 +158,47 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   )
 
   api.post(
+    '/auth/sign-in/telegram',
+    {
+      config: { public: true },
+      preHandler: telegramLimits,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with the init data of the Telegram Mini App',
+        description:
+          'An unknown Telegram user answers 404 USER_NOT_FOUND: offer sign-up. Init data that ' +
+          'does not check out (tampered, another bot, older than TELEGRAM_AUTH_MAX_AGE) answers ' +
+          '401 TELEGRAM_INIT_DATA_INVALID.',
+        body: TelegramSignInBody,
+        response: { 200: TokenPair, ...telegramProblems },
+      },
+    },
+    (request) =>
+      translateErrors(telegram.signIn(context(request), request.body.init_data), translate),
+  )
+
+  api.post(
+    '/auth/sign-up/telegram',
+    {
+      config: { public: true },
+      preHandler: telegramLimits,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account from the Telegram launch user, and sign in',
+        body: TelegramSignUpBody,
+        response: { 201: TokenPair, ...telegramProblems },
+      },
+    },
+    async (request, reply) => {
+      const pair = await translateErrors(
+        telegram.signUp(context(request), request.body.init_data),
+        translate,
+      )
+      return reply.code(201).send(pair)
+    },
+  )
+
+  api.post(
     '/auth/refresh/refresh-token',
     {
       config: { public: true },
@@ -119,7 +210,10 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
       },
     },
     async (request) => {
-      const { outcome, pair } = await service.refresh(request.tenantId, request.body.refresh_token)
+      const { outcome, pair } = await translateErrors(
+        service.refresh(request.tenantId, request.body.refresh_token),
+        translate,
+      )
       app.metrics.tokenRefresh.inc({ outcome })
       if (pair) return pair
       throw toProblem({

@@ -5,6 +5,7 @@ import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
 import { AuthError } from './errors.ts'
+import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
 import { judgeRefresh, normaliseEmail } from './rules.ts'
 import { Tokens } from './tokens.ts'
@@ -33,12 +34,14 @@ export class AuthService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** @throws AuthError EMAIL_TAKEN */
+  /** @throws AuthError PASSWORD_TOO_WEAK, EMAIL_TAKEN */
   async signUpWithPassword(
     context: RequestContext,
     input: { email: string; password: string },
   ): Promise<TokenPair> {
     const email = normaliseEmail(input.email)
+    const verdict = judgePassword(input.password, { email })
+    if (!verdict.ok) throw new AuthError({ kind: 'PASSWORD_TOO_WEAK', reason: verdict.reason })
     // Hash before the transaction: argon2 is deliberately slow and must not hold the database.
     const passwordHash = await argon2Hash(input.password)
     return this.db.transaction().execute(async (trx) => {
@@ -52,7 +55,7 @@ export class AuthService {
     })
   }
 
-  /** @throws AuthError INVALID_CREDENTIALS */
+  /** @throws AuthError INVALID_CREDENTIALS, USER_BLOCKED (only with the right password) */
   async signInWithPassword(
     context: RequestContext,
     input: { email: string; password: string },
@@ -66,6 +69,7 @@ export class AuthService {
   /**
    * Exchanges a refresh token for a new pair. Never throws for a bad token:
    * a reuse must *commit* the revocation, so failures come back as outcomes.
+   * @throws AuthError USER_BLOCKED for a live token of a blocked user (nothing is written).
    */
   async refresh(
     tenantId: string,
@@ -84,6 +88,9 @@ export class AuthService {
         this.settings.refreshReuseGrace,
       )
       if (!row) return { outcome: 'invalid' as const }
+      if (row.user_blocked_at && (verdict === 'current' || verdict === 'grace')) {
+        throw new AuthError({ kind: 'USER_BLOCKED' })
+      }
       const session = { tenantId, userId: row.user_id, sessionId: row.session_id }
 
       switch (verdict) {
@@ -120,12 +127,20 @@ export class AuthService {
    * Opens a session for a user whose identity another use case has just
    * proved (password, one-time code, Telegram), inside that use case's
    * transaction, and returns its first token pair.
+   *
+   * Every way in ends here, so this is where a blocked account is refused:
+   * after the proof, so a stranger without the password never learns that
+   * the account exists, let alone that it is blocked.
+   * @throws AuthError USER_BLOCKED
    */
   async startSession(
     trx: Transaction<DB>,
     context: RequestContext,
     userId: string,
   ): Promise<TokenPair> {
+    if (await repo.isUserBlocked(trx, context.tenantId, userId)) {
+      throw new AuthError({ kind: 'USER_BLOCKED' })
+    }
     const now = this.clock()
     const sessionId = await repo.insertSession(trx, { ...context, userId })
     const session = { tenantId: context.tenantId, userId, sessionId }

@@ -1,12 +1,15 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import type { UserDataPatch } from '../../../contract/user.ts'
 import type { DB } from '../../infra/db/schema.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
 
 export interface Owner {
   tenantId: string
   userId: string
 }
 
-export function findUser(db: Kysely<DB>, owner: Owner) {
+export function findUser(db: Executor, owner: Owner) {
   return db
     .selectFrom('users')
     .select(['id', 'email', 'phone', 'telegram_id', 'kyc_status', 'created_at'])
@@ -15,21 +18,40 @@ export function findUser(db: Kysely<DB>, owner: Owner) {
     .executeTakeFirst()
 }
 
-export function findUserData(db: Kysely<DB>, owner: Owner) {
+const USER_DATA = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'language',
+  'address',
+  'username',
+  'photo_url',
+  'is_premium',
+  'updated_at',
+] as const
+
+export function findUserData(db: Executor, owner: Owner) {
   return db
     .selectFrom('user_profiles')
-    .select([
-      'first_name',
-      'last_name',
-      'date_of_birth',
-      'language',
-      'address',
-      'username',
-      'photo_url',
-      'is_premium',
-      'updated_at',
-    ])
+    .select(USER_DATA)
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
+    .executeTakeFirst()
+}
+
+/** Sets the fields present in `changes` (undefined ones are left alone) and bumps updated_at. */
+export function updateUserData(db: Executor, owner: Owner, changes: UserDataPatch, now: Date) {
+  const { address, ...rest } = changes
+  return db
+    .updateTable('user_profiles')
+    .set({
+      ...rest,
+      // jsonb goes in as JSON text; undefined leaves the column as it is.
+      address: address === undefined ? undefined : address && JSON.stringify(address),
+      updated_at: now,
+    })
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .returning(USER_DATA)
     .executeTakeFirst()
 }

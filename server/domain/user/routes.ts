@@ -1,14 +1,29 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
-import { User, UserData } from '../../../contract/user.ts'
+import { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { UserNotFoundError, UserService } from './service.ts'
+import { UserDataInvalidError, UserNotFoundError, UserService } from './service.ts'
 
-const toProblem = (error: unknown) =>
-  error instanceof UserNotFoundError
-    ? new ProblemError(404, 'USER_NOT_FOUND', 'The signed-in user no longer exists.')
-    : undefined
+/** The one switch from user failures to HTTP answers. */
+const toProblem = (error: unknown) => {
+  if (error instanceof UserNotFoundError) {
+    return new ProblemError(404, 'USER_NOT_FOUND', 'The signed-in user no longer exists.')
+  }
+  // The same answer as a body that fails its schema (infra/errors.ts), so the
+  // app handles one shape of 422 whichever check caught the field.
+  if (error instanceof UserDataInvalidError) {
+    return new ProblemError(
+      422,
+      'VALIDATION_FAILED',
+      error.errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      { title: 'Unprocessable Content', errors: error.errors },
+    )
+  }
+  return undefined
+}
+
+const problems = { 401: Problem, 404: Problem, 423: Problem }
 
 export default async function userRoutes(app: FastifyInstance) {
   const service = new UserService(app.db)
@@ -22,7 +37,7 @@ export default async function userRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: 'The signed-in user',
         security: [{ bearer: [] }],
-        response: { 200: User, 401: Problem, 404: Problem },
+        response: { 200: User, ...problems },
       },
     },
     (request) => translateErrors(service.getUser(owner(request)), toProblem),
@@ -35,9 +50,28 @@ export default async function userRoutes(app: FastifyInstance) {
         tags: ['user'],
         summary: 'The signed-in user’s profile data',
         security: [{ bearer: [] }],
-        response: { 200: UserData, 401: Problem, 404: Problem },
+        response: { 200: UserData, ...problems },
       },
     },
     (request) => translateErrors(service.getUserData(owner(request)), toProblem),
+  )
+
+  api.patch(
+    '/user/user-data',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Change the signed-in user’s profile data',
+        description:
+          'Only the fields sent change; null clears one. An address is replaced whole. ' +
+          'Beyond the schema: date_of_birth not in the future and 18 to 120 years ago, ' +
+          'address.country one of GET /location/countries, names and address lines not blank ' +
+          '(they are trimmed). Every bad field is listed in one 422 VALIDATION_FAILED.',
+        security: [{ bearer: [] }],
+        body: UserDataPatch,
+        response: { 200: UserData, ...problems, 422: Problem },
+      },
+    },
+    (request) => translateErrors(service.updateUserData(owner(request), request.body), toProblem),
   )
 }

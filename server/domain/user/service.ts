@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { User, UserData } from '../../../contract/user.ts'
+import type { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { isKnownCountry } from '../location/countries.ts'
 import type { Owner } from './repository.ts'
 import * as repo from './repository.ts'
+import { checkUserDataPatch, type FieldError } from './rules.ts'
 
 export class UserNotFoundError extends Error {
   constructor() {
@@ -11,8 +13,26 @@ export class UserNotFoundError extends Error {
   }
 }
 
+/** A profile change broke the rules of rules.ts; `errors` names every bad field. */
+export class UserDataInvalidError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super('VALIDATION_FAILED')
+    this.name = 'UserDataInvalidError'
+  }
+}
+
+type UserDataRow = NonNullable<Awaited<ReturnType<typeof repo.findUserData>>>
+
+const toUserData = (row: UserDataRow): UserData => ({
+  ...row,
+  updated_at: row.updated_at.toISOString(),
+})
+
 export class UserService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
 
   /** @throws UserNotFoundError */
   async getUser(owner: Owner): Promise<User> {
@@ -25,6 +45,26 @@ export class UserService {
   async getUserData(owner: Owner): Promise<UserData> {
     const row = await repo.findUserData(this.db, owner)
     if (!row) throw new UserNotFoundError()
-    return { ...row, updated_at: row.updated_at.toISOString() }
+    return toUserData(row)
+  }
+
+  /**
+   * Changes only the fields sent (null clears one) and answers the whole
+   * profile as it now is.
+   * @throws UserDataInvalidError, UserNotFoundError
+   */
+  async updateUserData(owner: Owner, patch: UserDataPatch): Promise<UserData> {
+    const now = this.clock()
+    // Ages are reckoned on the UTC date: the server does not know the person's zone.
+    const verdict = checkUserDataPatch(patch, {
+      today: now.toISOString().slice(0, 10),
+      isKnownCountry,
+    })
+    if (!verdict.ok) throw new UserDataInvalidError(verdict.errors)
+    return this.db.transaction().execute(async (trx) => {
+      const row = await repo.updateUserData(trx, owner, verdict.changes, now)
+      if (!row) throw new UserNotFoundError()
+      return toUserData(row)
+    })
   }
 }

@@ -24,6 +24,8 @@ const identity = (value: string) => value
 export async function openDatabase(options: {
   databaseUrl: string | undefined
   dataDir: string
+  /** Errors of idle pooled connections (a server restart, a dropped link). */
+  onIdleError?: (error: Error) => void
 }): Promise<Database> {
   const { databaseUrl, dataDir } = options
   if (databaseUrl?.startsWith('postgres')) {
@@ -37,6 +39,9 @@ export async function openDatabase(options: {
             : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     })
+    // Without a listener, an idle connection the server drops would crash the
+    // process; the pool replaces it on the next checkout.
+    pool.on('error', (error) => options.onIdleError?.(error))
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }

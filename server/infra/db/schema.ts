@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type { KycStatus } from '../../../contract/enums.ts'
+import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
@@ -62,12 +63,56 @@ export interface RefreshTokensTable {
   replaced_by: string | null
 }
 
+/** Why a one-time code can no longer be used. */
+export type OtpConsumedReason = 'verified' | 'superseded' | 'blocked'
+
+export interface OtpCodesTable {
+  id: string
+  tenant_id: string
+  channel: OtpChannel
+  /** E-mail lower-cased, or a phone as digits. */
+  identifier: string
+  purpose: OtpPurpose
+  user_id: string | null
+  /** HMAC of the code (domain/otp/code-hash.ts); the code itself is never stored. */
+  code_hash: string
+  expires_at: Date
+  consumed_at: Date | null
+  consumed_reason: OtpConsumedReason | null
+  created_at: CreatedAt
+}
+
+export interface OtpAttemptsTable {
+  tenant_id: string
+  channel: OtpChannel
+  identifier: string
+  failed_attempts: Generated<number>
+  last_failed_at: Date | null
+  blocked_until: Date | null
+  updated_at: CreatedAt
+}
+
+export interface SandboxOutboxTable {
+  id: string
+  tenant_id: string
+  channel: OtpChannel
+  recipient: string
+  purpose: OtpPurpose
+  code: string
+  subject: string | null
+  body: string
+  created_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
   user_profiles: UserProfilesTable
   sessions: SessionsTable
   refresh_tokens: RefreshTokensTable
+  otp_codes: OtpCodesTable
+  otp_attempts: OtpAttemptsTable
+  sandbox_outbox: SandboxOutboxTable
 }
 
 export type UserRow = Selectable<UsersTable>

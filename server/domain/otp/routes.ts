@@ -1,0 +1,149 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { TokenPair } from '../../../contract/auth.ts'
+import {
+  EmailOtpRequest,
+  EmailOtpVerify,
+  OtpSent,
+  PhoneOtpRequest,
+  PhoneOtpVerify,
+} from '../../../contract/otp.ts'
+import { Problem } from '../../../contract/problem.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import {
+  createOtpService,
+  emailRecipient,
+  phoneRecipient,
+  requestContext,
+  translate,
+} from './http.ts'
+
+const sendProblems = {
+  404: Problem,
+  422: Problem,
+  423: Problem,
+  429: Problem,
+  502: Problem,
+}
+const verifyProblems = { 400: Problem, 419: Problem, 422: Problem, 423: Problem, 429: Problem }
+
+/** Signing in (and up) with a one-time code by e-mail or SMS. All public. */
+export default async function otpRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts
+  const service = createOtpService(app, config)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  // Per address, on top of the per-identifier rules of the service: one client
+  // must not spray codes at many numbers (SMS pumping) nor guess across many.
+  const perIp = app.createRateLimit({
+    max: config.authRateLimitPerIp,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `otp-ip:${request.ip}`,
+  })
+  const ipLimit = async (request: FastifyRequest) => {
+    const verdict = await perIp(request)
+    if (!verdict.isAllowed && verdict.isExceeded) {
+      const seconds = Math.ceil(verdict.ttl / 1000)
+      throw new ProblemError(
+        429,
+        'RATE_LIMITED',
+        'Too many attempts. Wait a moment and try again.',
+        {
+          headers: { 'retry-after': String(seconds) },
+          extensions: { retry_after: seconds },
+        },
+      )
+    }
+  }
+
+  api.post(
+    '/auth/sign-in/omni/email/otp',
+    {
+      config: { public: true },
+      preHandler: ipLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Send a one-time sign-in code by e-mail (the first code creates the account)',
+        body: EmailOtpRequest,
+        response: { 200: OtpSent, ...sendProblems },
+      },
+    },
+    async (request) =>
+      translateErrors(
+        service.sendSignInCode(requestContext(request), emailRecipient(request.body.email), {
+          createUser: request.body.create_user ?? true,
+          language: request.body.language,
+        }),
+        translate,
+      ),
+  )
+
+  api.post(
+    '/auth/sign-in/omni/phone/otp',
+    {
+      config: { public: true },
+      preHandler: ipLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Send a one-time sign-in code by SMS (the first code creates the account)',
+        body: PhoneOtpRequest,
+        response: { 200: OtpSent, ...sendProblems },
+      },
+    },
+    async (request) =>
+      translateErrors(
+        service.sendSignInCode(requestContext(request), phoneRecipient(request.body.phone), {
+          createUser: request.body.create_user ?? true,
+          language: request.body.language,
+        }),
+        translate,
+      ),
+  )
+
+  api.post(
+    '/auth/verify/email/otp',
+    {
+      config: { public: true },
+      preHandler: ipLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange an e-mail code for a token pair',
+        body: EmailOtpVerify,
+        response: { 200: TokenPair, ...verifyProblems },
+      },
+    },
+    async (request) =>
+      translateErrors(
+        service.verifySignIn(
+          requestContext(request),
+          emailRecipient(request.body.email),
+          request.body.token,
+        ),
+        translate,
+      ),
+  )
+
+  api.post(
+    '/auth/verify/phone/otp',
+    {
+      config: { public: true },
+      preHandler: ipLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange an SMS code for a token pair',
+        body: PhoneOtpVerify,
+        response: { 200: TokenPair, ...verifyProblems },
+      },
+    },
+    async (request) =>
+      translateErrors(
+        service.verifySignIn(
+          requestContext(request),
+          phoneRecipient(request.body.phone),
+          request.body.token,
+        ),
+        translate,
+      ),
+  )
+}

@@ -1,0 +1,47 @@
+import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
+import type { USER_LANGUAGES } from '../../../contract/user.ts'
+
+/** One message with a one-time code, ready to go: the text is already composed. */
+export interface OutgoingMessage {
+  tenantId: string
+  channel: OtpChannel
+  /** An e-mail address (lower-cased) or a phone as digits. */
+  to: string
+  purpose: OtpPurpose
+  /** The code itself, for providers that record it (the sandbox); real ones send `body`. */
+  code: string
+  language: (typeof USER_LANGUAGES)[number]
+  /** E-mail only. */
+  subject?: string
+  body: string
+}
+
+/** Delivers codes by e-mail or SMS. One interface; the sandbox and real adapters sit behind it. */
+export interface MessagingProvider {
+  /**
+   * Resolves once the message is accepted for delivery.
+   * @throws MessageNotDeliveredError when the provider refuses it or cannot be reached
+   */
+  send(message: OutgoingMessage): Promise<void>
+  /** Releases connections; called when the app closes. */
+  close?(): Promise<void>
+}
+
+/** The provider did not take the message; the caller must leave nothing usable behind. */
+export class MessageNotDeliveredError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'MessageNotDeliveredError'
+  }
+}
+
+/** One provider per channel behind the one interface (e.g. SMTP for e-mail, the sandbox for SMS). */
+export function byChannel(providers: Record<OtpChannel, MessagingProvider>): MessagingProvider {
+  const distinct = [...new Set(Object.values(providers))]
+  return {
+    send: (message) => providers[message.channel].send(message),
+    close: async () => {
+      await Promise.all(distinct.map((provider) => provider.close?.()))
+    },
+  }
+}
