@@ -1,10 +1,8 @@
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import { LANGUAGES, type Language, useI18n } from '../i18n/i18n.tsx'
+import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../i18n/i18n.tsx'
 import { paths } from './paths.ts'
 import { InstallButton, OfflineBanner, UpdatePrompt } from './pwa.tsx'
-
-const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' }
 
 export function Layout(props: { children: ReactNode; signedIn: boolean }) {
   const { t, language, setLanguage } = useI18n()
@@ -34,9 +32,14 @@ export function Layout(props: { children: ReactNode; signedIn: boolean }) {
             </select>
           </label>
           {props.signedIn && (
-            <Link href={paths.logout} className="button button-ghost">
-              {t('auth.signOut')}
-            </Link>
+            <nav aria-label={t('nav.label')} className="row">
+              <Link href={paths.profile} className="button button-ghost">
+                {t('nav.profile')}
+              </Link>
+              <Link href={paths.logout} className="button button-ghost">
+                {t('auth.signOut')}
+              </Link>
+            </nav>
           )}
         </div>
       </header>

@@ -4,4 +4,5 @@ export const paths = {
   signIn: '/auth/sign-in',
   signUp: '/auth/sign-up',
   logout: '/auth/logout',
+  profile: '/profile',
 } as const

@@ -11,6 +11,7 @@ const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
 const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
 const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
 const HomePage = lazy(() => import('../features/profile/home-page.tsx'))
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
 
 /**
  * Whether tokens are stored, read again on every navigation: a sign-in just
@@ -65,6 +66,9 @@ export function Routes() {
           </Route>
           <Route path={paths.signUp}>
             {signedIn ? <Redirect to={paths.home} replace /> : <SignUpPage />}
+          </Route>
+          <Route path={paths.profile}>
+            {signedIn ? <ProfilePage /> : <Redirect to={paths.signIn} replace />}
           </Route>
           <Route path={paths.home}>
             {signedIn ? <HomePage /> : <Redirect to={paths.signIn} replace />}

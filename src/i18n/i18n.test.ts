@@ -43,8 +43,11 @@ describe('errorMessage', () => {
     expect(errorMessage(new TypeError('Failed to fetch'), t)).toBe('error.network')
   })
 
+  it('words an answer without a known code by its status', () => {
+    expect(errorMessage(new ApiError(500, undefined), t)).toBe('error.status.500')
+  })
+
   it('apologises for anything else', () => {
-    expect(errorMessage(new ApiError(500, undefined), t)).toBe('error.generic')
     expect(errorMessage(new Error('boom'), t)).toBe('error.generic')
   })
 })

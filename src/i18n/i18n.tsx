@@ -6,6 +6,12 @@ import { ru } from './ru.ts'
 export const LANGUAGES = ['en', 'ru'] as const
 export type Language = (typeof LANGUAGES)[number]
 
+/** Each language in its own words: a person looking for theirs reads it in theirs. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' }
+
+export const isLanguage = (value: unknown): value is Language =>
+  (LANGUAGES as readonly unknown[]).includes(value)
+
 const catalogues = { en, ru }
 const STORAGE_KEY = 'language'
 
@@ -37,6 +43,13 @@ function readStoredLanguage(): string | undefined {
 
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
 
+/** `t` for one language: the message, its {placeholders} filled in. */
+export function translator(language: Language): Translate {
+  const messages = catalogues[language]
+  return (key, values) =>
+    messages[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`))
+}
+
 interface I18n {
   language: Language
   setLanguage: (language: Language) => void
@@ -59,16 +72,12 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
   }, [])
 
   const value = useMemo<I18n>(() => {
-    const messages = catalogues[language]
     const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long' })
     document.documentElement.lang = language
     return {
       language,
       setLanguage,
-      t: (key, values) =>
-        messages[key].replace(/\{(\w+)\}/g, (_, name: string) =>
-          String(values?.[name] ?? `{${name}}`),
-        ),
+      t: translator(language),
       formatDate: (date) => dates.format(typeof date === 'string' ? new Date(date) : date),
     }
   }, [language, setLanguage])

@@ -3,9 +3,14 @@ import { netConfig } from './config.ts'
 
 /** A non-2xx answer, with its problem details when the server sent them. */
 export class ApiError extends Error {
+  /** When the answer arrived: "try again in N s" counts down from here. */
+  readonly receivedAt = Date.now()
+
   constructor(
     readonly status: number,
     readonly problem: Problem | undefined,
+    /** Seconds from a `Retry-After` header, for answers whose body does not say. */
+    private readonly retryAfterHeader?: number,
   ) {
     super(problem?.detail ?? problem?.title ?? `HTTP ${status}`)
     this.name = 'ApiError'
@@ -14,6 +19,19 @@ export class ApiError extends Error {
   get code(): string | undefined {
     return this.problem?.code
   }
+
+  /** Seconds to wait before asking again (429), from the problem or the header. */
+  get retryAfter(): number | undefined {
+    return this.problem?.retry_after ?? this.retryAfterHeader
+  }
+}
+
+/** `Retry-After` in seconds; the HTTP-date form is turned into seconds from now. */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value)
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -49,7 +67,11 @@ async function call<T>(
   })
   if (!response.ok) {
     const problem = await response.json().catch(() => undefined)
-    throw new ApiError(response.status, problem as Problem | undefined)
+    throw new ApiError(
+      response.status,
+      problem as Problem | undefined,
+      retryAfterSeconds(response.headers.get('Retry-After')),
+    )
   }
   if (response.status === 204) return undefined as T
   return (await response.json()) as T

@@ -2,6 +2,8 @@ import {
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
   useId,
   useState,
 } from 'react'
@@ -36,6 +38,7 @@ export function Button({
 }
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  ref?: Ref<HTMLInputElement>
   label: string
   hint?: string
   error?: string
@@ -81,6 +84,50 @@ export function TextField({ label, hint, error, reveal, type, ...input }: TextFi
         </p>
       )}
     </div>
+  )
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
+  label: string
+  hint?: string
+  error?: string
+}
+
+/** A labelled native select, its hint and error announced with it like TextField's. */
+export function SelectField({ label, hint, error, children, ...select }: SelectFieldProps) {
+  const id = useId()
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        {...select}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+      >
+        {children}
+      </select>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** A success or progress note, announced politely. */
+export function Notice(props: { children: ReactNode }) {
+  return (
+    <p className="alert alert-success" role="status">
+      {props.children}
+    </p>
   )
 }
 

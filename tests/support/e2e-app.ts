@@ -138,3 +138,32 @@ export function fetchUserInParallel(page: Page, count: number): Promise<number[]
     count,
   )
 }
+
+/**
+ * The newest code the sandbox "sent" to `to` (an e-mail, or a phone in any
+ * format) for `purpose`, from GET /api/sandbox/outbox. Polls briefly: the
+ * message is written as the code is sent, but the test may ask first.
+ */
+export async function codeFromOutbox(
+  baseUrl: string,
+  to: string,
+  purpose: 'sign_in' | 'change_email' | 'change_phone',
+): Promise<string> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/sandbox/outbox?to=${encodeURIComponent(to)}`)
+    if (!response.ok)
+      throw new Error(`the outbox answered ${response.status}: ${await response.text()}`)
+    const { data } = (await response.json()) as { data: Array<{ code: string; purpose: string }> }
+    const message = data.find((candidate) => candidate.purpose === purpose)
+    if (message) return message.code
+    if (Date.now() > deadline) throw new Error(`no ${purpose} code for ${to} in the outbox`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
+ * A valid US number nobody else in this run has: +1 201 555 XXXX. Never
+ * ending in 0000, which the sandbox refuses to deliver to.
+ */
+export const uniqueUsPhone = () => `201555${1000 + Math.floor(Math.random() * 9000)}`

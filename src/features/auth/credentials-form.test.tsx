@@ -67,6 +67,24 @@ describe('CredentialsForm', () => {
     )
   })
 
+  it('shows a password the server finds too weak at the password field, in our words', () => {
+    renderForm({
+      error: new ApiError(422, {
+        type: 'x',
+        title: 'Unprocessable Content',
+        status: 422,
+        code: 'PASSWORD_TOO_WEAK',
+        detail: 'English detail',
+        errors: [{ field: '/body/password', message: 'is a commonly used password' }],
+      }),
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('This password is too easy to guess.')
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      expect.stringContaining('Choose a longer password that is not a common one'),
+    )
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true')
+  })
+
   it('shows and hides the password on request', async () => {
     const { user } = renderForm()
     const password = screen.getByLabelText('Password')

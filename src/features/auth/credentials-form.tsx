@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react'
 import type { EmailPasswordBody } from '../../../contract/auth.ts'
 import type { MessageKey } from '../../i18n/en.ts'
-import { errorMessage } from '../../i18n/error-message.ts'
+import { fieldErrors } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Alert, Button, TextField } from '../../ui/components.tsx'
+import { Button, TextField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { isEmail } from '../../ui/validation.ts'
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const MIN_PASSWORD = 8
 
 interface Props {
@@ -30,7 +31,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
 
   const emailError = !email.trim()
     ? t('error.required')
-    : EMAIL.test(email.trim())
+    : isEmail(email)
       ? undefined
       : t('error.emailInvalid')
   const passwordError = !password
@@ -38,6 +39,9 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
     : mode === 'sign-up' && password.length < MIN_PASSWORD
       ? t('error.passwordShort')
       : undefined
+
+  // What the server refused by field (a weak password, a malformed e-mail), in our words.
+  const refused = fieldErrors(error, t)
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -58,7 +62,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         value={email}
         onChange={(event) => setEmail(event.target.value)}
         onBlur={() => setTouched((state) => ({ ...state, email: true }))}
-        error={touched.email ? emailError : undefined}
+        error={(touched.email ? emailError : undefined) ?? refused['/body/email']}
       />
       <TextField
         label={t('auth.password')}
@@ -70,10 +74,10 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         onChange={(event) => setPassword(event.target.value)}
         onBlur={() => setTouched((state) => ({ ...state, password: true }))}
         hint={mode === 'sign-up' ? t('auth.passwordHint') : undefined}
-        error={touched.password ? passwordError : undefined}
+        error={(touched.password ? passwordError : undefined) ?? refused['/body/password']}
         reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
       />
-      {error ? <Alert>{errorMessage(error, t)}</Alert> : null}
+      <ErrorSummary error={error} />
       <Button type="submit" block busy={busy}>
         {busy ? t(busyLabel) : t(submitLabel)}
       </Button>

@@ -1,6 +1,15 @@
 import { useMutation } from '@tanstack/react-query'
 import type { EmailPasswordBody, TokenPair } from '../../../contract/auth.ts'
+import type {
+  EmailOtpRequest,
+  EmailOtpVerify,
+  OtpSent,
+  PhoneOtpRequest,
+  PhoneOtpVerify,
+} from '../../../contract/otp.ts'
+import type { Language } from '../../i18n/i18n.tsx'
 import { api } from '../../net/api.ts'
+import type { CodeCheck } from '../../ui/otp-steps.tsx'
 
 /*
  * The answers carry the token pair, but the page never keeps it: the auth
@@ -17,4 +26,35 @@ export const useSignUp = () =>
   useMutation({
     mutationFn: (body: EmailPasswordBody) =>
       api.v2.post<TokenPair>('/auth/sign-up/password/email', body),
+  })
+
+/** Sends a sign-in code; the first code to a new address or number creates the account. */
+export const useSendSignInCode = (channel: 'email' | 'sms', language: Language) =>
+  useMutation({
+    mutationFn: (target: string) =>
+      channel === 'email'
+        ? api.v2.post<OtpSent>('/auth/sign-in/omni/email/otp', {
+            email: target,
+            language,
+          } satisfies EmailOtpRequest)
+        : api.v2.post<OtpSent>('/auth/sign-in/omni/phone/otp', {
+            phone: target,
+            language,
+          } satisfies PhoneOtpRequest),
+  })
+
+export const useVerifySignInCode = (channel: 'email' | 'sms') =>
+  useMutation({
+    mutationFn: ({ target, code }: CodeCheck) =>
+      channel === 'email'
+        ? api.v2.post<TokenPair>('/auth/verify/email/otp', {
+            email: target,
+            token: code,
+            type: 'email',
+          } satisfies EmailOtpVerify)
+        : api.v2.post<TokenPair>('/auth/verify/phone/otp', {
+            phone: target,
+            token: code,
+            type: 'sms',
+          } satisfies PhoneOtpVerify),
   })

@@ -1,5 +1,77 @@
-import { CredentialsPage } from './credentials-page.tsx'
+import { useState } from 'react'
+import { useLocation } from 'wouter'
+import { paths } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { OtpSteps } from '../../ui/otp-steps.tsx'
+import { Tabs } from '../../ui/tabs.tsx'
+import { AuthScreen } from './auth-screen.tsx'
+import { CredentialsForm } from './credentials-form.tsx'
+import { useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
 
+type Method = 'password' | 'email' | 'phone'
+
+/** Sign-in three ways: e-mail and password, a code by e-mail, a code by SMS. */
 export default function SignInPage() {
-  return <CredentialsPage mode="sign-in" />
+  const { t } = useI18n()
+  const [method, setMethod] = useState<Method>('password')
+  const tabs = [
+    { id: 'password', label: t('auth.method.password'), panelLabel: t('auth.panel.password') },
+    { id: 'email', label: t('auth.method.emailCode'), panelLabel: t('auth.panel.emailCode') },
+    { id: 'phone', label: t('auth.method.phoneCode'), panelLabel: t('auth.panel.phoneCode') },
+  ] as const
+  return (
+    <AuthScreen
+      id="sign-in"
+      title="auth.signInTitle"
+      lead="auth.signInLead"
+      other={{ question: 'auth.noAccount', label: 'auth.createAccount', href: paths.signUp }}
+    >
+      <Tabs label={t('auth.methods')} tabs={tabs} selected={method} onSelect={setMethod}>
+        {method === 'password' && <PasswordSignIn />}
+        {method === 'email' && <CodeSignIn channel="email" />}
+        {method === 'phone' && <CodeSignIn channel="sms" />}
+      </Tabs>
+    </AuthScreen>
+  )
+}
+
+const useGoHome = () => {
+  const [, navigate] = useLocation()
+  return () => navigate(paths.home, { replace: true })
+}
+
+function PasswordSignIn() {
+  const signIn = useSignIn()
+  const goHome = useGoHome()
+  return (
+    <CredentialsForm
+      mode="sign-in"
+      submitLabel="auth.signIn"
+      busyLabel="auth.signingIn"
+      busy={signIn.isPending}
+      error={signIn.error}
+      onSubmit={(credentials) => signIn.mutate(credentials, { onSuccess: goHome })}
+    />
+  )
+}
+
+function CodeSignIn({ channel }: { channel: 'email' | 'sms' }) {
+  const { t, language } = useI18n()
+  const request = useSendSignInCode(channel, language)
+  const verify = useVerifySignInCode(channel)
+  const goHome = useGoHome()
+  return (
+    <OtpSteps
+      channel={channel}
+      label={t(channel === 'email' ? 'auth.email' : 'phone.number')}
+      intro={
+        <p className="muted">
+          {t(channel === 'email' ? 'auth.emailCodeLead' : 'auth.phoneCodeLead')}
+        </p>
+      }
+      request={request}
+      verify={verify}
+      onVerified={goHome}
+    />
+  )
 }

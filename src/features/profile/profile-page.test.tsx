@@ -1,0 +1,173 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { aUser as user, someUserData as userData } from '../../../tests/support/builders.ts'
+import {
+  COUNTRIES,
+  mockApi,
+  otpSent,
+  problem,
+  type Route,
+} from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import ProfilePage from './profile-page.tsx'
+
+function renderProfile(routes: Record<string, Route> = {}, language: 'en' | 'ru' = 'en') {
+  const api = mockApi({
+    'GET /user': { body: user() },
+    'GET /user/user-data': { body: userData() },
+    'GET /location/countries': COUNTRIES,
+    ...routes,
+  })
+  return { api, ...renderApp(<ProfilePage />, { path: '/profile', language }) }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  localStorage.clear()
+})
+
+describe('personal details', () => {
+  it('sends only the fields that changed and says it saved', async () => {
+    const { api, user } = renderProfile({
+      'PATCH /user/user-data': (call) => ({ body: { ...userData(), ...(call.body as object) } }),
+    })
+    const first = await screen.findByLabelText('First name')
+    await user.clear(first)
+    await user.type(first, 'Augusta')
+    await user.click(screen.getByRole('button', { name: 'Save changes' }))
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Your details are saved.')
+    expect(api.to('PATCH /user/user-data').map((call) => call.body)).toEqual([
+      { first_name: 'Augusta' },
+    ])
+    expect(screen.getByLabelText('First name')).toHaveValue('Augusta')
+  })
+
+  it('shows each field the server refused at that field', async () => {
+    const { user } = renderProfile({
+      'PATCH /user/user-data': problem(422, 'VALIDATION_FAILED', {
+        errors: [
+          { field: '/body/date_of_birth', message: 'must be at least 18 years ago' },
+          { field: '/body/address/country', message: 'unknown country' },
+        ],
+      }),
+    })
+    const birth = await screen.findByLabelText('Date of birth')
+    await user.clear(birth)
+    await user.type(birth, '2020-01-01')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'DE')
+    await user.click(screen.getByRole('button', { name: 'Save changes' }))
+
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Some fields need another look.')
+    expect(alert).toHaveFocus()
+    expect(screen.getByLabelText('Date of birth')).toHaveAccessibleDescription(
+      'Enter your real date of birth. You need to be at least 18.',
+    )
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveAccessibleDescription(
+      'Choose a country from the list.',
+    )
+    expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid')
+  })
+
+  it('switches the app to the language it saves', async () => {
+    const { api, user } = renderProfile({
+      'PATCH /user/user-data': { body: userData({ language: 'ru' }) },
+    })
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'ru')
+    await user.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByRole('button', { name: 'Сохранить изменения' })).toBeInTheDocument()
+    expect(api.to('PATCH /user/user-data')[0]?.body).toEqual({ language: 'ru' })
+  })
+
+  it('asks before a link leaves unsaved changes behind', async () => {
+    const confirm = vi.fn(() => false)
+    vi.stubGlobal('confirm', confirm)
+    const { user } = renderProfile()
+    await user.type(await screen.findByLabelText('City'), ' upon Thames')
+    const link = screen.getByRole('link', { name: 'Sign out' })
+    await user.click(link)
+    expect(confirm).toHaveBeenCalledWith('You have unsaved changes. Leave without saving them?')
+  })
+})
+
+describe('changing a contact', () => {
+  it('changes the e-mail in two steps and shows the new one', async () => {
+    let current = user()
+    const { api, user: person } = renderProfile({
+      'GET /user': () => ({ body: current }),
+      'PATCH /user/email': otpSent({ destination: 'g•••@example.com' }),
+      'POST /user/email': (call) => {
+        current = user({ email: (call.body as { email: string }).email })
+        return { body: current }
+      },
+    })
+    await person.click(await screen.findByRole('button', { name: 'Change email' }))
+    const field = screen.getByLabelText('New email')
+    expect(field).toHaveFocus()
+    await person.type(field, 'grace@example.com')
+    await person.click(screen.getByRole('button', { name: 'Send code' }))
+
+    const code = await screen.findByLabelText('6-digit code')
+    expect(code).toHaveFocus()
+    expect(api.to('PATCH /user/email')[0]?.body).toEqual({ email: 'grace@example.com' })
+    await person.type(code, '123456')
+
+    expect(await screen.findByText('Your email is changed.')).toBeInTheDocument()
+    expect(screen.getByTestId('profile-email')).toHaveTextContent('grace@example.com')
+    expect(api.to('POST /user/email')[0]?.body).toEqual({
+      email: 'grace@example.com',
+      token: '123456',
+    })
+  })
+
+  it('says so when the new e-mail belongs to someone else', async () => {
+    const { user: person } = renderProfile({ 'PATCH /user/email': problem(409, 'EMAIL_TAKEN') })
+    await person.click(await screen.findByRole('button', { name: 'Change email' }))
+    await person.type(screen.getByLabelText('New email'), 'taken@example.com')
+    await person.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This email already belongs to another account.',
+    )
+    expect(screen.queryByLabelText('6-digit code')).toBeNull()
+  })
+
+  it('changes the phone through the country picker', async () => {
+    let current = user()
+    const { api, user: person } = renderProfile({
+      'GET /user': () => ({ body: current }),
+      'PATCH /user/phone': otpSent({ channel: 'sms', destination: '•••••••6789' }),
+      'POST /user/phone': () => {
+        current = user({ phone: '79123456789' })
+        return { body: current }
+      },
+    })
+    await person.click(await screen.findByRole('button', { name: 'Change phone number' }))
+    const contacts = screen.getByRole('region', { name: 'Contacts' })
+    await person.selectOptions(
+      within(contacts).getByRole('combobox', { name: 'Country code' }),
+      'RU:7',
+    )
+    await person.type(within(contacts).getByLabelText('New phone number'), '8 912 345-67-89')
+    await person.click(within(contacts).getByRole('button', { name: 'Send code' }))
+    await person.type(await screen.findByLabelText('6-digit code'), '123456')
+
+    expect(await screen.findByText('Your phone number is changed.')).toBeInTheDocument()
+    expect(api.to('PATCH /user/phone')[0]?.body).toEqual({ phone: '+79123456789' })
+    await waitFor(() =>
+      expect(screen.getByTestId('profile-phone')).toHaveTextContent('+79123456789'),
+    )
+  })
+
+  it('refuses the number it already has without asking the server', async () => {
+    const { api, user: person } = renderProfile()
+    await person.click(await screen.findByRole('button', { name: 'Change phone number' }))
+    await person.selectOptions(screen.getByRole('combobox', { name: 'Country code' }), 'US:1')
+    await person.type(screen.getByLabelText('New phone number'), '(415) 555-2671')
+    await person.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(screen.getByLabelText('New phone number')).toHaveAccessibleDescription(
+      expect.stringContaining('This is already yours.'),
+    )
+    expect(api.to('PATCH /user/phone')).toEqual([])
+  })
+})

@@ -1,0 +1,91 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import {
+  codeFromOutbox,
+  expectSignedInAs,
+  pathOf,
+  readVault,
+  signUpThroughUi,
+  uniqueEmail,
+  uniqueUsPhone,
+} from '../support/e2e-app.ts'
+import { launchBrowser, type RunningServer, startServer } from '../support/e2e-server.ts'
+
+/*
+ * The one-time-code paths through the screens, against the real server: codes
+ * come from the sandbox outbox, as a person would read them from their mail
+ * or phone. Resending is allowed every second so no test waits a minute.
+ */
+
+let browser: Browser
+let server: RunningServer
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  ;[browser, server] = await Promise.all([
+    launchBrowser(),
+    startServer({ AUTH_RATE_LIMIT_PER_IP: '1000', OTP_RESEND_INTERVAL: '1' }),
+  ])
+})
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()))
+})
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), server?.stop()])
+})
+
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US' })
+  context.setDefaultTimeout(15_000)
+  contexts.push(context)
+  return context.newPage()
+}
+
+describe('one-time codes through the screens', () => {
+  test('a person signs in with a code sent by e-mail', async () => {
+    const page = await openPage()
+    const email = uniqueEmail('otp')
+    await page.goto(`${server.url}/`)
+    await page.waitForURL('**/auth/sign-in')
+
+    await page.getByRole('tab', { name: 'Email code' }).click()
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByRole('button', { name: 'Send code' }).click()
+    const input = page.getByLabel('6-digit code')
+    await input.waitFor()
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(true)
+
+    // The sixth digit sends it: no button to press.
+    await input.fill(await codeFromOutbox(server.url, email, 'sign_in'))
+    await expectSignedInAs(page, email)
+    expect(pathOf(page)).toBe('/')
+    expect((await readVault(page))?.refresh_token).toBeTruthy()
+  })
+
+  test('a person changes their phone number in two steps', async () => {
+    const page = await openPage()
+    const email = uniqueEmail('phone')
+    const national = uniqueUsPhone()
+    await signUpThroughUi(page, server.url, email)
+
+    await page.getByRole('link', { name: 'Edit your profile' }).click()
+    await page.waitForURL('**/profile')
+    await page.getByRole('button', { name: 'Add phone number' }).click()
+    // An en-US browser starts on the United States' code; chosen anyway, to say what is meant.
+    await page.getByRole('combobox', { name: 'Country code' }).selectOption('US:1')
+    await page.getByLabel('New phone number').fill(national)
+    await page.getByRole('button', { name: 'Send code' }).click()
+
+    const input = page.getByLabel('6-digit code')
+    await input.waitFor()
+    await input.fill(await codeFromOutbox(server.url, `1${national}`, 'change_phone'))
+
+    await page.getByText('Your phone number is changed.').waitFor()
+    await page
+      .getByTestId('profile-phone')
+      .filter({ hasText: `+1${national}` })
+      .waitFor()
+  })
+})
