@@ -37,6 +37,28 @@ export function Button({
   )
 }
 
+/** The ids a field's hint and error get, for the input's aria-describedby. */
+const describedByOf = (id: string, hint?: string, error?: string) =>
+  [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
+
+/** A field's hint and error, under it and announced with it. */
+function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  )
+}
+
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   ref?: Ref<HTMLInputElement>
   label: string
@@ -50,7 +72,7 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
 export function TextField({ label, hint, error, reveal, type, ...input }: TextFieldProps) {
   const id = useId()
   const [revealed, setRevealed] = useState(false)
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
+  const describedBy = describedByOf(id, hint, error)
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -73,16 +95,7 @@ export function TextField({ label, hint, error, reveal, type, ...input }: TextFi
           </Button>
         )}
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   )
 }
@@ -96,7 +109,7 @@ interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>,
 /** A labelled native select, its hint and error announced with it like TextField's. */
 export function SelectField({ label, hint, error, children, ...select }: SelectFieldProps) {
   const id = useId()
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
+  const describedBy = describedByOf(id, hint, error)
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -108,16 +121,7 @@ export function SelectField({ label, hint, error, children, ...select }: SelectF
       >
         {children}
       </select>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   )
 }
