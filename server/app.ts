@@ -2,11 +2,13 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import authRoutes from './domain/auth/routes.ts'
+import catalogRoutes from './domain/catalog/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
 import userRoutes from './domain/user/routes.ts'
+import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
 import auth from './infra/auth.ts'
 import db from './infra/db.ts'
@@ -61,6 +63,8 @@ export async function buildApp(
       locationRoutes,
       otpRoutes,
       contactRoutes,
+      catalogRoutes,
+      walletRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {

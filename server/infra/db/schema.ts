@@ -1,7 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { AddressFormat, ChainId, CurrencyType } from '../../../contract/catalog.ts'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
+import type { WalletType } from '../../../contract/wallets.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -104,6 +106,86 @@ export interface SandboxOutboxTable {
   created_at: CreatedAt
 }
 
+/** Reference data seeded by migration 0004; the same for every tenant. */
+export interface ChainsTable {
+  id: ChainId
+  name: string
+  address_format: AddressFormat
+  confirmations: number
+  native_currency_uuid: string
+  sort_order: number
+}
+
+export interface CurrenciesTable {
+  uuid: string
+  code: string
+  name: string
+  type: CurrencyType
+  decimals: number
+  chain: ChainId | null
+  sort_order: number
+}
+
+export interface WalletsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  type: WalletType
+  created_at: CreatedAt
+}
+
+/** docs/decisions.md: which kinds exist, and which may go below zero. */
+export type LedgerAccountKind =
+  | 'user_wallet'
+  | 'pending'
+  | 'held'
+  | 'external'
+  | 'fees'
+  | 'treasury'
+
+export interface LedgerAccountsTable {
+  id: string
+  tenant_id: string
+  kind: LedgerAccountKind
+  /** Set for the wallet kinds (user_wallet, pending, held), null for system accounts. */
+  wallet_id: string | null
+  may_go_negative: boolean
+  created_at: CreatedAt
+}
+
+export interface JournalEntriesTable {
+  id: string
+  tenant_id: string
+  kind: string
+  idempotency_key: string
+  reverses_entry_id: string | null
+  created_at: CreatedAt
+}
+
+/**
+ * NUMERIC(78, 0) minor units. Read back as a decimal string (database.ts),
+ * written as one (`bigint.toString()`): never through a JS number.
+ */
+type Minor = ColumnType<string, string, string>
+
+export interface PostingsTable {
+  entry_id: string
+  seq: number
+  tenant_id: string
+  account_id: string
+  currency_uuid: string
+  amount_minor: Minor
+}
+
+export interface AccountBalancesTable {
+  account_id: string
+  currency_uuid: string
+  tenant_id: string
+  balance_minor: Minor
+  may_go_negative: boolean
+  updated_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
@@ -113,6 +195,13 @@ export interface DB {
   otp_codes: OtpCodesTable
   otp_attempts: OtpAttemptsTable
   sandbox_outbox: SandboxOutboxTable
+  chains: ChainsTable
+  currencies: CurrenciesTable
+  wallets: WalletsTable
+  ledger_accounts: LedgerAccountsTable
+  journal_entries: JournalEntriesTable
+  postings: PostingsTable
+  account_balances: AccountBalancesTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,0 +1,44 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance } from 'fastify'
+import { ChainList, ChainQuery, CurrencyList, CurrencyQuery } from '../../../contract/catalog.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { CatalogService } from './service.ts'
+
+const problems = { 401: Problem, 422: Problem, 423: Problem }
+
+/** The supported chains and currencies, the same for every tenant. Protected. */
+export default async function catalogRoutes(app: FastifyInstance) {
+  const service = new CatalogService(app.db)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.get(
+    '/currencies',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Supported currencies: native coins, tokens per chain, fiat',
+        description:
+          'Filters combine with AND; `code` matches whatever its letter case. ' +
+          'The whole catalogue is one page (limit = total). A currency uuid never changes.',
+        security: [{ bearer: [] }],
+        querystring: CurrencyQuery,
+        response: { 200: CurrencyList, ...problems },
+      },
+    },
+    (request) => service.listCurrencies(request.query),
+  )
+
+  api.get(
+    '/chains',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Supported chains with their native currency and deposit confirmations',
+        security: [{ bearer: [] }],
+        querystring: ChainQuery,
+        response: { 200: ChainList, ...problems },
+      },
+    },
+    (request) => service.listChains(request.query),
+  )
+}

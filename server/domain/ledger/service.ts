@@ -1,0 +1,294 @@
+import type { Kysely, Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
+import { LedgerError } from './errors.ts'
+import * as repo from './repository.ts'
+import { balanceDeltas, checkEntry, type Posting, reversal, samePostings } from './rules.ts'
+
+/**
+ * The double-entry ledger. post() is the ONE write path for money: every
+ * movement (deposit, confirmation, order hold, fee, correction) is an entry
+ * posted through it, inside the caller's transaction, so the caller's own
+ * rows (a wallet transaction, an order) commit or roll back with the money.
+ *
+ * Invariants, kept by post() alone:
+ * 1. Every entry balances to zero per currency (rules.checkEntry).
+ * 2. Every balance row equals the sum of its account's postings in that
+ *    currency: postings and balance changes are written in one transaction.
+ * 3. A wallet account (user_wallet, pending, held) never goes below zero:
+ *    the guarded UPDATE refuses, and account_balances' CHECK backs it.
+ * 4. Entries and postings are never changed or deleted (a trigger refuses);
+ *    a correction is a new entry, reverse().
+ * 5. One idempotency key, one entry per tenant.
+ *
+ * Lock order: balance rows are locked in rules.lockOrder (account, then
+ * currency) by every post(), so concurrent entries over the same accounts
+ * queue instead of deadlocking. A caller that posts twice in one transaction
+ * breaks that global order between the two entries: put all the legs of one
+ * business operation into one entry instead.
+ */
+
+export type Db = Kysely<DB>
+
+export interface EntryInput {
+  tenantId: string
+  /** What the entry is for: `deposit`, `deposit_confirmed`, `transfer`, … (lower snake case). */
+  kind: string
+  /**
+   * Unique per tenant. Derive it from the business operation
+   * (`deposit:<uuid>:confirmed`), so a retry posts nothing new.
+   */
+  idempotencyKey: string
+  postings: readonly Posting[]
+}
+
+export interface PostedEntry {
+  id: string
+  tenantId: string
+  kind: string
+  idempotencyKey: string
+  reversesEntryId: string | null
+  postings: Posting[]
+  createdAt: Date
+  /** True when the key had been posted already and this is that first entry. */
+  replayed: boolean
+}
+
+const toPosted = (
+  tenantId: string,
+  row: repo.EntryRow,
+  postings: Posting[],
+  replayed: boolean,
+): PostedEntry => ({
+  id: row.id,
+  tenantId,
+  kind: row.kind,
+  idempotencyKey: row.idempotency_key,
+  reversesEntryId: row.reverses_entry_id,
+  postings,
+  createdAt: row.created_at,
+  replayed,
+})
+
+/**
+ * Posts an entry: the entry row, its postings and the balance changes, in
+ * `trx`. Same key and same postings again → the first entry (`replayed`);
+ * same key, other postings or kind → IDEMPOTENCY_CONFLICT.
+ * On any LedgerError the caller's transaction must roll back (throwing out of
+ * `db.transaction().execute` does that): part of the entry may be written.
+ * @throws LedgerError EMPTY_ENTRY, ZERO_POSTING, UNBALANCED, ACCOUNT_NOT_FOUND,
+ *   INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
+ */
+export function post(trx: Transaction<DB>, entry: EntryInput): Promise<PostedEntry> {
+  return write(trx, entry, null)
+}
+
+/**
+ * Posts the entry that undoes `entryId`: its postings negated, kind
+ * `reversal`. It can meet INSUFFICIENT_FUNDS like any entry (the money may be
+ * spent already). An entry is reversed at most once.
+ * @throws LedgerError ENTRY_NOT_FOUND, ALREADY_REVERSED, INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
+ */
+export async function reverse(
+  trx: Transaction<DB>,
+  request: { tenantId: string; entryId: string; idempotencyKey: string },
+): Promise<PostedEntry> {
+  const original = await repo.findEntry(trx, request.tenantId, request.entryId)
+  if (!original) throw new LedgerError({ kind: 'ENTRY_NOT_FOUND', entryId: request.entryId })
+  const postings = reversal(await repo.findPostings(trx, original.id))
+  const entry = {
+    tenantId: request.tenantId,
+    kind: 'reversal',
+    idempotencyKey: request.idempotencyKey,
+    postings,
+  }
+  // A replay of this very reversal is answered by write(); any other key is refused.
+  const replay = await repo.findEntryByKey(trx, request.tenantId, request.idempotencyKey)
+  if (!replay) {
+    const reversedBy = await repo.findReversalOf(trx, request.tenantId, original.id)
+    if (reversedBy) throw new LedgerError({ kind: 'ALREADY_REVERSED', entryId: original.id })
+  }
+  try {
+    return await write(trx, entry, original.id)
+  } catch (error) {
+    // Two reversals racing with different keys: the unique index decides.
+    if (isUniqueViolation(error, 'journal_entries_reversed_once')) {
+      throw new LedgerError({ kind: 'ALREADY_REVERSED', entryId: original.id })
+    }
+    throw error
+  }
+}
+
+async function write(
+  trx: Transaction<DB>,
+  entry: EntryInput,
+  reverses: string | null,
+): Promise<PostedEntry> {
+  const fault = checkEntry(entry.postings)
+  if (fault) throw new LedgerError(fault)
+
+  const inserted = await repo.insertEntry(trx, {
+    id: uuidv7(),
+    tenantId: entry.tenantId,
+    kind: entry.kind,
+    idempotencyKey: entry.idempotencyKey,
+    reverses,
+  })
+  if (!inserted) return replay(trx, entry, reverses)
+
+  const deltas = balanceDeltas(entry.postings)
+  const accountIds = [...new Set(entry.postings.map((posting) => posting.account))]
+  const accounts = new Map(
+    (await repo.findAccounts(trx, entry.tenantId, accountIds)).map((row) => [
+      row.id,
+      row.may_go_negative,
+    ]),
+  )
+  const missing = accountIds.find((id) => !accounts.has(id))
+  if (missing) throw new LedgerError({ kind: 'ACCOUNT_NOT_FOUND', account: missing })
+
+  await repo.insertPostings(trx, entry.tenantId, inserted.id, entry.postings)
+  // In lock order (balanceDeltas sorts): see the note at the top.
+  for (const change of deltas) {
+    const mayGoNegative = accounts.get(change.account) === true
+    if (change.delta > 0n || mayGoNegative) {
+      await repo.addToBalance(trx, entry.tenantId, change, mayGoNegative)
+    } else if (!(await repo.spendFromBalance(trx, change))) {
+      throw new LedgerError({
+        kind: 'INSUFFICIENT_FUNDS',
+        account: change.account,
+        currency: change.currency,
+        balance: await repo.balanceOf(trx, change.account, change.currency),
+        delta: change.delta,
+      })
+    }
+  }
+  return toPosted(entry.tenantId, inserted, [...entry.postings], false)
+}
+
+/** The key was used: the first entry if this is the same request again, else a conflict. */
+async function replay(
+  trx: Transaction<DB>,
+  entry: EntryInput,
+  reverses: string | null,
+): Promise<PostedEntry> {
+  const first = await repo.findEntryByKey(trx, entry.tenantId, entry.idempotencyKey)
+  // Unreachable: the insert met this key's row, and rows are never deleted.
+  if (!first) throw new Error(`entry with key ${entry.idempotencyKey} vanished`)
+  const postings = await repo.findPostings(trx, first.id)
+  const same =
+    first.kind === entry.kind &&
+    first.reverses_entry_id === reverses &&
+    samePostings(postings, entry.postings)
+  if (!same) throw new LedgerError({ kind: 'IDEMPOTENCY_CONFLICT', entryId: first.id })
+  return toPosted(entry.tenantId, first, postings, true)
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const {
+    code,
+    constraint: name,
+    message,
+  } = (error ?? {}) as {
+    code?: string
+    constraint?: string
+    message?: string
+  }
+  // node-postgres names the constraint; PGlite only puts it in the message.
+  return code === '23505' && (name === constraint || Boolean(message?.includes(constraint)))
+}
+
+// ---------------------------------------------------------------------------
+// Accounts
+
+export interface WalletAccounts {
+  /** Available: what the owner can spend now. */
+  user_wallet: string
+  /** Incoming, not yet confirmed (a deposit waiting for confirmations). */
+  pending: string
+  /** Reserved for an accepted order until it completes or is cancelled. */
+  held: string
+}
+
+/** Opens a new wallet's three accounts; call in the transaction that creates the wallet. */
+export async function openWalletAccounts(
+  trx: Transaction<DB>,
+  tenantId: string,
+  walletId: string,
+): Promise<WalletAccounts> {
+  const accounts: WalletAccounts = { user_wallet: uuidv7(), pending: uuidv7(), held: uuidv7() }
+  await repo.insertAccounts(
+    trx,
+    (Object.keys(accounts) as (keyof WalletAccounts)[]).map((kind) => ({
+      id: accounts[kind],
+      tenantId,
+      kind,
+      walletId,
+    })),
+  )
+  return accounts
+}
+
+/** The wallet's accounts, or undefined when the tenant has no such wallet. */
+export async function walletAccounts(
+  db: Db | Transaction<DB>,
+  tenantId: string,
+  walletId: string,
+): Promise<WalletAccounts | undefined> {
+  const rows = await repo.findWalletAccounts(db, tenantId, walletId)
+  if (rows.length === 0) return undefined
+  return Object.fromEntries(rows.map((row) => [row.kind, row.id])) as unknown as WalletAccounts
+}
+
+export type SystemAccountKind = Extract<LedgerAccountKind, 'external' | 'fees' | 'treasury'>
+
+/** The tenant's system account of this kind, opened on first use. */
+export async function systemAccount(
+  db: Db | Transaction<DB>,
+  tenantId: string,
+  kind: SystemAccountKind,
+): Promise<string> {
+  await repo.insertSystemAccountIfMissing(db, { id: uuidv7(), tenantId, kind })
+  const row = await repo.findSystemAccount(db, tenantId, kind)
+  if (!row) throw new Error(`system account ${kind} of tenant ${tenantId} was not created`)
+  return row.id
+}
+
+// ---------------------------------------------------------------------------
+// Reading balances
+
+export interface WalletBalance {
+  currency: string
+  /** The user_wallet account's balance. */
+  available: bigint
+  /** The pending and held accounts' balances together: money not spendable yet. */
+  pending: bigint
+}
+
+/**
+ * Balances per wallet and currency, for every currency any of the wallet's
+ * accounts has ever held (a balance row exists once a currency was posted).
+ */
+export async function walletBalances(
+  db: Db | Transaction<DB>,
+  tenantId: string,
+  walletIds: readonly string[],
+): Promise<Map<string, WalletBalance[]>> {
+  const byWallet = new Map<string, Map<string, WalletBalance>>()
+  if (walletIds.length === 0) return new Map()
+  for (const row of await repo.findWalletBalances(db, tenantId, walletIds)) {
+    if (!row.wallet_id) continue
+    const currencies = byWallet.get(row.wallet_id) ?? new Map<string, WalletBalance>()
+    byWallet.set(row.wallet_id, currencies)
+    const balance = currencies.get(row.currency_uuid) ?? {
+      currency: row.currency_uuid,
+      available: 0n,
+      pending: 0n,
+    }
+    currencies.set(row.currency_uuid, balance)
+    const amount = BigInt(row.balance_minor)
+    if (row.kind === 'user_wallet') balance.available += amount
+    else balance.pending += amount
+  }
+  return new Map([...byWallet].map(([wallet, currencies]) => [wallet, [...currencies.values()]]))
+}

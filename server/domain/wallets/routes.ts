@@ -1,0 +1,73 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { PageQuery } from '../../../contract/pagination.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { CreateWalletBody, Wallet, WalletList } from '../../../contract/wallets.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { WalletNotFoundError, WalletService } from './service.ts'
+
+/** The one switch from wallet failures to HTTP answers. */
+const toProblem = (error: unknown) => {
+  // Another user's wallet answers exactly like one that does not exist.
+  if (error instanceof WalletNotFoundError) {
+    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+  }
+  return undefined
+}
+
+const WalletParams = Type.Object({ wallet_uuid: Type.String({ format: 'uuid' }) })
+const problems = { 401: Problem, 422: Problem, 423: Problem }
+
+/** The signed-in user's wallets and their balances. Protected. */
+export default async function walletRoutes(app: FastifyInstance) {
+  const service = new WalletService(app.db)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post(
+    '/wallets',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'Create a wallet of any type; a user may have several',
+        security: [{ bearer: [] }],
+        body: CreateWalletBody,
+        response: { 201: Wallet, ...problems },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await service.createWallet(request.auth, request.body.type)),
+  )
+
+  api.get(
+    '/wallets',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'The signed-in user’s wallets with balances, oldest first',
+        security: [{ bearer: [] }],
+        querystring: PageQuery,
+        response: { 200: WalletList, ...problems },
+      },
+    },
+    (request) => service.listWallets(request.auth, request.query),
+  )
+
+  api.get(
+    '/wallets/:wallet_uuid',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'One wallet with its balances per currency (available and pending)',
+        description:
+          'Lists the currencies the wallet has ever held, in catalogue order. ' +
+          'Another user’s wallet answers 404 WALLET_NOT_FOUND, like one that does not exist.',
+        security: [{ bearer: [] }],
+        params: WalletParams,
+        response: { 200: Wallet, 404: Problem, ...problems },
+      },
+    },
+    (request) =>
+      translateErrors(service.getWallet(request.auth, request.params.wallet_uuid), toProblem),
+  )
+}
