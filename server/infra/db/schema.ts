@@ -3,7 +3,7 @@ import type { AddressFormat, ChainId, CurrencyType } from '../../../contract/cat
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
-import type { WalletType } from '../../../contract/wallets.ts'
+import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -186,6 +186,61 @@ export interface AccountBalancesTable {
   updated_at: CreatedAt
 }
 
+export interface TenantAddressSeedsTable {
+  tenant_id: string
+  seed_ciphertext: string
+  created_at: CreatedAt
+}
+
+export interface AddressIndexCountersTable {
+  tenant_id: string
+  derivation_family: 'bitcoin' | 'evm' | 'tron' | 'solana'
+  next_index: Generated<number>
+}
+
+export interface WalletAddressesTable {
+  id: string
+  tenant_id: string
+  wallet_id: string
+  chain: ChainId
+  address: string
+  derivation_index: number
+  label: string | null
+  created_at: CreatedAt
+}
+
+export interface WalletTransactionsTable {
+  id: string
+  tenant_id: string
+  wallet_id: string
+  type: 'deposit' | 'withdrawal'
+  method: 'p2p' | 'crypto' | 'bank_transfer' | 'exchange' | 'sbp'
+  record_type: RecordType
+  status: TransactionStatus
+  currency_uuid: string
+  /** Always positive; `type` says which way. */
+  amount_minor: Minor
+  address: string | null
+  tx_hash: string | null
+  confirmations: number | null
+  operation_id: string | null
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+export interface JobsTable {
+  id: string
+  tenant_id: string | null
+  kind: string
+  /** jsonb: written as JSON text, read back as the object. */
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>
+  run_at: CreatedAt
+  attempts: Generated<number>
+  last_error: string | null
+  done_at: Date | null
+  created_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
@@ -202,6 +257,11 @@ export interface DB {
   journal_entries: JournalEntriesTable
   postings: PostingsTable
   account_balances: AccountBalancesTable
+  tenant_address_seeds: TenantAddressSeedsTable
+  address_index_counters: AddressIndexCountersTable
+  wallet_addresses: WalletAddressesTable
+  wallet_transactions: WalletTransactionsTable
+  jobs: JobsTable
 }
 
 export type UserRow = Selectable<UsersTable>
