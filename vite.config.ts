@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
@@ -8,9 +9,26 @@ const manifest = JSON.parse(
   readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8'),
 )
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
+
+/**
+ * The build id: BUILD_ID from CI, else the commit. Not a timestamp: the same
+ * sources must build the same bundle, or every build would be an "update".
+ */
+function buildId(): string {
+  if (process.env.BUILD_ID) return process.env.BUILD_ID
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  } catch {
+    return 'local'
+  }
+}
+
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8081'
 
 export default defineConfig({
+  // The query cache on disk is dropped when this changes (src/app/offline-cache.ts).
+  define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
   plugins: [
     react(),
     VitePWA({

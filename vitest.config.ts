@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config'
  * - e2e: the built product in Debian's Chromium (tests/e2e).
  */
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify('0.0.0+test') },
   test: {
     projects: [
       {

@@ -1,16 +1,36 @@
-import { QueryClientProvider } from '@tanstack/react-query'
-import { useState } from 'react'
+import { IsRestoringProvider, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
 import { I18nProvider } from '../i18n/i18n.tsx'
-import { createQueryClient } from './query-client.ts'
 import { Routes } from './routes.tsx'
 
-export function App() {
-  const [queryClient] = useState(createQueryClient)
+/**
+ * `restored` settles once the query cache stored on this device is in memory
+ * (src/app/offline-cache.ts). Until then no query asks the network, so a
+ * screen shows the stored answer first, never a spinner and then a jump.
+ */
+export function App(props: { queryClient: QueryClient; restored: Promise<void> }) {
+  const restoring = useRestoring(props.restored)
   return (
-    <QueryClientProvider client={queryClient}>
-      <I18nProvider>
-        <Routes />
-      </I18nProvider>
+    <QueryClientProvider client={props.queryClient}>
+      <IsRestoringProvider value={restoring}>
+        <I18nProvider>
+          <Routes />
+        </I18nProvider>
+      </IsRestoringProvider>
     </QueryClientProvider>
   )
+}
+
+function useRestoring(restored: Promise<void>): boolean {
+  const [restoring, setRestoring] = useState(true)
+  useEffect(() => {
+    let current = true
+    void restored.finally(() => {
+      if (current) setRestoring(false)
+    })
+    return () => {
+      current = false
+    }
+  }, [restored])
+  return restoring
 }

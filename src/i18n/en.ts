@@ -80,6 +80,7 @@ export const en = {
   'error.EMAIL_TAKEN_contact': 'This email already belongs to another account.',
   'error.USER_NOT_FOUND': 'We could not find this account.',
   'error.network': 'No connection to the server. Check your internet and try again.',
+  'error.offline': 'You are offline. Connect to the internet and try again.',
   'error.timeout': 'The server took too long to answer. Please try again.',
   'error.generic': 'Something went wrong. Please try again.',
   'error.status.400': 'We could not process this request. Check what you entered and try again.',
@@ -163,6 +164,12 @@ export const en = {
   'kyc.SOFT_REJECT': 'Needs changes',
   'kyc.REJECT': 'Rejected',
   'kyc.UNVERIFIED': 'Not verified',
+
+  'offline.updated': 'Offline · updated {time}',
+  'offline.updatedAt': 'You are offline. Last updated: {time}.',
+  'offline.reason': 'You are offline. This needs a connection.',
+  'offline.notStored':
+    'You are offline, and this is not saved on this device yet. It will load when the connection is back.',
 
   'pwa.install': 'Install app',
   'pwa.updateAvailable': 'A new version is ready.',

@@ -37,6 +37,10 @@ export interface Wording {
  */
 export function errorMessage(error: unknown, t: Translate, wording: Wording = {}): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') return t('error.timeout')
+  // A failed fetch while the browser knows it has no network: say so plainly.
+  if (error instanceof TypeError && globalThis.navigator?.onLine === false) {
+    return t('error.offline')
+  }
   if (error instanceof TypeError) return t('error.network')
   if (!(error instanceof ApiError)) return t('error.generic')
 

@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/i18n.tsx'
 import { Button, Notice, TextField } from './components.tsx'
 import { useSecondsLeft } from './countdown.ts'
 import { ErrorSummary, retryAt } from './error-summary.tsx'
+import { useNeedsServer } from './online.tsx'
 
 export const CODE_LENGTH = 6
 
@@ -39,6 +40,7 @@ export function CodeEntry(props: Props) {
   const input = useRef<HTMLInputElement>(null)
   const titleId = useId()
   const Heading = props.level === 3 ? 'h3' : 'h2'
+  const server = useNeedsServer()
 
   useEffect(() => {
     input.current?.focus()
@@ -57,12 +59,12 @@ export function CodeEntry(props: Props) {
     const digits = value.replace(/\D/g, '').slice(0, CODE_LENGTH)
     setCode(digits)
     setIncomplete(false)
-    if (digits.length === CODE_LENGTH && !props.verifying) props.onVerify(digits)
+    if (digits.length === CODE_LENGTH && !props.verifying && !server.offline) props.onVerify(digits)
   }
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (props.verifying) return
+    if (props.verifying || server.offline) return
     if (code.length < CODE_LENGTH) {
       setIncomplete(true)
       input.current?.focus()
@@ -95,15 +97,16 @@ export function CodeEntry(props: Props) {
         />
         <ErrorSummary error={props.error} about="code" />
         {props.sends > 1 && !props.error && !props.resending && <Notice>{t('code.resent')}</Notice>}
-        <Button type="submit" block busy={props.verifying}>
+        <Button type="submit" block busy={props.verifying} {...server.disabledProps}>
           {props.verifying ? t('code.checking') : t('code.confirm')}
         </Button>
+        {server.reason}
       </form>
       <div className="row">
         <Button
           variant="secondary"
           onClick={props.onResend}
-          disabled={resendIn > 0}
+          disabled={resendIn > 0 || server.offline}
           busy={props.resending}
           aria-describedby={`${titleId}-resend`}
         >

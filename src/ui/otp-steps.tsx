@@ -6,6 +6,7 @@ import { CodeEntry } from './code-entry.tsx'
 import { Button, TextField } from './components.tsx'
 import { useCountries } from './countries.ts'
 import { ErrorSummary } from './error-summary.tsx'
+import { useNeedsServer } from './online.tsx'
 import { emptyPhone, looksLikePhone, type PhoneDraft } from './phone.ts'
 import { PhoneField, phoneFromDraft } from './phone-field.tsx'
 import { isEmail } from './validation.ts'
@@ -141,6 +142,7 @@ function ContactForm(props: {
   const { countries, isError: countriesFailed } = useCountries()
   const [checked, setChecked] = useState(false)
   const form = useRef<HTMLFormElement>(null)
+  const server = useNeedsServer()
 
   // Back from the code step: straight to the address or number to correct it.
   useEffect(() => {
@@ -167,7 +169,7 @@ function ContactForm(props: {
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setChecked(true)
-    if (problem || props.busy) return
+    if (problem || props.busy || server.offline) return
     props.onSubmit(target)
   }
 
@@ -197,7 +199,7 @@ function ContactForm(props: {
       )}
       <ErrorSummary error={props.error} about="code" />
       <div className="row">
-        <Button type="submit" busy={props.busy} block={!props.onCancel}>
+        <Button type="submit" busy={props.busy} block={!props.onCancel} {...server.disabledProps}>
           {props.busy ? t('code.sending') : t('code.send')}
         </Button>
         {props.onCancel && (
@@ -206,6 +208,7 @@ function ContactForm(props: {
           </Button>
         )}
       </div>
+      {server.reason}
     </form>
   )
 }

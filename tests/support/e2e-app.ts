@@ -167,3 +167,39 @@ export async function codeFromOutbox(
  * ending in 0000, which the sandbox refuses to deliver to.
  */
 export const uniqueUsPhone = () => `201555${1000 + Math.floor(Math.random() * 9000)}`
+
+/**
+ * The query keys of the snapshot the app keeps on disk for offline starts
+ * (db "query-cache", store "clients", one entry per user); [] when none.
+ */
+export function readPersistedQueryKeys(page: Page): Promise<unknown[]> {
+  return page.evaluate(
+    () =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('query-cache')
+        let missing = false
+        open.onupgradeneeded = () => {
+          missing = true
+          open.transaction?.abort()
+        }
+        open.onerror = () => (missing ? resolve([]) : reject(open.error))
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('clients')) {
+            db.close()
+            resolve([])
+            return
+          }
+          const read = db.transaction('clients').objectStore('clients').getAll()
+          read.onerror = () => reject(read.error)
+          read.onsuccess = () => {
+            db.close()
+            const clients = read.result as Array<{
+              clientState: { queries: Array<{ queryKey: unknown }> }
+            }>
+            resolve(clients.flatMap((client) => client.clientState.queries.map((q) => q.queryKey)))
+          }
+        }
+      }),
+  )
+}

@@ -5,6 +5,7 @@ import { fieldErrors } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, TextField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { useNeedsServer } from '../../ui/online.tsx'
 import { isEmail } from '../../ui/validation.ts'
 
 const MIN_PASSWORD = 8
@@ -28,6 +29,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [touched, setTouched] = useState({ email: false, password: false })
+  const server = useNeedsServer()
 
   const emailError = !email.trim()
     ? t('error.required')
@@ -46,7 +48,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setTouched({ email: true, password: true })
-    if (emailError || passwordError || busy) return
+    if (emailError || passwordError || busy || server.offline) return
     onSubmit({ email: email.trim(), password })
   }
 
@@ -78,9 +80,10 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
       />
       <ErrorSummary error={error} />
-      <Button type="submit" block busy={busy}>
+      <Button type="submit" block busy={busy} {...server.disabledProps}>
         {busy ? t(busyLabel) : t(submitLabel)}
       </Button>
+      {server.reason}
     </form>
   )
 }

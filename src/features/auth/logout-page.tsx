@@ -4,12 +4,13 @@ import { useLocation } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { signOut } from '../../net/session.ts'
+import { forgetPersistedQueries } from '../../storage/query-persister.ts'
 import { Spinner } from '../../ui/components.tsx'
 
 /**
  * SPEC.md §2: the logout location. Whoever sends a window here — the person,
  * or the auth proxy after an unrecoverable 401 — the tokens and every cached
- * answer are gone before sign-in shows.
+ * answer, in memory and on disk, are gone before sign-in shows.
  */
 export default function LogoutPage() {
   const { t } = useI18n()
@@ -21,6 +22,8 @@ export default function LogoutPage() {
       await signOut()
       await queryClient.cancelQueries()
       queryClient.clear()
+      // After the memory: nothing is left in it to be written back.
+      await forgetPersistedQueries()
       if (!cancelled) navigate(paths.signIn, { replace: true })
     })()
     return () => {

@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COUNTRIES, mockApi, otpSent, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
@@ -133,5 +134,33 @@ describe('the sign-in screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Новый код можно запросить через 42 с.',
     )
+  })
+})
+
+describe('the sign-in screen offline', () => {
+  afterEach(() => {
+    act(() => onlineManager.setOnline(true))
+  })
+
+  it('disables every way to sign in and says why, and sends nothing', async () => {
+    const api = mockApi({})
+    const { user } = renderApp(<SignInPage />, { path: '/auth/sign-in' })
+    act(() => onlineManager.setOnline(false))
+
+    const signIn = screen.getByRole('button', { name: 'Sign in' })
+    expect(signIn).toBeDisabled()
+    expect(signIn).toHaveAccessibleDescription('You are offline. This needs a connection.')
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com')
+    await user.type(screen.getByLabelText('Password'), 'long enough{Enter}')
+
+    await user.click(screen.getByRole('tab', { name: 'Email code' }))
+    const send = screen.getByRole('button', { name: 'Send code' })
+    expect(send).toBeDisabled()
+    expect(screen.getByText('You are offline. This needs a connection.')).toBeVisible()
+    expect(api.calls).toEqual([])
+
+    act(() => onlineManager.setOnline(true))
+    expect(screen.getByRole('button', { name: 'Send code' })).toBeEnabled()
+    expect(screen.queryByText('You are offline. This needs a connection.')).toBeNull()
   })
 })

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button, Spinner } from '../../ui/components.tsx'
+import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
 import { displayPhone } from './display-phone.ts'
 import { meQuery } from './queries.ts'
 
@@ -11,7 +12,7 @@ export default function HomePage() {
   const { t } = useI18n()
   const me = useQuery(meQuery())
 
-  if (me.isPending) return <Spinner label={t('app.loading')} />
+  if (me.isPending) return <Pending paused={me.isPaused} />
   if (me.isError) {
     return (
       <div className="stack">

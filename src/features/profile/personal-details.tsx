@@ -7,6 +7,7 @@ import { Button, Notice, SelectField, TextField } from '../../ui/components.tsx'
 import { useCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { useNeedsServer } from '../../ui/online.tsx'
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes.ts'
 import { useUpdateUserData } from './mutations.ts'
 import {
@@ -32,6 +33,7 @@ export function PersonalDetails(props: { data: UserData }) {
   const [form, setForm] = useState(loaded)
   const [checked, setChecked] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>()
+  const server = useNeedsServer()
 
   const patch = changes(loaded, form)
   const dirty = Object.keys(patch).length > 0
@@ -53,7 +55,7 @@ export function PersonalDetails(props: { data: UserData }) {
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setChecked(true)
-    if (update.isPending || missingAddressFields(form).length > 0) return
+    if (update.isPending || server.offline || missingAddressFields(form).length > 0) return
     if (!dirty) {
       setOutcome('unchanged')
       return
@@ -131,7 +133,7 @@ export function PersonalDetails(props: { data: UserData }) {
       {outcome === 'saved' && <Notice>{t('profile.saved')}</Notice>}
       {outcome === 'unchanged' && <Notice>{t('profile.nothingToSave')}</Notice>}
       <div className="row">
-        <Button type="submit" busy={update.isPending}>
+        <Button type="submit" busy={update.isPending} {...server.disabledProps}>
           {update.isPending ? t('profile.saving') : t('profile.save')}
         </Button>
         {dirty && (
@@ -147,6 +149,7 @@ export function PersonalDetails(props: { data: UserData }) {
           </Button>
         )}
       </div>
+      {server.reason}
     </form>
   )
 }

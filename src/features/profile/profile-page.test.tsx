@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { aUser as user, someUserData as userData } from '../../../tests/support/builders.ts'
 import {
@@ -169,5 +170,36 @@ describe('changing a contact', () => {
       expect.stringContaining('This is already yours.'),
     )
     expect(api.to('PATCH /user/phone')).toEqual([])
+  })
+})
+
+describe('the profile offline', () => {
+  afterEach(() => {
+    act(() => onlineManager.setOnline(true))
+  })
+
+  it('keeps showing the details, but Save is disabled with the reason', async () => {
+    const { api, user } = renderProfile()
+    const first = await screen.findByLabelText('First name')
+    act(() => onlineManager.setOnline(false))
+    await user.clear(first)
+    await user.type(first, 'Augusta{Enter}')
+
+    const save = screen.getByRole('button', { name: 'Save changes' })
+    expect(save).toBeDisabled()
+    expect(save).toHaveAccessibleDescription('You are offline. This needs a connection.')
+    expect(api.to('PATCH /user/user-data')).toEqual([])
+
+    await user.click(screen.getByRole('button', { name: 'Change email' }))
+    expect(screen.getByRole('button', { name: 'Send code' })).toBeDisabled()
+  })
+
+  it('says a screen never loaded here will load once back online, instead of spinning', async () => {
+    mockApi({})
+    act(() => onlineManager.setOnline(false))
+    renderApp(<ProfilePage />, { path: '/profile' })
+    expect(
+      await screen.findByText(/You are offline, and this is not saved on this device yet/),
+    ).toBeVisible()
   })
 })

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button, Spinner } from '../../ui/components.tsx'
+import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { meQuery, userDataQuery } from './queries.ts'
@@ -14,7 +15,9 @@ export default function ProfilePage() {
   const me = useQuery(meQuery())
   const details = useQuery(userDataQuery())
 
-  if (me.isPending || details.isPending) return <Spinner label={t('app.loading')} />
+  if (me.isPending || details.isPending) {
+    return <Pending paused={me.isPaused || details.isPaused} />
+  }
   if (me.isError || details.isError) {
     return (
       <div className="stack">

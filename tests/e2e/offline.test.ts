@@ -1,0 +1,79 @@
+import type { Browser, BrowserContext } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import {
+  expectSignedInAs,
+  readPersistedQueryKeys,
+  signUpThroughUi,
+  uniqueEmail,
+  waitForServiceWorkerControl,
+} from '../support/e2e-app.ts'
+import { launchBrowser, type RunningServer, startServer } from '../support/e2e-server.ts'
+
+/*
+ * A cold start without a network: the shell comes from the worker's precache,
+ * the answers from the query cache in IndexedDB, and nothing waits for the server.
+ */
+
+let browser: Browser
+let server: RunningServer
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  ;[browser, server] = await Promise.all([launchBrowser(), startServer()])
+})
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()))
+})
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), server?.stop()])
+})
+
+test('offline, a reload shows what was last seen, marked offline, with server actions disabled', async () => {
+  const context = await browser.newContext({ locale: 'en-US' })
+  context.setDefaultTimeout(15_000)
+  contexts.push(context)
+  const page = await context.newPage()
+  const email = uniqueEmail('offline')
+
+  await signUpThroughUi(page, server.url, email)
+  await waitForServiceWorkerControl(page)
+  await expectSignedInAs(page, email)
+  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await page.getByRole('button', { name: 'Save changes' }).waitFor()
+  await page.getByRole('link', { name: 'Finplatform' }).click()
+  await expectSignedInAs(page, email)
+
+  // Writes are throttled: wait until the profile's answers are on disk.
+  await expect
+    .poll(() => readPersistedQueryKeys(page), { timeout: 10_000 })
+    .toEqual(
+      expect.arrayContaining([
+        ['user', 'me'],
+        ['user', 'data'],
+      ]),
+    )
+
+  await context.setOffline(true)
+  await page.reload()
+  await expectSignedInAs(page, email)
+  await page.getByText(/^Offline · updated /).waitFor()
+
+  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  const save = page.getByRole('button', { name: 'Save changes' })
+  await save.waitFor()
+  expect(await save.isDisabled()).toBe(true)
+  await page.getByText('You are offline. This needs a connection.').first().waitFor()
+
+  // Back online: the action is available again, nothing was queued meanwhile.
+  await context.setOffline(false)
+  await page.waitForFunction(
+    () =>
+      !(
+        [...document.querySelectorAll('button')].find(
+          (button) => button.textContent === 'Save changes',
+        ) as HTMLButtonElement | undefined
+      )?.disabled,
+  )
+})
