@@ -33,12 +33,18 @@ rows.push({
 const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 })
-const ready = await new Promise<{ appUrl: string; bareUrl: string; accessToken: string }>(
-  (resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
-    child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)))
-  },
-)
+interface Ready {
+  appUrl: string
+  bareUrl: string
+  accessToken: string
+  /** A wallet of the signed-in user holding `csvRows` transactions. */
+  walletUuid: string
+  csvRows: number
+}
+const ready = await new Promise<Ready>((resolve, reject) => {
+  createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
+  child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)))
+})
 
 async function load(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers })
@@ -72,8 +78,55 @@ try {
       target: 'watch for regressions',
     },
   )
+
+  // 3. The v1 CSV export of a large history, read as fast as the client can.
+  if (ready.csvRows > 0) {
+    const csv = await exportCsv(ready)
+    rows.push({
+      measure: `CSV export, ${ready.csvRows.toLocaleString('en')} rows (v1, streamed)`,
+      value: `${csv.seconds.toFixed(2)} s, ${Math.round(csv.rows / csv.seconds)} rows/s, ${(csv.bytes / 1e6).toFixed(1)} MB (first byte ${csv.firstByteMs} ms)`,
+      target: '≤ 10 s',
+    })
+  }
 } finally {
   child.kill('SIGTERM')
+}
+
+/** Downloads the whole CSV, counting records (CRLF) without keeping the body. */
+async function exportCsv(server: Ready) {
+  const started = performance.now()
+  const response = await fetch(
+    `${server.appUrl}/api/v1/wallets/transactions/${server.walletUuid}/csv`,
+    {
+      // v1 takes the raw token.
+      headers: {
+        authorization: server.accessToken,
+        'x-tenant-id': DEMO_TENANT_ID,
+        'x-app-env': 'web',
+      },
+    },
+  )
+  if (!response.ok || !response.body) throw new Error(`CSV export: ${response.status}`)
+  let firstByteMs = 0
+  let bytes = 0
+  let records = 0
+  let previousCr = false
+  const reader = response.body.getReader()
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    const chunk = next.value
+    if (bytes === 0) firstByteMs = Math.round(performance.now() - started)
+    bytes += chunk.length
+    for (let i = 0; i < chunk.length; i++) {
+      if (chunk[i] === 10 && (i > 0 ? chunk[i - 1] === 13 : previousCr)) records++
+    }
+    previousCr = chunk[chunk.length - 1] === 13
+  }
+  const seconds = (performance.now() - started) / 1000
+  const exported = records - 1
+  if (exported !== server.csvRows) {
+    throw new Error(`CSV export: ${exported} rows, ${server.csvRows} expected`)
+  }
+  return { seconds, rows: exported, bytes, firstByteMs }
 }
 
 const widths = (['measure', 'value', 'target'] as const).map((key) =>

@@ -2,8 +2,9 @@
  * The servers under load, in their own process so the load generator does not
  * share their event loop: the real app (embedded PGlite in memory, or
  * BENCH_DATABASE_URL) and a bare Fastify route as the yardstick. Prints the
- * two addresses and a signed-in user's token as one JSON line, then serves
- * until killed.
+ * two addresses, a signed-in user's token and a wallet of theirs holding
+ * BENCH_CSV_ROWS transactions (100 000 by default; 0 skips the CSV row) as one
+ * JSON line, then serves until killed.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +13,7 @@ import Fastify from 'fastify'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
+import { insertGeneratedTransactions } from '../server/domain/transactions/transaction-fixtures.ts'
 
 const config = loadConfig({
   DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
@@ -34,6 +36,34 @@ const signUp = await app.inject({
 })
 const { access_token } = signUp.json() as { access_token: string }
 
+const csvRows = Number(process.env.BENCH_CSV_ROWS ?? 100_000)
+const created = await app.inject({
+  method: 'POST',
+  url: '/api/v2/wallets',
+  headers: {
+    'x-tenant-id': DEMO_TENANT_ID,
+    'x-app-env': 'web',
+    authorization: `Bearer ${access_token}`,
+  },
+  payload: { type: 'personal' },
+})
+const walletUuid = (created.json() as { uuid: string }).uuid
+// One INSERT … SELECT generate_series: seconds even for 100 000 rows.
+if (csvRows > 0) {
+  await insertGeneratedTransactions(
+    app.db,
+    { tenantId: DEMO_TENANT_ID, walletId: walletUuid },
+    csvRows,
+  )
+}
+
 console.log(
-  JSON.stringify({ appUrl, bareUrl, accessToken: access_token, engine: config.databaseUrl }),
+  JSON.stringify({
+    appUrl,
+    bareUrl,
+    accessToken: access_token,
+    engine: config.databaseUrl,
+    walletUuid,
+    csvRows,
+  }),
 )

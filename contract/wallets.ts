@@ -78,6 +78,10 @@ export const CreateAddressBody = Type.Object(
   { additionalProperties: false },
 )
 
+/** `GET /wallets/{wallet_uuid}/addresses/{chain_id}`: every address of the chain on one page. */
+export const WalletAddressList = Page(WalletAddress)
+export type WalletAddressList = Static<typeof WalletAddressList>
+
 /** SPEC.md §3–§4: the wallet transaction enumerations. */
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal'] as const
 export const TRANSACTION_METHODS = ['p2p', 'crypto', 'bank_transfer', 'exchange', 'sbp'] as const

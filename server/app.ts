@@ -1,18 +1,23 @@
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
+import addressRoutes from './domain/addresses/routes.ts'
 import authRoutes from './domain/auth/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
+import sandboxDepositRoutes from './domain/deposits/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
 import auth from './infra/auth.ts'
 import db from './infra/db.ts'
 import errors from './infra/errors.ts'
+import jobs from './infra/jobs.ts'
 import json from './infra/json.ts'
 import { loggerOptions } from './infra/logger.ts'
 import messaging from './infra/messaging.ts'
@@ -50,6 +55,7 @@ export async function buildApp(
   await app.register(tenancy)
   await app.register(auth, { config })
   await app.register(messaging, { config })
+  await app.register(jobs, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.db.selectFrom('tenants').select('id').limit(1).execute()
@@ -65,6 +71,8 @@ export async function buildApp(
       contactRoutes,
       catalogRoutes,
       walletRoutes,
+      addressRoutes,
+      transactionRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -72,13 +80,17 @@ export async function buildApp(
       config,
     },
   )
-  await app.register(apiScope('raw', [...(options.extraRoutes?.v1 ?? [])]), {
+  await app.register(apiScope('raw', [transactionCsvRoutes, ...(options.extraRoutes?.v1 ?? [])]), {
     prefix: '/api/v1',
     config,
   })
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
-  if (config.sandbox) await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
+  if (config.sandbox) {
+    await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
+    if (config.demo.seed) await app.register(demoSeed, { config })
+  }
 
   await app.register(web, { distDir: config.distDir })
   return app

@@ -37,14 +37,37 @@ export interface Config {
   }
   /** Where the built app lives; the server serves it when the folder exists. */
   distDir: string
+  jobs: {
+    /** Milliseconds between two polls of the job queue; 0: no poll loop (tests drive runDue). */
+    pollMs: number
+    /** Milliseconds a claimed job is leased to its runner before another may take it again. */
+    leaseMs: number
+  }
+  sandboxChain: {
+    /** Milliseconds between two sandbox "blocks": one more confirmation per block. */
+    blockMs: number
+    /** Confirmations a sandbox deposit needs at most (the chain's own count when lower). */
+    maxConfirmations: number
+  }
+  demo: {
+    /** Seed the demo user, wallets and deposits at start (sandbox only). */
+    seed: boolean
+    /** The demo user's password: DEMO_PASSWORD, else the documented sandbox one. */
+    password: string
+  }
   secrets: Secrets
 }
+
+/** The demo user's password when DEMO_PASSWORD is not set (README, docs/decisions.md). */
+export const DEFAULT_DEMO_PASSWORD = 'Sandbox-Wallet-2025'
 
 export interface Secrets {
   /** HS256 key for access tokens. */
   jwtKey: Uint8Array
   /** HMAC key from which refresh tokens are derived (see domain/auth/tokens.ts). */
   refreshKey: Uint8Array
+  /** AES-256-GCM key the tenants' address seeds are stored under (domain/addresses/seed-store.ts). */
+  addressSeedKey: Uint8Array
 }
 
 type Env = Record<string, string | undefined>
@@ -120,6 +143,14 @@ export function loadConfig(env: Env = process.env): Config {
       authMaxAge: int('TELEGRAM_AUTH_MAX_AGE', 3600, 1, 86_400 * 7),
     },
     distDir: resolve(env.DIST_DIR || 'dist'),
+    jobs: {
+      pollMs: int('JOBS_POLL_MS', 250, 0, 60_000),
+      leaseMs: int('JOBS_LEASE_MS', 60_000, 1_000, 3_600_000),
+    },
+    sandboxChain: {
+      blockMs: int('SANDBOX_BLOCK_MS', 1_000, 0, 600_000),
+      maxConfirmations: int('SANDBOX_MAX_CONFIRMATIONS', 3, 1, 1_000),
+    },
   }
   if (config.smtpUrl && !/^smtps?:\/\//.test(config.smtpUrl)) {
     problems.push('SMTP_URL must start with smtp:// or smtps://')
@@ -127,21 +158,33 @@ export function loadConfig(env: Env = process.env): Config {
 
   const jwtKey = secret(env.JWT_SECRET, 'JWT_SECRET', problems)
   const refreshKey = secret(env.REFRESH_TOKEN_SECRET, 'REFRESH_TOKEN_SECRET', problems)
+  const addressSeedKey = secret(env.ADDRESS_SEED_KEY, 'ADDRESS_SEED_KEY', problems, 32)
+  const demo = {
+    seed: bool('DEMO_SEED', config.sandbox),
+    password: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
-  const stored = jwtKey && refreshKey ? undefined : loadOrCreateSecrets(dataDir)
+  const stored = jwtKey && refreshKey && addressSeedKey ? undefined : loadOrCreateSecrets(dataDir)
   return {
     ...config,
+    demo,
     secrets: {
       jwtKey: jwtKey ?? stored!.jwtKey,
       refreshKey: refreshKey ?? stored!.refreshKey,
+      addressSeedKey: addressSeedKey ?? stored!.addressSeedKey,
     },
   }
 }
 
-function secret(raw: string | undefined, name: string, problems: string[]) {
+/** A base64url key of at least 32 bytes; `exact` for a cipher key that must be that size. */
+function secret(raw: string | undefined, name: string, problems: string[], exact?: number) {
   if (!raw) return undefined
   const bytes = Buffer.from(raw, 'base64url')
+  if (exact !== undefined && bytes.length !== exact) {
+    problems.push(`${name} must be exactly ${exact} bytes, base64url-encoded`)
+    return undefined
+  }
   if (bytes.length < 32) {
     problems.push(`${name} must be at least 32 bytes, base64url-encoded`)
     return undefined
@@ -149,26 +192,38 @@ function secret(raw: string | undefined, name: string, problems: string[]) {
   return new Uint8Array(bytes)
 }
 
+const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey'] as const
+
 /**
  * Secrets not given in the environment are generated on first start and kept
- * in DATA_DIR (mode 0600), so tokens survive a restart.
+ * in DATA_DIR (mode 0600), so tokens survive a restart. A file from an older
+ * version gains the keys added since (never a changed one: the address seed
+ * key, once used, decrypts every tenant's seed).
  */
 function loadOrCreateSecrets(dataDir: string): Secrets {
   const file = join(dataDir, 'secrets.json')
   mkdirSync(dataDir, { recursive: true })
-  let stored: Record<string, string>
+  let stored: Record<string, string> | undefined
   try {
     stored = JSON.parse(readFileSync(file, 'utf8'))
   } catch {
-    stored = {
-      jwtKey: randomBytes(32).toString('base64url'),
-      refreshKey: randomBytes(32).toString('base64url'),
-    }
-    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600, flag: 'wx' })
+    stored = undefined
   }
-  const decode = (value: string | undefined) => {
-    if (!value) throw new Error(`${file} is missing a key: delete it to have it generated anew`)
-    return new Uint8Array(Buffer.from(value, 'base64url'))
+  const missing = SECRET_NAMES.filter((name) => !stored?.[name])
+  if (missing.length > 0) {
+    const fresh = Object.fromEntries(
+      missing.map((name) => [name, randomBytes(32).toString('base64url')]),
+    )
+    const existed = stored !== undefined
+    stored = { ...stored, ...fresh }
+    const text = `${JSON.stringify(stored, null, 2)}\n`
+    if (existed) writeFileSync(file, text, { mode: 0o600 })
+    else writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
   }
-  return { jwtKey: decode(stored.jwtKey), refreshKey: decode(stored.refreshKey) }
+  const decode = (value: string | undefined) => new Uint8Array(Buffer.from(value!, 'base64url'))
+  return {
+    jwtKey: decode(stored!.jwtKey),
+    refreshKey: decode(stored!.refreshKey),
+    addressSeedKey: decode(stored!.addressSeedKey),
+  }
 }

@@ -58,6 +58,10 @@ export async function createTestApp(
       // than the real per-IP limit allows. The rate-limit tests set their own.
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+      // Tests drive the job queue with app.jobs.runDue(), deterministically;
+      // and seed the demo only where they test it.
+      JOBS_POLL_MS: '0',
+      DEMO_SEED: 'false',
       ...overrides,
     })
     const app = await buildApp(config, options)

@@ -21,6 +21,8 @@ export default fp(
         components: {
           securitySchemes: {
             bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            // v1 sends the access token raw, without "Bearer " (SPEC.md §6).
+            raw: { type: 'apiKey', in: 'header', name: 'authorization' },
           },
         },
       },

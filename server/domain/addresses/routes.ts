@@ -1,0 +1,84 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { CHAIN_IDS } from '../../../contract/catalog.ts'
+import { oneOf } from '../../../contract/enums.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { WalletNotFoundError } from '../wallets/service.ts'
+import { SeedStore } from './seed-store.ts'
+import { AddressService } from './service.ts'
+
+const toProblem = (error: unknown) => {
+  // Another user's wallet answers exactly like one that does not exist.
+  if (error instanceof WalletNotFoundError) {
+    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+  }
+  return undefined
+}
+
+// An unknown chain fails the path schema: 422 VALIDATION_FAILED naming /params/chain
+// (docs/decisions.md), like every other enum value the API does not know.
+const CreateParams = Type.Object({
+  wallet_uuid: Type.String({ format: 'uuid' }),
+  chain: oneOf(CHAIN_IDS),
+})
+const ListParams = Type.Object({
+  wallet_uuid: Type.String({ format: 'uuid' }),
+  chain_id: oneOf(CHAIN_IDS),
+})
+const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
+
+/** Deposit addresses of the signed-in user's wallets (SPEC.md §7). Protected. */
+export default async function addressRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const service = new AddressService(app.db, new SeedStore(opts.config.secrets.addressSeedKey))
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post(
+    '/wallets/:wallet_uuid/addresses/:chain',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'A new deposit address for the wallet on a chain',
+        description:
+          'Derived from the tenant’s seed at the next index of the chain’s derivation path ' +
+          '(Ethereum and Polygon share one sequence), so the address is valid on its chain and ' +
+          'belongs to this wallet alone. A wallet may have several addresses per chain.',
+        security: [{ bearer: [] }],
+        params: CreateParams,
+        body: Type.Optional(CreateAddressBody),
+        response: { 201: WalletAddress, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const { wallet_uuid, chain } = request.params
+      const label = request.body?.label?.trim() || null
+      const address = await translateErrors(
+        service.createAddress(request.auth, wallet_uuid, chain, label),
+        toProblem,
+      )
+      return reply.code(201).send(address)
+    },
+  )
+
+  api.get(
+    '/wallets/:wallet_uuid/addresses/:chain_id',
+    {
+      schema: {
+        tags: ['wallets'],
+        summary: 'The wallet’s deposit addresses on a chain, oldest first',
+        description: 'All of them on one page (limit = total).',
+        security: [{ bearer: [] }],
+        params: ListParams,
+        response: { 200: WalletAddressList, ...problems },
+      },
+    },
+    (request) =>
+      translateErrors(
+        service.listAddresses(request.auth, request.params.wallet_uuid, request.params.chain_id),
+        toProblem,
+      ),
+  )
+}

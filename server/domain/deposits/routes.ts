@@ -1,0 +1,105 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { CHAIN_IDS } from '../../../contract/catalog.ts'
+import { oneOf } from '../../../contract/enums.ts'
+import { Amount } from '../../../contract/money.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { TENANT_HEADER } from '../../../contract/tenancy.ts'
+import { WalletTransaction } from '../../../contract/wallets.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import {
+  DEPOSIT_JOB,
+  DepositConflictError,
+  DepositRejectedError,
+  DepositService,
+} from './service.ts'
+
+const toProblem = (error: unknown) => {
+  if (error instanceof DepositRejectedError) {
+    return new ProblemError(422, error.code, error.message, {
+      title: 'Unprocessable Content',
+      errors: [{ field: `/body/${error.field}`, message: error.message }],
+    })
+  }
+  if (error instanceof DepositConflictError) {
+    return new ProblemError(
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      'This transaction hash (or idempotency key) was used for a different deposit.',
+    )
+  }
+  return undefined
+}
+
+const SandboxDepositBody = Type.Object(
+  {
+    wallet_uuid: Type.String({ format: 'uuid' }),
+    chain: oneOf(CHAIN_IDS),
+    currency: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'A currency uuid, or its code on the chain (USDT, usdc, ETH…)',
+    }),
+    amount: Amount,
+    address: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Default: the newest one' }),
+    ),
+    tx_hash: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Default: a plausible one' }),
+    ),
+    request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+
+/**
+ * /api/sandbox/deposits: the sandbox chain provider. A deposit is seen at
+ * once and completes after a few sandbox blocks, driven by the job runner.
+ */
+export default async function sandboxDepositRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const service = new DepositService(app.db, app.jobs, opts.config.sandboxChain)
+  app.jobs.register(DEPOSIT_JOB, service.step)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post(
+    '/deposits',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Simulate an incoming crypto deposit to one of a wallet’s addresses',
+        description:
+          'Answers 202 with the DEPOSIT_CRYPTO_EXTERNAL record (status new). It then goes ' +
+          'pending (seen on chain: the amount shows as pending) and complete (available) after ' +
+          'the chain’s confirmations, capped at SANDBOX_MAX_CONFIRMATIONS (default 3), one per ' +
+          'SANDBOX_BLOCK_MS (default 1 s). No token; X-Tenant-Id is optional and, when sent, ' +
+          'must be the wallet’s tenant. The same tx_hash, request_id or Idempotency-Key again ' +
+          'answers the first record; with a different deposit, 409.',
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
+        body: SandboxDepositBody,
+        response: { 202: WalletTransaction, 409: Problem, 422: Problem },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body
+      const tenantHeader = request.headers[TENANT_HEADER]
+      const deposit = await translateErrors(
+        service.create({
+          tenantId: typeof tenantHeader === 'string' && tenantHeader ? tenantHeader : undefined,
+          walletId: body.wallet_uuid,
+          chain: body.chain,
+          currency: body.currency,
+          amount: body.amount,
+          address: body.address,
+          txHash: body.tx_hash,
+          idempotencyKey: body.request_id ?? request.headers['idempotency-key'],
+        }),
+        toProblem,
+      )
+      return reply.code(202).send(deposit)
+    },
+  )
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { ChainId } from '../../../contract/catalog.ts'
+import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
+import type { WalletTransaction } from '../../../contract/wallets.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
+import { transfer } from '../ledger/rules.ts'
+import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { toTransaction } from '../transactions/service.ts'
+import * as repo from './repository.ts'
+import { isTxHash, nextDepositStep, requiredConfirmations, txHashFor } from './rules.ts'
+
+/** The job that walks a sandbox deposit from new to complete, one block per run. */
+export const DEPOSIT_JOB = 'sandbox.deposit'
+
+/** A field of the deposit request that cannot be honoured: 422 naming it. */
+export class DepositRejectedError extends Error {
+  constructor(
+    readonly field: 'wallet_uuid' | 'chain' | 'currency' | 'amount' | 'address' | 'tx_hash',
+    readonly code: string,
+    detail: string,
+  ) {
+    super(detail)
+    this.name = 'DepositRejectedError'
+  }
+}
+
+/** The hash (or idempotency key) was used for a different deposit. */
+export class DepositConflictError extends Error {
+  constructor() {
+    super('IDEMPOTENCY_CONFLICT')
+    this.name = 'DepositConflictError'
+  }
+}
+
+export interface DepositRequest {
+  /** From X-Tenant-Id when sent; the wallet must then belong to it. */
+  tenantId?: string
+  walletId: string
+  chain: ChainId
+  /** A currency uuid, or its code (any letter case) on `chain`. */
+  currency: string
+  amount: string
+  /** One of the wallet's addresses on the chain; default its newest. */
+  address?: string
+  /** The chain's hash of the transfer; default drawn from `idempotencyKey`, else random. */
+  txHash?: string
+  idempotencyKey?: string
+}
+
+export interface SandboxChainSettings {
+  /** Milliseconds between two blocks (one confirmation each). */
+  blockMs: number
+  maxConfirmations: number
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The sandbox chain provider's deposits. A deposit is a wallet transaction
+ * (DEPOSIT_CRYPTO_EXTERNAL) and a job: the job's first run "sees" it on chain
+ * (status pending; the money arrives in the wallet's pending account), each
+ * later run is one more block, and at the required confirmations it completes
+ * (the money moves from pending to available). Every step is one transaction
+ * holding the record's row lock, gated on the status it leaves, and its ledger
+ * entry carries the key `deposit:<uuid>:seen` or `deposit:<uuid>:confirmed`:
+ * a step repeated after a crash finds nothing left to redo.
+ */
+export class DepositService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly jobs: Pick<JobRunner, 'enqueue'>,
+    private readonly chain: SandboxChainSettings,
+  ) {}
+
+  /**
+   * Records a deposit arriving at one of the wallet's addresses and starts
+   * its walk. The same hash (or idempotency key) again answers the first
+   * record, wherever its walk has got to.
+   * @throws DepositRejectedError naming the field at fault
+   * @throws DepositConflictError the hash is another deposit's
+   */
+  async create(request: DepositRequest): Promise<WalletTransaction> {
+    const wallet = await repo.findWalletById(this.db, request.walletId)
+    if (!wallet || (request.tenantId && wallet.tenant_id !== request.tenantId.toLowerCase())) {
+      throw new DepositRejectedError('wallet_uuid', 'WALLET_NOT_FOUND', 'No such wallet.')
+    }
+    const tenantId = wallet.tenant_id
+    const currency = await this.#currency(request)
+    const amount = parseAmount(request.amount, currency.decimals)
+    const address = await this.#address(tenantId, wallet.id, request)
+    const txHash = this.#txHash(tenantId, request)
+
+    const id = await this.db.transaction().execute(async (trx) => {
+      const inserted = await repo.insertDeposit(trx, {
+        id: uuidv7(),
+        tenantId,
+        walletId: wallet.id,
+        currencyUuid: currency.uuid,
+        amountMinor: amount,
+        address,
+        txHash,
+      })
+      if (!inserted) return undefined
+      await this.jobs.enqueue(trx, {
+        kind: DEPOSIT_JOB,
+        tenantId,
+        payload: { transaction_id: inserted.id },
+      })
+      return inserted.id
+    })
+
+    const row = await repo.findDeposit(this.db, id ? { tenantId, id } : { tenantId, txHash })
+    if (!row) throw new Error(`deposit ${id ?? txHash} vanished`)
+    const same =
+      row.wallet_id === wallet.id &&
+      row.currency_uuid === currency.uuid &&
+      BigInt(row.amount_minor) === amount &&
+      row.address === address
+    if (!same) throw new DepositConflictError()
+    return toWalletTransaction(row)
+  }
+
+  /** The job handler: one step of one deposit (see the class comment). */
+  readonly step = async (job: Job, context: JobContext): Promise<JobResult> => {
+    const transactionId = String(job.payload.transaction_id)
+    if (!job.tenantId) throw new Error(`deposit job ${job.id} has no tenant`)
+    const tenantId = job.tenantId
+    const finished = await context.db.transaction().execute(async (trx) => {
+      const row = await repo.findDeposit(trx, { tenantId, id: transactionId }, true)
+      if (!row) throw new Error(`deposit ${transactionId} not found`)
+      const required = requiredConfirmations(
+        row.chain_confirmations ?? 1,
+        this.chain.maxConfirmations,
+      )
+      const step = nextDepositStep(row.status, row.confirmations, required)
+      if (step.kind === 'none') return true
+      const accounts = await walletAccounts(trx, tenantId, row.wallet_id)
+      if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+      const amount = BigInt(row.amount_minor)
+      if (step.kind === 'seen') {
+        const external = await systemAccount(trx, tenantId, 'external')
+        await post(trx, {
+          tenantId,
+          kind: 'deposit_seen',
+          idempotencyKey: `deposit:${row.id}:seen`,
+          postings: transfer(external, accounts.pending, row.currency_uuid, amount),
+        })
+        await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations: 0 })
+        return false
+      }
+      if (step.complete) {
+        await post(trx, {
+          tenantId,
+          kind: 'deposit_confirmed',
+          idempotencyKey: `deposit:${row.id}:confirmed`,
+          postings: transfer(accounts.pending, accounts.user_wallet, row.currency_uuid, amount),
+        })
+      }
+      await repo.updateDeposit(trx, row.id, {
+        status: step.complete ? 'complete' : 'pending',
+        confirmations: step.confirmations,
+      })
+      return step.complete
+    })
+    if (finished) return undefined
+    return { again: new Date(context.now.getTime() + this.chain.blockMs) }
+  }
+
+  async #currency(request: DepositRequest) {
+    const ref = request.currency.trim()
+    const currency = await repo.findCurrency(
+      this.db,
+      UUID.test(ref)
+        ? { uuid: ref.toLowerCase() }
+        : { code: ref.toUpperCase(), chain: request.chain },
+    )
+    if (!currency || currency.chain !== request.chain) {
+      throw new DepositRejectedError(
+        'currency',
+        'CURRENCY_NOT_ON_CHAIN',
+        `${request.currency} is not a currency of ${request.chain}.`,
+      )
+    }
+    return currency
+  }
+
+  async #address(tenantId: string, walletId: string, request: DepositRequest): Promise<string> {
+    const addresses = await repo.findWalletAddresses(this.db, tenantId, walletId, request.chain)
+    if (request.address === undefined) {
+      const newest = addresses[0]
+      if (!newest) {
+        throw new DepositRejectedError(
+          'chain',
+          'NO_DEPOSIT_ADDRESS',
+          `The wallet has no ${request.chain} address: create one first.`,
+        )
+      }
+      return newest
+    }
+    // EVM addresses are case-insensitive (the mixed case is only a checksum).
+    const evm = request.chain === 'ethereum' || request.chain === 'polygon'
+    const wanted = evm ? request.address.toLowerCase() : request.address
+    const found = addresses.find((a) => (evm ? a.toLowerCase() : a) === wanted)
+    if (!found) {
+      throw new DepositRejectedError(
+        'address',
+        'UNKNOWN_ADDRESS',
+        `${request.address} is not one of the wallet's ${request.chain} addresses.`,
+      )
+    }
+    return found
+  }
+
+  #txHash(tenantId: string, request: DepositRequest): string {
+    if (request.txHash !== undefined) {
+      if (!isTxHash(request.chain, request.txHash)) {
+        throw new DepositRejectedError(
+          'tx_hash',
+          'INVALID_TX_HASH',
+          `${request.txHash} is not a ${request.chain} transaction hash.`,
+        )
+      }
+      return request.txHash
+    }
+    // The same key, the same hash: the unique (tenant, hash) index makes the replay.
+    const material = request.idempotencyKey
+      ? `${tenantId}:${request.chain}:${request.idempotencyKey}`
+      : randomUUID()
+    return txHashFor(request.chain, material)
+  }
+}
+
+function parseAmount(amount: string, decimals: number): bigint {
+  let minor: bigint
+  try {
+    minor = toMinor(amount, decimals)
+  } catch (error) {
+    if (error instanceof AmountError) {
+      throw new DepositRejectedError('amount', 'INVALID_AMOUNT', error.message)
+    }
+    throw error
+  }
+  if (minor <= 0n) {
+    throw new DepositRejectedError('amount', 'INVALID_AMOUNT', 'The amount must be above zero.')
+  }
+  return minor
+}
+
+/** Deposits answer like every other record (transactions/service.ts). */
+export const toWalletTransaction = (row: repo.DepositRow): WalletTransaction => toTransaction(row)

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import {
+  CSV_COLUMNS,
+  checkDateRange,
+  csvField,
+  csvFilename,
+  csvHeader,
+  csvRecord,
+  currencyFilter,
+  InvalidDateRangeError,
+} from './rules.ts'
+
+describe('CSV fields (RFC 4180)', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['', ''],
+    [null, ''],
+    [19, '19'],
+    ['1.500000', '1.500000'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['"', '""""'],
+    ['line\nbreak', '"line\nbreak"'],
+    ['carriage\rreturn', '"carriage\rreturn"'],
+    ['crlf\r\n', '"crlf\r\n"'],
+    ['ünïcødé ✓', 'ünïcødé ✓'],
+  ] as const)('%j is written %j', (value, written) => {
+    expect(csvField(value)).toBe(written)
+  })
+
+  it.each([
+    ['=HYPERLINK("http://evil.example","x")', `"'=HYPERLINK(""http://evil.example"",""x"")"`],
+    ['+1+1', "'+1+1"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', `"'\r=1"`],
+  ])('a formula %j gets a leading apostrophe: %j', (value, written) => {
+    expect(csvField(value)).toBe(written)
+  })
+
+  it('a value with a formula character later on is left alone', () => {
+    expect(csvField('a=b+c-d@e')).toBe('a=b+c-d@e')
+  })
+
+  it('a record ends with CRLF; the header is the column names', () => {
+    expect(csvRecord(['a', null, 'b,c'])).toBe('a,,"b,c"\r\n')
+    expect(csvHeader()).toBe(`${CSV_COLUMNS.join(',')}\r\n`)
+    expect(csvHeader()).toBe(
+      'uuid,created_at,type,method,record_type,status,currency,chain,amount,address,tx_hash,confirmations\r\n',
+    )
+  })
+
+  it('the file is named after the wallet and the UTC date', () => {
+    expect(
+      csvFilename('0190f5a4-0000-7000-8000-000000000000', new Date('2025-03-01T23:59:59Z')),
+    ).toBe('transactions-0190f5a4-0000-7000-8000-000000000000-2025-03-01.csv')
+  })
+})
+
+describe('filters', () => {
+  it.each([
+    ['usdt', { code: 'USDT' }],
+    [' Eur ', { code: 'EUR' }],
+    ['B3115D89-344B-4D51-ABFA-76863EDDEC04', { uuid: 'b3115d89-344b-4d51-abfa-76863eddec04' }],
+    ['b3115d89-344b-4d51-abfa-76863eddec04', { uuid: 'b3115d89-344b-4d51-abfa-76863eddec04' }],
+  ])('currency %j reads as %j', (value, expected) => {
+    expect(currencyFilter(value)).toEqual(expected)
+  })
+
+  it('a date range may be open or empty, never backwards', () => {
+    expect(() => checkDateRange({})).not.toThrow()
+    expect(() => checkDateRange({ from: '2025-01-02T00:00:00Z' })).not.toThrow()
+    expect(() => checkDateRange({ to: '2025-01-02T00:00:00Z' })).not.toThrow()
+    expect(() =>
+      checkDateRange({ from: '2025-01-02T00:00:00Z', to: '2025-01-02T00:00:00Z' }),
+    ).not.toThrow()
+    expect(() =>
+      checkDateRange({ from: '2025-01-02T00:00:00Z', to: '2025-01-02T01:00:00+02:00' }),
+    ).toThrow(InvalidDateRangeError)
+  })
+})

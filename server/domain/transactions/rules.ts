@@ -1,0 +1,82 @@
+/**
+ * Pure rules of the transaction history: which filters make sense, and how a
+ * record is written as one RFC 4180 CSV line. No IO here.
+ */
+import type { WalletTransaction } from '../../../contract/wallets.ts'
+
+export class InvalidDateRangeError extends Error {
+  constructor() {
+    super('INVALID_DATE_RANGE')
+    this.name = 'InvalidDateRangeError'
+  }
+}
+
+/**
+ * `from` is inclusive and `to` exclusive, so `from == to` is a valid, empty
+ * range; only a range that runs backwards is a mistake.
+ * @throws InvalidDateRangeError when `from` is after `to`
+ */
+export function checkDateRange(range: { from?: string; to?: string }): void {
+  if (range.from === undefined || range.to === undefined) return
+  if (Date.parse(range.from) > Date.parse(range.to)) throw new InvalidDateRangeError()
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * `currency=` names one currency by uuid, or every currency with that code in
+ * any letter case: `usdt` is USDT on all its chains.
+ */
+export function currencyFilter(value: string): { uuid: string } | { code: string } {
+  const trimmed = value.trim()
+  return UUID.test(trimmed) ? { uuid: trimmed.toLowerCase() } : { code: trimmed.toUpperCase() }
+}
+
+/** The CSV's columns, in order; the header row is exactly these names. */
+export const CSV_COLUMNS = [
+  'uuid',
+  'created_at',
+  'type',
+  'method',
+  'record_type',
+  'status',
+  'currency',
+  'chain',
+  'amount',
+  'address',
+  'tx_hash',
+  'confirmations',
+] as const satisfies readonly (keyof WalletTransaction)[]
+
+/** RFC 4180 ends every record, the last included, with CRLF. */
+export const CRLF = '\r\n'
+
+// A spreadsheet runs a cell starting with one of these as a formula (OWASP
+// "CSV injection"); tab and CR start one in some of them too.
+const FORMULA_START = /^[=+\-@\t\r]/
+// RFC 4180: a field holding a comma, a quote, CR or LF is quoted.
+const NEEDS_QUOTES = /[",\r\n]/
+
+/**
+ * One field: null is empty; a value a spreadsheet would run as a formula gets
+ * a leading apostrophe (no value we export starts that way legitimately:
+ * amounts are never negative); quotes are doubled inside a quoted field.
+ */
+export function csvField(value: string | number | null): string {
+  if (value === null) return ''
+  let text = String(value)
+  if (FORMULA_START.test(text)) text = `'${text}`
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+export const csvRecord = (fields: readonly (string | number | null)[]) =>
+  fields.map(csvField).join(',') + CRLF
+
+export const csvHeader = () => csvRecord(CSV_COLUMNS)
+
+export const csvTransaction = (transaction: WalletTransaction) =>
+  csvRecord(CSV_COLUMNS.map((column) => transaction[column]))
+
+/** `transactions-<wallet>-<YYYY-MM-DD>.csv`: only uuid and date characters, so no quoting issue. */
+export const csvFilename = (walletId: string, now: Date) =>
+  `transactions-${walletId}-${now.toISOString().slice(0, 10)}.csv`

@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely'
+import { fromMinor } from '../../../contract/money.ts'
+import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
+import { findWallet } from '../wallets/repository.ts'
+import { WalletNotFoundError } from '../wallets/service.ts'
+import type { Cursor, TransactionFilter, TransactionRow } from './repository.ts'
+import * as repo from './repository.ts'
+import { checkDateRange, csvHeader, csvTransaction } from './rules.ts'
+
+export type { TransactionFilter } from './repository.ts'
+
+export class TransactionNotFoundError extends Error {
+  constructor() {
+    super('TRANSACTION_NOT_FOUND')
+    this.name = 'TransactionNotFoundError'
+  }
+}
+
+/** Rows per keyset page of the CSV export: one short query each, about 1 MB of objects at most. */
+export const EXPORT_PAGE_SIZE = 1000
+
+/**
+ * The read side of a wallet's history: the records people see, newest first.
+ * Records are written elsewhere (deposits, orders); this only reads them, and
+ * only in wallets the owner holds.
+ */
+export class TransactionService {
+  readonly #exportPageSize: number
+  readonly #onExportPage: (rows: number) => void
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    options: {
+      /** Rows per keyset page of the CSV export. */
+      exportPageSize?: number
+      /** Told after each page an export reads (a metric counts rows exported). */
+      onExportPage?: (rows: number) => void
+    } = {},
+  ) {
+    this.#exportPageSize = options.exportPageSize ?? EXPORT_PAGE_SIZE
+    this.#onExportPage = options.onExportPage ?? (() => {})
+  }
+
+  /**
+   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
+   * @throws InvalidDateRangeError when `from` is after `to`
+   */
+  async listTransactions(
+    owner: Owner,
+    walletId: string,
+    query: TransactionFilter & { limit: number; offset: number },
+  ): Promise<TransactionList> {
+    const { limit, offset, ...filter } = query
+    const scope = await this.#scope(owner, walletId, filter)
+    const [rows, total] = await Promise.all([
+      repo.findTransactions(this.db, scope, filter, { limit, offset }),
+      repo.countTransactions(this.db, scope, filter),
+    ])
+    return {
+      data: rows.map(toTransaction),
+      total,
+      limit,
+      offset,
+      is_last_page: offset + rows.length >= total,
+    }
+  }
+
+  /**
+   * @throws WalletNotFoundError for a wallet the owner does not hold
+   * @throws TransactionNotFoundError for a record of any other wallet, the owner's included
+   */
+  async getTransaction(owner: Owner, walletId: string, id: string): Promise<WalletTransaction> {
+    const scope = await this.#scope(owner, walletId, {})
+    const row = await repo.findTransaction(this.db, scope, id)
+    if (!row) throw new TransactionNotFoundError()
+    return toTransaction(row)
+  }
+
+  /**
+   * Checks the wallet and the filter now — so a mistake is still an ordinary
+   * problem answer — and returns the CSV as a lazy sequence of chunks: the
+   * header, then one chunk per keyset page. Nothing is read before a chunk is
+   * asked for, so a slow reader holds at most a page in memory, and no
+   * connection is held between pages. Not a snapshot: a record written during
+   * the export is left out (it is newer than the first page) and a status that
+   * changes shows as it was when its page was read.
+   * @throws WalletNotFoundError, InvalidDateRangeError as listTransactions
+   */
+  async exportCsv(
+    owner: Owner,
+    walletId: string,
+    filter: TransactionFilter,
+  ): Promise<AsyncGenerator<string>> {
+    const scope = await this.#scope(owner, walletId, filter)
+    const { db } = this
+    const size = this.#exportPageSize
+    const onPage = this.#onExportPage
+    return (async function* csv() {
+      yield csvHeader()
+      let after: Cursor | undefined
+      for (;;) {
+        const rows = await repo.findPageAfter(db, scope, filter, after, size)
+        onPage(rows.length)
+        if (rows.length > 0) yield rows.map((row) => csvTransaction(toTransaction(row))).join('')
+        if (rows.length < size) return
+        const last = rows[rows.length - 1]!
+        after = { createdAt: last.cursor_at, id: last.id }
+      }
+    })()
+  }
+
+  async #scope(owner: Owner, walletId: string, filter: TransactionFilter) {
+    checkDateRange(filter)
+    const wallet = await findWallet(this.db, owner, walletId)
+    if (!wallet) throw new WalletNotFoundError()
+    return { tenantId: owner.tenantId, walletId: wallet.id }
+  }
+}
+
+/** The columns a record needs to be shown: its row with the currency joined. */
+export type RecordRow = Pick<
+  TransactionRow,
+  | 'id'
+  | 'wallet_id'
+  | 'type'
+  | 'method'
+  | 'record_type'
+  | 'status'
+  | 'currency_uuid'
+  | 'currency'
+  | 'chain'
+  | 'amount_minor'
+  | 'decimals'
+  | 'address'
+  | 'tx_hash'
+  | 'confirmations'
+  | 'created_at'
+  | 'updated_at'
+>
+
+/** A record (currency joined) as the API shows it; every writer of records answers with this. */
+export const toTransaction = (row: RecordRow): WalletTransaction => ({
+  uuid: row.id,
+  wallet_uuid: row.wallet_id,
+  type: row.type,
+  method: row.method,
+  record_type: row.record_type,
+  status: row.status,
+  currency_uuid: row.currency_uuid,
+  currency: row.currency,
+  chain: row.chain,
+  amount: fromMinor(BigInt(row.amount_minor), row.decimals),
+  address: row.address,
+  tx_hash: row.tx_hash,
+  confirmations: row.confirmations,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+})
