@@ -10,7 +10,9 @@ import { paths } from './paths.ts'
 const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
 const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
 const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
-const HomePage = lazy(() => import('../features/profile/home-page.tsx'))
+const HomePage = lazy(() => import('./home-page.tsx'))
+const WalletPage = lazy(() => import('../features/wallets/wallet-page.tsx'))
+const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
 
 /**
@@ -69,6 +71,20 @@ export function Routes() {
           </Route>
           <Route path={paths.profile}>
             {signedIn ? <ProfilePage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.transaction}>
+            {(params) =>
+              signedIn ? (
+                <TransactionPage walletUuid={params.uuid} tx={params.tx} />
+              ) : (
+                <Redirect to={paths.signIn} replace />
+              )
+            }
+          </Route>
+          <Route path={paths.wallet}>
+            {(params) =>
+              signedIn ? <WalletPage uuid={params.uuid} /> : <Redirect to={paths.signIn} replace />
+            }
           </Route>
           <Route path={paths.home}>
             {signedIn ? <HomePage /> : <Redirect to={paths.signIn} replace />}

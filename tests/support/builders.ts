@@ -1,4 +1,11 @@
 import type { User, UserData } from '../../contract/user.ts'
+import type {
+  Balance,
+  TransactionList,
+  Wallet,
+  WalletAddress,
+  WalletTransaction,
+} from '../../contract/wallets.ts'
 
 /** Test builders: a plausible value, with overrides for what a test is about. */
 
@@ -23,4 +30,72 @@ export const someUserData = (overrides: Partial<UserData> = {}): UserData => ({
   is_premium: false,
   updated_at: '2026-01-01T00:00:00Z',
   ...overrides,
+})
+
+export const WALLET_UUID = '0190b0a4-0000-7000-8000-0000000000a1'
+
+export const aBalance = (overrides: Partial<Balance> = {}): Balance => ({
+  currency_uuid: '0190b0a4-0000-7000-8000-0000000000c1',
+  currency: 'ETH',
+  chain: 'ethereum',
+  decimals: 18,
+  available: '0',
+  pending: '0',
+  ...overrides,
+})
+
+export const aWallet = (overrides: Partial<Wallet> = {}): Wallet => ({
+  uuid: WALLET_UUID,
+  type: 'personal',
+  created_at: '2026-01-01T00:00:00Z',
+  balances: [aBalance()],
+  ...overrides,
+})
+
+export const anAddress = (overrides: Partial<WalletAddress> = {}): WalletAddress => ({
+  uuid: '0190b0a4-0000-7000-8000-0000000000d1',
+  wallet_uuid: WALLET_UUID,
+  chain: 'ethereum',
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  label: null,
+  created_at: '2026-01-02T00:00:00Z',
+  ...overrides,
+})
+
+export const aTransaction = (overrides: Partial<WalletTransaction> = {}): WalletTransaction => ({
+  uuid: '0190b0a4-0000-7000-8000-0000000000e1',
+  wallet_uuid: WALLET_UUID,
+  type: 'deposit',
+  method: 'crypto',
+  record_type: 'DEPOSIT_CRYPTO_EXTERNAL',
+  status: 'complete',
+  currency_uuid: '0190b0a4-0000-7000-8000-0000000000c1',
+  currency: 'ETH',
+  chain: 'ethereum',
+  amount: '1.5',
+  address: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+  tx_hash: '0x3a1b2c3d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789abcdef',
+  confirmations: 12,
+  created_at: '2026-01-03T10:00:00Z',
+  updated_at: '2026-01-03T10:05:00Z',
+  ...overrides,
+})
+
+/** One page of history: `count` transactions from `offset`, each with its own uuid. */
+export const aTransactionPage = (
+  offset: number,
+  count: number,
+  total: number,
+  limit = 50,
+): TransactionList => ({
+  data: Array.from({ length: count }, (_, i) =>
+    aTransaction({
+      uuid: `0190b0a4-0000-7000-8000-${String(offset + i).padStart(12, '0')}`,
+      amount: `${offset + i + 1}.25`,
+    }),
+  ),
+  total,
+  limit,
+  offset,
+  is_last_page: offset + count >= total,
 })

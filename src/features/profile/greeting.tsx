@@ -8,7 +8,8 @@ import { Pending } from '../../ui/online.tsx'
 import { displayPhone } from './display-phone.ts'
 import { meQuery } from './queries.ts'
 
-export default function HomePage() {
+/** The top of the home screen: who is signed in, and the way to their profile. */
+export function ProfileGreeting() {
   const { t } = useI18n()
   const me = useQuery(meQuery())
 

@@ -1,0 +1,103 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef } from 'react'
+import { Link } from 'wouter'
+import type { WalletTransaction } from '../../../contract/wallets.ts'
+import { href } from '../../app/paths.ts'
+import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { statusLabel, transactionTypeLabel } from './labels.ts'
+
+/** Every row is this tall (CSS .history-row): fixed rows need no measuring while scrolling. */
+export const ROW_HEIGHT = 64
+
+export interface HistoryListProps {
+  walletUuid: string
+  rows: WalletTransaction[]
+  total: number
+  decimalsOf: (currency: string) => number
+  hasNextPage: boolean
+  isFetchingNextPage: boolean
+  fetchNextPage: () => void
+}
+
+/**
+ * The history, virtualised: only the rows in view (and a few beyond) are in
+ * the DOM, so 10 000 rows scroll like 10. Reaching the last loaded row asks
+ * for the next page. Each row says where it sits in the whole list
+ * (aria-posinset/setsize), since most rows are not in the DOM.
+ */
+export default function HistoryList(props: HistoryListProps) {
+  const { t, language } = useI18n()
+  const scroller = useRef<HTMLElement>(null)
+  const count = props.rows.length + (props.hasNextPage ? 1 : 0)
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  })
+  const items = virtualizer.getVirtualItems()
+  const lastIndex = items.at(-1)?.index ?? -1
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = props
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= props.rows.length - 1) fetchNextPage()
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastIndex, props.rows.length])
+
+  return (
+    <section
+      ref={scroller}
+      className="history-scroll"
+      aria-label={t('history.list')}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+      tabIndex={0}
+    >
+      <ul className="history-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const row = props.rows[item.index]
+          const style = { height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }
+          if (!row) {
+            return (
+              <li key="loader" className="history-row history-loader" style={style}>
+                <span className="spinner" aria-hidden="true" />
+                {t('history.loadingMore')}
+              </li>
+            )
+          }
+          const sign = row.type === 'withdrawal' ? '−' : '+'
+          return (
+            <li
+              key={row.uuid}
+              className="history-row"
+              style={style}
+              aria-posinset={item.index + 1}
+              aria-setsize={props.total}
+              data-testid="history-row"
+            >
+              <Link href={href.transaction(props.walletUuid, row.uuid)} className="history-link">
+                <span className="history-main">
+                  <span>{transactionTypeLabel(t, row.type)}</span>
+                  <span className="muted">{formatDateTime(language, row.created_at)}</span>
+                </span>
+                <span className="history-side">
+                  <span className={`amount amount-${row.type}`}>
+                    {sign}
+                    {formatAmount(
+                      language,
+                      row.amount,
+                      props.decimalsOf(row.currency),
+                      row.currency,
+                    )}
+                  </span>
+                  <span className={`status status-${row.status}`}>
+                    {statusLabel(t, row.status)}
+                  </span>
+                </span>
+              </Link>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { Link } from 'wouter'
+import { href } from '../../app/paths.ts'
+import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button } from '../../ui/components.tsx'
+import { CopyButton } from '../../ui/copy-button.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { methodLabel, recordTypeLabel, statusLabel, transactionTypeLabel } from './labels.ts'
+import { transactionQuery, walletQuery } from './queries.ts'
+
+/** /wallets/:uuid/transactions/:tx — every field of one transaction. */
+export default function TransactionPage(props: { walletUuid: string; tx: string }) {
+  const { t, language } = useI18n()
+  const transaction = useQuery(transactionQuery(props.walletUuid, props.tx))
+  // For the currency's decimals; the amount itself is never rounded either way.
+  const wallet = useQuery(walletQuery(props.walletUuid))
+  const back = (
+    <p>
+      <Link href={href.wallet(props.walletUuid)}>← {t('tx.back')}</Link>
+    </p>
+  )
+
+  if (transaction.isPending) return <Pending paused={transaction.isPaused} />
+  if (transaction.isError) {
+    return (
+      <div className="stack">
+        <ErrorSummary error={transaction.error} />
+        <Button variant="secondary" onClick={() => transaction.refetch()}>
+          {t('error.retry')}
+        </Button>
+        {back}
+      </div>
+    )
+  }
+
+  const tx = transaction.data
+  const decimals =
+    wallet.data?.balances.find((balance) => balance.currency_uuid === tx.currency_uuid)?.decimals ??
+    2
+  const none = <span className="muted">{t('tx.none')}</span>
+  const fields: [string, ReactNode][] = [
+    [t('tx.amount'), formatAmount(language, tx.amount, decimals, tx.currency)],
+    [t('tx.statusLabel'), statusLabel(t, tx.status)],
+    [t('tx.typeLabel'), transactionTypeLabel(t, tx.type)],
+    [t('tx.methodLabel'), methodLabel(t, tx.method)],
+    [t('tx.recordTypeLabel'), recordTypeLabel(t, tx.record_type)],
+    [t('tx.currency'), tx.currency],
+    [t('tx.chain'), tx.chain ?? none],
+    [
+      t('tx.address'),
+      tx.address ? (
+        <span key="address" className="stack">
+          <code className="address-text">{tx.address}</code>
+          <CopyButton text={tx.address} thing={t('tx.address')} />
+        </span>
+      ) : (
+        none
+      ),
+    ],
+    [
+      t('tx.hash'),
+      tx.tx_hash ? (
+        <span key="hash" className="stack">
+          <code className="address-text">{tx.tx_hash}</code>
+          <CopyButton text={tx.tx_hash} thing={t('tx.hash')} />
+        </span>
+      ) : (
+        none
+      ),
+    ],
+    [t('tx.confirmations'), tx.confirmations ?? none],
+    [t('tx.created'), formatDateTime(language, tx.created_at)],
+    [t('tx.updated'), formatDateTime(language, tx.updated_at)],
+    [t('tx.id'), <code key="id">{tx.uuid}</code>],
+  ]
+
+  return (
+    <div className="stack">
+      {back}
+      <section className="card stack" aria-labelledby="tx-title">
+        <h1 id="tx-title">{t('tx.title')}</h1>
+        <dl className="fields">
+          {fields.map(([term, value]) => (
+            <div key={term} className="field-row">
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,104 @@
+import { onlineManager } from '@tanstack/react-query'
+import { act, cleanup, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { aBalance, aWallet } from '../../../tests/support/builders.ts'
+import { mockApi, type Route } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import { WalletsOverview } from './wallets-overview.tsx'
+
+const page = (data: unknown[]) => ({
+  body: { data, total: data.length, limit: 100, offset: 0, is_last_page: true },
+})
+
+function renderOverview(routes: Record<string, Route>, language: 'en' | 'ru' = 'en') {
+  const api = mockApi(routes)
+  return { api, ...renderApp(<WalletsOverview />, { language }) }
+}
+
+afterEach(() => {
+  // Unmounted first, so coming back online refetches nothing after fetch is real again.
+  cleanup()
+  act(() => onlineManager.setOnline(true))
+  vi.unstubAllGlobals()
+})
+
+describe('wallets on the home screen', () => {
+  it('shows balances exactly as the decimal strings say, pending only when not zero', async () => {
+    renderOverview({
+      'GET /wallets': page([
+        aWallet({
+          balances: [
+            aBalance({ available: '0.000000000000000001', pending: '0' }),
+            aBalance({
+              currency_uuid: 'usdt',
+              currency: 'USDT',
+              chain: 'tron',
+              decimals: 6,
+              available: '12345678901234.123456',
+              pending: '2.5',
+            }),
+          ],
+        }),
+      ]),
+    })
+    const [eth, usdt] = await screen.findAllByTestId('balance')
+    expect(eth).toHaveTextContent('0.000000000000000001 ETH')
+    expect(eth).not.toHaveTextContent('pending')
+    expect(usdt).toHaveTextContent('12,345,678,901,234.123456 USDT')
+    expect(usdt).toHaveTextContent('2.50 USDT pending')
+  })
+
+  it('formats amounts the Russian way in Russian', async () => {
+    renderOverview(
+      {
+        'GET /wallets': page([
+          aWallet({ balances: [aBalance({ available: '1234.5', decimals: 2, currency: 'EUR' })] }),
+        ]),
+      },
+      'ru',
+    )
+    expect(await screen.findByTestId('balance')).toHaveTextContent('1 234,50 EUR')
+    expect(screen.getByRole('heading', { name: 'Кошелёк «Личный»' })).toBeInTheDocument()
+  })
+
+  it('says there are no wallets yet', async () => {
+    renderOverview({ 'GET /wallets': page([]) })
+    expect(
+      await screen.findByText('You have no wallets yet. Create one to receive money.'),
+    ).toBeInTheDocument()
+  })
+
+  it('creates a P2P wallet and lists it at once', async () => {
+    const created = aWallet({ uuid: 'new-wallet', type: 'trading', balances: [] })
+    let wallets = [aWallet()]
+    const { api, user } = renderOverview({
+      'GET /wallets': () => page(wallets),
+      'POST /wallets': () => {
+        wallets = [...wallets, created]
+        return { status: 201, body: created }
+      },
+    })
+    await user.click(await screen.findByRole('button', { name: 'Create wallet' }))
+    const type = screen.getByRole('combobox', { name: 'Wallet type' })
+    expect(within(type).getByRole('option', { name: 'P2P' })).toHaveValue('trading')
+    await user.selectOptions(type, 'P2P')
+    await user.click(screen.getByRole('button', { name: 'Create wallet' }))
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Your P2P wallet is ready.')
+    expect(api.to('POST /wallets').map((call) => call.body)).toEqual([{ type: 'trading' }])
+    expect(screen.getByRole('link', { name: 'P2P wallet' })).toHaveAttribute(
+      'href',
+      '/wallets/new-wallet',
+    )
+  })
+
+  it('cannot create a wallet offline, and says why', async () => {
+    const { api } = renderOverview({ 'GET /wallets': page([aWallet()]) })
+    await screen.findByTestId('wallet')
+    act(() => onlineManager.setOnline(false))
+    const create = screen.getByRole('button', { name: 'Create wallet' })
+    expect(create).toBeDisabled()
+    expect(create).toHaveAccessibleDescription('You are offline. This needs a connection.')
+    expect(api.to('POST /wallets')).toEqual([])
+  })
+})

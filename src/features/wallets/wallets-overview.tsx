@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'wouter'
+import { href } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { BalanceList } from './balance-list.tsx'
+import { CreateWallet } from './create-wallet.tsx'
+import { walletTypeLabel } from './labels.ts'
+import { walletsQuery } from './queries.ts'
+
+/**
+ * Every wallet with its balances, and "Create wallet". No converted total yet:
+ * the server has no rates endpoint to convert with.
+ */
+export function WalletsOverview() {
+  const { t } = useI18n()
+  const wallets = useQuery(walletsQuery())
+
+  return (
+    <section className="stack" aria-labelledby="wallets-title">
+      <h2 id="wallets-title">{t('wallets.title')}</h2>
+      {wallets.isPending ? (
+        <Pending paused={wallets.isPaused} />
+      ) : wallets.isError ? (
+        <div className="stack">
+          <ErrorSummary error={wallets.error} />
+          <Button variant="secondary" onClick={() => wallets.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </div>
+      ) : wallets.data.data.length === 0 ? (
+        <p className="muted">{t('wallets.empty')}</p>
+      ) : (
+        <ul className="wallet-list">
+          {wallets.data.data.map((wallet) => {
+            const type = walletTypeLabel(t, wallet.type)
+            return (
+              <li key={wallet.uuid} className="card stack" data-testid="wallet">
+                <h3>
+                  <Link href={href.wallet(wallet.uuid)}>{t('wallets.walletTitle', { type })}</Link>
+                </h3>
+                <BalanceList balances={wallet.balances} />
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      <CreateWallet />
+    </section>
+  )
+}

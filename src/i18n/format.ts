@@ -1,0 +1,64 @@
+import type { Language } from './i18n.tsx'
+
+/*
+ * Intl formatting that is not a message. Formatters are cached per language
+ * and shape: a 10 000-row history must not build 10 000 of them.
+ */
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+
+function numberFormat(language: Language, decimals: number): Intl.NumberFormat {
+  const key = `n:${language}:${decimals}`
+  let format = cache.get(key) as Intl.NumberFormat | undefined
+  if (!format) {
+    format = new Intl.NumberFormat(language, {
+      minimumFractionDigits: Math.min(2, decimals),
+      maximumFractionDigits: decimals,
+    })
+    cache.set(key, format)
+  }
+  return format
+}
+
+/**
+ * A money amount from its decimal string, exactly: Intl.NumberFormat formats a
+ * string without turning it into a float (ES2023), so "0.000000000000000001"
+ * stays 1 wei. Never parseFloat an amount.
+ */
+export function formatAmount(
+  language: Language,
+  amount: string,
+  decimals: number,
+  currency?: string,
+): string {
+  // More digits than the currency's decimals are shown too: an amount is never rounded.
+  const scale = Math.min(100, Math.max(decimals, amount.split('.')[1]?.length ?? 0))
+  const number = numberFormat(language, scale).format(amount as Intl.StringNumericLiteral)
+  return currency ? `${number}\u00a0${currency}` : number
+}
+
+/** A point in time with date and time, in the reader's language and zone. */
+export function formatDateTime(language: Language, iso: string): string {
+  const key = `d:${language}`
+  let format = cache.get(key) as Intl.DateTimeFormat | undefined
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' })
+    cache.set(key, format)
+  }
+  return format.format(new Date(iso))
+}
+
+/** A byte count as people read it: "12 kB", "3.4 MB". */
+export function formatBytes(language: Language, bytes: number): string {
+  const [value, unit] =
+    bytes >= 1_000_000
+      ? [bytes / 1_000_000, 'megabyte']
+      : bytes >= 1_000
+        ? [bytes / 1_000, 'kilobyte']
+        : [bytes, 'byte']
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value)
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react'
+import { useI18n } from '../i18n/i18n.tsx'
+import { Button } from './components.tsx'
+
+/** How long "Copied" stays before the button reads "Copy" again. */
+const FEEDBACK_MS = 2000
+
+/**
+ * Copies `text` to the clipboard. The outcome is announced politely beside the
+ * button (role=status) — the button's own name does not change under the
+ * person's focus.
+ */
+export function CopyButton(props: { text: string; thing?: string }) {
+  const { t } = useI18n()
+  const [outcome, setOutcome] = useState<'copied' | 'failed'>()
+
+  useEffect(() => {
+    if (outcome !== 'copied') return
+    const timer = setTimeout(() => setOutcome(undefined), FEEDBACK_MS)
+    return () => clearTimeout(timer)
+  }, [outcome])
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text)
+      setOutcome('copied')
+    } catch {
+      setOutcome('failed')
+    }
+  }
+
+  return (
+    <span className="copy">
+      <Button variant="secondary" onClick={copy}>
+        {props.thing ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
+      </Button>
+      <span role="status" className="copy-status">
+        {outcome === 'copied' ? t('copy.copied') : outcome === 'failed' ? t('copy.failed') : ''}
+      </span>
+    </span>
+  )
+}

@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import {
+  pathOf,
+  signUpThroughUi,
+  uniqueEmail,
+  waitForServiceWorkerControl,
+} from '../support/e2e-app.ts'
+import {
+  launchBrowser,
+  type RunningServer,
+  startServer,
+  TENANT_HEADERS,
+} from '../support/e2e-server.ts'
+
+/*
+ * A wallet from creation to an exported history: a deposit address, a sandbox
+ * deposit watched until complete, the CSV, and all of it again offline.
+ */
+
+let browser: Browser
+let server: RunningServer
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  ;[browser, server] = await Promise.all([launchBrowser(), startServer()])
+})
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()))
+})
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), server?.stop()])
+})
+
+test('create a wallet, get an address, watch a deposit complete, export it, see it offline', async () => {
+  const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true })
+  context.setDefaultTimeout(15_000)
+  contexts.push(context)
+  const page = await context.newPage()
+
+  await signUpThroughUi(page, server.url, uniqueEmail('wallets'))
+  await waitForServiceWorkerControl(page)
+
+  await page.getByRole('button', { name: 'Create wallet' }).click()
+  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
+  await page.getByRole('button', { name: 'Create wallet' }).click()
+  await page.getByRole('link', { name: 'Personal wallet' }).click()
+  await page.waitForURL('**/wallets/*')
+  const walletUuid = pathOf(page).split('/').at(-1)!
+
+  await page.getByRole('combobox', { name: 'Network' }).selectOption('ethereum')
+  await page.getByRole('button', { name: 'Get address' }).click()
+  const address = (await page.getByTestId('address').textContent())?.trim()
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  await page.getByRole('img', { name: `QR code of the address ${address}` }).waitFor()
+
+  const response = await fetch(`${server.url}/api/sandbox/deposits`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      wallet_uuid: walletUuid,
+      chain: 'ethereum',
+      currency: 'ETH',
+      amount: '0.5',
+    }),
+  })
+  expect(response.status).toBe(202)
+  const deposit = (await response.json()) as { uuid: string }
+
+  // The history notices the deposit (it polls) and watches it until it settles; the balance follows.
+  const row = page.getByTestId('history-row').filter({ hasText: '+0.50' })
+  await row.filter({ hasText: 'Complete' }).waitFor({ timeout: 45_000 })
+  await page
+    .getByTestId('balance')
+    .filter({ hasText: /0\.50\sETH/ })
+    .waitFor()
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ])
+  await page.getByText(/^Downloaded /).waitFor()
+  const csv = await readFile((await download.path())!, 'utf8')
+  expect(csv).toContain(deposit.uuid)
+
+  // Writes are throttled: wait until the wallet with its balance is on disk.
+  await expect
+    .poll(() => persistedBalances(page, walletUuid), { timeout: 10_000 })
+    .toEqual([expect.objectContaining({ currency: 'ETH' })])
+
+  await context.setOffline(true)
+  await page.reload()
+  await page.getByText(/^Offline · updated /).waitFor()
+  await page
+    .getByTestId('balance')
+    .filter({ hasText: /0\.50\sETH/ })
+    .waitFor()
+  await row.filter({ hasText: 'Complete' }).waitFor()
+  expect(await page.getByRole('button', { name: 'Download CSV' }).isDisabled()).toBe(true)
+})
+
+/** The balances of the wallet as the offline snapshot (db "query-cache") holds them. */
+function persistedBalances(page: Page, walletUuid: string): Promise<unknown[]> {
+  return page.evaluate(
+    (uuid) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('query-cache')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const read = open.result.transaction('clients').objectStore('clients').getAll()
+          read.onerror = () => reject(read.error)
+          read.onsuccess = () => {
+            open.result.close()
+            const queries = (
+              read.result as Array<{
+                clientState: {
+                  queries: Array<{
+                    queryKey: unknown[]
+                    state: { data?: { balances?: unknown[] } }
+                  }>
+                }
+              }>
+            ).flatMap((client) => client.clientState.queries)
+            const wallet = queries.find(
+              (query) =>
+                JSON.stringify(query.queryKey) === JSON.stringify(['wallets', 'detail', uuid]),
+            )
+            resolve(wallet?.state.data?.balances ?? [])
+          }
+        }
+      }),
+    walletUuid,
+  )
+}
