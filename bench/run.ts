@@ -8,6 +8,7 @@ import autocannon from 'autocannon'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { ensureBuilt } from '../scripts/build-state.mjs'
 import { initialJs } from '../tests/support/initial-js.ts'
+import { measureOfflineStart, offlineStartRows } from './offline-start.ts'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5)
 const CONNECTIONS = 10
@@ -90,6 +91,11 @@ try {
   }
 } finally {
   child.kill('SIGTERM')
+}
+
+// 4. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
+if (process.env.BENCH_OFFLINE !== '0') {
+  rows.push(...offlineStartRows(await measureOfflineStart()))
 }
 
 /** Downloads the whole CSV, counting records (CRLF) without keeping the body. */

@@ -102,6 +102,17 @@ describe('the query cache on disk', () => {
     expect(client.getQueryData(userKeys.me())).toEqual(ALICE)
   })
 
+  it('is shown at once but never taken as fresh: screens ask the server again', async () => {
+    const store = freshStore()
+    await storedVisit(store)
+    const client = new QueryClient({
+      defaultOptions: { queries: { retry: false, staleTime: 60_000 } },
+    })
+    await start(client, { store }).restored
+    expect(client.getQueryData(balancesKey)).toEqual([{ currency: 'BTC', available: '0.5' }])
+    expect(client.getQueryState(balancesKey)?.isInvalidated).toBe(true)
+  })
+
   it('is dropped when the app version changed', async () => {
     const store = freshStore()
     await storedVisit(store, ALICE, '0.9.0+old')

@@ -110,6 +110,10 @@ export function startOfflineCache(
       buster,
       maxAge,
     })
+    // What was stored shows at once but never counts as fresh: a snapshot taken
+    // seconds ago may predate a deposit, so every screen asks the server again
+    // as soon as it is mounted and online.
+    await queryClient.invalidateQueries({ refetchType: 'none' })
   })().catch((error: unknown) => console.error('[cache] restore failed', error))
 
   let unsubscribeCache: (() => void) | undefined
