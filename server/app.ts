@@ -8,6 +8,7 @@ import sandboxDepositRoutes from './domain/deposits/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
@@ -23,6 +24,7 @@ import { loggerOptions } from './infra/logger.ts'
 import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
+import rates from './infra/rates.ts'
 import security from './infra/security.ts'
 import tenancy from './infra/tenancy.ts'
 import web from './infra/web.ts'
@@ -55,6 +57,7 @@ export async function buildApp(
   await app.register(tenancy)
   await app.register(auth, { config })
   await app.register(messaging, { config })
+  await app.register(rates, { config })
   await app.register(jobs, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
@@ -70,6 +73,7 @@ export async function buildApp(
       otpRoutes,
       contactRoutes,
       catalogRoutes,
+      rateRoutes,
       walletRoutes,
       addressRoutes,
       transactionRoutes,

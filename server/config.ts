@@ -49,6 +49,12 @@ export interface Config {
     /** Confirmations a sandbox deposit needs at most (the chain's own count when lower). */
     maxConfirmations: number
   }
+  rates: {
+    /** RATES_PROVIDER: where exchange rates come from; only the sandbox exists so far. */
+    provider: RatesProviderName
+    /** Milliseconds the sandbox rates provider takes to answer, as a real vendor would. */
+    sandboxLatencyMs: number
+  }
   demo: {
     /** Seed the demo user, wallets and deposits at start (sandbox only). */
     seed: boolean
@@ -57,6 +63,9 @@ export interface Config {
   }
   secrets: Secrets
 }
+
+export const RATES_PROVIDERS = ['sandbox'] as const
+export type RatesProviderName = (typeof RATES_PROVIDERS)[number]
 
 /** The demo user's password when DEMO_PASSWORD is not set (README, docs/decisions.md). */
 export const DEFAULT_DEMO_PASSWORD = 'Sandbox-Wallet-2025'
@@ -152,6 +161,14 @@ export function loadConfig(env: Env = process.env): Config {
       maxConfirmations: int('SANDBOX_MAX_CONFIRMATIONS', 3, 1, 1_000),
     },
   }
+  const ratesProvider = env.RATES_PROVIDER || 'sandbox'
+  if (!(RATES_PROVIDERS as readonly string[]).includes(ratesProvider)) {
+    problems.push(`RATES_PROVIDER must be one of ${RATES_PROVIDERS.join(', ')}`)
+  }
+  const rates = {
+    provider: ratesProvider as RatesProviderName,
+    sandboxLatencyMs: int('RATES_SANDBOX_LATENCY_MS', 25, 0, 10_000),
+  }
   if (config.smtpUrl && !/^smtps?:\/\//.test(config.smtpUrl)) {
     problems.push('SMTP_URL must start with smtp:// or smtps://')
   }
@@ -168,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
   const stored = jwtKey && refreshKey && addressSeedKey ? undefined : loadOrCreateSecrets(dataDir)
   return {
     ...config,
+    rates,
     demo,
     secrets: {
       jwtKey: jwtKey ?? stored!.jwtKey,

@@ -1,11 +1,13 @@
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
+import { TotalBalance } from '../features/wallets/total-balance.tsx'
 import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
 
-/** Home composes features that never import each other (DESIGN.md): who you are, your wallets. */
+/** Home composes features that never import each other (DESIGN.md): who you are, what you have in all, your wallets. */
 export default function HomePage() {
   return (
     <div className="stack">
       <ProfileGreeting />
+      <TotalBalance />
       <WalletsOverview />
     </div>
   )

@@ -62,3 +62,17 @@ export function formatBytes(language: Language, bytes: number): string {
     maximumFractionDigits: 1,
   }).format(value)
 }
+
+/**
+ * A total in a fiat currency with its symbol ("$1,234.57", "1 234,57 €"), from
+ * its decimal string — formatted without a float, like formatAmount.
+ */
+export function formatMoney(language: Language, amount: string, currency: string): string {
+  const key = `c:${language}:${currency}`
+  let format = cache.get(key) as Intl.NumberFormat | undefined
+  if (!format) {
+    format = new Intl.NumberFormat(language, { style: 'currency', currency })
+    cache.set(key, format)
+  }
+  return format.format(amount as Intl.StringNumericLiteral)
+}

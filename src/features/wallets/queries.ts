@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { ChainId, ChainList, CurrencyList } from '../../../contract/catalog.ts'
+import type { RateBase, RateList } from '../../../contract/rates.ts'
 import type {
   TransactionList,
   TransactionStatus,
@@ -128,4 +129,24 @@ export const currenciesQuery = () =>
     queryKey: catalogKeys.currencies(),
     queryFn: ({ signal }) => api.v2.get<CurrencyList>('/currencies', { signal }),
     staleTime: CATALOG_STALE,
+  })
+
+export const rateKeys = {
+  all: ['rates'] as const,
+  base: (base: RateBase) => [...rateKeys.all, base] as const,
+}
+
+/**
+ * Rates move by the minute (the server's provider prices once a minute): read
+ * again each minute while the screen is shown. Stored like every successful
+ * query, so offline the last rates still give a total, with their time shown.
+ */
+const RATES_FRESH = 60_000
+
+export const ratesQuery = (base: RateBase) =>
+  queryOptions({
+    queryKey: rateKeys.base(base),
+    queryFn: ({ signal }) => api.v2.get<RateList>('/rates', { signal, query: { base } }),
+    staleTime: RATES_FRESH,
+    refetchInterval: RATES_FRESH,
   })

@@ -11,8 +11,8 @@ import { walletTypeLabel } from './labels.ts'
 import { walletsQuery } from './queries.ts'
 
 /**
- * Every wallet with its balances, and "Create wallet". No converted total yet:
- * the server has no rates endpoint to convert with.
+ * Every wallet with its balances, and "Create wallet". The converted total is
+ * TotalBalance, beside it on the home screen.
  */
 export function WalletsOverview() {
   const { t } = useI18n()

@@ -1,0 +1,57 @@
+import { useCallback, useState } from 'react'
+import type { RateBase } from '../../../contract/rates.ts'
+
+/** What totals can be shown in: the bases the server quotes rates in. */
+export const DISPLAY_CURRENCIES = ['USD', 'EUR', 'GBP'] as const satisfies readonly RateBase[]
+export type DisplayCurrency = (typeof DISPLAY_CURRENCIES)[number]
+
+const STORAGE_KEY = 'displayCurrency'
+
+/** The euro area (Bulgaria from 2026) and the states that use the euro by agreement. */
+const EURO_REGIONS = new Set(
+  'AT BE BG CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK AD MC SM VA ME XK'.split(' '),
+)
+
+const isDisplayCurrency = (value: unknown): value is DisplayCurrency =>
+  (DISPLAY_CURRENCIES as readonly unknown[]).includes(value)
+
+/**
+ * From the first locale the browser reports, by its region ("de" is taken as
+ * de-DE): EUR in the euro area, GBP in the United Kingdom, USD elsewhere.
+ */
+export function currencyForLocales(locales: readonly string[]): DisplayCurrency {
+  const tag = locales[0]
+  if (!tag) return 'USD'
+  let region: string | undefined
+  try {
+    region = new Intl.Locale(tag).maximize().region
+  } catch {
+    return 'USD'
+  }
+  if (region === 'GB') return 'GBP'
+  return region && EURO_REGIONS.has(region) ? 'EUR' : 'USD'
+}
+
+function initialCurrency(): DisplayCurrency {
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY)
+    if (isDisplayCurrency(stored)) return stored
+  } catch {
+    // Storage refused (private mode): fall through to the locale.
+  }
+  return currencyForLocales(globalThis.navigator?.languages ?? [])
+}
+
+/** The person's display currency, kept on this device (it is a preference, not account data). */
+export function useDisplayCurrency(): [DisplayCurrency, (currency: DisplayCurrency) => void] {
+  const [currency, setState] = useState(initialCurrency)
+  const setCurrency = useCallback((next: DisplayCurrency) => {
+    setState(next)
+    try {
+      localStorage.setItem(STORAGE_KEY, next)
+    } catch {
+      // Private mode: the choice lasts for this visit only.
+    }
+  }, [])
+  return [currency, setCurrency]
+}

@@ -1,0 +1,77 @@
+import { useQuery } from '@tanstack/react-query'
+import { type ReactNode, useId } from 'react'
+import { formatDateTime, formatMoney } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { DISPLAY_CURRENCIES, type DisplayCurrency, useDisplayCurrency } from './display-currency.ts'
+import { ratesQuery, walletsQuery } from './queries.ts'
+import { totalBalance } from './total.ts'
+
+/**
+ * Everything in the wallets, converted to the person's display currency with
+ * the server's rates: approximate (rates move), so marked "≈" with the rates'
+ * time. Offline it is computed from the stored wallets and rates.
+ */
+export function TotalBalance() {
+  const { t, language } = useI18n()
+  const [currency, setCurrency] = useDisplayCurrency()
+  const wallets = useQuery(walletsQuery())
+  const rates = useQuery(ratesQuery(currency))
+  const titleId = useId()
+  const selectId = useId()
+
+  let body: ReactNode
+  if (wallets.isError || rates.isError) {
+    body = <p className="muted">{t('total.unavailable')}</p>
+  } else if (wallets.isPending || rates.isPending) {
+    body =
+      wallets.isPaused || rates.isPaused ? (
+        <Pending paused />
+      ) : (
+        <div className="skeleton-total" role="status" aria-label={t('total.loading')} />
+      )
+  } else {
+    const total = totalBalance(wallets.data.data, rates.data.rates)
+    const amount = formatMoney(language, total.amount, rates.data.base)
+    body = (
+      <>
+        <p className="total-amount" data-testid="total-balance">
+          <span aria-hidden="true">{t('total.approx', { amount })}</span>
+          <span className="visually-hidden">{t('total.approxLabel', { amount })}</span>
+        </p>
+        <p className="muted">
+          {t('total.asOf', { time: formatDateTime(language, rates.data.as_of) })}
+        </p>
+        {total.unpriced.length > 0 && (
+          <p className="muted" data-testid="total-unpriced">
+            {t('total.unpriced', { codes: total.unpriced.join(', ') })}
+          </p>
+        )}
+      </>
+    )
+  }
+
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <div className="row total-header">
+        <h2 id={titleId}>{t('total.title')}</h2>
+        <label htmlFor={selectId} className="visually-hidden">
+          {t('total.currency')}
+        </label>
+        <select
+          id={selectId}
+          className="total-currency"
+          value={currency}
+          onChange={(event) => setCurrency(event.target.value as DisplayCurrency)}
+        >
+          {DISPLAY_CURRENCIES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </div>
+      {body}
+    </section>
+  )
+}

@@ -1,0 +1,58 @@
+/**
+ * Exact decimal arithmetic over bigint, for amounts that are decimal strings
+ * on the wire: `units / 10^scale`. Products and sums never round; only
+ * `roundHalfEven` does, once, at the end. A float never holds money.
+ */
+export interface Decimal {
+  units: bigint
+  scale: number
+}
+
+const DECIMAL = /^([-+])?(\d+)(?:\.(\d*))?$/
+
+/** "12.50" → { units: 1250n, scale: 2 }. */
+export function parseDecimal(text: string): Decimal {
+  const match = DECIMAL.exec(text.trim())
+  if (!match) throw new RangeError(`"${text}" is not a decimal number`)
+  const [, sign, whole, fraction = ''] = match
+  const units = BigInt(whole! + fraction)
+  return { units: sign === '-' ? -units : units, scale: fraction.length }
+}
+
+export const multiply = (a: Decimal, b: Decimal): Decimal => ({
+  units: a.units * b.units,
+  scale: a.scale + b.scale,
+})
+
+const rescale = (a: Decimal, scale: number) => a.units * 10n ** BigInt(scale - a.scale)
+
+export function add(a: Decimal, b: Decimal): Decimal {
+  const scale = Math.max(a.scale, b.scale)
+  return { units: rescale(a, scale) + rescale(b, scale), scale }
+}
+
+export const ZERO: Decimal = { units: 0n, scale: 0 }
+
+/**
+ * The decimal string with exactly `places` places, ties to the even neighbour
+ * (banker's rounding: over many totals it rounds up as often as down).
+ */
+export function roundHalfEven(value: Decimal, places: number): string {
+  let units: bigint
+  if (value.scale <= places) {
+    units = rescale(value, places)
+  } else {
+    const divisor = 10n ** BigInt(value.scale - places)
+    const negative = value.units < 0n
+    const magnitude = negative ? -value.units : value.units
+    let quotient = magnitude / divisor
+    const twice = (magnitude % divisor) * 2n
+    if (twice > divisor || (twice === divisor && quotient % 2n === 1n)) quotient += 1n
+    units = negative ? -quotient : quotient
+  }
+  const negative = units < 0n
+  const digits = (negative ? -units : units).toString().padStart(places + 1, '0')
+  const whole = digits.slice(0, digits.length - places)
+  const fraction = places > 0 ? `.${digits.slice(digits.length - places)}` : ''
+  return `${negative && /[1-9]/.test(digits) ? '-' : ''}${whole}${fraction}`
+}
