@@ -113,6 +113,8 @@ export const en = {
   'home.greeting': 'Hello!',
   'home.signedInAs': 'Signed in as {email}',
   'home.editProfile': 'Edit your profile',
+  'home.recentActivity': 'Recent activity',
+  'home.noActivity': 'No transactions yet. Deposits and transfers will show here.',
   'nav.label': 'Account',
   'nav.profile': 'Profile',
   'profile.title': 'Profile',

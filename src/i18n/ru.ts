@@ -112,6 +112,8 @@ export const ru: Messages = {
   'home.greeting': 'Здравствуйте!',
   'home.signedInAs': 'Вы вошли как {email}',
   'home.editProfile': 'Изменить профиль',
+  'home.recentActivity': 'Последние операции',
+  'home.noActivity': 'Операций пока нет. Здесь появятся пополнения и переводы.',
   'nav.label': 'Аккаунт',
   'nav.profile': 'Профиль',
   'profile.title': 'Профиль',

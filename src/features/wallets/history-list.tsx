@@ -1,17 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef } from 'react'
-import { Link } from 'wouter'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
-import { href } from '../../app/paths.ts'
-import { formatAmount, formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { statusLabel, transactionTypeLabel } from './labels.ts'
+import { TransactionSummary } from './transaction-summary.tsx'
 
 /** Every row is this tall (CSS .history-row): fixed rows need no measuring while scrolling. */
 export const ROW_HEIGHT = 64
 
 export interface HistoryListProps {
-  walletUuid: string
   rows: WalletTransaction[]
   total: number
   decimalsOf: (currency: string) => number
@@ -27,7 +23,7 @@ export interface HistoryListProps {
  * (aria-posinset/setsize), since most rows are not in the DOM.
  */
 export default function HistoryList(props: HistoryListProps) {
-  const { t, language } = useI18n()
+  const { t } = useI18n()
   const scroller = useRef<HTMLElement>(null)
   const count = props.rows.length + (props.hasNextPage ? 1 : 0)
   const virtualizer = useVirtualizer({
@@ -64,7 +60,6 @@ export default function HistoryList(props: HistoryListProps) {
               </li>
             )
           }
-          const sign = row.type === 'withdrawal' ? '−' : '+'
           return (
             <li
               key={row.uuid}
@@ -74,26 +69,7 @@ export default function HistoryList(props: HistoryListProps) {
               aria-setsize={props.total}
               data-testid="history-row"
             >
-              <Link href={href.transaction(props.walletUuid, row.uuid)} className="history-link">
-                <span className="history-main">
-                  <span>{transactionTypeLabel(t, row.type)}</span>
-                  <span className="muted">{formatDateTime(language, row.created_at)}</span>
-                </span>
-                <span className="history-side">
-                  <span className={`amount amount-${row.type}`}>
-                    {sign}
-                    {formatAmount(
-                      language,
-                      row.amount,
-                      props.decimalsOf(row.currency),
-                      row.currency,
-                    )}
-                  </span>
-                  <span className={`status status-${row.status}`}>
-                    {statusLabel(t, row.status)}
-                  </span>
-                </span>
-              </Link>
+              <TransactionSummary row={row} decimals={props.decimalsOf(row.currency)} />
             </li>
           )
         })}

@@ -122,7 +122,6 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
           </p>
           <Suspense fallback={<Spinner label={t('app.loading')} />}>
             <HistoryList
-              walletUuid={props.walletUuid}
               rows={rows}
               total={total}
               decimalsOf={(currency) => decimals.get(currency) ?? 2}

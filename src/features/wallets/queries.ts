@@ -31,6 +31,7 @@ export const walletKeys = {
     [...walletKeys.detail(uuid), 'history', filters] as const,
   transaction: (uuid: string, tx: string) =>
     [...walletKeys.detail(uuid), 'transaction', tx] as const,
+  recent: (uuid: string) => [...walletKeys.detail(uuid), 'recent'] as const,
 }
 
 export const catalogKeys = {
@@ -107,6 +108,22 @@ const SETTLING_POLL_MS = 3000
 const ARRIVAL_POLL_MS = 10_000
 const SETTLED: readonly TransactionStatus[] = ['complete', 'canceled', 'failed']
 export const unsettled = (tx: WalletTransaction) => !SETTLED.includes(tx.status)
+
+/** How many transactions the home screen shows across all wallets. */
+export const RECENT_COUNT = 5
+
+/** A wallet's newest few, for the home screen; re-read like the history. */
+export const recentQuery = (uuid: string) =>
+  queryOptions({
+    queryKey: walletKeys.recent(uuid),
+    queryFn: ({ signal }) =>
+      api.v2.get<TransactionList>(`${path(uuid)}/transactions`, {
+        signal,
+        query: { limit: RECENT_COUNT, offset: 0 },
+      }),
+    refetchInterval: (query) =>
+      query.state.data?.data.some(unsettled) ? SETTLING_POLL_MS : ARRIVAL_POLL_MS,
+  })
 
 export const transactionQuery = (uuid: string, tx: string) =>
   queryOptions({
