@@ -1,5 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
   expectSignedInAs,
   readPersistedQueryKeys,
@@ -7,37 +6,21 @@ import {
   uniqueEmail,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
-import { launchBrowser, type RunningServer, startServer } from '../support/e2e-server.ts'
+import { e2eSession } from '../support/e2e-server.ts'
 
 /*
  * A cold start without a network: the shell comes from the worker's precache,
  * the answers from the query cache in IndexedDB, and nothing waits for the server.
  */
 
-let browser: Browser
-let server: RunningServer
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startServer()])
-})
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
-})
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), server?.stop()])
-})
+const session = e2eSession()
 
 test('offline, a reload shows what was last seen, marked offline, with server actions disabled', async () => {
-  const context = await browser.newContext({ locale: 'en-US' })
-  context.setDefaultTimeout(15_000)
-  contexts.push(context)
+  const context = await session.newContext({ locale: 'en-US' })
   const page = await context.newPage()
   const email = uniqueEmail('offline')
 
-  await signUpThroughUi(page, server.url, email)
+  await signUpThroughUi(page, session.server.url, email)
   await waitForServiceWorkerControl(page)
   await expectSignedInAs(page, email)
   await page.getByRole('link', { name: 'Edit your profile' }).click()

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import {
   codeFromOutbox,
   expectSignedInAs,
@@ -9,7 +9,7 @@ import {
   uniqueEmail,
   uniqueUsPhone,
 } from '../support/e2e-app.ts'
-import { launchBrowser, type RunningServer, startServer } from '../support/e2e-server.ts'
+import { e2eSession } from '../support/e2e-server.ts'
 
 /*
  * The one-time-code paths through the screens, against the real server: codes
@@ -17,29 +17,10 @@ import { launchBrowser, type RunningServer, startServer } from '../support/e2e-s
  * or phone. Resending is allowed every second so no test waits a minute.
  */
 
-let browser: Browser
-let server: RunningServer
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  ;[browser, server] = await Promise.all([
-    launchBrowser(),
-    startServer({ AUTH_RATE_LIMIT_PER_IP: '1000', OTP_RESEND_INTERVAL: '1' }),
-  ])
-})
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
-})
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), server?.stop()])
-})
+const session = e2eSession({ AUTH_RATE_LIMIT_PER_IP: '1000', OTP_RESEND_INTERVAL: '1' })
 
 async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US' })
-  context.setDefaultTimeout(15_000)
-  contexts.push(context)
+  const context = await session.newContext({ locale: 'en-US' })
   return context.newPage()
 }
 
@@ -47,7 +28,7 @@ describe('one-time codes through the screens', () => {
   test('a person signs in with a code sent by e-mail', async () => {
     const page = await openPage()
     const email = uniqueEmail('otp')
-    await page.goto(`${server.url}/`)
+    await page.goto(`${session.server.url}/`)
     await page.waitForURL('**/auth/sign-in')
 
     await page.getByRole('tab', { name: 'Email code' }).click()
@@ -58,7 +39,7 @@ describe('one-time codes through the screens', () => {
     expect(await input.evaluate((element) => element === document.activeElement)).toBe(true)
 
     // The sixth digit sends it: no button to press.
-    await input.fill(await codeFromOutbox(server.url, email, 'sign_in'))
+    await input.fill(await codeFromOutbox(session.server.url, email, 'sign_in'))
     await expectSignedInAs(page, email)
     expect(pathOf(page)).toBe('/')
     expect((await readVault(page))?.refresh_token).toBeTruthy()
@@ -68,7 +49,7 @@ describe('one-time codes through the screens', () => {
     const page = await openPage()
     const email = uniqueEmail('phone')
     const national = uniqueUsPhone()
-    await signUpThroughUi(page, server.url, email)
+    await signUpThroughUi(page, session.server.url, email)
 
     await page.getByRole('link', { name: 'Edit your profile' }).click()
     await page.waitForURL('**/profile')
@@ -80,7 +61,7 @@ describe('one-time codes through the screens', () => {
 
     const input = page.getByLabel('6-digit code')
     await input.waitFor()
-    await input.fill(await codeFromOutbox(server.url, `1${national}`, 'change_phone'))
+    await input.fill(await codeFromOutbox(session.server.url, `1${national}`, 'change_phone'))
 
     await page.getByText('Your phone number is changed.').waitFor()
     await page

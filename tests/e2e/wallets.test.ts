@@ -1,47 +1,26 @@
 import { readFile } from 'node:fs/promises'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { expect, test } from 'vitest'
 import {
   pathOf,
   signUpThroughUi,
   uniqueEmail,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
-import {
-  launchBrowser,
-  type RunningServer,
-  startServer,
-  TENANT_HEADERS,
-} from '../support/e2e-server.ts'
+import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
  * A wallet from creation to an exported history: a deposit address, a sandbox
  * deposit watched until complete, the CSV, and all of it again offline.
  */
 
-let browser: Browser
-let server: RunningServer
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startServer()])
-})
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
-})
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), server?.stop()])
-})
+const session = e2eSession()
 
 test('create a wallet, get an address, watch a deposit complete, export it, see it offline', async () => {
-  const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true })
-  context.setDefaultTimeout(15_000)
-  contexts.push(context)
+  const context = await session.newContext({ locale: 'en-US', acceptDownloads: true })
   const page = await context.newPage()
 
-  await signUpThroughUi(page, server.url, uniqueEmail('wallets'))
+  await signUpThroughUi(page, session.server.url, uniqueEmail('wallets'))
   await waitForServiceWorkerControl(page)
 
   await page.getByRole('button', { name: 'Create wallet' }).click()
@@ -57,7 +36,7 @@ test('create a wallet, get an address, watch a deposit complete, export it, see 
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
   await page.getByRole('img', { name: `QR code of the address ${address}` }).waitFor()
 
-  const response = await fetch(`${server.url}/api/sandbox/deposits`, {
+  const response = await fetch(`${session.server.url}/api/sandbox/deposits`, {
     method: 'POST',
     headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
     body: JSON.stringify({

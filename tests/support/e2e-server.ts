@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+} from 'playwright-core'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 
 /** Debian's Chromium: Playwright cannot download its own browsers on this machine. */
 export const CHROMIUM = '/usr/bin/chromium'
@@ -170,4 +176,36 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   })
+}
+
+/**
+ * One browser and one server for a test file (registered as its hooks); each
+ * test opens its own context, closed after the test.
+ */
+export function e2eSession(env: Record<string, string> = {}) {
+  let browser: Browser | undefined
+  let server: RunningServer | undefined
+  const contexts: BrowserContext[] = []
+  beforeAll(async () => {
+    ;[browser, server] = await Promise.all([launchBrowser(), startServer(env)])
+  })
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()))
+  })
+  afterAll(async () => {
+    await Promise.all([browser?.close(), server?.stop()])
+  })
+  return {
+    get server(): RunningServer {
+      if (!server) throw new Error('the e2e server is not started yet (use it inside a test)')
+      return server
+    },
+    async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+      if (!browser) throw new Error('the browser is not launched yet (use it inside a test)')
+      const context = await browser.newContext(options)
+      context.setDefaultTimeout(15_000)
+      contexts.push(context)
+      return context
+    },
+  }
 }
