@@ -9,8 +9,13 @@ import { describe, expect, inject } from 'vitest'
 import type { TokenPair } from '../contract/auth.ts'
 import type { Problem } from '../contract/problem.ts'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
+import type { Wallet, WalletType } from '../contract/wallets.ts'
 import { type BuildOptions, buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
+import {
+  insertTransactions,
+  type TransactionOverrides,
+} from './domain/transactions/transaction-fixtures.ts'
 import { type Database, openDatabase } from './infra/db/database.ts'
 
 /**
@@ -170,6 +175,34 @@ export async function signUp(app: FastifyInstance, overrides: Partial<Credential
   })
   expect(response.statusCode, response.body).toBe(201)
   return response.json<TokenPair>()
+}
+
+/** Creates a wallet for the holder of `accessToken` through the API. */
+export async function createWallet(
+  app: FastifyInstance,
+  accessToken: string,
+  type: WalletType = 'personal',
+): Promise<Wallet> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v2/wallets',
+    headers: headers(bearer(accessToken)),
+    payload: { type },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json<Wallet>()
+}
+
+/** A new user with one wallet holding these records; their ids come back in the order given. */
+export async function walletWithRecords(
+  app: FastifyInstance,
+  records: TransactionOverrides[] = [],
+) {
+  const pair = await signUp(app)
+  const wallet = await createWallet(app, pair.access_token)
+  const scope = { tenantId: DEMO_TENANT_ID, walletId: wallet.uuid }
+  const ids = await insertTransactions(app.db, scope, records)
+  return { pair, wallet, scope, ids }
 }
 
 export function signIn(app: FastifyInstance, overrides: Partial<Credentials> & { email: string }) {

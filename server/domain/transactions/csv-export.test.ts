@@ -5,22 +5,20 @@ import type { FastifyInstance } from 'fastify'
 import type { KyselyPlugin } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
-import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
-import type { TransactionList, Wallet } from '../../../contract/wallets.ts'
+import type { TransactionList } from '../../../contract/wallets.ts'
 import {
   bearer,
   createTestApp,
   describeServer,
   expectProblem,
   headers,
-  signUp,
+  walletWithRecords,
 } from '../../test-support.ts'
 import { CSV_COLUMNS } from './rules.ts'
 import { EXPORT_PAGE_SIZE, TransactionService } from './service.ts'
 import {
   CURRENCY,
   insertGeneratedTransactions,
-  insertTransactions,
   type TransactionOverrides,
 } from './transaction-fixtures.ts'
 
@@ -77,19 +75,7 @@ describeServer('wallet transactions as CSV (v1)', () => {
       headers: headers({ authorization: pair.access_token }),
     })
 
-  async function walletWith(records: TransactionOverrides[] = []) {
-    const pair = await signUp(app)
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/v2/wallets',
-      headers: headers(bearer(pair.access_token)),
-      payload: { type: 'personal' },
-    })
-    const wallet = created.json<Wallet>()
-    const scope = { tenantId: DEMO_TENANT_ID, walletId: wallet.uuid }
-    const ids = await insertTransactions(app.db, scope, records)
-    return { pair, wallet, scope, ids }
-  }
+  const walletWith = (records: TransactionOverrides[] = []) => walletWithRecords(app, records)
 
   const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 12, minute))
 

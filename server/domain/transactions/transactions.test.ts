@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
-import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
-import type { TransactionList, Wallet, WalletTransaction } from '../../../contract/wallets.ts'
+import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import {
   bearer,
   createTestApp,
+  createWallet,
   describeServer,
   expectProblem,
   headers,
-  signUp,
+  walletWithRecords,
 } from '../../test-support.ts'
-import { CURRENCY, insertTransactions, type TransactionOverrides } from './transaction-fixtures.ts'
+import { CURRENCY, type TransactionOverrides } from './transaction-fixtures.ts'
 
 describeServer('wallet transactions', () => {
   let app: FastifyInstance
@@ -23,21 +23,9 @@ describeServer('wallet transactions', () => {
   const get = (pair: TokenPair, url: string) =>
     app.inject({ method: 'GET', url: `/api/v2${url}`, headers: headers(bearer(pair.access_token)) })
 
-  /** A new user with one wallet holding these records; their ids come back in the order given. */
+  /** A new user with one wallet holding these records, and a way to list them. */
   async function walletWith(records: TransactionOverrides[] = []) {
-    const pair = await signUp(app)
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/v2/wallets',
-      headers: headers(bearer(pair.access_token)),
-      payload: { type: 'personal' },
-    })
-    const wallet = created.json<Wallet>()
-    const ids = await insertTransactions(
-      app.db,
-      { tenantId: DEMO_TENANT_ID, walletId: wallet.uuid },
-      records,
-    )
+    const { pair, wallet, ids } = await walletWithRecords(app, records)
     const list = async (query = '') => {
       const response = await get(pair, `/wallets/${wallet.uuid}/transactions${query}`)
       expect(response.statusCode, response.body).toBe(200)
@@ -315,13 +303,7 @@ describeServer('wallet transactions', () => {
     expect(response.json<WalletTransaction>()).toMatchObject({ address: 'TXYZ', confirmations: 19 })
 
     // The owner's other wallet, or a stranger's record through the owner's wallet: not here.
-    const second = await app.inject({
-      method: 'POST',
-      url: '/api/v2/wallets',
-      headers: headers(bearer(owner.pair.access_token)),
-      payload: { type: 'vault' },
-    })
-    const otherWallet = second.json<Wallet>().uuid
+    const otherWallet = (await createWallet(app, owner.pair.access_token, 'vault')).uuid
     expectProblem(await detail(owner, otherWallet, owner.ids[0]!), 404, 'TRANSACTION_NOT_FOUND')
     expectProblem(
       await detail(owner, owner.wallet.uuid, stranger.ids[0]!),
