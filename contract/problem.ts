@@ -25,6 +25,9 @@ export const Problem = Type.Object({
   attempts_left: Type.Optional(
     Type.Integer({ description: 'Wrong codes left before the identifier is blocked' }),
   ),
+  order_status: Type.Optional(
+    Type.String({ description: 'The order’s current status, when it forbids the call (409)' }),
+  ),
 })
 export type Problem = Static<typeof Problem>
 

@@ -1,8 +1,11 @@
 import { STATUS_CODES } from 'node:http'
 import type { Problem } from '../../contract/problem.ts'
 
-/** RFC 9457 extension members the contract declares (retry_after, blocked_until, …). */
-export type ProblemExtensions = Pick<Problem, 'retry_after' | 'blocked_until' | 'attempts_left'>
+/** RFC 9457 extension members the contract declares (retry_after, blocked_until, order_status, …). */
+export type ProblemExtensions = Pick<
+  Problem,
+  'retry_after' | 'blocked_until' | 'attempts_left' | 'order_status'
+>
 
 /**
  * An error that already knows its HTTP answer. Domain errors are mapped to it

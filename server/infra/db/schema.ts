@@ -1,6 +1,13 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type { AddressFormat, ChainId, CurrencyType } from '../../../contract/catalog.ts'
+import type {
+  BankAccountType,
+  CounterpartyType,
+  DestinationType,
+} from '../../../contract/counterparties.ts'
 import type { KycStatus } from '../../../contract/enums.ts'
+import type { FiatAccountStatus, SubAccountType } from '../../../contract/fiat-accounts.ts'
+import type { FeeKind, OrderStatus, OrderTarget, OrderType } from '../../../contract/orders.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
@@ -142,12 +149,14 @@ export type LedgerAccountKind =
   | 'external'
   | 'fees'
   | 'treasury'
+  /** A fiat account's money (card balance): belongs to a wallet, not part of its balances. */
+  | 'sub_account'
 
 export interface LedgerAccountsTable {
   id: string
   tenant_id: string
   kind: LedgerAccountKind
-  /** Set for the wallet kinds (user_wallet, pending, held), null for system accounts. */
+  /** Set for the wallet kinds (user_wallet, pending, held, sub_account), null for system accounts. */
   wallet_id: string | null
   may_go_negative: boolean
   created_at: CreatedAt
@@ -241,6 +250,161 @@ export interface JobsTable {
   created_at: CreatedAt
 }
 
+export interface CounterpartiesTable {
+  id: string
+  tenant_id: string
+  wallet_id: string
+  type: CounterpartyType
+  first_name: string | null
+  last_name: string | null
+  legal_name: string | null
+  email: string | null
+  phone: string | null
+  country: string
+  /** jsonb: written as JSON text, read back as the object. */
+  address: ColumnType<Address | null, string | null, string | null>
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+export interface CounterpartyDestinationsTable {
+  id: string
+  tenant_id: string
+  counterparty_id: string
+  type: DestinationType
+  label: string | null
+  iban: string | null
+  bic: string | null
+  account_number: string | null
+  routing_number: string | null
+  account_type: BankAccountType | null
+  bank_name: string | null
+  bank_country: string | null
+  chain: ChainId | null
+  address: string | null
+  /** CRYPTO_INTERNAL: the wallet paid (answered as `wallet_uuid`). */
+  target_wallet_id: string | null
+  created_at: CreatedAt
+  updated_at: CreatedAt
+  /** Set by DELETE; the row stays for the orders that reference it. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+}
+
+export interface CardProgramsTable {
+  id: string
+  tenant_id: string
+  name: string
+  status: 'ACTIVE' | 'ARCHIVED'
+  currency_uuid: string
+  /** jsonb array of 'VIRTUAL' | 'PHYSICAL'. */
+  form_factors: ColumnType<('VIRTUAL' | 'PHYSICAL')[], string, string>
+  card_type: 'CREDIT' | 'DEBIT'
+  sub_account_type: SubAccountType
+  bin: string
+  fee_issue_minor: ColumnType<string, string | undefined, string>
+  fee_monthly_minor: ColumnType<string, string | undefined, string>
+  /** NUMERIC(6,3) read back as a decimal string ("1.000"). */
+  fee_top_up_percent: ColumnType<string, string | undefined, string>
+  sort_order: Generated<number>
+  created_at: CreatedAt
+}
+
+export interface FiatAccountsTable {
+  id: string
+  tenant_id: string
+  wallet_id: string
+  program_id: string
+  currency_uuid: string
+  sub_account_type: SubAccountType
+  status: ColumnType<FiatAccountStatus, FiatAccountStatus | undefined, FiatAccountStatus>
+  ledger_account_id: string
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+/** One fee line as stored (contract FeeLine without the currency, which is the order's from). */
+export interface StoredFee {
+  kind: FeeKind
+  amount_minor: string
+  percent: string | null
+}
+
+/** jsonb columns: written as JSON text, read back as the value. */
+type Json<T> = ColumnType<T, string, string>
+
+export interface OrderQuotesTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  wallet_id: string
+  order_type: OrderType
+  from_currency_uuid: string
+  to_currency_uuid: string
+  amount_from_minor: Minor
+  amount_to_minor: Minor
+  rate: string
+  fees: Json<StoredFee[]>
+  total_minor: Minor
+  target: Json<OrderTarget>
+  expires_at: Date
+  created_at: CreatedAt
+}
+
+export interface OrdersTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  wallet_id: string
+  order_type: OrderType
+  status: OrderStatus
+  quote_id: string
+  request_id: string
+  request_hash: string
+  /** The first answer (the Order as placed), replayed for the same key and body. */
+  first_response: ColumnType<unknown, string | null, string | null>
+  from_currency_uuid: string
+  to_currency_uuid: string
+  amount_from_minor: Minor
+  amount_to_minor: Minor
+  rate: string
+  fees: Json<StoredFee[]>
+  total_minor: Minor
+  target: Json<OrderTarget>
+  counterparty_destination_id: string | null
+  fiat_account_id: string | null
+  note: string | null
+  deposit_reference: string | null
+  tx_hash: string | null
+  /** When the job handed the order to its rail; null before (and for rails without a hand-off). */
+  submitted_at: Date | null
+  /** The bank's id of a payout. */
+  rail_reference: string | null
+  failure_code: string | null
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+export interface OrderEventsTable {
+  order_id: string
+  seq: number
+  tenant_id: string
+  status: OrderStatus
+  note: string | null
+  at: CreatedAt
+}
+
+export interface BankTransfersTable {
+  id: string
+  tenant_id: string
+  order_id: string
+  reference: string
+  amount_minor: Minor
+  currency_uuid: string
+  sender_name: string | null
+  sender_iban: string | null
+  received_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
@@ -262,6 +426,14 @@ export interface DB {
   wallet_addresses: WalletAddressesTable
   wallet_transactions: WalletTransactionsTable
   jobs: JobsTable
+  counterparties: CounterpartiesTable
+  counterparty_destinations: CounterpartyDestinationsTable
+  card_programs: CardProgramsTable
+  fiat_accounts: FiatAccountsTable
+  order_quotes: OrderQuotesTable
+  orders: OrdersTable
+  order_events: OrderEventsTable
+  bank_transfers: BankTransfersTable
 }
 
 export type UserRow = Selectable<UsersTable>

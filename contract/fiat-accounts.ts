@@ -1,0 +1,72 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { oneOf } from './enums.ts'
+import { Amount } from './money.ts'
+import { Page, PageQuery } from './pagination.ts'
+
+/** SPEC.md §3 */
+export const CARD_FORM_FACTORS = ['VIRTUAL', 'PHYSICAL'] as const
+export const CARD_TYPES = ['CREDIT', 'DEBIT'] as const
+export const SUB_ACCOUNT_TYPES = ['prepaid', 'balance'] as const
+export type SubAccountType = (typeof SUB_ACCOUNT_TYPES)[number]
+
+/** SPEC.md §4 */
+export const PROGRAM_STATUSES = ['ACTIVE', 'ARCHIVED'] as const
+export const FIAT_ACCOUNT_STATUSES = ['ACTIVE', 'BLOCKED', 'INACTIVE', 'CANCELED'] as const
+export type FiatAccountStatus = (typeof FIAT_ACCOUNT_STATUSES)[number]
+
+/** A card program of the tenant's card issuer (`GET /api/v1/issuing/config/programs`). */
+export const CardProgram = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  status: oneOf(PROGRAM_STATUSES),
+  currency_uuid: Type.String({ format: 'uuid' }),
+  currency: Type.String(),
+  form_factors: Type.Array(oneOf(CARD_FORM_FACTORS)),
+  card_type: oneOf(CARD_TYPES),
+  sub_account_type: oneOf(SUB_ACCOUNT_TYPES),
+  fees: Type.Object({
+    /** Charged when a card is issued. */
+    issue: Amount,
+    monthly: Amount,
+    /** Percentage taken from a top-up ("1" = 1 %). */
+    top_up_percent: Type.String(),
+  }),
+})
+export type CardProgram = Static<typeof CardProgram>
+
+export const CardProgramList = Page(CardProgram)
+export type CardProgramList = Static<typeof CardProgramList>
+
+/**
+ * A fiat account: money in one fiat currency under a card program, belonging
+ * to a wallet. Cards (issue 6) spend from it; top-up orders fill it.
+ */
+export const FiatAccount = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  wallet_uuid: Type.String({ format: 'uuid' }),
+  program_id: Type.String({ format: 'uuid' }),
+  program_name: Type.String(),
+  sub_account_type: oneOf(SUB_ACCOUNT_TYPES),
+  status: oneOf(FIAT_ACCOUNT_STATUSES),
+  currency_uuid: Type.String({ format: 'uuid' }),
+  currency: Type.String(),
+  balance: Amount,
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+})
+export type FiatAccount = Static<typeof FiatAccount>
+
+export const FiatAccountList = Page(FiatAccount)
+export type FiatAccountList = Static<typeof FiatAccountList>
+
+export const FiatAccountQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ show_cards: Type.Optional(Type.Boolean()) }),
+])
+
+/** `POST /fiat-accounts/{wallet_id}` */
+export const CreateFiatAccountBody = Type.Object(
+  { program_id: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+)
+export type CreateFiatAccountBody = Static<typeof CreateFiatAccountBody>
