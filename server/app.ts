@@ -4,8 +4,14 @@ import type { Config } from './config.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import authRoutes from './domain/auth/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
+import counterpartyRoutes from './domain/counterparties/routes.ts'
 import sandboxDepositRoutes from './domain/deposits/routes.ts'
+import fiatAccountRoutes from './domain/fiat-accounts/routes.ts'
+import programRoutes from './domain/issuing/programs-routes.ts'
 import locationRoutes from './domain/location/routes.ts'
+import quoteRoutes from './domain/orders/quote-routes.ts'
+import orderRoutes from './domain/orders/routes.ts'
+import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
@@ -77,6 +83,8 @@ export async function buildApp(
       walletRoutes,
       addressRoutes,
       transactionRoutes,
+      fiatAccountRoutes,
+      counterpartyRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -84,15 +92,22 @@ export async function buildApp(
       config,
     },
   )
-  await app.register(apiScope('raw', [transactionCsvRoutes, ...(options.extraRoutes?.v1 ?? [])]), {
-    prefix: '/api/v1',
-    config,
-  })
+  await app.register(
+    apiScope('raw', [
+      transactionCsvRoutes,
+      programRoutes,
+      quoteRoutes,
+      orderRoutes,
+      ...(options.extraRoutes?.v1 ?? []),
+    ]),
+    { prefix: '/api/v1', config },
+  )
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
+    await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     if (config.demo.seed) await app.register(demoSeed, { config })
   }
 

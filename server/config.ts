@@ -43,6 +43,10 @@ export interface Config {
     /** Milliseconds a claimed job is leased to its runner before another may take it again. */
     leaseMs: number
   }
+  sandboxBank: {
+    /** SANDBOX_BANK_MS: milliseconds after which a sandbox bank payout settles (or comes back). */
+    payoutMs: number
+  }
   sandboxChain: {
     /** Milliseconds between two sandbox "blocks": one more confirmation per block. */
     blockMs: number
@@ -55,6 +59,8 @@ export interface Config {
     /** Milliseconds the sandbox rates provider takes to answer, as a real vendor would. */
     sandboxLatencyMs: number
   }
+  /** QUOTE_TTL_SECONDS: how long a firm quote (GET /orders/calc) can be placed as an order. */
+  quoteTtlSeconds: number
   demo: {
     /** Seed the demo user, wallets and deposits at start (sandbox only). */
     seed: boolean
@@ -155,6 +161,10 @@ export function loadConfig(env: Env = process.env): Config {
     jobs: {
       pollMs: int('JOBS_POLL_MS', 250, 0, 60_000),
       leaseMs: int('JOBS_LEASE_MS', 60_000, 1_000, 3_600_000),
+    },
+    quoteTtlSeconds: int('QUOTE_TTL_SECONDS', 30, 5, 600),
+    sandboxBank: {
+      payoutMs: int('SANDBOX_BANK_MS', 2_000, 0, 600_000),
     },
     sandboxChain: {
       blockMs: int('SANDBOX_BLOCK_MS', 1_000, 0, 600_000),

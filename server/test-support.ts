@@ -7,11 +7,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import { describe, expect, inject } from 'vitest'
 import type { TokenPair } from '../contract/auth.ts'
+import type { FiatAccount } from '../contract/fiat-accounts.ts'
 import type { Problem } from '../contract/problem.ts'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import type { Wallet, WalletType } from '../contract/wallets.ts'
 import { type BuildOptions, buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
+import { defaultProgramId } from './domain/fiat-accounts/rules.ts'
+import { ensureDefaultPrograms } from './domain/fiat-accounts/service.ts'
 import {
   insertTransactions,
   type TransactionOverrides,
@@ -100,8 +103,12 @@ export async function createTestDatabase(): Promise<Database> {
   }
 }
 
-/** A temporary DATA_DIR and a database URL on the engine under test; dispose() removes both. */
-async function provision() {
+/**
+ * A temporary DATA_DIR and a database URL on the engine under test
+ * (`memory://` on PGlite); dispose() removes both. Exported for tests that run
+ * the real server process on it (orders/order-crash.test.ts).
+ */
+export async function provision() {
   const database = engine === 'postgres' ? await createPostgresDatabase() : undefined
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'))
   return {
@@ -193,6 +200,26 @@ export async function createWallet(
   return response.json<Wallet>()
 }
 
+/**
+ * Opens a fiat account in the wallet through the API, under the demo tenant's
+ * active EUR prepaid program unless another program is named.
+ */
+export async function createFiatAccount(
+  app: FastifyInstance,
+  accessToken: string,
+  walletId: string,
+  programId: string = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
+): Promise<FiatAccount> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/v2/fiat-accounts/${walletId}`,
+    headers: headers(bearer(accessToken)),
+    payload: { program_id: programId },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json<FiatAccount>()
+}
+
 /** A new user with one wallet holding these records; their ids come back in the order given. */
 export async function walletWithRecords(
   app: FastifyInstance,
@@ -238,7 +265,7 @@ export function expectProblem(response: LightMyRequestResponse, status: number, 
   return problem
 }
 
-/** Another tenant besides the demo one, straight in the database. */
+/** Another tenant besides the demo one, straight in the database, with the default card programs. */
 export async function createTenant(
   app: FastifyInstance,
   overrides: { id?: string; name?: string } = {},
@@ -248,6 +275,7 @@ export async function createTenant(
     .insertInto('tenants')
     .values({ id, name: overrides.name ?? `Tenant ${id.slice(0, 8)}` })
     .execute()
+  await ensureDefaultPrograms(app.db, id)
   return id
 }
 

@@ -90,8 +90,9 @@ export async function expectLedgerInvariants(app: FastifyInstance | { db: Kysely
   const negative = await sql`
     select b.account_id, b.balance_minor from account_balances b
     join ledger_accounts a on a.id = b.account_id
-    where a.kind in ('user_wallet', 'pending', 'held') and b.balance_minor < 0`.execute(db)
-  expect(negative.rows, 'wallet accounts below zero').toEqual([])
+    where a.kind in ('user_wallet', 'pending', 'held', 'sub_account')
+      and b.balance_minor < 0`.execute(db)
+  expect(negative.rows, 'wallet accounts or sub-accounts below zero').toEqual([])
 
   const created = await sql`
     select tenant_id, currency_uuid, sum(balance_minor) as sum from account_balances

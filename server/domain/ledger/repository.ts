@@ -227,16 +227,24 @@ export function findSystemAccount(db: Executor, tenantId: string, kind: LedgerAc
     .executeTakeFirst()
 }
 
+/**
+ * The kinds that make up a wallet's own balances. A wallet's sub-accounts
+ * (kind sub_account: fiat accounts, the cards' money) carry its wallet_id too
+ * but are not part of them.
+ */
+const WALLET_KINDS = ['user_wallet', 'pending', 'held'] as const satisfies LedgerAccountKind[]
+
 export function findWalletAccounts(db: Executor, tenantId: string, walletId: string) {
   return db
     .selectFrom('ledger_accounts')
     .select(['id', 'kind'])
     .where('tenant_id', '=', tenantId)
     .where('wallet_id', '=', walletId)
+    .where('kind', 'in', WALLET_KINDS)
     .execute()
 }
 
-/** Every balance row of the wallets' accounts, with the kind of account it sits in. */
+/** Every balance row of the wallets' own accounts, with the kind of account it sits in. */
 export function findWalletBalances(db: Executor, tenantId: string, walletIds: readonly string[]) {
   return db
     .selectFrom('account_balances as b')
@@ -244,5 +252,6 @@ export function findWalletBalances(db: Executor, tenantId: string, walletIds: re
     .select(['a.wallet_id', 'a.kind', 'b.currency_uuid', 'b.balance_minor'])
     .where('a.tenant_id', '=', tenantId)
     .where('a.wallet_id', 'in', walletIds)
+    .where('a.kind', 'in', WALLET_KINDS)
     .execute()
 }

@@ -15,7 +15,7 @@ import { balanceDeltas, checkEntry, type Posting, reversal, samePostings } from 
  * 1. Every entry balances to zero per currency (rules.checkEntry).
  * 2. Every balance row equals the sum of its account's postings in that
  *    currency: postings and balance changes are written in one transaction.
- * 3. A wallet account (user_wallet, pending, held) never goes below zero:
+ * 3. A wallet account (user_wallet, pending, held, sub_account) never goes below zero:
  *    the guarded UPDATE refuses, and account_balances' CHECK backs it.
  * 4. Entries and postings are never changed or deleted (a trigger refuses);
  *    a correction is a new entry, reverse().
@@ -229,7 +229,23 @@ export async function openWalletAccounts(
   return accounts
 }
 
-/** The wallet's accounts, or undefined when the tenant has no such wallet. */
+/**
+ * Opens a sub-account of the wallet: the ledger account of a fiat account
+ * (the cards' money). It belongs to the wallet but is not part of its
+ * balances, and never goes below zero. Call in the transaction that creates
+ * the row it serves.
+ */
+export async function openSubAccount(
+  trx: Transaction<DB>,
+  tenantId: string,
+  walletId: string,
+): Promise<string> {
+  const id = uuidv7()
+  await repo.insertAccounts(trx, [{ id, tenantId, kind: 'sub_account', walletId }])
+  return id
+}
+
+/** The wallet's own accounts (not its sub-accounts), or undefined when the tenant has no such wallet. */
 export async function walletAccounts(
   db: Db | Transaction<DB>,
   tenantId: string,

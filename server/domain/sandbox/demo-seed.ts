@@ -1,23 +1,35 @@
 import { hash as argon2Hash } from '@node-rs/argon2'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
+import { v5 as uuidv5 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
+import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
-import type { DB } from '../../infra/db/schema.ts'
+import type {
+  CounterpartiesTable,
+  CounterpartyDestinationsTable,
+  DB,
+} from '../../infra/db/schema.ts'
 import type { JobContext, JobRunner } from '../../infra/jobs.ts'
 import { SeedStore } from '../addresses/seed-store.ts'
 import { AddressService } from '../addresses/service.ts'
 import { judgePassword } from '../auth/password-policy.ts'
 import { findUserByEmail, insertUserWithEmail } from '../auth/repository.ts'
 import { DEPOSIT_JOB, DepositService } from '../deposits/service.ts'
-import { findWallets } from '../wallets/repository.ts'
+import { findFiatAccounts } from '../fiat-accounts/repository.ts'
+import { type DefaultProgramKey, defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
+import { ensureDefaultPrograms, FiatAccountService } from '../fiat-accounts/service.ts'
+import type { Posting } from '../ledger/rules.ts'
+import { transfer } from '../ledger/rules.ts'
+import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { findWallets, type Owner } from '../wallets/repository.ts'
 import { WalletService } from '../wallets/service.ts'
 
 export const DEMO_EMAIL = 'demo@finplatform.local'
 
-/** What the demo user holds: two wallets, addresses on four chains, five settled deposits. */
+/** What the demo user holds: two wallets, addresses on four chains, five settled crypto deposits. */
 const DEMO_WALLETS: { type: WalletType; chains: ChainId[] }[] = [
   { type: 'personal', chains: ['bitcoin', 'ethereum', 'tron'] },
   { type: 'trading', chains: ['tron', 'solana'] },
@@ -30,6 +42,90 @@ const DEMO_DEPOSITS: { wallet: WalletType; chain: ChainId; currency: string; amo
   { wallet: 'trading', chain: 'solana', currency: 'USDC', amount: '320.50' },
 ]
 
+/**
+ * The demo's fiat side, all in the personal wallet: a SEPA transfer in, then
+ * one fiat account per active EUR program, each topped up from the wallet.
+ */
+const DEMO_FIAT_WALLET: WalletType = 'personal'
+const DEMO_EUR_DEPOSIT = { amount: '2500.00', senderIban: 'DE02100100109307118603' }
+export const DEMO_TOP_UPS: { program: DefaultProgramKey; amount: string; fee: string }[] = [
+  // The fee is the program's top-up percentage (1 %), paid on top, as a top-up order charges it.
+  { program: 'eur-prepaid', amount: '200.00', fee: '2.00' },
+  { program: 'eur-balance', amount: '350.00', fee: '0.00' },
+]
+
+type DemoDestination = Omit<
+  Insertable<CounterpartyDestinationsTable>,
+  'id' | 'tenant_id' | 'counterparty_id'
+> & { key: string }
+type DemoCounterparty = Omit<Insertable<CounterpartiesTable>, 'id' | 'tenant_id' | 'wallet_id'> & {
+  key: string
+  destinations: DemoDestination[]
+}
+
+/** Two people the demo user pays, on a bank rail each and one on a chain. IBANs in electronic format. */
+const DEMO_COUNTERPARTIES: DemoCounterparty[] = [
+  {
+    key: 'anna-schmidt',
+    type: 'INDIVIDUAL',
+    first_name: 'Anna',
+    last_name: 'Schmidt',
+    email: 'anna.schmidt@example.com',
+    phone: '+4915123456789',
+    country: 'DE',
+    address: JSON.stringify({
+      country: 'DE',
+      city: 'Berlin',
+      line1: 'Friedrichstraße 68',
+      postal_code: '10117',
+    }),
+    destinations: [
+      {
+        key: 'sepa',
+        type: 'SEPA',
+        label: 'Commerzbank',
+        iban: 'DE89370400440532013000',
+        bic: 'COBADEFFXXX',
+        bank_name: 'Commerzbank',
+      },
+    ],
+  },
+  {
+    key: 'northwind-traders',
+    type: 'BUSINESS',
+    legal_name: 'Northwind Traders Ltd',
+    email: 'payments@northwind.example',
+    country: 'GB',
+    address: JSON.stringify({
+      country: 'GB',
+      city: 'London',
+      line1: '1 Canada Square',
+      postal_code: 'E14 5AB',
+    }),
+    destinations: [
+      {
+        key: 'swift',
+        type: 'SWIFT',
+        label: 'Barclays GBP',
+        iban: 'GB33BUKB20201555555555',
+        bic: 'BUKBGB22',
+        bank_name: 'Barclays Bank',
+        bank_country: 'GB',
+      },
+      {
+        key: 'crypto',
+        type: 'CRYPTO_EXTERNAL',
+        label: 'Treasury (Ethereum)',
+        chain: 'ethereum',
+        address: '0xde0B295669a9FD93d5F28D9Ec85E40f4cb697BAe',
+      },
+    ],
+  },
+]
+
+/** A fixed id for a demo item: the same at every start, so inserting it again is a no-op. */
+const demoId = (name: string) => uuidv5(`demo-seed:${name}`, DEMO_TENANT_ID)
+
 export interface DemoDeps {
   db: Kysely<DB>
   jobs: Pick<JobRunner, 'enqueue'>
@@ -39,7 +135,7 @@ export interface DemoDeps {
 
 /**
  * The demo user of the demo tenant, with wallets, addresses and completed
- * deposits. Every item is looked up before it is made and the deposits carry
+ * deposits, EUR with two fiat accounts, and two counterparties. Every item is looked up before it is made and the deposits carry
  * fixed idempotency keys, so running it at every start (or twice at once, or
  * after a start that died half-way) converges on the same demo.
  */
@@ -90,7 +186,152 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
     // The queued job then finds nothing left to do.
     await settle(deposits, { db, log: deps.log, now: new Date() }, deposit.uuid)
   }
+
+  const fiatWallet = walletIds.get(DEMO_FIAT_WALLET)!
+  await seedFiat(db, owner, fiatWallet)
+  await seedCounterparties(db, fiatWallet)
   return { email: DEMO_EMAIL, password }
+}
+
+/**
+ * The EUR deposit, then the fiat accounts and their top-ups. Each movement is
+ * one ledger entry under a fixed key with its history records in the same
+ * transaction, written only when the entry is new: a replay writes nothing.
+ */
+async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
+  const { tenantId } = owner
+  await ensureDefaultPrograms(db, tenantId)
+  await db.transaction().execute(async (trx) => {
+    const accounts = await walletAccounts(trx, tenantId, walletId)
+    if (!accounts) throw new Error(`demo wallet ${walletId} has no ledger accounts`)
+    const amount = toMinor(DEMO_EUR_DEPOSIT.amount, 2)
+    const entry = await post(trx, {
+      tenantId,
+      kind: 'deposit',
+      idempotencyKey: 'demo-seed:eur-deposit',
+      postings: transfer(
+        await systemAccount(trx, tenantId, 'external'),
+        accounts.user_wallet,
+        FIAT.EUR,
+        amount,
+      ),
+    })
+    if (entry.replayed) return
+    await trx
+      .insertInto('wallet_transactions')
+      .values({
+        id: demoId('eur-deposit'),
+        tenant_id: tenantId,
+        wallet_id: walletId,
+        type: 'deposit',
+        method: 'bank_transfer',
+        record_type: 'DEPOSIT',
+        status: 'complete',
+        currency_uuid: FIAT.EUR,
+        amount_minor: amount.toString(),
+        address: DEMO_EUR_DEPOSIT.senderIban,
+      })
+      .execute()
+  })
+
+  const fiatAccounts = new FiatAccountService(db)
+  const page = { limit: 100, offset: 0 }
+  for (const plan of DEMO_TOP_UPS) {
+    const programId = defaultProgramId(tenantId, plan.program)
+    const find = async () =>
+      (await findFiatAccounts(db, owner, walletId, page)).find((a) => a.program_id === programId)
+    let account = await find()
+    if (!account) {
+      await fiatAccounts.create(owner, walletId, programId)
+      account = await find()
+    }
+    if (!account) throw new Error(`demo fiat account of ${plan.program} was not created`)
+    await topUp(db, owner, walletId, account.ledger_account_id, plan)
+  }
+}
+
+async function topUp(
+  db: Kysely<DB>,
+  { tenantId }: Owner,
+  walletId: string,
+  subAccount: string,
+  plan: (typeof DEMO_TOP_UPS)[number],
+) {
+  const key = `demo-seed:top-up:${plan.program}`
+  const operationId = demoId(`top-up:${plan.program}`)
+  const amount = toMinor(plan.amount, 2)
+  const fee = toMinor(plan.fee, 2)
+  await db.transaction().execute(async (trx) => {
+    const accounts = await walletAccounts(trx, tenantId, walletId)
+    if (!accounts) throw new Error(`demo wallet ${walletId} has no ledger accounts`)
+    const postings: Posting[] = [
+      { account: accounts.user_wallet, currency: FIAT.EUR, amount: -(amount + fee) },
+      { account: subAccount, currency: FIAT.EUR, amount },
+    ]
+    if (fee > 0n) {
+      const fees = await systemAccount(trx, tenantId, 'fees')
+      postings.push({ account: fees, currency: FIAT.EUR, amount: fee })
+    }
+    const entry = await post(trx, { tenantId, kind: 'card_top_up', idempotencyKey: key, postings })
+    if (entry.replayed) return
+    const record = {
+      tenant_id: tenantId,
+      wallet_id: walletId,
+      type: 'withdrawal',
+      method: 'p2p',
+      status: 'complete',
+      currency_uuid: FIAT.EUR,
+      operation_id: operationId,
+    } as const
+    await trx
+      .insertInto('wallet_transactions')
+      .values([
+        {
+          ...record,
+          id: demoId(`top-up:${plan.program}:amount`),
+          record_type: 'CARD_PROVIDER_DEPOSIT',
+          amount_minor: amount.toString(),
+        },
+        ...(fee > 0n
+          ? [
+              {
+                ...record,
+                id: demoId(`top-up:${plan.program}:fee`),
+                record_type: 'FEE' as const,
+                amount_minor: fee.toString(),
+              },
+            ]
+          : []),
+      ])
+      .execute()
+  })
+}
+
+/** Straight rows under fixed ids: inserting again (a restart, two seeds at once) adds nothing. */
+async function seedCounterparties(db: Kysely<DB>, walletId: string) {
+  const tenantId = DEMO_TENANT_ID
+  for (const { key, destinations, ...counterparty } of DEMO_COUNTERPARTIES) {
+    const counterpartyId = demoId(`counterparty:${key}`)
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('counterparties')
+        .values({ ...counterparty, id: counterpartyId, tenant_id: tenantId, wallet_id: walletId })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+      await trx
+        .insertInto('counterparty_destinations')
+        .values(
+          destinations.map(({ key: destination, ...row }) => ({
+            ...row,
+            id: demoId(`counterparty:${key}:${destination}`),
+            tenant_id: tenantId,
+            counterparty_id: counterpartyId,
+          })),
+        )
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    })
+  }
 }
 
 async function settle(deposits: DepositService, context: JobContext, transactionId: string) {

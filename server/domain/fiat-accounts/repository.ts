@@ -1,0 +1,198 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
+import type { DefaultProgram } from './rules.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
+
+/** Adds the programs the tenant does not have yet (by id); existing ones stay as they are. */
+export async function insertProgramsIfMissing(
+  db: Executor,
+  tenantId: string,
+  programs: readonly (DefaultProgram & { id: string; sortOrder: number })[],
+): Promise<void> {
+  if (programs.length === 0) return
+  await db
+    .insertInto('card_programs')
+    .values(
+      programs.map((program) => ({
+        id: program.id,
+        tenant_id: tenantId,
+        name: program.name,
+        status: program.status,
+        currency_uuid: program.currencyUuid,
+        form_factors: JSON.stringify(program.formFactors),
+        card_type: program.cardType,
+        sub_account_type: program.subAccountType,
+        bin: program.bin,
+        fee_issue_minor: program.feeIssueMinor.toString(),
+        fee_monthly_minor: program.feeMonthlyMinor.toString(),
+        fee_top_up_percent: program.feeTopUpPercent,
+        sort_order: program.sortOrder,
+      })),
+    )
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+}
+
+const programs = (db: Executor, tenantId: string) =>
+  db
+    .selectFrom('card_programs as p')
+    .innerJoin('currencies as c', 'c.uuid', 'p.currency_uuid')
+    .where('p.tenant_id', '=', tenantId)
+
+/** The tenant's programs, active and archived, in the tenant's order. */
+export function findPrograms(
+  db: Executor,
+  tenantId: string,
+  page: { limit: number; offset: number },
+) {
+  return programs(db, tenantId)
+    .select([
+      'p.id',
+      'p.name',
+      'p.status',
+      'p.currency_uuid',
+      'c.code as currency',
+      'c.decimals',
+      'p.form_factors',
+      'p.card_type',
+      'p.sub_account_type',
+      'p.fee_issue_minor',
+      'p.fee_monthly_minor',
+      'p.fee_top_up_percent',
+    ])
+    .orderBy('p.sort_order')
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+export type ProgramRow = Awaited<ReturnType<typeof findPrograms>>[number]
+
+export async function countPrograms(db: Executor, tenantId: string): Promise<number> {
+  const row = await programs(db, tenantId)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** The tenant's program of this id; another tenant's is not found. */
+export function findProgram(db: Executor, tenantId: string, id: string) {
+  return db
+    .selectFrom('card_programs')
+    .select(['id', 'status', 'currency_uuid', 'sub_account_type'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export function insertFiatAccount(
+  trx: Transaction<DB>,
+  row: {
+    id: string
+    tenantId: string
+    walletId: string
+    programId: string
+    currencyUuid: string
+    subAccountType: SubAccountType
+    ledgerAccountId: string
+  },
+) {
+  return trx
+    .insertInto('fiat_accounts')
+    .values({
+      id: row.id,
+      tenant_id: row.tenantId,
+      wallet_id: row.walletId,
+      program_id: row.programId,
+      currency_uuid: row.currencyUuid,
+      sub_account_type: row.subAccountType,
+      ledger_account_id: row.ledgerAccountId,
+    })
+    .execute()
+}
+
+/**
+ * The owner's fiat accounts with what a reader needs: the program's name, the
+ * currency, and the balance of the account's ledger sub-account (no balance
+ * row yet: nothing was ever posted, 0).
+ */
+const ownedAccounts = (db: Executor, owner: Owner) =>
+  db
+    .selectFrom('fiat_accounts as f')
+    .innerJoin('wallets as w', (join) =>
+      join.onRef('w.tenant_id', '=', 'f.tenant_id').onRef('w.id', '=', 'f.wallet_id'),
+    )
+    .where('f.tenant_id', '=', owner.tenantId)
+    .where('w.user_id', '=', owner.userId)
+
+const withDetails = (db: Executor, owner: Owner) =>
+  ownedAccounts(db, owner)
+    .innerJoin('card_programs as p', 'p.id', 'f.program_id')
+    .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
+    .leftJoin('account_balances as b', (join) =>
+      join
+        .onRef('b.account_id', '=', 'f.ledger_account_id')
+        .onRef('b.currency_uuid', '=', 'f.currency_uuid'),
+    )
+    .select([
+      'f.id',
+      'f.wallet_id',
+      'f.program_id',
+      'p.name as program_name',
+      'f.sub_account_type',
+      'f.status',
+      'f.currency_uuid',
+      'c.code as currency',
+      'c.decimals',
+      'f.ledger_account_id',
+      'b.balance_minor',
+      'f.created_at',
+      'f.updated_at',
+    ])
+
+/** Oldest first, like wallets: a new account goes to the end, so pages already seen do not shift. */
+export function findFiatAccounts(
+  db: Executor,
+  owner: Owner,
+  walletId: string,
+  page: { limit: number; offset: number },
+) {
+  return withDetails(db, owner)
+    .where('f.wallet_id', '=', walletId)
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+export type FiatAccountRow = Awaited<ReturnType<typeof findFiatAccounts>>[number]
+
+export async function countFiatAccounts(
+  db: Executor,
+  owner: Owner,
+  walletId: string,
+): Promise<number> {
+  const row = await ownedAccounts(db, owner)
+    .where('f.wallet_id', '=', walletId)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/**
+ * One of the owner's fiat accounts, in `walletId` when given. Another user's
+ * (or tenant's) account, or one in another wallet, is not found.
+ */
+export function findFiatAccount(
+  db: Executor,
+  owner: Owner,
+  where: { id: string; walletId?: string },
+): Promise<FiatAccountRow | undefined> {
+  let query = withDetails(db, owner).where('f.id', '=', where.id)
+  if (where.walletId !== undefined) query = query.where('f.wallet_id', '=', where.walletId)
+  return query.executeTakeFirst()
+}

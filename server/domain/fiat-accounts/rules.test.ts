@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_PROGRAMS, defaultProgramId, plainDecimal, programRefusal } from './rules.ts'
+
+const TENANT_A = '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01'
+const TENANT_B = '0190f5a4-0000-7000-8000-000000000001'
+
+describe('card program rules', () => {
+  it.each([
+    ['an active program', { status: 'ACTIVE' as const }, undefined],
+    ['an archived program', { status: 'ARCHIVED' as const }, 'PROGRAM_ARCHIVED'],
+    ['no program of the tenant', undefined, 'PROGRAM_NOT_FOUND'],
+  ])('%s: %s', (_name, program, refusal) => {
+    expect(programRefusal(program)).toBe(refusal)
+  })
+
+  it.each([
+    ['1.000', '1'],
+    ['0.500', '0.5'],
+    ['0.000', '0'],
+    ['12.125', '12.125'],
+    ['10.000', '10'],
+    ['2', '2'],
+  ])('the percentage %s reads %s', (numeric, plain) => {
+    expect(plainDecimal(numeric)).toBe(plain)
+  })
+
+  it('a default program has one id per tenant, the same at every call', () => {
+    const a = defaultProgramId(TENANT_A, 'eur-prepaid')
+    expect(defaultProgramId(TENANT_A, 'eur-prepaid')).toBe(a)
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(defaultProgramId(TENANT_B, 'eur-prepaid')).not.toBe(a)
+    expect(defaultProgramId(TENANT_A, 'eur-balance')).not.toBe(a)
+  })
+
+  it('the defaults: distinct keys and BINs, both sub-account types active, one archived', () => {
+    expect(new Set(DEFAULT_PROGRAMS.map((p) => p.key)).size).toBe(DEFAULT_PROGRAMS.length)
+    expect(new Set(DEFAULT_PROGRAMS.map((p) => p.bin)).size).toBe(DEFAULT_PROGRAMS.length)
+    const active = DEFAULT_PROGRAMS.filter((p) => p.status === 'ACTIVE')
+    expect(new Set(active.map((p) => p.subAccountType))).toEqual(new Set(['prepaid', 'balance']))
+    expect(DEFAULT_PROGRAMS.filter((p) => p.status === 'ARCHIVED')).toHaveLength(1)
+    for (const program of DEFAULT_PROGRAMS) expect(program.bin).toMatch(/^[0-9]{6,8}$/)
+  })
+})

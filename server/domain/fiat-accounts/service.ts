@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type {
+  CardProgram,
+  CardProgramList,
+  FiatAccount,
+  FiatAccountList,
+} from '../../../contract/fiat-accounts.ts'
+import { fromMinor } from '../../../contract/money.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { openSubAccount } from '../ledger/service.ts'
+import { findWallet, type Owner } from '../wallets/repository.ts'
+import { WalletNotFoundError } from '../wallets/service.ts'
+import { FiatAccountError } from './errors.ts'
+import * as repo from './repository.ts'
+import { DEFAULT_PROGRAMS, defaultProgramId, plainDecimal, programRefusal } from './rules.ts'
+
+type Page = { limit: number; offset: number }
+
+/**
+ * Gives the tenant the default card programs it lacks (rules.DEFAULT_PROGRAMS).
+ * Their ids derive from the tenant and the program, so it is safe to run at
+ * every start and for every new tenant, and a program the tenant changed
+ * (renamed, archived) stays as the tenant left it.
+ */
+export async function ensureDefaultPrograms(db: Kysely<DB>, tenantId: string): Promise<void> {
+  await repo.insertProgramsIfMissing(
+    db,
+    tenantId,
+    DEFAULT_PROGRAMS.map((program, index) => ({
+      ...program,
+      id: defaultProgramId(tenantId, program.key),
+      sortOrder: (index + 1) * 10,
+    })),
+  )
+}
+
+/** The card programs of the tenant's issuer: what a fiat account (and later a card) is opened under. */
+export class ProgramService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async listPrograms(tenantId: string, page: Page): Promise<CardProgramList> {
+    const [rows, total] = await Promise.all([
+      repo.findPrograms(this.db, tenantId, page),
+      repo.countPrograms(this.db, tenantId),
+    ])
+    return {
+      data: rows.map(toProgram),
+      total,
+      limit: page.limit,
+      offset: page.offset,
+      is_last_page: page.offset + rows.length >= total,
+    }
+  }
+}
+
+/**
+ * Fiat accounts: money in one fiat currency under a card program, held by a
+ * wallet in a ledger sub-account of its own. The account's balance is that
+ * sub-account's balance; top-up orders fill it and cards (issue 6) spend it.
+ * It is not part of the wallet's balances.
+ */
+export class FiatAccountService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * The wallet's fiat accounts, oldest first.
+   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
+   */
+  async list(owner: Owner, walletId: string, page: Page): Promise<FiatAccountList> {
+    if (!(await findWallet(this.db, owner, walletId))) throw new WalletNotFoundError()
+    const [rows, total] = await Promise.all([
+      repo.findFiatAccounts(this.db, owner, walletId, page),
+      repo.countFiatAccounts(this.db, owner, walletId),
+    ])
+    return {
+      data: rows.map(toFiatAccount),
+      total,
+      limit: page.limit,
+      offset: page.offset,
+      is_last_page: page.offset + rows.length >= total,
+    }
+  }
+
+  /** @throws FiatAccountError FIAT_ACCOUNT_NOT_FOUND also for another user's, or one in another wallet */
+  async get(owner: Owner, walletId: string, fiatAccountId: string): Promise<FiatAccount> {
+    const row = await repo.findFiatAccount(this.db, owner, { id: fiatAccountId, walletId })
+    if (!row) throw new FiatAccountError({ kind: 'FIAT_ACCOUNT_NOT_FOUND' })
+    return toFiatAccount(row)
+  }
+
+  /**
+   * Opens a fiat account under an active program of the tenant, in the
+   * program's currency and sub-account type: the account row and its ledger
+   * sub-account in one transaction, so neither exists without the other.
+   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
+   * @throws FiatAccountError PROGRAM_NOT_FOUND (not the tenant's), PROGRAM_ARCHIVED
+   */
+  async create(owner: Owner, walletId: string, programId: string): Promise<FiatAccount> {
+    if (!(await findWallet(this.db, owner, walletId))) throw new WalletNotFoundError()
+    const program = await repo.findProgram(this.db, owner.tenantId, programId)
+    const refusal = programRefusal(program)
+    if (!program || refusal) {
+      throw new FiatAccountError({ kind: refusal ?? 'PROGRAM_NOT_FOUND', programId })
+    }
+    const id = uuidv7()
+    const row = await this.db.transaction().execute(async (trx) => {
+      const ledgerAccountId = await openSubAccount(trx, owner.tenantId, walletId)
+      await repo.insertFiatAccount(trx, {
+        id,
+        tenantId: owner.tenantId,
+        walletId,
+        programId: program.id,
+        currencyUuid: program.currency_uuid,
+        subAccountType: program.sub_account_type,
+        ledgerAccountId,
+      })
+      return repo.findFiatAccount(trx, owner, { id })
+    })
+    if (!row) throw new Error(`fiat account ${id} vanished`)
+    return toFiatAccount(row)
+  }
+}
+
+const toProgram = (row: repo.ProgramRow): CardProgram => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  currency_uuid: row.currency_uuid,
+  currency: row.currency,
+  form_factors: row.form_factors,
+  card_type: row.card_type,
+  sub_account_type: row.sub_account_type,
+  fees: {
+    issue: fromMinor(BigInt(row.fee_issue_minor), row.decimals),
+    monthly: fromMinor(BigInt(row.fee_monthly_minor), row.decimals),
+    top_up_percent: plainDecimal(row.fee_top_up_percent),
+  },
+})
+
+export const toFiatAccount = (row: repo.FiatAccountRow): FiatAccount => ({
+  id: row.id,
+  wallet_uuid: row.wallet_id,
+  program_id: row.program_id,
+  program_name: row.program_name,
+  sub_account_type: row.sub_account_type,
+  status: row.status,
+  currency_uuid: row.currency_uuid,
+  currency: row.currency,
+  balance: fromMinor(BigInt(row.balance_minor ?? '0'), row.decimals),
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+})

@@ -1,0 +1,38 @@
+import type { OrderStatus } from '../../../contract/orders.ts'
+
+/**
+ * What placing, cancelling and the sandbox bank's transfers answer besides an
+ * order. routes.ts and sandbox-routes.ts map them to problems in one switch.
+ */
+export type OrderFailure =
+  /** No quote with that id for this person (another person's quote looks the same). */
+  | { kind: 'QUOTE_NOT_FOUND' }
+  /** The quote is for another order type than the path's. */
+  | { kind: 'QUOTE_MISMATCH'; quoteType: string; pathType: string }
+  | { kind: 'QUOTE_EXPIRED'; expiredAt: Date }
+  /** Another order (another idempotency key) was placed with this quote. */
+  | { kind: 'QUOTE_USED' }
+  /** The quote's saved destination was deleted since it was priced. */
+  | { kind: 'DESTINATION_GONE' }
+  /** The key was used with another request (another quote, order type or note). */
+  | { kind: 'IDEMPOTENCY_CONFLICT' }
+  /** The wallet's available balance does not cover the total. */
+  | { kind: 'INSUFFICIENT_FUNDS'; currency: string; needed: string; available: string }
+  /** Not the person's order, or none with that id. */
+  | { kind: 'ORDER_NOT_FOUND' }
+  | { kind: 'ORDER_NOT_CANCELABLE'; status: OrderStatus }
+  /** Sandbox bank: no deposit order awaits a transfer with this reference. */
+  | { kind: 'REFERENCE_UNKNOWN' }
+  /** Sandbox bank: the transfer is not what the instructions asked for. */
+  | { kind: 'AMOUNT_MISMATCH'; field: 'amount' | 'currency'; expected: string }
+  /** Sandbox bank: this order's transfer arrived already. */
+  | { kind: 'TRANSFER_ALREADY_RECEIVED' }
+  /** Sandbox bank: the deposit order is not awaiting a transfer (cancelled). */
+  | { kind: 'ORDER_NOT_AWAITING_TRANSFER'; status: OrderStatus }
+
+export class OrderError extends Error {
+  constructor(readonly failure: OrderFailure) {
+    super(failure.kind)
+    this.name = 'OrderError'
+  }
+}

@@ -1,0 +1,425 @@
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Order, Quote } from '../../../contract/orders.ts'
+import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
+import { createTestApp, describeServer, expectProblem } from '../../test-support.ts'
+import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
+import {
+  balances,
+  bankTransfer,
+  CUR,
+  entriesOf,
+  externalAddress,
+  fund,
+  getOrder,
+  IBAN,
+  insertDestination,
+  insertFiatAccount,
+  minus,
+  type OrderUser,
+  orderUser,
+  place,
+  placed,
+  quote,
+  recordsOf,
+  statuses,
+  v1,
+} from './order-fixtures.ts'
+import { MAX_ATTEMPTS } from './rules.ts'
+
+const BANK_MS = 2_000
+
+/** Every way an order does not complete, and what the person gets back. */
+describeServer('orders that fail, expire, are refused or cancelled', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp({ SANDBOX_BANK_MS: String(BANK_MS), SANDBOX_BLOCK_MS: '1000' })
+  })
+  afterAll(() => app?.close())
+
+  const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
+  const cancel = (user: OrderUser, id: string) => v1(app, user, 'POST', `/orders/${id}/cancel`)
+  const orderCount = async (walletId: string) =>
+    (
+      await app.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('wallet_id', '=', walletId)
+        .executeTakeFirstOrThrow()
+    ).n
+
+  async function sepaWithdrawal(iban: string, amount = '100.00') {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.EUR, '300.00')
+    const destination = await insertDestination(app.db, user.walletId, { type: 'SEPA', iban })
+    const q = await quote(app, user, {
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      destination_id: destination,
+      amount_from: amount,
+    })
+    return { user, q, order: await placed(app, user, q) }
+  }
+
+  async function exchangeQuote(user: OrderUser, amount = '50'): Promise<Quote> {
+    return quote(app, user, {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.EUR,
+      amount_from: amount,
+    })
+  }
+
+  it('a quote whose saved destination was deleted since cannot be placed: 422, nothing held', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.EUR, '300.00')
+    const destination = await insertDestination(app.db, user.walletId, {
+      type: 'SEPA',
+      iban: IBAN.OK,
+    })
+    const q = await quote(app, user, {
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      destination_id: destination,
+      amount_from: '100.00',
+    })
+    await app.db
+      .updateTable('counterparty_destinations')
+      .set({ deleted_at: new Date() })
+      .where('id', '=', destination)
+      .execute()
+    const response = await place(app, user, q.order_type, { quote_id: q.quote_id })
+    expectProblem(response, 422, 'DESTINATION_NOT_FOUND')
+    expect(await orderCount(user.walletId)).toBe('0')
+    expect((await balances(app.db, user.walletId, CUR.EUR)).available).toBe('300.00')
+  })
+
+  it('a payout to a closed account comes back: FAILED ACCOUNT_CLOSED, the funds released', async () => {
+    const { user, order } = await sepaWithdrawal(IBAN.CLOSED)
+    const t0 = new Date()
+    await app.jobs.runDue({ now: t0 })
+    expect((await getOrder(app, user, order.id)).status).toBe('PENDING')
+    await app.jobs.runDue({ now: at(t0, BANK_MS) })
+
+    const failed = await getOrder(app, user, order.id)
+    expect(failed).toMatchObject({ status: 'FAILED', failure_code: 'ACCOUNT_CLOSED' })
+    expect(statuses(failed)).toEqual(['NEW', 'PENDING', 'FAILED'])
+    expect(failed.timeline[2]!.note).toMatch(/account is closed.*released/)
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '300.00',
+      held: '0.00',
+    })
+    expect((await recordsOf(app.db, order.id)).map((r) => r.status)).toEqual(['failed', 'failed'])
+    expect(await entriesOf(app.db, order.id)).toEqual(['hold', 'release'])
+    await expectLedgerInvariants(app)
+  })
+
+  it('a withdrawal to a sanctioned address is refused before broadcast: FAILED ADDRESS_REJECTED', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const q = await quote(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: SANCTIONED_ADDRESSES.tron[0]!,
+      amount_from: '40',
+    })
+    const order = await placed(app, user, q)
+    await app.jobs.runDue({ now: new Date() })
+
+    const failed = await getOrder(app, user, order.id)
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      failure_code: 'ADDRESS_REJECTED',
+      tx_hash: null,
+    })
+    expect(failed.timeline.map((event) => [event.status, event.note])).toEqual([
+      ['NEW', expect.any(String)],
+      ['FAILED', 'Address rejected by the network; the held funds were released'],
+    ])
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
+      available: '100.000000',
+      held: '0.000000',
+    })
+    expect((await recordsOf(app.db, order.id)).every((r) => r.status === 'failed')).toBe(true)
+    await expectLedgerInvariants(app)
+  })
+
+  it('an expired quote is 422 QUOTE_EXPIRED and holds nothing', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const q = await exchangeQuote(user)
+    await app.db
+      .updateTable('order_quotes')
+      .set({ expires_at: new Date(Date.now() - 1_000) })
+      .where('id', '=', q.quote_id)
+      .execute()
+    const problem = expectProblem(
+      await place(app, user, q.order_type, { quote_id: q.quote_id }),
+      422,
+      'QUOTE_EXPIRED',
+    )
+    expect(problem.errors).toEqual([{ field: '/body/quote_id', message: expect.any(String) }])
+    expect(await orderCount(user.walletId)).toBe('0')
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
+      available: '100.000000',
+      held: '0.000000',
+    })
+  })
+
+  it('not enough money is 422 INSUFFICIENT_FUNDS naming the currency, and leaves nothing behind', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '30')
+    const q = await exchangeQuote(user, '50')
+    const problem = expectProblem(
+      await place(app, user, q.order_type, { quote_id: q.quote_id }),
+      422,
+      'INSUFFICIENT_FUNDS',
+    )
+    expect(problem.detail).toBe(
+      `Not enough USDT: the order needs ${q.total} USDT, the wallet has 30.000000 USDT available.`,
+    )
+    expect(await orderCount(user.walletId)).toBe('0')
+    const records = await app.db
+      .selectFrom('wallet_transactions')
+      .select('id')
+      .where('wallet_id', '=', user.walletId)
+      .execute()
+    expect(records).toEqual([])
+    // Topped up, the same quote places.
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '30')
+    expect((await place(app, user, q.order_type, { quote_id: q.quote_id })).statusCode).toBe(201)
+  })
+
+  it('a quote of another type, of another person or of no one is refused', async () => {
+    const user = await orderUser(app)
+    const other = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const q = await exchangeQuote(user)
+    const mismatch = expectProblem(
+      await place(app, user, 'WITHDRAWAL_CRYPTO', { quote_id: q.quote_id }),
+      422,
+      'QUOTE_MISMATCH',
+    )
+    expect(mismatch.detail).toBe(
+      'This quote is for EXCHANGE_CRYPTO_INTERNAL, not WITHDRAWAL_CRYPTO.',
+    )
+    expectProblem(
+      await place(app, other, q.order_type, { quote_id: q.quote_id }),
+      422,
+      'QUOTE_NOT_FOUND',
+    )
+    expectProblem(
+      await place(app, user, q.order_type, { quote_id: '0190f5a4-0000-7000-8000-000000000000' }),
+      422,
+      'QUOTE_NOT_FOUND',
+    )
+    expectProblem(
+      await place(app, user, 'NOT_A_TYPE' as 'WITHDRAWAL_CRYPTO', { quote_id: q.quote_id }),
+      422,
+      'VALIDATION_FAILED',
+    )
+    expect(await orderCount(user.walletId)).toBe('0')
+  })
+
+  it('a quote places one order: another key for it is 409 QUOTE_USED', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const q = await exchangeQuote(user)
+    const first = await place(app, user, q.order_type, { quote_id: q.quote_id, request_id: 'a' })
+    expect(first.statusCode).toBe(201)
+    expectProblem(
+      await place(app, user, q.order_type, { quote_id: q.quote_id, request_id: 'b' }),
+      409,
+      'QUOTE_USED',
+    )
+    expectProblem(
+      await place(app, user, q.order_type, { quote_id: q.quote_id }, { 'idempotency-key': 'c' }),
+      409,
+      'QUOTE_USED',
+    )
+    expect(await orderCount(user.walletId)).toBe('1')
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toMatchObject({ held: q.total })
+  })
+
+  it('a NEW order cancels, the hold comes back at once, and its job then does nothing', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const order = await placed(app, user, await exchangeQuote(user))
+    const response = await cancel(user, order.id)
+    expect(response.statusCode, response.body).toBe(200)
+    const canceled = response.json<Order>()
+    expect(statuses(canceled)).toEqual(['NEW', 'CANCELED'])
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
+      available: '100.000000',
+      held: '0.000000',
+    })
+    expect((await recordsOf(app.db, order.id)).every((r) => r.status === 'canceled')).toBe(true)
+
+    await app.jobs.runDue({ now: new Date() })
+    expect((await getOrder(app, user, order.id)).status).toBe('CANCELED')
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '0.00',
+      held: '0.00',
+    })
+    expect(await entriesOf(app.db, order.id)).toEqual(['hold', 'release'])
+    // Twice is no more than once.
+    const again = expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE')
+    expect(again.order_status).toBe('CANCELED')
+    await expectLedgerInvariants(app)
+  })
+
+  it('an order the rail has, or that is done, cannot be cancelled; another person’s is not found', async () => {
+    const { user, order } = await sepaWithdrawal(IBAN.OK)
+    const t0 = new Date()
+    await app.jobs.runDue({ now: t0 })
+    const pending = expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE')
+    expect(pending).toMatchObject({
+      order_status: 'PENDING',
+      detail: 'The order is PENDING and can no longer be canceled.',
+    })
+    await app.jobs.runDue({ now: at(t0, BANK_MS) })
+    const complete = expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE')
+    expect(complete.order_status).toBe('COMPLETE')
+
+    const stranger = await orderUser(app)
+    expectProblem(await cancel(stranger, order.id), 404, 'ORDER_NOT_FOUND')
+  })
+
+  it('a deposit cancels while its transfer has not come; a transfer after that is refused', async () => {
+    const user = await orderUser(app)
+    const q = await quote(app, user, {
+      order_type: 'DEPOSIT_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      amount_from: '40.00',
+    })
+    const order = await placed(app, user, q)
+    const response = await cancel(user, order.id)
+    expect(response.statusCode, response.body).toBe(200)
+    expect(statuses(response.json<Order>())).toEqual(['NEW', 'PENDING', 'CANCELED'])
+    expect((await recordsOf(app.db, order.id)).map((r) => r.status)).toEqual(['canceled'])
+
+    const late = await bankTransfer(app, {
+      reference: order.deposit_instructions!.reference,
+      amount: q.total,
+      currency: 'EUR',
+    })
+    expect(expectProblem(late, 409, 'ORDER_NOT_AWAITING_TRANSFER').order_status).toBe('CANCELED')
+    expect(await entriesOf(app.db, order.id)).toEqual([])
+
+    // Once the transfer is in, the deposit is done.
+    const paid = await placed(
+      app,
+      user,
+      await quote(app, user, {
+        order_type: 'DEPOSIT_FIAT_SEPA',
+        from_uuid: CUR.EUR,
+        amount_from: '40.00',
+      }),
+    )
+    const transfer = await bankTransfer(app, {
+      reference: paid.deposit_instructions!.reference,
+      amount: q.total,
+      currency: 'EUR',
+    })
+    expect(transfer.statusCode).toBe(201)
+    expect(
+      expectProblem(await cancel(user, paid.id), 409, 'ORDER_NOT_CANCELABLE').order_status,
+    ).toBe('COMPLETE')
+  })
+
+  it(`a bank that never answers: retried, given up after ${MAX_ATTEMPTS} attempts as ERROR, funds released`, async () => {
+    const { user, order } = await sepaWithdrawal(IBAN.UNREACHABLE)
+    let now = new Date()
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      expect(await app.jobs.runDue({ now })).toMatchObject({ failed: 1 })
+      expect((await getOrder(app, user, order.id)).status).toBe('NEW')
+      now = at(now, 60_000)
+    }
+    // The rail may have it (the call was made): no cancelling any more.
+    expect(
+      expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE').order_status,
+    ).toBe('NEW')
+    expect(await app.jobs.runDue({ now })).toMatchObject({ done: 1, failed: 0 })
+
+    const errored = await getOrder(app, user, order.id)
+    expect(errored).toMatchObject({ status: 'ERROR', failure_code: 'PROCESSING_FAILED' })
+    expect(statuses(errored)).toEqual(['NEW', 'ERROR'])
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '300.00',
+      held: '0.00',
+    })
+    expect((await recordsOf(app.db, order.id)).every((r) => r.status === 'failed')).toBe(true)
+    expect(await entriesOf(app.db, order.id)).toEqual(['hold', 'release'])
+    // The job is finished: nothing runs again.
+    expect(await app.jobs.runDue({ now: at(now, 3_600_000) })).toMatchObject({ done: 0, failed: 0 })
+    await expectLedgerInvariants(app)
+  })
+
+  it('a fiat account blocked after the quote: the top-up FAILS and the funds come back', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.EUR, '100.00')
+    const account = await insertFiatAccount(app.db, user.walletId, { subAccountType: 'prepaid' })
+    const q = await quote(app, user, {
+      order_type: 'TRANSFER_CARD_PREPAID',
+      from_uuid: CUR.EUR,
+      fiat_account_id: account.id,
+      amount_from: '50.00',
+    })
+    const order = await placed(app, user, q)
+    await app.db
+      .updateTable('fiat_accounts')
+      .set({ status: 'BLOCKED' })
+      .where('id', '=', account.id)
+      .execute()
+    await app.jobs.runDue({ now: new Date() })
+
+    expect(await getOrder(app, user, order.id)).toMatchObject({
+      status: 'FAILED',
+      failure_code: 'FIAT_ACCOUNT_INACTIVE',
+    })
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '100.00',
+      held: '0.00',
+    })
+    await expectLedgerInvariants(app)
+  })
+
+  it('a step run again (a runner died before finishing its job) does nothing twice', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '500')
+    const q = await quote(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: externalAddress('tron'),
+      amount_from: '100',
+    })
+    const order = await placed(app, user, q)
+    const rerun = () =>
+      sql`update jobs set done_at = null, run_at = now() - interval '1 hour'
+          where payload->>'order_id' = ${order.id}`.execute(app.db)
+    const t0 = new Date()
+    await app.jobs.runDue({ now: t0 })
+    const broadcast = await getOrder(app, user, order.id)
+    // As if the lease had run out: the same step again, then every later one twice.
+    await rerun()
+    await app.jobs.runDue({ now: t0 })
+    expect(await getOrder(app, user, order.id)).toMatchObject({
+      status: 'PENDING',
+      tx_hash: broadcast.tx_hash,
+    })
+    for (let block = 1; block <= 3; block++) {
+      await app.jobs.runDue({ now: at(t0, block * 1_000) })
+      await rerun()
+      await app.jobs.runDue({ now: at(t0, block * 1_000) })
+    }
+    const done = await getOrder(app, user, order.id)
+    expect(statuses(done)).toEqual(['NEW', 'PENDING', 'COMPLETE'])
+    expect(await entriesOf(app.db, order.id)).toEqual(['hold', 'settle'])
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
+      available: minus('500.000000', q.total, 6),
+      held: '0.000000',
+    })
+    await expectLedgerInvariants(app)
+  })
+})

@@ -1,0 +1,365 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  type OrderStatus,
+  type OrderTarget,
+  type OrderType,
+} from '../../../contract/orders.ts'
+import { checkEntry } from '../ledger/rules.ts'
+import {
+  canMove,
+  formatReference,
+  holdLegs,
+  idempotencyKey,
+  isCancelable,
+  normalizeReference,
+  type OrderFacts,
+  type Rail,
+  railOf,
+  receiveLegs,
+  recordPlan,
+  recordStatus,
+  releaseLegs,
+  releasesHold,
+  requestHash,
+  settleLegs,
+} from './rules.ts'
+
+const target = (overrides: Partial<OrderTarget> = {}): OrderTarget => ({
+  kind: 'address',
+  wallet_uuid: null,
+  counterparty_account_id: null,
+  counterparty_destination_id: null,
+  destination_type: null,
+  fiat_account_id: null,
+  chain: null,
+  address: null,
+  display: '',
+  ...overrides,
+})
+
+const facts = (orderType: OrderType, overrides: Partial<OrderFacts> = {}): OrderFacts => ({
+  orderType,
+  target: target(),
+  amountFrom: 10_000n,
+  amountTo: 10_000n,
+  total: 10_150n,
+  fees: [
+    { kind: 'FIXED', amount: 100n },
+    { kind: 'PERCENT', amount: 50n },
+  ],
+  ...overrides,
+})
+
+describe('which rail carries an order', () => {
+  it.each([
+    ['DEPOSIT_FIAT_SEPA', target({ kind: 'bank_deposit', wallet_uuid: 'w' }), 'bank_in'],
+    ['DEPOSIT_FIAT_SWIFT', target({ kind: 'bank_deposit', wallet_uuid: 'w' }), 'bank_in'],
+    ['WITHDRAWAL_FIAT_SEPA', target({ kind: 'counterparty' }), 'bank_out'],
+    ['WITHDRAWAL_CRYPTO', target({ kind: 'address', address: 'T…' }), 'chain'],
+    ['WITHDRAWAL_CRYPTO', target({ kind: 'counterparty', address: 'T…' }), 'chain'],
+    ['WITHDRAWAL_CRYPTO', target({ kind: 'counterparty', wallet_uuid: 'w' }), 'wallet'],
+    ['WITHDRAWAL_CRYPTO', target({ kind: 'wallet', wallet_uuid: 'w' }), 'wallet'],
+    ['EXCHANGE_CRYPTO_INTERNAL', target({ kind: 'wallet', wallet_uuid: 'w' }), 'exchange'],
+    ['TRANSFER_CARD_PREPAID', target({ kind: 'fiat_account' }), 'fiat_account'],
+    ['TRANSFER_CARD_SUBACCOUNT', target({ kind: 'fiat_account' }), 'fiat_account'],
+    ['TRANSFER_CARD_WHOLESALE', target({ kind: 'fiat_account' }), 'fiat_account'],
+  ] as const)('%s to %o goes by %s', (orderType, to, rail) => {
+    expect(railOf(orderType, to)).toBe(rail)
+  })
+})
+
+describe('the status machine', () => {
+  const external: Rail[] = ['bank_out', 'chain']
+  const internal: Rail[] = ['wallet', 'exchange', 'fiat_account']
+
+  it('final statuses never move', () => {
+    for (const rail of [...external, ...internal, 'bank_in'] as Rail[]) {
+      for (const from of ['CANCELED', 'COMPLETE', 'ERROR', 'FAILED'] as OrderStatus[]) {
+        for (const to of ORDER_STATUSES) expect(canMove(rail, from, to)).toBe(false)
+      }
+    }
+  })
+
+  it.each([
+    // An external rail: handed off, then its outcome.
+    ['bank_out', 'NEW', 'PENDING', true],
+    ['bank_out', 'NEW', 'COMPLETE', false],
+    ['chain', 'NEW', 'FAILED', true],
+    ['chain', 'PENDING', 'COMPLETE', true],
+    ['chain', 'PENDING', 'FAILED', true],
+    ['bank_out', 'PENDING', 'CANCELED', false],
+    ['bank_out', 'PENDING', 'NEW', false],
+    // Internal moves complete in one step and never wait.
+    ['exchange', 'NEW', 'COMPLETE', true],
+    ['exchange', 'NEW', 'PENDING', false],
+    ['fiat_account', 'NEW', 'FAILED', true],
+    // A deposit waits for its transfer, and may be cancelled while it does.
+    ['bank_in', 'NEW', 'PENDING', true],
+    ['bank_in', 'PENDING', 'COMPLETE', true],
+    ['bank_in', 'PENDING', 'CANCELED', true],
+    ['bank_in', 'PENDING', 'FAILED', false],
+    // Anything open may be given up.
+    ['bank_out', 'NEW', 'ERROR', true],
+    ['chain', 'PENDING', 'ERROR', true],
+    ['exchange', 'NEW', 'CANCELED', true],
+    ['exchange', 'NEW', 'NEW', false],
+  ] as const)('%s: %s → %s is %s', (rail, from, to, allowed) => {
+    expect(canMove(rail, from, to)).toBe(allowed)
+  })
+
+  it.each([
+    [{ rail: 'exchange', status: 'NEW', handedOff: false, transferReceived: false }, true],
+    [{ rail: 'bank_out', status: 'NEW', handedOff: false, transferReceived: false }, true],
+    // The job has called the bank: it may have the payout.
+    [{ rail: 'bank_out', status: 'NEW', handedOff: true, transferReceived: false }, false],
+    [{ rail: 'bank_out', status: 'PENDING', handedOff: true, transferReceived: false }, false],
+    [{ rail: 'bank_in', status: 'PENDING', handedOff: false, transferReceived: false }, true],
+    [{ rail: 'bank_in', status: 'PENDING', handedOff: false, transferReceived: true }, false],
+    [{ rail: 'exchange', status: 'COMPLETE', handedOff: false, transferReceived: false }, false],
+  ] as const)('cancelable %o: %s', (order, expected) => {
+    expect(isCancelable(order)).toBe(expected)
+  })
+
+  it('records follow the order; only orders that held something release it', () => {
+    expect(ORDER_STATUSES.map(recordStatus)).toEqual([
+      'new',
+      'pending',
+      'canceled',
+      'complete',
+      'failed',
+      'failed',
+    ])
+    expect(releasesHold('bank_out', 'FAILED')).toBe(true)
+    expect(releasesHold('exchange', 'CANCELED')).toBe(true)
+    expect(releasesHold('chain', 'ERROR')).toBe(true)
+    expect(releasesHold('chain', 'COMPLETE')).toBe(false)
+    expect(releasesHold('bank_in', 'CANCELED')).toBe(false)
+  })
+})
+
+describe('the records an order writes', () => {
+  const lines = (order: OrderFacts) =>
+    recordPlan(order).map((line) => [
+      line.wallet,
+      line.type,
+      line.method,
+      line.recordType,
+      line.currency,
+      line.amount,
+      line.when,
+    ])
+
+  it('every order type has a plan whose payer lines sum to what leaves (or arrives in) the wallet', () => {
+    for (const orderType of ORDER_TYPES) {
+      const order = facts(orderType, {
+        target: target({ wallet_uuid: orderType.startsWith('DEPOSIT') ? 'w' : null }),
+      })
+      const plan = recordPlan(order)
+      const payer = plan.filter((line) => line.wallet === 'source')
+      const signed = payer.reduce(
+        (sum, line) => sum + (line.type === 'deposit' ? line.amount : -line.amount),
+        0n,
+      )
+      // A withdrawal takes the total; a deposit brings the total, less the fees: to.amount.
+      expect(signed).toBe(orderType.startsWith('DEPOSIT') ? order.amountTo : -order.total)
+      expect(plan.every((line) => line.amount > 0n)).toBe(true)
+    }
+  })
+
+  it.each([
+    [
+      'DEPOSIT_FIAT_SEPA',
+      facts('DEPOSIT_FIAT_SEPA', { fees: [{ kind: 'FIXED', amount: 150n }] }),
+      [
+        ['source', 'deposit', 'bank_transfer', 'DEPOSIT', 'from', 10_150n, 'placed'],
+        ['source', 'withdrawal', 'bank_transfer', 'FEE', 'from', 150n, 'placed'],
+      ],
+    ],
+    [
+      'WITHDRAWAL_FIAT_SEPA',
+      facts('WITHDRAWAL_FIAT_SEPA'),
+      [
+        ['source', 'withdrawal', 'bank_transfer', 'WITHDRAWAL', 'from', 10_000n, 'placed'],
+        ['source', 'withdrawal', 'bank_transfer', 'FEE', 'from', 100n, 'placed'],
+        ['source', 'withdrawal', 'bank_transfer', 'FEE', 'from', 50n, 'placed'],
+      ],
+    ],
+    [
+      'WITHDRAWAL_CRYPTO to an address',
+      facts('WITHDRAWAL_CRYPTO', {
+        total: 10_070n,
+        fees: [
+          { kind: 'PERCENT', amount: 0n },
+          { kind: 'NETWORK', amount: 70n },
+        ],
+      }),
+      [
+        ['source', 'withdrawal', 'crypto', 'WITHDRAWAL_CRYPTO_EXTERNAL', 'from', 10_000n, 'placed'],
+        ['source', 'withdrawal', 'crypto', 'NETWORK_FEE', 'from', 70n, 'placed'],
+      ],
+    ],
+    [
+      'WITHDRAWAL_CRYPTO to a wallet',
+      facts('WITHDRAWAL_CRYPTO', {
+        target: target({ wallet_uuid: 'w2' }),
+        total: 10_000n,
+        fees: [],
+      }),
+      [
+        ['source', 'withdrawal', 'crypto', 'WITHDRAWAL_CRYPTO_INTERNAL', 'from', 10_000n, 'placed'],
+        ['target', 'deposit', 'crypto', 'DEPOSIT_CRYPTO_INTERNAL', 'to', 10_000n, 'completed'],
+      ],
+    ],
+    [
+      'EXCHANGE_CRYPTO_INTERNAL',
+      facts('EXCHANGE_CRYPTO_INTERNAL', {
+        amountTo: 920n,
+        total: 10_010n,
+        fees: [{ kind: 'PERCENT', amount: 10n }],
+      }),
+      [
+        ['source', 'withdrawal', 'exchange', 'EXCHANGE_CRYPTO_INTERNAL', 'from', 10_000n, 'placed'],
+        ['source', 'withdrawal', 'exchange', 'FEE', 'from', 10n, 'placed'],
+        ['target', 'deposit', 'exchange', 'EXCHANGE_CRYPTO_INTERNAL', 'to', 920n, 'placed'],
+      ],
+    ],
+    [
+      'TRANSFER_CARD_PREPAID',
+      facts('TRANSFER_CARD_PREPAID', { total: 10_100n, fees: [{ kind: 'PERCENT', amount: 100n }] }),
+      [
+        ['source', 'withdrawal', 'p2p', 'CARD_PROVIDER_DEPOSIT', 'from', 10_000n, 'placed'],
+        ['source', 'withdrawal', 'p2p', 'FEE', 'from', 100n, 'placed'],
+      ],
+    ],
+    [
+      'TRANSFER_CARD_WHOLESALE',
+      facts('TRANSFER_CARD_WHOLESALE', { amountTo: 9_200n, total: 10_000n, fees: [] }),
+      [['source', 'withdrawal', 'exchange', 'WHOLESALE_CARD_DEPOSIT', 'from', 10_000n, 'placed']],
+    ],
+  ] as const)('%s', (_name, order, expected) => {
+    expect(lines(order)).toEqual(expected)
+  })
+
+  it('a chain withdrawal names its address on the main line', () => {
+    const plan = recordPlan(
+      facts('WITHDRAWAL_CRYPTO', { target: target({ chain: 'tron', address: 'TAddr' }) }),
+    )
+    expect(plan.map((line) => line.address)).toEqual(['TAddr', null, null])
+  })
+})
+
+describe('the ledger legs of each step', () => {
+  const wallet = { user_wallet: 'uw', held: 'h' }
+
+  it('hold and release are each other’s mirror', () => {
+    expect(holdLegs(wallet, 'EUR', 5n)).toEqual([
+      { account: 'uw', currency: 'EUR', amount: -5n },
+      { account: 'h', currency: 'EUR', amount: 5n },
+    ])
+    expect(releaseLegs(wallet, 'EUR', 5n)).toEqual([
+      { account: 'h', currency: 'EUR', amount: -5n },
+      { account: 'uw', currency: 'EUR', amount: 5n },
+    ])
+  })
+
+  it('a settlement empties exactly the held total, per currency balanced', () => {
+    const order = facts('WITHDRAWAL_FIAT_SEPA')
+    const legs = settleLegs({ held: 'h', fees: 'f', destination: 'x' }, 'EUR', 'EUR', order)
+    expect(checkEntry(legs)).toBeUndefined()
+    expect(
+      legs.filter((leg) => leg.account === 'h').reduce((sum, leg) => sum + leg.amount, 0n),
+    ).toBe(-order.total)
+    expect(
+      legs.filter((leg) => leg.account === 'f').reduce((sum, leg) => sum + leg.amount, 0n),
+    ).toBe(150n)
+    expect(legs.find((leg) => leg.account === 'x')?.amount).toBe(10_000n)
+  })
+
+  it('a conversion goes through the treasury in both currencies', () => {
+    const order = facts('EXCHANGE_CRYPTO_INTERNAL', {
+      amountTo: 920n,
+      total: 10_010n,
+      fees: [{ kind: 'PERCENT', amount: 10n }],
+    })
+    const legs = settleLegs(
+      { held: 'h', fees: 'f', destination: 'tw', treasury: 't' },
+      'USDT',
+      'EUR',
+      order,
+    )
+    expect(checkEntry(legs)).toBeUndefined()
+    expect(legs).toEqual([
+      { account: 'h', currency: 'USDT', amount: -10_000n },
+      { account: 't', currency: 'USDT', amount: 10_000n },
+      { account: 't', currency: 'EUR', amount: -920n },
+      { account: 'tw', currency: 'EUR', amount: 920n },
+      { account: 'h', currency: 'USDT', amount: -10n },
+      { account: 'f', currency: 'USDT', amount: 10n },
+    ])
+    expect(() =>
+      settleLegs({ held: 'h', fees: 'f', destination: 'tw' }, 'USDT', 'EUR', order),
+    ).toThrow()
+  })
+
+  it('a deposit’s transfer brings to.amount and the fees from outside; zero fees write no leg', () => {
+    const legs = receiveLegs({ external: 'e', user_wallet: 'uw', fees: 'f' }, 'USD', {
+      amountTo: 100_000n,
+      fees: [
+        { kind: 'FIXED', amount: 1_000n },
+        { kind: 'PERCENT', amount: 0n },
+      ],
+    })
+    expect(checkEntry(legs)).toBeUndefined()
+    expect(legs).toEqual([
+      { account: 'e', currency: 'USD', amount: -100_000n },
+      { account: 'uw', currency: 'USD', amount: 100_000n },
+      { account: 'e', currency: 'USD', amount: -1_000n },
+      { account: 'f', currency: 'USD', amount: 1_000n },
+    ])
+  })
+})
+
+describe('idempotency keys and request hashes', () => {
+  const quoteId = '0190F5A4-0000-7000-8000-000000000001'
+
+  it('the key is request_id, else the header, else the quote', () => {
+    expect(idempotencyKey({ requestId: 'r', header: 'h', quoteId })).toBe('r')
+    expect(idempotencyKey({ header: 'h', quoteId })).toBe('h')
+    expect(idempotencyKey({ quoteId })).toBe('quote:0190f5a4-0000-7000-8000-000000000001')
+  })
+
+  it('the hash tells requests apart by type, quote and note, and ignores letter case of the quote', () => {
+    const base = { orderType: 'EXCHANGE_CRYPTO_INTERNAL' as const, quoteId, note: undefined }
+    const hash = requestHash(base)
+    expect(hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(requestHash({ ...base, quoteId: quoteId.toLowerCase() })).toBe(hash)
+    expect(requestHash({ ...base, note: null })).toBe(hash)
+    expect(requestHash({ ...base, note: '' })).not.toBe(hash)
+    expect(requestHash({ ...base, note: 'rent' })).not.toBe(hash)
+    expect(requestHash({ ...base, orderType: 'WITHDRAWAL_CRYPTO' })).not.toBe(hash)
+  })
+})
+
+describe('deposit references', () => {
+  it('are FP- and eight Crockford base32 characters from 40 random bits', () => {
+    expect(formatReference(new Uint8Array([0, 0, 0, 0, 0]))).toBe('FP-0000-0000')
+    expect(formatReference(new Uint8Array([255, 255, 255, 255, 255]))).toBe('FP-ZZZZ-ZZZZ')
+    expect(formatReference(new Uint8Array([0x12, 0x34, 0x56, 0x78, 0x9a]))).toBe('FP-28T5-CY4T')
+    expect(() => formatReference(new Uint8Array(4))).toThrow()
+  })
+
+  it.each([
+    ['FP-28T5-CY4T', 'FP-28T5-CY4T'],
+    ['fp 28t5 cy4t', 'FP-28T5-CY4T'],
+    ['28T5CY4T', 'FP-28T5-CY4T'],
+    // Crockford reads I and L as 1, O as 0: a reference retyped from paper still matches.
+    ['FP-OOOO-IL11', 'FP-0000-1111'],
+    ['FP-28T5-CY4', undefined],
+    ['FP-28T5-CY4U', undefined],
+    ['hello', undefined],
+  ])('%s reads as %s', (typed, reference) => {
+    expect(normalizeReference(typed)).toBe(reference)
+  })
+})
