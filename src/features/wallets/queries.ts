@@ -1,15 +1,13 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import type { ChainId, ChainList, CurrencyList } from '../../../contract/catalog.ts'
-import type { RateBase, RateList } from '../../../contract/rates.ts'
+import type { ChainId } from '../../../contract/catalog.ts'
 import type {
   TransactionList,
   TransactionStatus,
-  Wallet,
   WalletAddress,
-  WalletList,
   WalletTransaction,
 } from '../../../contract/wallets.ts'
 import { api } from '../../net/api.ts'
+import { walletKeys as sharedWalletKeys, walletPath } from '../../queries/wallets.ts'
 
 /** The filters of a wallet's history, as the screen holds them (dates are yyyy-mm-dd, local). */
 export interface HistoryFilters {
@@ -20,47 +18,32 @@ export interface HistoryFilters {
   to?: string
 }
 
-/** Query keys of this feature; mutations invalidate through these, never by literal. */
-export const walletKeys = {
-  all: ['wallets'] as const,
-  list: () => [...walletKeys.all, 'list'] as const,
-  detail: (uuid: string) => [...walletKeys.all, 'detail', uuid] as const,
-  addresses: (uuid: string, chain: ChainId) =>
-    [...walletKeys.detail(uuid), 'addresses', chain] as const,
-  history: (uuid: string, filters: HistoryFilters) =>
-    [...walletKeys.detail(uuid), 'history', filters] as const,
-  transaction: (uuid: string, tx: string) =>
-    [...walletKeys.detail(uuid), 'transaction', tx] as const,
-  recent: (uuid: string) => [...walletKeys.detail(uuid), 'recent'] as const,
-}
-
-export const catalogKeys = {
-  all: ['catalog'] as const,
-  chains: () => [...catalogKeys.all, 'chains'] as const,
-  currencies: () => [...catalogKeys.all, 'currencies'] as const,
-}
-
-/** Wallets are few; one page holds them all (MAX_LIMIT). */
-const WALLETS_LIMIT = 100
 /** Rows per history page: a screenful and then some, well under MAX_LIMIT. */
 export const HISTORY_PAGE = 50
-/** Catalogues change with a deployment, not while someone looks at them. */
-const CATALOG_STALE = 60 * 60 * 1000
 
-const path = (uuid: string) => `/wallets/${encodeURIComponent(uuid)}`
+/** Query keys of this feature, under the shared wallet keys; mutations invalidate through these. */
+export const walletKeys = {
+  ...sharedWalletKeys,
+  addresses: (uuid: string, chain: ChainId) =>
+    [...sharedWalletKeys.detail(uuid), 'addresses', chain] as const,
+  history: (uuid: string, filters: HistoryFilters) =>
+    [...sharedWalletKeys.detail(uuid), 'history', filters] as const,
+  transaction: (uuid: string, tx: string) =>
+    [...sharedWalletKeys.detail(uuid), 'transaction', tx] as const,
+  recent: (uuid: string) => [...sharedWalletKeys.detail(uuid), 'recent'] as const,
+}
 
-export const walletsQuery = () =>
-  queryOptions({
-    queryKey: walletKeys.list(),
-    queryFn: ({ signal }) =>
-      api.v2.get<WalletList>('/wallets', { signal, query: { limit: WALLETS_LIMIT } }),
-  })
+export {
+  catalogKeys,
+  chainsQuery,
+  currenciesQuery,
+  rateKeys,
+  ratesQuery,
+  walletQuery,
+  walletsQuery,
+} from '../../queries/wallets.ts'
 
-export const walletQuery = (uuid: string) =>
-  queryOptions({
-    queryKey: walletKeys.detail(uuid),
-    queryFn: ({ signal }) => api.v2.get<Wallet>(path(uuid), { signal }),
-  })
+const path = walletPath
 
 export const addressesQuery = (uuid: string, chain: ChainId) =>
   queryOptions({
@@ -132,38 +115,4 @@ export const transactionQuery = (uuid: string, tx: string) =>
       api.v2.get<WalletTransaction>(`${path(uuid)}/transactions/${encodeURIComponent(tx)}`, {
         signal,
       }),
-  })
-
-export const chainsQuery = () =>
-  queryOptions({
-    queryKey: catalogKeys.chains(),
-    queryFn: ({ signal }) => api.v2.get<ChainList>('/chains', { signal }),
-    staleTime: CATALOG_STALE,
-  })
-
-export const currenciesQuery = () =>
-  queryOptions({
-    queryKey: catalogKeys.currencies(),
-    queryFn: ({ signal }) => api.v2.get<CurrencyList>('/currencies', { signal }),
-    staleTime: CATALOG_STALE,
-  })
-
-export const rateKeys = {
-  all: ['rates'] as const,
-  base: (base: RateBase) => [...rateKeys.all, base] as const,
-}
-
-/**
- * Rates move by the minute (the server's provider prices once a minute): read
- * again each minute while the screen is shown. Stored like every successful
- * query, so offline the last rates still give a total, with their time shown.
- */
-const RATES_FRESH = 60_000
-
-export const ratesQuery = (base: RateBase) =>
-  queryOptions({
-    queryKey: rateKeys.base(base),
-    queryFn: ({ signal }) => api.v2.get<RateList>('/rates', { signal, query: { base } }),
-    staleTime: RATES_FRESH,
-    refetchInterval: RATES_FRESH,
   })

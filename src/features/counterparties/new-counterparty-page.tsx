@@ -1,0 +1,34 @@
+import { useId } from 'react'
+import { Link, useLocation } from 'wouter'
+import { href } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { CounterpartyEditor } from './counterparty-editor.tsx'
+import './counterparties.css'
+
+/** /wallets/:uuid/counterparties/new — once saved, its page opens to add where to pay them. */
+export default function NewCounterpartyPage(props: { uuid: string }) {
+  const { t } = useI18n()
+  const titleId = useId()
+  const [, navigate] = useLocation()
+  return (
+    <div className="stack">
+      <p>
+        <Link href={href.counterparties(props.uuid)}>← {t('cp.back')}</Link>
+      </p>
+      <section className="card stack" aria-labelledby={titleId}>
+        <h1 id={titleId}>{t('cp.newTitle')}</h1>
+        <p className="lead">{t('cp.newLead')}</p>
+        <CounterpartyEditor
+          walletUuid={props.uuid}
+          labelledBy={titleId}
+          onSaved={(saved) =>
+            navigate(href.counterparty(props.uuid, saved.counterparty_account_id), {
+              replace: true,
+            })
+          }
+          onCancel={() => navigate(href.counterparties(props.uuid))}
+        />
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,78 @@
+import { queryOptions } from '@tanstack/react-query'
+import type { ChainList, CurrencyList } from '../../contract/catalog.ts'
+import type { RateBase, RateList } from '../../contract/rates.ts'
+import type { Wallet, WalletList } from '../../contract/wallets.ts'
+import { api } from '../net/api.ts'
+
+/**
+ * Reads several features share: the person's wallets, the catalogues and the
+ * rates. Features never import one another (DESIGN.md), so what more than one
+ * of them shows lives here, with one key per thing so the cache is shared.
+ */
+
+/** Query keys of wallets; mutations invalidate through these, never by literal. */
+export const walletKeys = {
+  all: ['wallets'] as const,
+  list: () => [...walletKeys.all, 'list'] as const,
+  detail: (uuid: string) => [...walletKeys.all, 'detail', uuid] as const,
+}
+
+export const catalogKeys = {
+  all: ['catalog'] as const,
+  chains: () => [...catalogKeys.all, 'chains'] as const,
+  currencies: () => [...catalogKeys.all, 'currencies'] as const,
+}
+
+/** Wallets are few; one page holds them all (MAX_LIMIT). */
+const WALLETS_LIMIT = 100
+/** Catalogues change with a deployment, not while someone looks at them. */
+const CATALOG_STALE = 60 * 60 * 1000
+
+export const walletPath = (uuid: string) => `/wallets/${encodeURIComponent(uuid)}`
+
+export const walletsQuery = () =>
+  queryOptions({
+    queryKey: walletKeys.list(),
+    queryFn: ({ signal }) =>
+      api.v2.get<WalletList>('/wallets', { signal, query: { limit: WALLETS_LIMIT } }),
+  })
+
+export const walletQuery = (uuid: string) =>
+  queryOptions({
+    queryKey: walletKeys.detail(uuid),
+    queryFn: ({ signal }) => api.v2.get<Wallet>(walletPath(uuid), { signal }),
+  })
+
+export const chainsQuery = () =>
+  queryOptions({
+    queryKey: catalogKeys.chains(),
+    queryFn: ({ signal }) => api.v2.get<ChainList>('/chains', { signal }),
+    staleTime: CATALOG_STALE,
+  })
+
+export const currenciesQuery = () =>
+  queryOptions({
+    queryKey: catalogKeys.currencies(),
+    queryFn: ({ signal }) => api.v2.get<CurrencyList>('/currencies', { signal }),
+    staleTime: CATALOG_STALE,
+  })
+
+export const rateKeys = {
+  all: ['rates'] as const,
+  base: (base: RateBase) => [...rateKeys.all, base] as const,
+}
+
+/**
+ * Rates move by the minute (the server's provider prices once a minute): read
+ * again each minute while the screen is shown. Stored like every successful
+ * query, so offline the last rates still give a total, with their time shown.
+ */
+const RATES_FRESH = 60_000
+
+export const ratesQuery = (base: RateBase) =>
+  queryOptions({
+    queryKey: rateKeys.base(base),
+    queryFn: ({ signal }) => api.v2.get<RateList>('/rates', { signal, query: { base } }),
+    staleTime: RATES_FRESH,
+    refetchInterval: RATES_FRESH,
+  })
