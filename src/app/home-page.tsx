@@ -1,14 +1,16 @@
+import { MoneyActions } from '../features/orders/money-actions.tsx'
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
 import { RecentActivity } from '../features/wallets/recent-activity.tsx'
 import { TotalBalance } from '../features/wallets/total-balance.tsx'
 import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
 
-/** Home composes features that never import each other (DESIGN.md): who you are, what you have in all, your wallets, what happened last. */
+/** Home composes features that never import each other (DESIGN.md): who you are, what you have in all, what you can do with it, your wallets, what happened last. */
 export default function HomePage() {
   return (
     <div className="stack">
       <ProfileGreeting />
       <TotalBalance />
+      <MoneyActions />
       <WalletsOverview />
       <RecentActivity />
     </div>

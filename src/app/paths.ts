@@ -7,13 +7,43 @@ export const paths = {
   profile: '/profile',
   wallet: '/wallets/:uuid',
   transaction: '/wallets/:uuid/transactions/:tx',
+  counterparties: '/wallets/:uuid/counterparties',
+  newCounterparty: '/wallets/:uuid/counterparties/new',
+  counterparty: '/wallets/:uuid/counterparties/:id',
+  send: '/send',
+  exchange: '/exchange',
+  deposit: '/deposit',
+  topUp: '/top-up',
+  orders: '/orders',
+  order: '/orders/:id',
 } as const
 
 const segment = encodeURIComponent
+
+/** Query strings of links: only the parameters given, in a stable order. */
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value)
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
 
 /** Links to the routes with parameters: `href.wallet(uuid)`, never a template literal. */
 export const href = {
   wallet: (uuid: string) => `/wallets/${segment(uuid)}`,
   transaction: (uuid: string, tx: string) =>
     `/wallets/${segment(uuid)}/transactions/${segment(tx)}`,
+  counterparties: (uuid: string) => `/wallets/${segment(uuid)}/counterparties`,
+  newCounterparty: (uuid: string) => `/wallets/${segment(uuid)}/counterparties/new`,
+  counterparty: (uuid: string, id: string) =>
+    `/wallets/${segment(uuid)}/counterparties/${segment(id)}`,
+  /** Money screens take the wallet (and what to preselect) from the query string. */
+  send: (params: { wallet?: string; currency?: string; destination?: string } = {}) =>
+    `/send${query(params)}`,
+  exchange: (params: { wallet?: string; from?: string; to?: string } = {}) =>
+    `/exchange${query(params)}`,
+  deposit: (params: { wallet?: string; currency?: string } = {}) => `/deposit${query(params)}`,
+  topUp: (params: { wallet?: string; account?: string } = {}) => `/top-up${query(params)}`,
+  orders: (params: { wallet?: string } = {}) => `/orders${query(params)}`,
+  order: (id: string) => `/orders/${segment(id)}`,
 } as const

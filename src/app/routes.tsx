@@ -14,6 +14,17 @@ const HomePage = lazy(() => import('./home-page.tsx'))
 const WalletPage = lazy(() => import('../features/wallets/wallet-page.tsx'))
 const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
+const CounterpartiesPage = lazy(() => import('../features/counterparties/counterparties-page.tsx'))
+const NewCounterpartyPage = lazy(
+  () => import('../features/counterparties/new-counterparty-page.tsx'),
+)
+const CounterpartyPage = lazy(() => import('../features/counterparties/counterparty-page.tsx'))
+const SendPage = lazy(() => import('../features/orders/send-page.tsx'))
+const ExchangePage = lazy(() => import('../features/orders/exchange-page.tsx'))
+const DepositPage = lazy(() => import('../features/orders/deposit-page.tsx'))
+const TopUpPage = lazy(() => import('../features/orders/top-up-page.tsx'))
+const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'))
+const OrderPage = lazy(() => import('../features/orders/order-page.tsx'))
 
 /**
  * Whether tokens are stored, read again on every navigation: a sign-in just
@@ -72,6 +83,33 @@ export function Routes() {
           <Route path={paths.profile}>
             {signedIn ? <ProfilePage /> : <Redirect to={paths.signIn} replace />}
           </Route>
+          <Route path={paths.counterparties}>
+            {(params) =>
+              signedIn ? (
+                <CounterpartiesPage uuid={params.uuid} />
+              ) : (
+                <Redirect to={paths.signIn} replace />
+              )
+            }
+          </Route>
+          <Route path={paths.newCounterparty}>
+            {(params) =>
+              signedIn ? (
+                <NewCounterpartyPage uuid={params.uuid} />
+              ) : (
+                <Redirect to={paths.signIn} replace />
+              )
+            }
+          </Route>
+          <Route path={paths.counterparty}>
+            {(params) =>
+              signedIn ? (
+                <CounterpartyPage uuid={params.uuid} id={params.id} />
+              ) : (
+                <Redirect to={paths.signIn} replace />
+              )
+            }
+          </Route>
           <Route path={paths.transaction}>
             {(params) =>
               signedIn ? (
@@ -84,6 +122,26 @@ export function Routes() {
           <Route path={paths.wallet}>
             {(params) =>
               signedIn ? <WalletPage uuid={params.uuid} /> : <Redirect to={paths.signIn} replace />
+            }
+          </Route>
+          <Route path={paths.send}>
+            {signedIn ? <SendPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.exchange}>
+            {signedIn ? <ExchangePage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.deposit}>
+            {signedIn ? <DepositPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.topUp}>
+            {signedIn ? <TopUpPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.orders}>
+            {signedIn ? <OrdersPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.order}>
+            {(params) =>
+              signedIn ? <OrderPage id={params.id} /> : <Redirect to={paths.signIn} replace />
             }
           </Route>
           <Route path={paths.home}>

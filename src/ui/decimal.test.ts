@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { add, multiply, parseDecimal, roundHalfEven, ZERO } from './decimal.ts'
+import { add, compare, multiply, parseDecimal, roundHalfEven, ZERO } from './decimal.ts'
 
 describe('exact decimals', () => {
   it.each([
@@ -39,5 +39,17 @@ describe('exact decimals', () => {
     expect(sum).toEqual({ units: 300000000000000001n, scale: 18 })
     expect(roundHalfEven(sum, 2)).toBe('0.30')
     expect(roundHalfEven(parseDecimal('5'), 2)).toBe('5.00')
+  })
+})
+
+describe('compare', () => {
+  it.each([
+    ['12.50', '12.5', 0],
+    ['0.000000000000000001', '0', 1],
+    ['99.99', '100', -1],
+    ['-1', '0.5', -1],
+    ['1000000000000000000000.01', '1000000000000000000000', 1],
+  ] as const)('%s against %s is %i', (a, b, expected) => {
+    expect(compare(parseDecimal(a), parseDecimal(b))).toBe(expected)
   })
 })

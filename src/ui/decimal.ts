@@ -56,3 +56,11 @@ export function roundHalfEven(value: Decimal, places: number): string {
   const fraction = places > 0 ? `.${digits.slice(digits.length - places)}` : ''
   return `${negative && /[1-9]/.test(digits) ? '-' : ''}${whole}${fraction}`
 }
+
+/** -1, 0 or 1 as `a` is less than, equal to or greater than `b`, whatever their scales. */
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale)
+  const left = rescale(a, scale)
+  const right = rescale(b, scale)
+  return left < right ? -1 : left > right ? 1 : 0
+}

@@ -1,3 +1,5 @@
+import type { Currency } from '../../contract/catalog.ts'
+import type { Order, Quote } from '../../contract/orders.ts'
 import type { User, UserData } from '../../contract/user.ts'
 import type {
   Balance,
@@ -99,3 +101,96 @@ export const aTransactionPage = (
   offset,
   is_last_page: offset + count >= total,
 })
+
+export const USDT_UUID = '0190b0a4-0000-7000-8000-0000000000c2'
+export const BTC_UUID = '0190b0a4-0000-7000-8000-0000000000c3'
+
+export const aCurrency = (overrides: Partial<Currency> = {}): Currency => ({
+  uuid: USDT_UUID,
+  code: 'USDT',
+  name: 'Tether USD',
+  type: 'token',
+  decimals: 6,
+  chain: 'tron',
+  ...overrides,
+})
+
+/** One page holding everything: catalogues and pickers. */
+export const aPage = <T>(data: T[]) => ({
+  data,
+  total: data.length,
+  limit: 100,
+  offset: 0,
+  is_last_page: true,
+})
+
+/** A firm quote: 100 USDT with a 1 USDT fee and a 0.5 % fee, into BTC, good for 30 s from now. */
+export const aQuote = (overrides: Partial<Quote> = {}): Quote => {
+  const created = new Date()
+  return {
+    quote_id: '0190b0a4-0000-7000-8000-0000000000f1',
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    wallet_uuid: WALLET_UUID,
+    from: { currency_uuid: USDT_UUID, currency: 'USDT', chain: 'tron', decimals: 6, amount: '100' },
+    to: {
+      currency_uuid: BTC_UUID,
+      currency: 'BTC',
+      chain: 'bitcoin',
+      decimals: 8,
+      amount: '0.00158',
+    },
+    rate: '0.0000158',
+    fees: [
+      { kind: 'FIXED', currency_uuid: USDT_UUID, currency: 'USDT', amount: '1', percent: null },
+      {
+        kind: 'PERCENT',
+        currency_uuid: USDT_UUID,
+        currency: 'USDT',
+        amount: '0.5',
+        percent: '0.5',
+      },
+    ],
+    total: '101.5',
+    target: {
+      kind: 'wallet',
+      wallet_uuid: WALLET_UUID,
+      counterparty_account_id: null,
+      counterparty_destination_id: null,
+      destination_type: null,
+      fiat_account_id: null,
+      chain: null,
+      address: null,
+      display: 'Personal wallet',
+    },
+    expires_at: new Date(created.getTime() + 30_000).toISOString(),
+    created_at: created.toISOString(),
+    ...overrides,
+  }
+}
+
+/** The order a quote places, NEW, with its first timeline event. */
+export const anOrder = (overrides: Partial<Order> = {}): Order => {
+  const quote = aQuote()
+  return {
+    id: '0190b0a4-0000-7000-8000-0000000000b1',
+    order_type: quote.order_type,
+    status: 'NEW',
+    wallet_uuid: WALLET_UUID,
+    quote_id: quote.quote_id,
+    request_id: 'request-1',
+    from: quote.from,
+    to: quote.to,
+    rate: quote.rate,
+    fees: quote.fees,
+    total: quote.total,
+    target: quote.target,
+    note: null,
+    deposit_instructions: null,
+    tx_hash: null,
+    failure_code: null,
+    timeline: [{ status: 'NEW', at: '2026-01-05T10:00:00Z', note: null }],
+    created_at: '2026-01-05T10:00:00Z',
+    updated_at: '2026-01-05T10:00:00Z',
+    ...overrides,
+  }
+}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
-import { paths } from '../../app/paths.ts'
+import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -42,6 +42,26 @@ export default function WalletPage(props: { uuid: string }) {
         </p>
         <h2>{t('wallets.balances')}</h2>
         <BalanceList balances={wallet.data.balances} />
+        <nav aria-label={t('orders.action.label')} className="row">
+          <Link href={href.send({ wallet: props.uuid })} className="button button-secondary">
+            {t('orders.action.send')}
+          </Link>
+          <Link href={href.exchange({ wallet: props.uuid })} className="button button-secondary">
+            {t('orders.action.exchange')}
+          </Link>
+          <Link href={href.deposit({ wallet: props.uuid })} className="button button-secondary">
+            {t('orders.action.deposit')}
+          </Link>
+          <Link href={href.topUp({ wallet: props.uuid })} className="button button-secondary">
+            {t('orders.action.topUp')}
+          </Link>
+          <Link href={href.orders({ wallet: props.uuid })} className="button button-secondary">
+            {t('orders.action.history')}
+          </Link>
+        </nav>
+        <p>
+          <Link href={href.counterparties(props.uuid)}>{t('cp.walletLink')}</Link>
+        </p>
       </section>
       <Addresses walletUuid={props.uuid} />
       <History walletUuid={props.uuid} balances={wallet.data.balances} />

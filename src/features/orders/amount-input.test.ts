@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { readAmount } from './amount-input.ts'
+
+describe('reading a typed amount', () => {
+  it.each([
+    ['12.5', 2, 'en', '12.5'],
+    ['1,000', 2, 'en', '1000'],
+    ['1,234,567.89', 2, 'en', '1234567.89'],
+    [' 1 234.50 ', 2, 'en', '1234.5'],
+    ['12,5', 2, 'ru', '12.5'],
+    ['1 234,56', 2, 'ru', '1234.56'],
+    ['1\u00a0234,56', 2, 'ru', '1234.56'],
+    ['12.5', 2, 'ru', '12.5'],
+    ['007.10', 2, 'en', '7.1'],
+    ['.5', 2, 'en', '0.5'],
+    ['12.', 2, 'en', '12'],
+    ['0.000000000000000001', 18, 'en', '0.000000000000000001'],
+    ['3.000', 0, 'en', '3'],
+  ])('"%s" at %i decimals in %s is %s', (text, decimals, language, amount) => {
+    expect(readAmount(text, decimals, language)).toEqual({ ok: true, amount })
+  })
+
+  it.each([
+    ['', 2, 'en', 'empty'],
+    ['   ', 2, 'en', 'empty'],
+    ['abc', 2, 'en', 'format'],
+    ['1e5', 2, 'en', 'format'],
+    ['-5', 2, 'en', 'format'],
+    ['.', 2, 'en', 'format'],
+    // An English comma is a thousands separator, never a guessed decimal point.
+    ['1,5', 2, 'en', 'format'],
+    ['1,00', 2, 'en', 'format'],
+    ['1,5.2', 2, 'ru', 'format'],
+    ['1,2,3', 2, 'ru', 'format'],
+    ['1'.repeat(31), 2, 'en', 'format'],
+    ['0', 2, 'en', 'zero'],
+    ['0.00', 2, 'en', 'zero'],
+    ['1.005', 2, 'en', 'decimals'],
+    ['0.5', 0, 'en', 'decimals'],
+  ])('refuses "%s" at %i decimals in %s: %s', (text, decimals, language, problem) => {
+    expect(readAmount(text, decimals, language)).toEqual({ ok: false, problem })
+  })
+})

@@ -1,0 +1,55 @@
+import { useId } from 'react'
+import type { DepositInstructions as Instructions } from '../../../contract/orders.ts'
+import { formatAmount } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { CopyButton } from '../../ui/copy-button.tsx'
+
+/**
+ * Where to send the bank transfer of a fiat deposit, each value with its own
+ * copy button (named after it, so "Copy IBAN" is not one of six "Copy"s), and
+ * the reference called out first: without it the transfer cannot be matched.
+ */
+export function DepositInstructions(props: { instructions: Instructions; decimals: number }) {
+  const { t, language } = useI18n()
+  const titleId = useId()
+  const { instructions: i } = props
+  // The amount is copied as the bank wants it typed ("250.00"), shown as people read it.
+  const rows: { label: string; value: string | null; shown?: string }[] = [
+    { label: t('orders.bank.reference'), value: i.reference },
+    {
+      label: t('orders.bank.amount'),
+      value: i.amount,
+      shown: formatAmount(language, i.amount, props.decimals, i.currency),
+    },
+    { label: t('orders.bank.beneficiary'), value: i.beneficiary },
+    // Read in groups of four, as printed on cards and statements; copied without spaces.
+    { label: t('orders.bank.iban'), value: i.iban, shown: i.iban?.replace(/(.{4})(?=.)/g, '$1 ') },
+    { label: t('orders.bank.accountNumber'), value: i.account_number },
+    { label: t('orders.bank.bic'), value: i.bic },
+    { label: t('orders.bank.bankName'), value: i.bank_name },
+    { label: t('orders.bank.bankAddress'), value: i.bank_address },
+  ]
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('orders.bank.title')}</h2>
+      <div className="alert alert-warning order-reference-warning" role="note">
+        <strong>{t('orders.bank.referenceWarningTitle')}</strong>{' '}
+        {t('orders.bank.referenceWarning', { reference: i.reference })}
+      </div>
+      <dl className="fields">
+        {rows.map(({ label, value, shown }) =>
+          value ? (
+            <div key={label} className="field-row">
+              <dt>{label}</dt>
+              <dd className="order-copy-value">
+                <code className="address-text">{shown ?? value}</code>
+                <CopyButton text={value} thing={label} />
+              </dd>
+            </div>
+          ) : null,
+        )}
+      </dl>
+      <p className="muted">{t('orders.bank.after')}</p>
+    </section>
+  )
+}

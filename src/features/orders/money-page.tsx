@@ -1,0 +1,140 @@
+import { useQuery } from '@tanstack/react-query'
+import { type ReactNode, useState } from 'react'
+import { Link } from 'wouter'
+import type { Currency } from '../../../contract/catalog.ts'
+import type { Wallet, WalletType } from '../../../contract/wallets.ts'
+import { href, paths } from '../../app/paths.ts'
+import type { MessageKey } from '../../i18n/en.ts'
+import { formatAmount } from '../../i18n/format.ts'
+import { type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { Button, SelectField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { chainsQuery, currenciesQuery, walletsQuery } from './queries.ts'
+
+/** What every money screen needs before its form: the wallets, the catalogue, the chosen wallet. */
+export interface Basics {
+  wallet: Wallet
+  /** The wallet picker; nothing to pick with a single wallet. */
+  walletField: ReactNode
+  currencies: Currency[]
+  currency: (uuid: string | undefined) => Currency | undefined
+  /** What the wallet can spend in a currency ("0" when it holds none). */
+  available: (uuid: string) => string
+  chainName: (id: string | null) => string | undefined
+  /** "USDT · Tron — 120.50 available", for pickers. */
+  currencyOption: (currency: Currency, withBalance?: boolean) => string
+}
+
+/** SPEC.md §3: the trading wallet's label entry is `p2p`; every other type labels itself. */
+const walletTypeKey = (type: WalletType): MessageKey =>
+  `wallet.type.${type === 'trading' ? 'p2p' : type}` as MessageKey
+
+export const walletName = (t: Translate, wallet: Wallet) =>
+  t('wallets.walletTitle', { type: t(walletTypeKey(wallet.type)) })
+
+/**
+ * A money screen's frame: its back link, then the form once the wallets and
+ * the catalogue are in (from cache offline), or why they are not.
+ */
+export function MoneyPage(props: {
+  title: string
+  /** `?wallet=` of the link that led here; else the first wallet. */
+  wallet: string | undefined
+  children: (basics: Basics) => ReactNode
+}) {
+  const { t, language } = useI18n()
+  // Balances decide what can be spent: read again on every visit, whatever the cache says.
+  const wallets = useQuery({ ...walletsQuery(), refetchOnMount: 'always' })
+  const currencies = useQuery(currenciesQuery())
+  const chains = useQuery(chainsQuery())
+  const [chosen, setChosen] = useState(props.wallet)
+
+  const back = (
+    <p>
+      <Link href={props.wallet ? href.wallet(props.wallet) : paths.home}>
+        ← {props.wallet ? t('orders.backToWallet') : t('orders.backHome')}
+      </Link>
+    </p>
+  )
+  const frame = (body: ReactNode) => (
+    <div className="stack">
+      {back}
+      {body}
+    </div>
+  )
+  const failed = wallets.error ?? currencies.error
+  if (failed) {
+    return frame(
+      <>
+        <h1>{props.title}</h1>
+        <ErrorSummary error={failed} />
+        <Button
+          variant="secondary"
+          onClick={() => {
+            void wallets.refetch()
+            void currencies.refetch()
+          }}
+        >
+          {t('error.retry')}
+        </Button>
+      </>,
+    )
+  }
+  if (!wallets.data || !currencies.data) {
+    return frame(
+      <>
+        <h1>{props.title}</h1>
+        <Pending paused={wallets.isPaused || currencies.isPaused} />
+      </>,
+    )
+  }
+  const list = wallets.data.data
+  const wallet = list.find((candidate) => candidate.uuid === chosen) ?? list[0]
+  if (!wallet) {
+    return frame(
+      <>
+        <h1>{props.title}</h1>
+        <p className="muted">{t('orders.noWallet')}</p>
+        <Link href={paths.home}>{t('orders.backHome')}</Link>
+      </>,
+    )
+  }
+
+  const catalogue = currencies.data.data
+  const chainName = (id: string | null) =>
+    id ? (chains.data?.data.find((chain) => chain.id === id)?.name ?? id) : undefined
+  const available = (uuid: string) =>
+    wallet.balances.find((balance) => balance.currency_uuid === uuid)?.available ?? '0'
+  const basics: Basics = {
+    wallet,
+    walletField:
+      list.length > 1 ? (
+        <SelectField
+          label={t('orders.wallet')}
+          value={wallet.uuid}
+          onChange={(event) => setChosen(event.target.value)}
+        >
+          {list.map((candidate) => (
+            <option key={candidate.uuid} value={candidate.uuid}>
+              {walletName(t, candidate)}
+            </option>
+          ))}
+        </SelectField>
+      ) : null,
+    currencies: catalogue,
+    currency: (uuid) => catalogue.find((currency) => currency.uuid === uuid),
+    available,
+    chainName,
+    currencyOption: (currency, withBalance = true) => {
+      const chain = chainName(currency.chain)
+      const name = chain ? `${currency.code} · ${chain}` : currency.code
+      if (!withBalance) return name
+      return t('orders.currency.option', {
+        currency: name,
+        available: formatAmount(language, available(currency.uuid), currency.decimals),
+      })
+    },
+  }
+  return frame(props.children(basics))
+}

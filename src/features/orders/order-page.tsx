@@ -1,0 +1,165 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import type { Order } from '../../../contract/orders.ts'
+import { href } from '../../app/paths.ts'
+import { errorMessage } from '../../i18n/error-message.ts'
+import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
+import { Button } from '../../ui/components.tsx'
+import { CopyButton } from '../../ui/copy-button.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { DepositInstructions } from './deposit-instructions.tsx'
+import { isCancellable, isDeposit, isFinal, orderTypeLabel } from './labels.ts'
+import { useCancelOrder } from './mutations.ts'
+import { OrderHeadline } from './order-result.tsx'
+import { PriceLines } from './price-lines.tsx'
+import { StatusTimeline } from './status-timeline.tsx'
+import { useLiveOrder } from './use-live-order.ts'
+import './orders.css'
+
+/** /orders/:id — one order: its amounts, where it goes, its timeline, and cancel while it can be. */
+export default function OrderPage(props: { id: string }) {
+  const { t } = useI18n()
+  const order = useLiveOrder(props.id)
+  const back = (wallet?: string) => (
+    <p>
+      <Link href={href.orders({ wallet })}>← {t('orders.history.title')}</Link>
+    </p>
+  )
+
+  if (order.isPending) return <Pending paused={order.isPaused} />
+  if (order.isError && !order.data) {
+    return (
+      <div className="stack">
+        {back()}
+        <ErrorSummary error={order.error} />
+        <Button variant="secondary" onClick={() => order.refetch()}>
+          {t('error.retry')}
+        </Button>
+      </div>
+    )
+  }
+  const current = order.data
+  return (
+    <div className="stack">
+      {back(current.wallet_uuid)}
+      <section className="card stack" aria-labelledby="order-title">
+        <h1 id="order-title">{orderTypeLabel(t, current.order_type)}</h1>
+        <OrderHeadline order={current} />
+        <OrderFields order={current} />
+      </section>
+      {current.deposit_instructions && !isFinal(current.status) && (
+        <DepositInstructions
+          instructions={current.deposit_instructions}
+          decimals={current.from.decimals}
+        />
+      )}
+      <section className="card stack" aria-labelledby="order-progress">
+        <h2 id="order-progress">{t('orders.timeline.title')}</h2>
+        <StatusTimeline order={current} />
+      </section>
+      {isCancellable(current) && <CancelOrder order={current} />}
+    </div>
+  )
+}
+
+function OrderFields(props: { order: Order }) {
+  const { t, language } = useI18n()
+  const { order } = props
+  const extra: [string, ReactNode][] = [
+    [
+      isDeposit(order.order_type) ? t('orders.detail.into') : t('orders.review.to'),
+      order.target.display,
+    ],
+  ]
+  if (order.note) extra.push([t('orders.note.label'), order.note])
+  if (order.tx_hash) {
+    extra.push([
+      t('tx.hash'),
+      <span key="hash" className="stack">
+        <code className="address-text">{order.tx_hash}</code>
+        <CopyButton text={order.tx_hash} thing={t('tx.hash')} />
+      </span>,
+    ])
+  }
+  extra.push([t('tx.created'), formatDateTime(language, order.created_at)])
+  extra.push([t('orders.detail.id'), <code key="id">{order.id}</code>])
+  return <PriceLines priced={order} extra={extra} />
+}
+
+/**
+ * Cancelling asks first, in the page (no modal to trap focus): what happens
+ * to the money, then "Yes, cancel" or "Keep". The server may have moved the
+ * order on meanwhile: its 409 is said in words, and the page shows the new status.
+ */
+function CancelOrder(props: { order: Order }) {
+  const { t, language } = useI18n()
+  const cancel = useCancelOrder(props.order.id)
+  const server = useNeedsServer()
+  const [asking, setAsking] = useState(false)
+  const questionRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (asking) questionRef.current?.focus()
+  }, [asking])
+
+  const { order } = props
+  const refused =
+    cancel.error instanceof ApiError && cancel.error.status === 409
+      ? t('orders.cancel.tooLate')
+      : cancel.error
+        ? errorMessage(cancel.error, t, { language })
+        : undefined
+
+  if (!asking) {
+    return (
+      <div className="stack">
+        <Button variant="secondary" onClick={() => setAsking(true)} {...server.disabledProps}>
+          {t('orders.cancel.open')}
+        </Button>
+        {server.reason}
+      </div>
+    )
+  }
+  return (
+    <section className="card stack order-cancel" aria-labelledby="order-cancel-title">
+      <h2 id="order-cancel-title" ref={questionRef} tabIndex={-1}>
+        {t('orders.cancel.question')}
+      </h2>
+      <p>
+        {isDeposit(order.order_type)
+          ? t('orders.cancel.depositEffect')
+          : t('orders.cancel.effect', {
+              amount: formatAmount(language, order.total, order.from.decimals, order.from.currency),
+            })}
+      </p>
+      {refused && (
+        <p className="alert alert-error" role="alert">
+          {refused}
+        </p>
+      )}
+      <Button
+        block
+        className="order-danger"
+        busy={cancel.isPending}
+        onClick={() => cancel.mutate(undefined, { onSuccess: () => setAsking(false) })}
+        {...server.disabledProps}
+      >
+        {cancel.isPending ? t('orders.cancel.canceling') : t('orders.cancel.confirm')}
+      </Button>
+      {server.reason}
+      <Button
+        variant="secondary"
+        block
+        disabled={cancel.isPending}
+        onClick={() => {
+          cancel.reset()
+          setAsking(false)
+        }}
+      >
+        {t('orders.cancel.keep')}
+      </Button>
+    </section>
+  )
+}

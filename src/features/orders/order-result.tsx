@@ -1,0 +1,74 @@
+import type { ReactNode, RefObject } from 'react'
+import { Link, useLocation } from 'wouter'
+import type { Order } from '../../../contract/orders.ts'
+import { href } from '../../app/paths.ts'
+import { formatAmount } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { failureText, orderKind, orderStatusLabel, statusTone } from './labels.ts'
+import { StatusTimeline } from './status-timeline.tsx'
+import { useLiveOrder } from './use-live-order.ts'
+
+/**
+ * The last step of a money action: the order placed, its status following
+ * the server live until it is final, a link to the order, and "Done".
+ */
+export function OrderResult(props: {
+  orderId: string
+  headingRef: RefObject<HTMLHeadingElement | null>
+  extra?: (order: Order) => ReactNode
+}) {
+  const { t } = useI18n()
+  const [, navigate] = useLocation()
+  const order = useLiveOrder(props.orderId)
+
+  if (order.isPending) return <Pending paused={order.isPaused} />
+  if (order.isError) return <ErrorSummary error={order.error} />
+  const current = order.data
+  const tone = statusTone(current.status)
+
+  return (
+    <section className="stack" aria-labelledby="order-result-title">
+      <div className={`order-result order-result-${tone}`}>
+        <span className="order-result-mark" aria-hidden="true">
+          {tone === 'failure' ? '✕' : tone === 'success' ? '✓' : '…'}
+        </span>
+        <h1 id="order-result-title" ref={props.headingRef} tabIndex={-1}>
+          {t(`orders.result.${orderKind(current.order_type)}`)}
+        </h1>
+        <OrderHeadline order={current} />
+      </div>
+      {props.extra?.(current)}
+      <section className="card stack" aria-labelledby="order-result-progress">
+        <h2 id="order-result-progress">{t('orders.timeline.title')}</h2>
+        <StatusTimeline order={current} />
+      </section>
+      <Link href={href.order(current.id)}>{t('orders.result.view')}</Link>
+      <Button block onClick={() => navigate(href.wallet(current.wallet_uuid))}>
+        {t('orders.result.done')}
+      </Button>
+    </section>
+  )
+}
+
+/**
+ * The order's amount and status in a sentence, announced when it changes
+ * (role=status): "1,000.00 USDT · Complete".
+ */
+export function OrderHeadline(props: { order: Order }) {
+  const { t, language } = useI18n()
+  const { order } = props
+  return (
+    <div className="stack order-headline">
+      <p className="order-headline-amount">
+        {formatAmount(language, order.to.amount, order.to.decimals, order.to.currency)}
+      </p>
+      <p role="status" className={`order-status order-status-${statusTone(order.status)}`}>
+        {orderStatusLabel(t, order.status)}
+        {order.failure_code && ` · ${failureText(t, order.failure_code)}`}
+      </p>
+    </div>
+  )
+}

@@ -1,0 +1,157 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Link, useSearch } from 'wouter'
+import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
+import { href, paths } from '../../app/paths.ts'
+import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button, SelectField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import {
+  isDeposit,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  orderStatusLabel,
+  orderTypeLabel,
+  statusTone,
+} from './labels.ts'
+import { walletName } from './money-page.tsx'
+import { type OrderFilters, ordersQuery, walletsQuery } from './queries.ts'
+import './orders.css'
+
+/** /orders?wallet= — every order, newest first, filtered by wallet, status and type. */
+export default function OrdersPage() {
+  const search = useSearch()
+  return <Orders key={search} wallet={new URLSearchParams(search).get('wallet') ?? undefined} />
+}
+
+function Orders(props: { wallet?: string }) {
+  const { t } = useI18n()
+  const [filters, setFilters] = useState<OrderFilters>({ wallet: props.wallet })
+  const wallets = useQuery(walletsQuery())
+  const orders = useInfiniteQuery(ordersQuery(filters))
+  const server = useNeedsServer()
+  const set = (patch: Partial<OrderFilters>) => setFilters((current) => ({ ...current, ...patch }))
+  const rows = orders.data?.pages.flatMap((page) => page.data) ?? []
+  const total = orders.data?.pages.at(-1)?.total ?? 0
+  const filtered = Boolean(filters.status || filters.type)
+
+  return (
+    <div className="stack">
+      <p>
+        <Link href={props.wallet ? href.wallet(props.wallet) : paths.home}>
+          ← {props.wallet ? t('orders.backToWallet') : t('orders.backHome')}
+        </Link>
+      </p>
+      <h1>{t('orders.history.title')}</h1>
+      <fieldset className="filters">
+        <legend>{t('history.filters')}</legend>
+        <SelectField
+          label={t('orders.wallet')}
+          value={filters.wallet ?? ''}
+          onChange={(event) => set({ wallet: event.target.value || undefined })}
+        >
+          <option value="">{t('orders.history.allWallets')}</option>
+          {wallets.data?.data.map((wallet) => (
+            <option key={wallet.uuid} value={wallet.uuid}>
+              {walletName(t, wallet)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={t('history.status')}
+          value={filters.status ?? ''}
+          onChange={(event) =>
+            set({ status: (event.target.value || undefined) as OrderStatus | undefined })
+          }
+        >
+          <option value="">{t('history.any')}</option>
+          {ORDER_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {orderStatusLabel(t, status)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={t('history.type')}
+          value={filters.type ?? ''}
+          onChange={(event) =>
+            set({ type: (event.target.value || undefined) as OrderType | undefined })
+          }
+        >
+          <option value="">{t('history.any')}</option>
+          {ORDER_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {orderTypeLabel(t, type)}
+            </option>
+          ))}
+        </SelectField>
+      </fieldset>
+      {orders.isPending ? (
+        <Pending paused={orders.isPaused} />
+      ) : orders.isError && rows.length === 0 ? (
+        <div className="stack">
+          <ErrorSummary error={orders.error} />
+          <Button variant="secondary" onClick={() => orders.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="muted">
+          {filtered ? t('orders.history.emptyFiltered') : t('orders.history.empty')}
+        </p>
+      ) : (
+        <>
+          <ul className="order-rows" aria-label={t('orders.history.list')}>
+            {rows.map((order) => (
+              <li key={order.id} data-testid="order-row">
+                <OrderRow order={order} />
+              </li>
+            ))}
+          </ul>
+          <p className="muted">{t('history.count', { shown: rows.length, total })}</p>
+          {orders.isFetchNextPageError && <ErrorSummary error={orders.error} />}
+          {orders.hasNextPage && (
+            <>
+              <Button
+                variant="secondary"
+                busy={orders.isFetchingNextPage}
+                onClick={() => orders.fetchNextPage()}
+                {...server.disabledProps}
+              >
+                {orders.isFetchingNextPage ? t('history.loadingMore') : t('orders.history.more')}
+              </Button>
+              {server.reason}
+            </>
+          )}
+        </>
+      )}
+    </div>
+  )
+}
+
+function OrderRow(props: { order: Order }) {
+  const { t, language } = useI18n()
+  const { order } = props
+  const incoming = isDeposit(order.order_type)
+  const amount = incoming
+    ? `+${formatAmount(language, order.to.amount, order.to.decimals, order.to.currency)}`
+    : `−${formatAmount(language, order.total, order.from.decimals, order.from.currency)}`
+  const tone = statusTone(order.status)
+  return (
+    <Link href={href.order(order.id)} className="order-row">
+      <span className="order-row-main">
+        <span className="order-row-title">{orderTypeLabel(t, order.order_type)}</span>
+        <span className="muted">{order.target.display}</span>
+        <span className="muted">{formatDateTime(language, order.created_at)}</span>
+      </span>
+      <span className="order-row-side">
+        <span className={incoming ? 'amount-deposit' : undefined}>{amount}</span>
+        <span className={`order-status order-status-${tone}`}>
+          {orderStatusLabel(t, order.status)}
+        </span>
+      </span>
+    </Link>
+  )
+}

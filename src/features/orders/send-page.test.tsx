@@ -1,0 +1,235 @@
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Counterparty, Destination } from '../../../contract/counterparties.ts'
+import {
+  aBalance,
+  aCurrency,
+  anOrder,
+  aPage,
+  aQuote,
+  aWallet,
+  USDT_UUID,
+  WALLET_UUID,
+} from '../../../tests/support/builders.ts'
+import { mockApi, type Route } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import SendPage from './send-page.tsx'
+
+const EUR_UUID = '0190b0a4-0000-7000-8000-0000000000c9'
+const EUR = aCurrency({
+  uuid: EUR_UUID,
+  code: 'EUR',
+  name: 'Euro',
+  type: 'fiat',
+  decimals: 2,
+  chain: null,
+})
+const USDT = aCurrency()
+const ANNA = '0190b0a4-0000-7000-8000-00000000cc01'
+const BOB = '0190b0a4-0000-7000-8000-00000000cc02'
+
+const counterparty = (id: string, name: string, count: number): Counterparty => ({
+  counterparty_account_id: id,
+  wallet_id: WALLET_UUID,
+  type: 'INDIVIDUAL',
+  name,
+  first_name: name,
+  last_name: null,
+  legal_name: null,
+  email: null,
+  phone: null,
+  country: 'DE',
+  address: null,
+  destinations_count: count,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+})
+
+const destination = (overrides: Partial<Destination>): Destination => ({
+  counterparty_destination_id: '0190b0a4-0000-7000-8000-00000000dd01',
+  counterparty_account_id: ANNA,
+  type: 'SEPA',
+  label: null,
+  iban: 'DE89370400440532013000',
+  bic: null,
+  account_number: null,
+  routing_number: null,
+  account_type: null,
+  bank_name: null,
+  bank_country: null,
+  chain: null,
+  address: null,
+  wallet_uuid: null,
+  display: 'DE89 … 3000',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  ...overrides,
+})
+
+const SEPA = destination({ label: 'Main account' })
+const TRON = destination({
+  counterparty_destination_id: '0190b0a4-0000-7000-8000-00000000dd02',
+  type: 'CRYPTO_EXTERNAL',
+  iban: null,
+  chain: 'tron',
+  address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+  display: 'TJCn…sxMW',
+})
+const ACH = destination({
+  counterparty_destination_id: '0190b0a4-0000-7000-8000-00000000dd03',
+  type: 'ACH',
+  iban: null,
+  display: '•••• 6789',
+})
+const BOB_SEPA = destination({
+  counterparty_destination_id: '0190b0a4-0000-7000-8000-00000000dd04',
+  counterparty_account_id: BOB,
+  display: 'FR76 … 0189',
+})
+
+const eurQuote = aQuote({
+  order_type: 'WITHDRAWAL_FIAT_SEPA',
+  from: { currency_uuid: EUR_UUID, currency: 'EUR', chain: null, decimals: 2, amount: '50' },
+  to: { currency_uuid: EUR_UUID, currency: 'EUR', chain: null, decimals: 2, amount: '50' },
+  rate: '1.00',
+  fees: [{ kind: 'FIXED', currency_uuid: EUR_UUID, currency: 'EUR', amount: '1', percent: null }],
+  total: '51',
+})
+
+function renderSend(search: string, routes: Record<string, Route> = {}) {
+  const api = mockApi({
+    'GET /wallets': {
+      body: aPage([
+        aWallet({
+          balances: [
+            aBalance({
+              currency_uuid: EUR_UUID,
+              currency: 'EUR',
+              chain: null,
+              decimals: 2,
+              available: '300',
+            }),
+            aBalance({
+              currency_uuid: USDT_UUID,
+              currency: 'USDT',
+              chain: 'tron',
+              decimals: 6,
+              available: '80',
+            }),
+          ],
+        }),
+      ]),
+    },
+    'GET /currencies': { body: aPage([USDT, EUR]) },
+    'GET /chains': {
+      body: aPage([
+        {
+          id: 'tron',
+          name: 'Tron',
+          native_currency: 'TRX',
+          address_format: 'tron',
+          confirmations: 20,
+        },
+      ]),
+    },
+    [`GET /counterparties/${WALLET_UUID}`]: {
+      body: aPage([counterparty(ANNA, 'Anna Schmidt', 3), counterparty(BOB, 'Bob Martin', 1)]),
+    },
+    [`GET /counterparties/${WALLET_UUID}/${ANNA}/destinations`]: { body: aPage([SEPA, TRON, ACH]) },
+    [`GET /counterparties/${WALLET_UUID}/${BOB}/destinations`]: { body: aPage([BOB_SEPA]) },
+    'GET /orders/calc': { body: eurQuote },
+    'POST /orders/WITHDRAWAL_FIAT_SEPA': {
+      status: 201,
+      body: anOrder({ order_type: 'WITHDRAWAL_FIAT_SEPA' }),
+    },
+    [`GET /orders/${anOrder().id}`]: { body: anOrder({ order_type: 'WITHDRAWAL_FIAT_SEPA' }) },
+    ...routes,
+  })
+  return { api, ...renderApp(<SendPage />, { path: `/send?wallet=${WALLET_UUID}${search}` }) }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('sending to a saved recipient', () => {
+  it('offers only the destinations that can take the currency, and sends by SEPA with a note', async () => {
+    const { api, user } = renderSend(`&currency=${EUR_UUID}`)
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Recipient' }),
+      'Anna Schmidt',
+    )
+    const where = await screen.findByRole('combobox', { name: 'Account or address' })
+    expect([...(where as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      'Choose where to send',
+      'Main account · DE89 … 3000',
+    ])
+    await user.selectOptions(where, 'Main account · DE89 … 3000')
+    await user.type(screen.getByRole('textbox', { name: 'You send (EUR)' }), '50')
+    await user.type(screen.getByRole('textbox', { name: 'Note (optional)' }), 'Rent March')
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
+
+    expect(Object.fromEntries(api.to('GET /orders/calc').at(-1)!.query)).toEqual({
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      wallet_uuid: WALLET_UUID,
+      from_uuid: EUR_UUID,
+      destination_id: SEPA.counterparty_destination_id,
+      amount_from: '50',
+    })
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    expect(await screen.findByText('Rent March')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await screen.findByRole('heading', { name: 'Transfer placed' })
+    expect(api.to('POST /orders/WITHDRAWAL_FIAT_SEPA')[0]!.body).toMatchObject({
+      note: 'Rent March',
+    })
+  })
+
+  it('starts from the destination a link names', async () => {
+    renderSend(`&destination=${BOB_SEPA.counterparty_destination_id}`)
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Recipient' })).toHaveDisplayValue('Bob Martin'),
+    )
+    expect(screen.getByRole('combobox', { name: 'Currency' })).toHaveDisplayValue(/^EUR/)
+    expect(await screen.findByRole('combobox', { name: 'Account or address' })).toHaveDisplayValue(
+      'FR76 … 0189',
+    )
+  })
+
+  it('says when there is nobody to pay yet, and where to add them', async () => {
+    renderSend('', { [`GET /counterparties/${WALLET_UUID}`]: { body: aPage([]) } })
+    expect(await screen.findByText('You have no saved recipients yet.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Add or edit recipients' })).toHaveAttribute(
+      'href',
+      `/wallets/${WALLET_UUID}/counterparties`,
+    )
+  })
+})
+
+describe('sending crypto to a new address', () => {
+  it('quotes a crypto withdrawal to the typed address on the currency’s chain', async () => {
+    const { api, user } = renderSend(`&currency=${USDT_UUID}`, {
+      'GET /orders/calc': { body: aQuote({ order_type: 'WITHDRAWAL_CRYPTO' }) },
+    })
+    await user.click(await screen.findByRole('radio', { name: 'A new address' }))
+    const address = screen.getByRole('textbox', { name: 'Address' })
+    expect(address).toHaveAccessibleDescription(expect.stringContaining('A Tron address.'))
+    await user.type(address, 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW')
+    await user.type(screen.getByRole('textbox', { name: 'You send (USDT)' }), '25')
+    await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(1))
+    expect(Object.fromEntries(api.to('GET /orders/calc')[0]!.query)).toEqual({
+      order_type: 'WITHDRAWAL_CRYPTO',
+      wallet_uuid: WALLET_UUID,
+      from_uuid: USDT_UUID,
+      address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+      amount_from: '25',
+    })
+  })
+
+  it('offers a new address only for crypto', async () => {
+    renderSend(`&currency=${EUR_UUID}`)
+    await screen.findByRole('combobox', { name: 'Recipient' })
+    expect(screen.queryByRole('radio', { name: 'A new address' })).toBeNull()
+  })
+})

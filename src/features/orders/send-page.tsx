@@ -1,0 +1,286 @@
+import { useQueries, useQuery } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { Link, useSearch } from 'wouter'
+import type { Currency } from '../../../contract/catalog.ts'
+import type { Destination } from '../../../contract/counterparties.ts'
+import { href } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { SelectField, TextField } from '../../ui/components.tsx'
+import { parseDecimal } from '../../ui/decimal.ts'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { type Basics, MoneyPage } from './money-page.tsx'
+import { OrderFlow, type QuoteRequest } from './order-flow.tsx'
+import { counterpartiesQuery, destinationsQuery } from './queries.ts'
+import './orders.css'
+
+/** /send?wallet=&currency=&destination= — crypto to an address, or to a saved recipient; euros by SEPA. */
+export default function SendPage() {
+  const search = useSearch()
+  const { t } = useI18n()
+  const params = new URLSearchParams(search)
+  return (
+    <MoneyPage
+      key={search}
+      title={t('orders.send.title')}
+      wallet={params.get('wallet') ?? undefined}
+    >
+      {(basics) => (
+        <SendForm
+          basics={basics}
+          currency={params.get('currency') ?? undefined}
+          destination={params.get('destination') ?? undefined}
+        />
+      )}
+    </MoneyPage>
+  )
+}
+
+/** Euros leave by SEPA; every coin and token by its chain. Other fiat has no payout order. */
+const sendable = (currency: Currency) => currency.type !== 'fiat' || currency.code === 'EUR'
+
+/** Whether a saved destination can take this currency: SEPA for euros, the same chain (or inside the platform) for crypto. */
+export const canReceive = (destination: Destination, currency: Currency) =>
+  currency.type === 'fiat'
+    ? currency.code === 'EUR' && destination.type === 'SEPA'
+    : destination.type === 'CRYPTO_INTERNAL' ||
+      (destination.type === 'CRYPTO_EXTERNAL' && destination.chain === currency.chain)
+
+type Mode = 'saved' | 'address'
+
+function SendForm(props: { basics: Basics; currency?: string; destination?: string }) {
+  const { t } = useI18n()
+  const { basics } = props
+  const wallet = basics.wallet.uuid
+  const options = basics.currencies
+    .filter(sendable)
+    .sort(
+      (a, b) =>
+        Number(parseDecimal(basics.available(b.uuid)).units > 0n) -
+        Number(parseDecimal(basics.available(a.uuid)).units > 0n),
+    )
+  const [currencyId, setCurrencyId] = useState(props.currency ?? options[0]?.uuid)
+  const currency = basics.currency(currencyId)
+  const [mode, setMode] = useState<Mode>('saved')
+  const [counterparty, setCounterparty] = useState<string>()
+  const [destination, setDestination] = useState(props.destination)
+  const [address, setAddress] = useState('')
+
+  const preselected = usePreselectedDestination(wallet, props.destination)
+  // Applied once, when the linked destination is found; the person's own choices win after that.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  useEffect(() => {
+    if (!preselected) return
+    setCounterparty(preselected.counterparty_account_id)
+    setDestination(preselected.counterparty_destination_id)
+    // The destination decides the currency only when the link did not.
+    if (props.currency) return
+    if (preselected.type === 'SEPA') {
+      setCurrencyId(basics.currencies.find((c) => c.code === 'EUR' && c.type === 'fiat')?.uuid)
+    } else if (preselected.type === 'CRYPTO_EXTERNAL') {
+      const onChain = basics.currencies.filter((c) => c.chain === preselected.chain)
+      const held = onChain.find((c) => parseDecimal(basics.available(c.uuid)).units > 0n)
+      setCurrencyId((held ?? onChain.find((c) => c.type === 'native') ?? onChain[0])?.uuid)
+    }
+  }, [preselected])
+
+  const crypto = currency !== undefined && currency.type !== 'fiat'
+  const useAddress = crypto && mode === 'address'
+  const trimmed = address.trim()
+  let request: QuoteRequest | undefined
+  if (currency) {
+    const base = {
+      order_type: crypto ? ('WITHDRAWAL_CRYPTO' as const) : ('WITHDRAWAL_FIAT_SEPA' as const),
+      wallet_uuid: wallet,
+      from_uuid: currency.uuid,
+    }
+    if (useAddress && trimmed) request = { ...base, address: trimmed }
+    if (!useAddress && destination) request = { ...base, destination_id: destination }
+  }
+  const side = currency && { currency: currency.code, decimals: currency.decimals }
+
+  return (
+    <OrderFlow
+      kind="send"
+      title={t('orders.send.title')}
+      request={request}
+      from={side}
+      to={side}
+      available={currency ? basics.available(currency.uuid) : undefined}
+      note
+      fields={
+        <>
+          {basics.walletField}
+          <SelectField
+            label={t('orders.send.currency')}
+            value={currencyId ?? ''}
+            onChange={(event) => {
+              setCurrencyId(event.target.value)
+              setDestination(undefined)
+            }}
+          >
+            {options.map((option) => (
+              <option key={option.uuid} value={option.uuid}>
+                {basics.currencyOption(option)}
+              </option>
+            ))}
+          </SelectField>
+          {crypto && (
+            <fieldset className="fieldset">
+              <legend>{t('orders.send.to')}</legend>
+              <div className="row">
+                {(['saved', 'address'] as const).map((value) => (
+                  <label key={value} className="order-choice">
+                    <input
+                      type="radio"
+                      name="send-mode"
+                      value={value}
+                      checked={mode === value}
+                      onChange={() => setMode(value)}
+                    />
+                    {t(value === 'saved' ? 'orders.send.saved' : 'orders.send.newAddress')}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
+          {useAddress ? (
+            <TextField
+              label={t('orders.send.address')}
+              autoComplete="off"
+              spellCheck={false}
+              value={address}
+              onChange={(event) => setAddress(event.target.value)}
+              hint={t('orders.send.addressHint', {
+                chain: basics.chainName(currency.chain) ?? '',
+              })}
+            />
+          ) : (
+            currency && (
+              <SavedDestination
+                wallet={wallet}
+                currency={currency}
+                counterparty={counterparty}
+                destination={destination}
+                onCounterparty={(id) => {
+                  setCounterparty(id)
+                  setDestination(undefined)
+                }}
+                onDestination={setDestination}
+              />
+            )
+          )}
+        </>
+      }
+    />
+  )
+}
+
+/**
+ * The destination a link names by id alone (`?destination=`): found among
+ * the counterparties' destinations. Each counterparty with any is asked once;
+ * the answers are the same the pickers show, so nothing is read twice.
+ */
+function usePreselectedDestination(wallet: string, id: string | undefined) {
+  const counterparties = useQuery({ ...counterpartiesQuery(wallet), enabled: id !== undefined })
+  const withDestinations = (counterparties.data?.data ?? []).filter(
+    (counterparty) => counterparty.destinations_count > 0,
+  )
+  const lists = useQueries({
+    queries: id
+      ? withDestinations.map((counterparty) =>
+          destinationsQuery(wallet, counterparty.counterparty_account_id),
+        )
+      : [],
+  })
+  const found = lists
+    .flatMap((list) => list.data?.data ?? [])
+    .find((destination) => destination.counterparty_destination_id === id)
+  // One object for as long as it is the same destination: it feeds an effect.
+  const [kept, setKept] = useState<Destination>()
+  useEffect(() => {
+    if (found && found.counterparty_destination_id !== kept?.counterparty_destination_id) {
+      setKept(found)
+    }
+  }, [found, kept])
+  return kept
+}
+
+function SavedDestination(props: {
+  wallet: string
+  currency: Currency
+  counterparty: string | undefined
+  destination: string | undefined
+  onCounterparty: (id: string | undefined) => void
+  onDestination: (id: string | undefined) => void
+}) {
+  const { t } = useI18n()
+  const counterparties = useQuery(counterpartiesQuery(props.wallet))
+  const destinations = useQuery({
+    ...destinationsQuery(props.wallet, props.counterparty ?? ''),
+    enabled: props.counterparty !== undefined,
+  })
+  const addLink = (
+    <Link href={href.counterparties(props.wallet)}>{t('orders.send.manageRecipients')}</Link>
+  )
+
+  if (counterparties.isPending) return <Pending paused={counterparties.isPaused} />
+  if (counterparties.isError) return <ErrorSummary error={counterparties.error} />
+  const people = counterparties.data.data
+  if (people.length === 0) {
+    return (
+      <div className="stack">
+        <p className="muted">{t('orders.send.noRecipients')}</p>
+        {addLink}
+      </div>
+    )
+  }
+  const usable = (destinations.data?.data ?? []).filter((destination) =>
+    canReceive(destination, props.currency),
+  )
+  return (
+    <div className="stack">
+      <SelectField
+        label={t('orders.send.recipient')}
+        value={props.counterparty ?? ''}
+        onChange={(event) => props.onCounterparty(event.target.value || undefined)}
+      >
+        <option value="">{t('orders.send.chooseRecipient')}</option>
+        {people.map((person) => (
+          <option key={person.counterparty_account_id} value={person.counterparty_account_id}>
+            {person.name}
+          </option>
+        ))}
+      </SelectField>
+      {props.counterparty &&
+        (destinations.isPending ? (
+          <Pending paused={destinations.isPaused} />
+        ) : destinations.isError ? (
+          <ErrorSummary error={destinations.error} />
+        ) : usable.length === 0 ? (
+          <p className="muted">
+            {t('orders.send.noUsableDestination', { currency: props.currency.code })}
+          </p>
+        ) : (
+          <SelectField
+            label={t('orders.send.destination')}
+            value={props.destination ?? ''}
+            onChange={(event) => props.onDestination(event.target.value || undefined)}
+          >
+            <option value="">{t('orders.send.chooseDestination')}</option>
+            {usable.map((destination) => (
+              <option
+                key={destination.counterparty_destination_id}
+                value={destination.counterparty_destination_id}
+              >
+                {destination.label
+                  ? `${destination.label} · ${destination.display}`
+                  : destination.display}
+              </option>
+            ))}
+          </SelectField>
+        ))}
+      {addLink}
+    </div>
+  )
+}

@@ -1,0 +1,139 @@
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
+import {
+  aBalance,
+  aCurrency,
+  aPage,
+  aQuote,
+  aWallet,
+  USDT_UUID,
+  WALLET_UUID,
+} from '../../../tests/support/builders.ts'
+import { mockApi, type Route } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import TopUpPage, { topUpType } from './top-up-page.tsx'
+
+const EUR_UUID = '0190b0a4-0000-7000-8000-0000000000c9'
+const EUR = aCurrency({
+  uuid: EUR_UUID,
+  code: 'EUR',
+  name: 'Euro',
+  type: 'fiat',
+  decimals: 2,
+  chain: null,
+})
+const USDT = aCurrency()
+const BTC = aCurrency({
+  uuid: '0190b0a4-0000-7000-8000-0000000000c3',
+  code: 'BTC',
+  type: 'native',
+  decimals: 8,
+  chain: 'bitcoin',
+})
+
+const account = (overrides: Partial<FiatAccount> = {}): FiatAccount => ({
+  id: '0190b0a4-0000-7000-8000-00000000fa01',
+  wallet_uuid: WALLET_UUID,
+  program_id: '0190b0a4-0000-7000-8000-00000000ab01',
+  program_name: 'Travel card',
+  sub_account_type: 'prepaid',
+  status: 'ACTIVE',
+  currency_uuid: EUR_UUID,
+  currency: 'EUR',
+  balance: '12.5',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  ...overrides,
+})
+const PREPAID = account()
+const BALANCE = account({
+  id: '0190b0a4-0000-7000-8000-00000000fa02',
+  program_name: 'Everyday card',
+  sub_account_type: 'balance',
+})
+
+function renderTopUp(search: string, routes: Record<string, Route> = {}) {
+  const api = mockApi({
+    'GET /wallets': {
+      body: aPage([
+        aWallet({
+          balances: [
+            aBalance({
+              currency_uuid: EUR_UUID,
+              currency: 'EUR',
+              chain: null,
+              decimals: 2,
+              available: '300',
+            }),
+            aBalance({
+              currency_uuid: USDT_UUID,
+              currency: 'USDT',
+              chain: 'tron',
+              decimals: 6,
+              available: '80',
+            }),
+          ],
+        }),
+      ]),
+    },
+    'GET /currencies': { body: aPage([USDT, EUR, BTC]) },
+    'GET /chains': { body: aPage([]) },
+    [`GET /fiat-accounts/${WALLET_UUID}`]: { body: aPage([PREPAID, BALANCE]) },
+    'GET /orders/calc': { body: aQuote() },
+    ...routes,
+  })
+  return { api, ...renderApp(<TopUpPage />, { path: `/top-up?wallet=${WALLET_UUID}${search}` }) }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('which order a top-up is', () => {
+  it.each([
+    ['a prepaid account', 'EUR', 'TRANSFER_CARD_PREPAID', PREPAID, EUR_UUID],
+    ['a balance account', 'EUR', 'TRANSFER_CARD_SUBACCOUNT', BALANCE, EUR_UUID],
+    ['a prepaid account', 'USDT', 'TRANSFER_CARD_WHOLESALE', PREPAID, USDT_UUID],
+    ['a balance account', 'USDT', 'TRANSFER_CARD_WHOLESALE', BALANCE, USDT_UUID],
+  ] as const)('%s paid in %s is %s', (_name, _code, type, fiatAccount, payWith) => {
+    expect(topUpType(fiatAccount, payWith)).toBe(type)
+  })
+})
+
+describe('topping up a card account', () => {
+  it('quotes the account’s own currency, then stablecoins as a wholesale transfer', async () => {
+    const { api, user } = renderTopUp(`&account=${BALANCE.id}`)
+    const accountField = await screen.findByRole('combobox', { name: 'Card account' })
+    expect(accountField).toHaveDisplayValue(/^Everyday card · balance · 12\.50\sEUR$/)
+    const payWith = screen.getByRole('combobox', { name: 'Pay with' })
+    // Only the account's currency and the stablecoins pay for a top-up.
+    expect([...(payWith as HTMLSelectElement).options].map((option) => option.value)).toEqual([
+      USDT_UUID,
+      EUR_UUID,
+    ])
+    await user.selectOptions(payWith, EUR_UUID)
+    await user.type(screen.getByRole('textbox', { name: 'The card account gets (EUR)' }), '40')
+    await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(1))
+    expect(Object.fromEntries(api.to('GET /orders/calc')[0]!.query)).toEqual({
+      order_type: 'TRANSFER_CARD_SUBACCOUNT',
+      wallet_uuid: WALLET_UUID,
+      from_uuid: EUR_UUID,
+      fiat_account_id: BALANCE.id,
+      amount_to: '40',
+    })
+
+    await user.selectOptions(payWith, USDT_UUID)
+    expect(payWith).toHaveAccessibleDescription('Converted into EUR at the quoted rate.')
+    await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(2))
+    expect(api.to('GET /orders/calc')[1]!.query.get('order_type')).toBe('TRANSFER_CARD_WHOLESALE')
+  })
+
+  it('explains that there is no card account yet', async () => {
+    renderTopUp('', { [`GET /fiat-accounts/${WALLET_UUID}`]: { body: aPage([]) } })
+    expect(await screen.findByRole('heading', { name: 'No card accounts yet' })).toBeInTheDocument()
+    expect(screen.getByText(/A card account holds the money your cards spend/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Review' })).toBeNull()
+  })
+})

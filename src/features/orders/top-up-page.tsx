@@ -1,0 +1,157 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useSearch } from 'wouter'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
+import type { OrderType } from '../../../contract/orders.ts'
+import { formatAmount } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button, SelectField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { type Basics, MoneyPage } from './money-page.tsx'
+import { OrderFlow } from './order-flow.tsx'
+import { fiatAccountsQuery } from './queries.ts'
+import './orders.css'
+
+/** /top-up?wallet=&account= — money from the wallet onto a card's fiat account. */
+export default function TopUpPage() {
+  const search = useSearch()
+  const { t } = useI18n()
+  const params = new URLSearchParams(search)
+  return (
+    <MoneyPage
+      key={search}
+      title={t('orders.topUp.title')}
+      wallet={params.get('wallet') ?? undefined}
+    >
+      {(basics) => <TopUp basics={basics} account={params.get('account') ?? undefined} />}
+    </MoneyPage>
+  )
+}
+
+/** Stablecoins top up any card account, converted at the quoted rate (wholesale). */
+const WHOLESALE_CODES = new Set(['USDT', 'USDC'])
+
+/**
+ * The order type of a top-up: in the account's own currency it is a transfer
+ * to the prepaid or balance sub-account; in a stablecoin, a wholesale one.
+ */
+export function topUpType(account: FiatAccount, payWith: string): OrderType {
+  if (payWith !== account.currency_uuid) return 'TRANSFER_CARD_WHOLESALE'
+  return account.sub_account_type === 'prepaid'
+    ? 'TRANSFER_CARD_PREPAID'
+    : 'TRANSFER_CARD_SUBACCOUNT'
+}
+
+function TopUp(props: { basics: Basics; account?: string }) {
+  const { t } = useI18n()
+  const { basics } = props
+  const accounts = useQuery(fiatAccountsQuery(basics.wallet.uuid))
+  if (accounts.isPending) {
+    return (
+      <div className="stack">
+        <h1>{t('orders.topUp.title')}</h1>
+        <Pending paused={accounts.isPaused} />
+      </div>
+    )
+  }
+  if (accounts.isError) {
+    return (
+      <div className="stack">
+        <h1>{t('orders.topUp.title')}</h1>
+        <ErrorSummary error={accounts.error} />
+        <Button variant="secondary" onClick={() => accounts.refetch()}>
+          {t('error.retry')}
+        </Button>
+      </div>
+    )
+  }
+  const usable = accounts.data.data.filter((account) => account.status === 'ACTIVE')
+  if (usable.length === 0) {
+    return (
+      <div className="stack">
+        <h1>{t('orders.topUp.title')}</h1>
+        {basics.walletField}
+        <section className="card stack order-empty">
+          <h2>{t('orders.topUp.noAccountsTitle')}</h2>
+          <p className="muted">{t('orders.topUp.noAccounts')}</p>
+        </section>
+      </div>
+    )
+  }
+  return <TopUpForm basics={basics} accounts={usable} preselected={props.account} />
+}
+
+function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected?: string }) {
+  const { t, language } = useI18n()
+  const { basics, accounts } = props
+  const [accountId, setAccountId] = useState(props.preselected)
+  const account = accounts.find((candidate) => candidate.id === accountId) ?? accounts[0]!
+  const payOptions = basics.currencies.filter(
+    (currency) => currency.uuid === account.currency_uuid || WHOLESALE_CODES.has(currency.code),
+  )
+  const [payWith, setPayWith] = useState<string>()
+  const pay = payOptions.find((currency) => currency.uuid === payWith) ?? payOptions[0]
+  const target = basics.currency(account.currency_uuid)
+
+  return (
+    <OrderFlow
+      kind="topUp"
+      title={t('orders.topUp.title')}
+      request={
+        pay
+          ? {
+              order_type: topUpType(account, pay.uuid),
+              wallet_uuid: basics.wallet.uuid,
+              from_uuid: pay.uuid,
+              fiat_account_id: account.id,
+            }
+          : undefined
+      }
+      from={pay && { currency: pay.code, decimals: pay.decimals }}
+      to={{ currency: account.currency, decimals: target?.decimals ?? 2 }}
+      available={pay ? basics.available(pay.uuid) : undefined}
+      fields={
+        <>
+          {basics.walletField}
+          <SelectField
+            label={t('orders.topUp.account')}
+            value={account.id}
+            onChange={(event) => setAccountId(event.target.value)}
+          >
+            {accounts.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {t('orders.topUp.accountOption', {
+                  program: candidate.program_name,
+                  kind: t(`orders.subAccount.${candidate.sub_account_type}`),
+                  balance: formatAmount(
+                    language,
+                    candidate.balance,
+                    basics.currency(candidate.currency_uuid)?.decimals ?? 2,
+                    candidate.currency,
+                  ),
+                })}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label={t('orders.topUp.payWith')}
+            value={pay?.uuid ?? ''}
+            onChange={(event) => setPayWith(event.target.value)}
+            hint={
+              pay && pay.uuid !== account.currency_uuid
+                ? t('orders.topUp.converted', { currency: account.currency })
+                : undefined
+            }
+          >
+            {payOptions.map((currency) => (
+              <option key={currency.uuid} value={currency.uuid}>
+                {basics.currencyOption(currency)}
+              </option>
+            ))}
+          </SelectField>
+        </>
+      }
+    />
+  )
+}
