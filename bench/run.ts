@@ -9,6 +9,7 @@ import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { ensureBuilt } from '../scripts/build-state.mjs'
 import { initialJs } from '../tests/support/initial-js.ts'
 import { measureOfflineStart, offlineStartRows } from './offline-start.ts'
+import { measureOrders } from './orders.ts'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5)
 const CONNECTIONS = 10
@@ -93,7 +94,10 @@ try {
   child.kill('SIGTERM')
 }
 
-// 4. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
+// 4. Orders per second against PostgreSQL's own pgbench, and on PGlite (BENCH_ORDERS=0 skips).
+if (process.env.BENCH_ORDERS !== '0') rows.push(...(await measureOrders(DURATION_S)))
+
+// 5. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
 if (process.env.BENCH_OFFLINE !== '0') {
   rows.push(...offlineStartRows(await measureOfflineStart()))
 }

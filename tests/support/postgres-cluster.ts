@@ -46,8 +46,8 @@ export default async function setup(project: TestProject) {
   return () => cluster.stop()
 }
 
-/** The newest installed version that has both tools. */
-function findPostgresBin(): string | undefined {
+/** The newest installed version that has both tools (also used by bench/orders.ts). */
+export function findPostgresBin(): string | undefined {
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
   return readdirSync(root)
@@ -57,7 +57,8 @@ function findPostgresBin(): string | undefined {
     .find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')))
 }
 
-async function startCluster(bin: string) {
+/** A throwaway cluster owned by `postgres`, stopped and removed by `stop()` or at exit. */
+export async function startCluster(bin: string) {
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'))
   const dataDir = join(dir, 'data')
   const logFile = join(dir, 'postgres.log')
