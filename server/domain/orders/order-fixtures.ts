@@ -10,8 +10,6 @@ import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { expect } from 'vitest'
 import type { ChainId } from '../../../contract/catalog.ts'
-import type { DestinationType } from '../../../contract/counterparties.ts'
-import type { FiatAccountStatus, SubAccountType } from '../../../contract/fiat-accounts.ts'
 import { fromMinor, toMinor } from '../../../contract/money.ts'
 import type { Order, OrderType, Quote, QuoteQuery } from '../../../contract/orders.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
@@ -20,7 +18,11 @@ import type { DB } from '../../infra/db/schema.ts'
 import { bearer, createWallet, headers, signUp } from '../../test-support.ts'
 import { eip55, tronAddress } from '../addresses/address-codecs.ts'
 import { transfer } from '../ledger/rules.ts'
-import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import {
+  insertDestination as insertDestinationRow,
+  insertFiatAccount as insertFiatAccountRow,
+} from './quote-test-support.ts'
 
 /** Fixed catalogue uuids (migration 0004). */
 export const CUR = {
@@ -159,99 +161,32 @@ export function bankTransfer(
   })
 }
 
-/** A counterparty of the wallet with one destination, straight in the database. */
+/** A counterparty of the wallet with one destination (a SEPA one with its BIC), straight in the database. */
 export async function insertDestination(
   db: Kysely<DB>,
   walletId: string,
-  destination: {
-    type: DestinationType
-    iban?: string
-    chain?: ChainId
-    address?: string
-    targetWalletId?: string
-  },
+  destination: Parameters<typeof insertDestinationRow>[3],
   tenantId = DEMO_TENANT_ID,
 ) {
-  const counterpartyId = uuidv7()
-  const id = uuidv7()
-  await db
-    .insertInto('counterparties')
-    .values({
-      id: counterpartyId,
-      tenant_id: tenantId,
-      wallet_id: walletId,
-      type: 'INDIVIDUAL',
-      first_name: 'Anna',
-      last_name: 'Schmidt',
-      country: 'DE',
-    })
-    .execute()
-  await db
-    .insertInto('counterparty_destinations')
-    .values({
-      id,
-      tenant_id: tenantId,
-      counterparty_id: counterpartyId,
-      type: destination.type,
-      iban: destination.iban ?? null,
-      bic: destination.iban ? 'COBADEFFXXX' : null,
-      chain: destination.chain ?? null,
-      address: destination.address ?? null,
-      target_wallet_id: destination.targetWalletId ?? null,
-    })
-    .execute()
-  return id
+  const bic = destination.iban ? 'COBADEFFXXX' : undefined
+  const row = await insertDestinationRow(db, tenantId, walletId, { bic, ...destination })
+  return row.destinationId
 }
 
 /** A fiat account of the wallet under a program of its own, with its ledger sub-account. */
 export async function insertFiatAccount(
   db: Kysely<DB>,
   walletId: string,
-  options: {
-    currency?: string
-    subAccountType?: SubAccountType
-    topUpPercent?: string
-    status?: FiatAccountStatus
-  } = {},
+  options: Parameters<typeof insertFiatAccountRow>[3] = {},
   tenantId = DEMO_TENANT_ID,
 ) {
-  const currency = options.currency ?? CUR.EUR
-  const subAccountType = options.subAccountType ?? 'prepaid'
-  const programId = uuidv7()
-  const id = uuidv7()
-  const ledgerAccountId = await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('card_programs')
-      .values({
-        id: programId,
-        tenant_id: tenantId,
-        name: `Order test ${subAccountType}`,
-        status: 'ACTIVE',
-        currency_uuid: currency,
-        form_factors: JSON.stringify(['VIRTUAL']),
-        card_type: 'DEBIT',
-        sub_account_type: subAccountType,
-        bin: '40001299',
-        fee_top_up_percent: options.topUpPercent ?? '1',
-      })
-      .execute()
-    const account = await openSubAccount(trx, tenantId, walletId)
-    await trx
-      .insertInto('fiat_accounts')
-      .values({
-        id,
-        tenant_id: tenantId,
-        wallet_id: walletId,
-        program_id: programId,
-        currency_uuid: currency,
-        sub_account_type: subAccountType,
-        status: options.status ?? 'ACTIVE',
-        ledger_account_id: account,
-      })
-      .execute()
-    return account
-  })
-  return { id, ledgerAccountId }
+  const id = await insertFiatAccountRow(db, tenantId, walletId, options)
+  const { ledger_account_id } = await db
+    .selectFrom('fiat_accounts')
+    .select('ledger_account_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return { id, ledgerAccountId: ledger_account_id }
 }
 
 /** A valid address on `chain` that no wallet of the platform holds. */

@@ -124,6 +124,7 @@ export async function insertDestination(
   destination: {
     type: DestinationType
     iban?: string
+    bic?: string
     chain?: ChainId
     address?: string
     targetWalletId?: string
@@ -151,6 +152,7 @@ export async function insertDestination(
       counterparty_id: counterpartyId,
       type: destination.type,
       iban: destination.iban ?? null,
+      bic: destination.bic ?? null,
       chain: destination.chain ?? null,
       address: destination.address ?? null,
       target_wallet_id: destination.targetWalletId ?? null,
