@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
 import type { WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { wholePage } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { deriveAddress } from './derive.ts'
@@ -58,7 +59,7 @@ export class AddressService {
     const data = (await repo.findAddresses(this.db, owner.tenantId, wallet.id, chain)).map(
       toWalletAddress,
     )
-    return { data, total: data.length, limit: data.length, offset: 0, is_last_page: true }
+    return wholePage(data)
   }
 }
 

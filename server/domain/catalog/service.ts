@@ -1,19 +1,14 @@
 import type { Kysely } from 'kysely'
 import type { AddressFormat, ChainList, CurrencyList } from '../../../contract/catalog.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { wholePage } from '../page.ts'
 import * as repo from './repository.ts'
 
 /**
  * The whole catalogue fits on one page (DESIGN.md's page shape, with
  * limit = total): clients cache it, and a filter narrows it, never pages it.
  */
-const onePage = <T>(data: T[]) => ({
-  data,
-  total: data.length,
-  limit: data.length,
-  offset: 0,
-  is_last_page: true,
-})
+const onePage = wholePage
 
 export class CatalogService {
   constructor(private readonly db: Kysely<DB>) {}

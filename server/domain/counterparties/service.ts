@@ -14,6 +14,7 @@ import type {
 } from '../../../contract/counterparties.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { isKnownCountry } from '../location/countries.ts'
+import { pageOf } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import {
@@ -58,13 +59,7 @@ export class CounterpartyService {
       repo.findCounterparties(this.db, scope, filter, query),
       repo.countCounterparties(this.db, scope, filter),
     ])
-    return {
-      data: rows.map(toCounterparty),
-      total,
-      limit: query.limit,
-      offset: query.offset,
-      is_last_page: query.offset + rows.length >= total,
-    }
+    return pageOf(rows.map(toCounterparty), total, query)
   }
 
   /** @throws WalletNotFoundError, CounterpartyInvalidError */
@@ -130,13 +125,7 @@ export class CounterpartyService {
       repo.findDestinations(this.db, scope, filter, query),
       repo.countDestinations(this.db, scope, filter),
     ])
-    return {
-      data: rows.map(toDestination),
-      total,
-      limit: query.limit,
-      offset: query.offset,
-      is_last_page: query.offset + rows.length >= total,
-    }
+    return pageOf(rows.map(toDestination), total, query)
   }
 
   /** @throws WalletNotFoundError, CounterpartyNotFoundError, DestinationInvalidError */

@@ -9,6 +9,7 @@ import type {
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { openSubAccount } from '../ledger/service.ts'
+import { pageOf } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { FiatAccountError } from './errors.ts'
@@ -44,13 +45,7 @@ export class ProgramService {
       repo.findPrograms(this.db, tenantId, page),
       repo.countPrograms(this.db, tenantId),
     ])
-    return {
-      data: rows.map(toProgram),
-      total,
-      limit: page.limit,
-      offset: page.offset,
-      is_last_page: page.offset + rows.length >= total,
-    }
+    return pageOf(rows.map(toProgram), total, page)
   }
 }
 
@@ -73,13 +68,7 @@ export class FiatAccountService {
       repo.findFiatAccounts(this.db, owner, walletId, page),
       repo.countFiatAccounts(this.db, owner, walletId),
     ])
-    return {
-      data: rows.map(toFiatAccount),
-      total,
-      limit: page.limit,
-      offset: page.offset,
-      is_last_page: page.offset + rows.length >= total,
-    }
+    return pageOf(rows.map(toFiatAccount), total, page)
   }
 
   /** @throws FiatAccountError FIAT_ACCOUNT_NOT_FOUND also for another user's, or one in another wallet */

@@ -2,19 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { CountryList } from '../../../contract/location.ts'
 import { Problem } from '../../../contract/problem.ts'
+import { wholePage } from '../page.ts'
 import { countryList } from './countries.ts'
 
 export default async function locationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const countries = countryList()
   // One answer for every caller and tenant, built once.
-  const page: CountryList = {
-    data: [...countries],
-    total: countries.length,
-    limit: countries.length,
-    offset: 0,
-    is_last_page: true,
-  }
+  const page: CountryList = wholePage([...countries])
 
   api.get(
     '/location/countries',

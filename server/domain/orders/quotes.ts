@@ -18,6 +18,7 @@ import { type RatesProvider, RatesUnavailableError } from '../../providers/rates
 import { validateAddress } from '../addresses/validate.ts'
 import { maskDestination } from '../counterparties/rules.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
+import { wholePage } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import {
@@ -304,7 +305,7 @@ export class QuoteService {
         (query.to_uuid === undefined || direction.to.currency_uuid === query.to_uuid) &&
         (query.order_type === undefined || direction.order_type === query.order_type),
     )
-    return { data, total: data.length, limit: data.length, offset: 0, is_last_page: true }
+    return wholePage(data)
   }
 
   async #currency(uuid: string, field: QuoteField): Promise<repo.CurrencyRow> {

@@ -20,6 +20,7 @@ import { findDestinationForWallet } from '../counterparties/service.ts'
 import { requiredConfirmations } from '../deposits/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { OrderError } from './errors.ts'
 import { feeLines, moneySide } from './quotes.ts'
@@ -276,13 +277,7 @@ export class OrderService {
       const timeline = events.filter((event) => event.order_id === row.id)
       data.push(await this.#render(this.db, row, { timeline, beneficiary }))
     }
-    return {
-      data,
-      total,
-      limit: page.limit,
-      offset: page.offset,
-      is_last_page: page.offset + rows.length >= total,
-    }
+    return pageOf(data, total, page)
   }
 
   // -------------------------------------------------------------------------

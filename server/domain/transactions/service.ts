@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
@@ -58,13 +59,7 @@ export class TransactionService {
       repo.findTransactions(this.db, scope, filter, { limit, offset }),
       repo.countTransactions(this.db, scope, filter),
     ])
-    return {
-      data: rows.map(toTransaction),
-      total,
-      limit,
-      offset,
-      is_last_page: offset + rows.length >= total,
-    }
+    return pageOf(rows.map(toTransaction), total, { limit, offset })
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Balance, Wallet, WalletList, WalletType } from '../../../contract/
 import type { DB } from '../../infra/db/schema.ts'
 import { findCurrenciesByUuid } from '../catalog/repository.ts'
 import { openWalletAccounts, walletBalances } from '../ledger/service.ts'
+import { pageOf } from '../page.ts'
 import type { Owner } from './repository.ts'
 import * as repo from './repository.ts'
 
@@ -46,13 +47,11 @@ export class WalletService {
       owner,
       rows.map((row) => row.id),
     )
-    return {
-      data: rows.map((row) => toWallet(row, balances.get(row.id) ?? [])),
+    return pageOf(
+      rows.map((row) => toWallet(row, balances.get(row.id) ?? [])),
       total,
-      limit: page.limit,
-      offset: page.offset,
-      is_last_page: page.offset + rows.length >= total,
-    }
+      page,
+    )
   }
 
   /** @throws WalletNotFoundError also for another user's (or tenant's) wallet */
