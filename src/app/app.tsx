@@ -1,6 +1,6 @@
 import { IsRestoringProvider, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { I18nProvider } from '../i18n/i18n.tsx'
+import { I18nProvider, type Language } from '../i18n/i18n.tsx'
 import { Routes } from './routes.tsx'
 
 /**
@@ -8,12 +8,17 @@ import { Routes } from './routes.tsx'
  * (src/app/offline-cache.ts). Until then no query asks the network, so a
  * screen shows the stored answer first, never a spinner and then a jump.
  */
-export function App(props: { queryClient: QueryClient; restored: Promise<void> }) {
+export function App(props: {
+  queryClient: QueryClient
+  restored: Promise<void>
+  /** The starting language, its catalogue already loaded (src/app/main.tsx). */
+  language: Language
+}) {
   const restoring = useRestoring(props.restored)
   return (
     <QueryClientProvider client={props.queryClient}>
       <IsRestoringProvider value={restoring}>
-        <I18nProvider>
+        <I18nProvider initial={props.language}>
           <Routes />
         </I18nProvider>
       </IsRestoringProvider>

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { detectLanguage, loadLanguage } from '../i18n/i18n.tsx'
 import { installPageProxy } from '../net/page-proxy.ts'
 import { App } from './app.tsx'
 import { startOfflineCache } from './offline-cache.ts'
@@ -17,8 +18,13 @@ registerServiceWorker()
 const queryClient = createQueryClient()
 const { restored } = startOfflineCache(queryClient)
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App queryClient={queryClient} restored={restored} />
-  </StrictMode>,
-)
+// The first render speaks the person's language: its catalogue (a lazy chunk
+// for anything but English, precached by the worker) is in memory before it,
+// so a Russian start never flashes English. Resolves to English if it fails.
+void loadLanguage(detectLanguage()).then((language) => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App queryClient={queryClient} restored={restored} language={language} />
+    </StrictMode>,
+  )
+})
