@@ -192,7 +192,11 @@ export const Order = Type.Object({
   tx_hash: Type.Union([Type.String(), Type.Null()]),
   /** Stable code of why it FAILED or hit ERROR (ADDRESS_REJECTED, ACCOUNT_CLOSED…); null otherwise. */
   failure_code: Type.Union([Type.String(), Type.Null()]),
-  /** Every status the order has had, oldest first. */
+  /**
+   * Every status the order has had, oldest first. A status may repeat with a
+   * note when something happened without a change ("The bank is not answering;
+   * we keep asking").
+   */
   timeline: Type.Array(OrderEvent),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
@@ -87,6 +88,85 @@ describeServer('HTTP behaviour shared by every route', () => {
       '/body/email',
       '/body/password',
     ])
+  })
+
+  it('a NUL character anywhere in a request is a 422 naming the field, never a 500 from the database', async () => {
+    const pair = await signUp(app)
+    const raw = headers({ authorization: pair.access_token })
+    const v2 = headers(bearer(pair.access_token))
+    const someone = randomUUID()
+    const cases = [
+      {
+        request: {
+          method: 'POST' as const,
+          url: '/api/v1/orders/WITHDRAWAL_FIAT_SEPA',
+          headers: raw,
+          payload: { quote_id: randomUUID(), note: 'rent\u0000' },
+        },
+        field: '/body/note',
+      },
+      {
+        request: {
+          method: 'POST' as const,
+          url: '/api/v1/orders/WITHDRAWAL_FIAT_SEPA',
+          headers: raw,
+          payload: { quote_id: randomUUID(), request_id: 'a\u0000b' },
+        },
+        field: '/body/request_id',
+      },
+      {
+        request: {
+          method: 'GET' as const,
+          url: `/api/v2/counterparties/${someone}?search=a%00b`,
+          headers: v2,
+        },
+        field: '/querystring/search',
+      },
+      {
+        request: {
+          method: 'POST' as const,
+          url: `/api/v2/counterparties/${someone}`,
+          headers: v2,
+          payload: {
+            type: 'BUSINESS',
+            legal_name: 'Acme GmbH',
+            country: 'DE',
+            address: {
+              country: 'DE',
+              city: 'Berlin',
+              line1: 'Hauptstr.\u0000 1',
+              postal_code: '10115',
+            },
+          },
+        },
+        field: '/body/address/line1',
+      },
+      {
+        request: { method: 'POST' as const, url: '/api/v1/orders/a%00b/cancel', headers: raw },
+        field: '/params/id',
+      },
+      {
+        // No token on this one: the check comes before any route's own.
+        request: {
+          method: 'POST' as const,
+          url: '/api/sandbox/bank-transfers',
+          headers: headers(),
+          payload: {
+            reference: 'FP-0000-0000',
+            amount: '1.00',
+            currency: 'EUR',
+            sender_name: '\u0000',
+          },
+        },
+        field: '/body/sender_name',
+      },
+    ]
+    for (const { request, field } of cases) {
+      const problem = expectProblem(await app.inject(request), 422, 'VALIDATION_FAILED')
+      expect(problem.errors, request.url).toEqual([
+        { field, message: 'must not contain the NUL character (U+0000)' },
+      ])
+    }
   })
 
   it('a body over 1 MiB answers 413 as a problem', async () => {

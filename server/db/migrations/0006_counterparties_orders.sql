@@ -135,6 +135,10 @@ create table order_quotes (
   total_minor numeric(78, 0) not null check (total_minor > 0),
   -- The target, as OrderTarget (contract/orders.ts) with ids resolved.
   target jsonb not null,
+  -- What the rail will be told, as priced (StoredPayee in schema.ts; never
+  -- answered): the IBAN, BIC and beneficiary name, the chain and address, or
+  -- the wallet. The job pays this, never the destination as it is later.
+  payee jsonb,
   expires_at timestamptz not null,
   created_at timestamptz not null default now(),
   unique (tenant_id, id),
@@ -168,6 +172,8 @@ create table orders (
   fees jsonb not null,
   total_minor numeric(78, 0) not null,
   target jsonb not null,
+  -- Copied from the quote: what the payout or broadcast pays.
+  payee jsonb,
   -- Set when the target is a saved destination: deleting it while the order
   -- is not final answers 409.
   counterparty_destination_id uuid,

@@ -14,6 +14,11 @@ export type OrderFailure =
   | { kind: 'QUOTE_USED' }
   /** The quote's saved destination was deleted since it was priced. */
   | { kind: 'DESTINATION_GONE' }
+  /**
+   * The quote's saved destination (its IBAN, BIC, address, wallet or the
+   * counterparty's name) was edited since it was priced: quote again.
+   */
+  | { kind: 'DESTINATION_CHANGED' }
   /** The key was used with another request (another quote, order type or note). */
   | { kind: 'IDEMPOTENCY_CONFLICT' }
   /** The wallet's available balance does not cover the total. */

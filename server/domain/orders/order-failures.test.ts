@@ -2,8 +2,15 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Order, Quote } from '../../../contract/orders.ts'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
-import { createTestApp, describeServer, expectProblem } from '../../test-support.ts'
+import {
+  bearer,
+  createTestApp,
+  describeServer,
+  expectProblem,
+  headers,
+} from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import {
   balances,
@@ -26,7 +33,8 @@ import {
   statuses,
   v1,
 } from './order-fixtures.ts'
-import { MAX_ATTEMPTS } from './rules.ts'
+import { insertDestination as insertDestinationOf } from './quote-test-support.ts'
+import { MAX_ATTEMPTS, stalledNote } from './rules.ts'
 
 const BANK_MS = 2_000
 
@@ -93,6 +101,86 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     expectProblem(response, 422, 'DESTINATION_NOT_FOUND')
     expect(await orderCount(user.walletId)).toBe('0')
     expect((await balances(app.db, user.walletId, CUR.EUR)).available).toBe('300.00')
+  })
+
+  it('a quote whose destination was edited since cannot be placed: 422 DESTINATION_CHANGED, nothing held', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.EUR, '300.00')
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const sepa = await insertDestinationOf(app.db, DEMO_TENANT_ID, user.walletId, {
+      type: 'SEPA',
+      iban: IBAN.OK,
+      bic: 'COBADEFFXXX',
+    })
+    const coins = await insertDestinationOf(app.db, DEMO_TENANT_ID, user.walletId, {
+      type: 'CRYPTO_EXTERNAL',
+      chain: 'tron',
+      address: externalAddress('tron'),
+    })
+    const book = (id: string) => `/api/v2/counterparties/${user.walletId}/${id}`
+    const patch = async (url: string, payload: object) => {
+      const response = await app.inject({
+        method: 'PATCH',
+        url,
+        headers: headers(bearer(user.token)),
+        payload,
+      })
+      expect(response.statusCode, response.body).toBe(200)
+    }
+    const sepaQuote = () =>
+      quote(app, user, {
+        order_type: 'WITHDRAWAL_FIAT_SEPA',
+        from_uuid: CUR.EUR,
+        destination_id: sepa.destinationId,
+        amount_from: '100.00',
+      })
+    const edits: [() => Promise<Quote>, string, object][] = [
+      [
+        sepaQuote,
+        `${book(sepa.counterpartyId)}/destinations/${sepa.destinationId}`,
+        { iban: 'DE02120300000000202051' },
+      ],
+      [
+        sepaQuote,
+        `${book(sepa.counterpartyId)}/destinations/${sepa.destinationId}`,
+        { bic: 'DEUTDEFFXXX' },
+      ],
+      // The beneficiary's name is what the bank is told too.
+      [sepaQuote, book(sepa.counterpartyId), { last_name: 'Schmidt-Weber' }],
+      [
+        () =>
+          quote(app, user, {
+            order_type: 'WITHDRAWAL_CRYPTO',
+            from_uuid: CUR.USDT_TRON,
+            destination_id: coins.destinationId,
+            amount_from: '40',
+          }),
+        `${book(coins.counterpartyId)}/destinations/${coins.destinationId}`,
+        { address: externalAddress('tron') },
+      ],
+    ]
+    for (const [quoteIt, url, edit] of edits) {
+      const q = await quoteIt()
+      await patch(url, edit)
+      const problem = expectProblem(
+        await place(app, user, q.order_type, { quote_id: q.quote_id }),
+        422,
+        'DESTINATION_CHANGED',
+      )
+      expect(problem.errors).toEqual([{ field: '/body/quote_id', message: expect.any(String) }])
+    }
+    expect(await orderCount(user.walletId)).toBe('0')
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '300.00',
+      held: '0.00',
+    })
+
+    // A label is not paid to: the quote still places. So does a quote of the edited destination.
+    const q = await sepaQuote()
+    await patch(`${book(sepa.counterpartyId)}/destinations/${sepa.destinationId}`, {
+      label: 'Rent',
+    })
+    expect((await place(app, user, q.order_type, { quote_id: q.quote_id })).statusCode).toBe(201)
   })
 
   it('a payout to a closed account comes back: FAILED ACCOUNT_CLOSED, the funds released', async () => {
@@ -328,23 +416,60 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     ).toBe('COMPLETE')
   })
 
-  it(`a bank that never answers: retried, given up after ${MAX_ATTEMPTS} attempts as ERROR, funds released`, async () => {
+  it(`a bank that never answers the payout: after ${MAX_ATTEMPTS} tries still NEW and held, never released, asked again`, async () => {
     const { user, order } = await sepaWithdrawal(IBAN.UNREACHABLE)
+    let now = new Date()
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS + 2; attempt++) {
+      expect(await app.jobs.runDue({ now })).toMatchObject({ failed: 1 })
+      now = at(now, 5 * 60_000)
+    }
+    // The call was made (submitted_at is set before it): the bank may have the payout.
+    const waiting = await getOrder(app, user, order.id)
+    expect(waiting).toMatchObject({ status: 'NEW', failure_code: null })
+    expect(waiting.timeline.map((event) => [event.status, event.note])).toEqual([
+      ['NEW', expect.any(String)],
+      ['NEW', stalledNote('bank_out')],
+    ])
+    expect(
+      expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE').order_status,
+    ).toBe('NEW')
+    expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
+      available: '199.00',
+      held: '101.00',
+    })
+    expect((await recordsOf(app.db, order.id)).every((r) => r.status === 'new')).toBe(true)
+    expect(await entriesOf(app.db, order.id)).toEqual(['hold'])
+    // Its job is not finished: it comes round again.
+    expect(await app.jobs.runDue({ now })).toMatchObject({ failed: 1 })
+    await expectLedgerInvariants(app)
+    // The sandbox bank never answers it, so its job would run for ever: out of later tests' way.
+    await app.db.deleteFrom('jobs').where(sql`payload->>'order_id'`, '=', order.id).execute()
+  })
+
+  it(`a payout that cannot even be prepared is given up after ${MAX_ATTEMPTS} tries, before the bank has it: ERROR, funds released`, async () => {
+    const { user, order } = await sepaWithdrawal(IBAN.OK)
+    // Whatever breaks before the hand-off; here, a payee the job cannot read.
+    await app.db.updateTable('orders').set({ payee: null }).where('id', '=', order.id).execute()
     let now = new Date()
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
       expect(await app.jobs.runDue({ now })).toMatchObject({ failed: 1 })
       expect((await getOrder(app, user, order.id)).status).toBe('NEW')
       now = at(now, 60_000)
     }
-    // The rail may have it (the call was made): no cancelling any more.
-    expect(
-      expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE').order_status,
-    ).toBe('NEW')
     expect(await app.jobs.runDue({ now })).toMatchObject({ done: 1, failed: 0 })
 
     const errored = await getOrder(app, user, order.id)
     expect(errored).toMatchObject({ status: 'ERROR', failure_code: 'PROCESSING_FAILED' })
-    expect(statuses(errored)).toEqual(['NEW', 'ERROR'])
+    expect(errored.timeline.map((event) => [event.status, event.note])).toEqual([
+      ['NEW', expect.any(String)],
+      ['ERROR', 'Processing failed; the held funds were released'],
+    ])
+    const row = await app.db
+      .selectFrom('orders')
+      .select('submitted_at')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(row.submitted_at).toBeNull()
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: '300.00',
       held: '0.00',

@@ -52,7 +52,7 @@ export const IBAN = {
   OK: 'DE89370400440532013000',
   /** Comes back: ACCOUNT_CLOSED. */
   CLOSED: 'DE94370400440532010000',
-  /** The bank never answers: the job gives up, ERROR. */
+  /** The bank never answers: the order, handed off, stays NEW and held while the job keeps asking. */
   UNREACHABLE: 'DE72370400440532019999',
 } as const
 

@@ -136,13 +136,15 @@ describe('rates', () => {
     }
   })
 
-  it('quotes the mid rate less the spread, to ten significant digits', () => {
+  it('quotes the mid rate less the spread, to ten significant digits rounded down', () => {
     // 97342.18 × 0.995
     expect(exchangeRate('97342.18', '1.00', '0.5')).toBe('96855.4691')
     // 1.0834 × 0.997
     expect(exchangeRate('1.0834', '1', '0.3')).toBe('1.0801498')
-    // TRX in BTC keeps its digits where a display rate (8 places) would keep three.
-    expect(exchangeRate('0.2453', '97342.18', '0.5')).toBe('0.000002507376556')
+    // TRX in BTC keeps its digits where a display rate (8 places) would keep three:
+    // 0.000002507376555569… — down, never up to …556 in the customer's favour.
+    expect(exchangeRate('0.2453', '97342.18', '0.5')).toBe('0.000002507376555')
+    expect(exchangeRate('2', '3', '0')).toBe('0.6666666666')
     expect(exchangeRate('1', '1', '0')).toBe(PAR)
     expect(exchangeRate('3', '1', '0')).toBe('3.00')
     expect(() => exchangeRate('1', '0', '0.5')).toThrow('positive')

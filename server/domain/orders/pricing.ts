@@ -231,7 +231,8 @@ export const PAR = '1.00'
 
 /**
  * Units of `to` per 1 unit of `from`: the mid rate (the two prices in one
- * base) less the spread, rounded half-even to RATE_SIGNIFICANT_DIGITS.
+ * base) less the spread, rounded down to RATE_SIGNIFICANT_DIGITS (in the
+ * platform's favour, like every rounding here).
  */
 export function exchangeRate(priceFrom: string, priceTo: string, spread: string): string {
   const from = fraction(priceFrom)
@@ -242,7 +243,7 @@ export function exchangeRate(priceFrom: string, priceTo: string, spread: string)
   const num = from.num * to.den * keep
   const den = from.den * to.num * 100n * off.den
   if (num === 0n) throw new RangeError('a price must be positive')
-  return ratio(num, den, rateScale(num, den))
+  return ratio(num, den, rateScale(num, den), 'down')
 }
 
 /** Decimal places that keep RATE_SIGNIFICANT_DIGITS of num / den (> 0), at least two. */

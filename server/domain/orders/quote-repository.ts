@@ -81,7 +81,13 @@ export interface NewQuote extends Omit<QuoteRow, 'fees' | 'target'> {
 export function insertQuote(db: Executor, quote: NewQuote): Promise<QuoteRow> {
   return db
     .insertInto('order_quotes')
-    .values({ ...quote, fees: JSON.stringify(quote.fees), target: JSON.stringify(quote.target) })
+    .values({
+      ...quote,
+      fees: JSON.stringify(quote.fees),
+      target: JSON.stringify(quote.target),
+      // SQL null, not the JSON value null: "pays no one".
+      payee: quote.payee && JSON.stringify(quote.payee),
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
 }

@@ -12,7 +12,7 @@ import type {
   QuoteQuery,
 } from '../../../contract/orders.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
-import type { DB, StoredFee } from '../../infra/db/schema.ts'
+import type { DB, StoredFee, StoredPayee } from '../../infra/db/schema.ts'
 import type { NetworkFeeEstimator } from '../../providers/chain/fees.ts'
 import { type RatesProvider, RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { validateAddress } from '../addresses/validate.ts'
@@ -38,6 +38,7 @@ import {
   spreadPercent,
 } from './pricing.ts'
 import * as repo from './quote-repository.ts'
+import { payeeOf } from './rules.ts'
 
 /** A query parameter of `GET /orders/calc` a rejection names. */
 export type QuoteField = keyof QuoteQuery
@@ -119,6 +120,8 @@ export function toQuote(row: repo.QuoteRow, currencies: ReadonlyMap<string, Quot
 interface Resolved {
   to: repo.CurrencyRow
   target: OrderTarget
+  /** What the rail will be told, fixed now (schema.ts StoredPayee); null when no one is paid. */
+  payee: StoredPayee | null
   /** A withdrawal to an outside address: the chain's fee is charged. */
   networkFee: boolean
   /** Card top-ups: the program's top-up percentage. */
@@ -262,6 +265,7 @@ export class QuoteService {
       })),
       total_minor: priced.totalMinor.toString(),
       target: resolved.target,
+      payee: resolved.payee,
       expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
       created_at: now,
     })
@@ -343,6 +347,7 @@ export class QuoteService {
         return {
           to: from,
           networkFee: false,
+          payee: null,
           target: {
             ...emptyTarget,
             kind: 'bank_deposit',
@@ -364,6 +369,7 @@ export class QuoteService {
         return {
           to: from,
           networkFee: false,
+          payee: payable(destination),
           target: {
             ...emptyTarget,
             kind: 'counterparty',
@@ -395,6 +401,7 @@ export class QuoteService {
         return {
           to,
           networkFee: false,
+          payee: null,
           target: {
             ...emptyTarget,
             kind: 'wallet',
@@ -472,6 +479,7 @@ export class QuoteService {
       return {
         to: from,
         networkFee: owned === undefined,
+        payee: { kind: 'chain_address', chain, address },
         target: {
           ...emptyTarget,
           kind: owned === undefined ? 'address' : 'wallet',
@@ -505,6 +513,7 @@ export class QuoteService {
       return {
         to: from,
         networkFee: false,
+        payee: payable(destination),
         target: { ...base, kind: 'wallet', wallet_uuid: destination.wallet_uuid, chain },
       }
     }
@@ -532,6 +541,7 @@ export class QuoteService {
     return {
       to: from,
       networkFee: owned === undefined,
+      payee: payable(destination),
       target: {
         ...base,
         kind: owned === undefined ? 'counterparty' : 'wallet',
@@ -596,6 +606,7 @@ export class QuoteService {
     return {
       to,
       networkFee: false,
+      payee: null,
       programPercent: account.fee_top_up_percent,
       target: {
         ...emptyTarget,
@@ -639,6 +650,13 @@ function requireBankRail(type: OrderType, from: repo.CurrencyRow) {
       `${type} takes ${codes.join(', ')}, not ${from.code}.`,
     )
   }
+}
+
+/** A saved destination checked for its order type has its payout fields. */
+function payable(destination: Parameters<typeof payeeOf>[0]): StoredPayee {
+  const payee = payeeOf(destination)
+  if (!payee) throw new Error(`a ${destination.type} destination without its payout fields`)
+  return payee
 }
 
 const currencyName = (currency: repo.CurrencyRow) =>

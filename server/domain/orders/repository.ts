@@ -93,6 +93,7 @@ export function insertOrder(trx: Transaction<DB>, order: NewOrder) {
       fees: JSON.stringify(quote.fees),
       total_minor: quote.total_minor,
       target: JSON.stringify(target),
+      payee: quote.payee && JSON.stringify(quote.payee),
       counterparty_destination_id: target.counterparty_destination_id ?? null,
       fiat_account_id: target.fiat_account_id ?? null,
       note: order.note,
@@ -293,17 +294,6 @@ export async function setChainProgress(
 
 // ---------------------------------------------------------------------------
 // What the rails need
-
-/** A SEPA destination's bank details and whom it pays. */
-export function findPayee(db: Executor, tenantId: string, destinationId: string) {
-  return db
-    .selectFrom('counterparty_destinations as d')
-    .innerJoin('counterparties as c', 'c.id', 'd.counterparty_id')
-    .select(['d.iban', 'd.bic', 'c.type', 'c.first_name', 'c.last_name', 'c.legal_name'])
-    .where('d.tenant_id', '=', tenantId)
-    .where('d.id', '=', destinationId)
-    .executeTakeFirst()
-}
 
 export function findFiatAccount(db: Executor, tenantId: string, id: string) {
   return db

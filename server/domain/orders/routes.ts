@@ -54,6 +54,12 @@ export const toProblem = (error: unknown) => {
         'The destination of this quote was deleted: choose another one.',
         '/body/quote_id',
       )
+    case 'DESTINATION_CHANGED':
+      return unprocessable(
+        'DESTINATION_CHANGED',
+        'The destination of this quote was edited since it was priced: get a new quote.',
+        '/body/quote_id',
+      )
     case 'IDEMPOTENCY_CONFLICT':
       return new ProblemError(
         409,
@@ -139,7 +145,9 @@ export default async function orderRoutes(app: FastifyInstance, opts: { config: 
           'The same key with the same request answers the first 201 again, with ' +
           '`Idempotent-Replayed: true`; with a different request, 409 IDEMPOTENCY_CONFLICT. ' +
           '422 QUOTE_NOT_FOUND, QUOTE_MISMATCH (another order type), QUOTE_EXPIRED, ' +
-          'INSUFFICIENT_FUNDS; 409 QUOTE_USED (placed by another order).',
+          'INSUFFICIENT_FUNDS, DESTINATION_NOT_FOUND (deleted since the quote), ' +
+          'DESTINATION_CHANGED (edited since the quote: quote again); ' +
+          '409 QUOTE_USED (placed by another order).',
         security: [{ raw: [] }],
         params: Type.Object({ order_type: oneOf(ORDER_TYPES) }),
         headers: Type.Object({

@@ -15,6 +15,8 @@ import {
   isCancelable,
   normalizeReference,
   type OrderFacts,
+  type PayableDestination,
+  payeeOf,
   type Rail,
   railOf,
   receiveLegs,
@@ -23,6 +25,7 @@ import {
   releaseLegs,
   releasesHold,
   requestHash,
+  samePayee,
   settleLegs,
 } from './rules.ts'
 
@@ -77,36 +80,46 @@ describe('the status machine', () => {
   it('final statuses never move', () => {
     for (const rail of [...external, ...internal, 'bank_in'] as Rail[]) {
       for (const from of ['CANCELED', 'COMPLETE', 'ERROR', 'FAILED'] as OrderStatus[]) {
-        for (const to of ORDER_STATUSES) expect(canMove(rail, from, to)).toBe(false)
+        for (const to of ORDER_STATUSES) {
+          for (const handedOff of [false, true]) {
+            expect(canMove(rail, from, to, handedOff)).toBe(false)
+          }
+        }
       }
     }
   })
 
   it.each([
     // An external rail: handed off, then its outcome.
-    ['bank_out', 'NEW', 'PENDING', true],
-    ['bank_out', 'NEW', 'COMPLETE', false],
-    ['chain', 'NEW', 'FAILED', true],
-    ['chain', 'PENDING', 'COMPLETE', true],
-    ['chain', 'PENDING', 'FAILED', true],
-    ['bank_out', 'PENDING', 'CANCELED', false],
-    ['bank_out', 'PENDING', 'NEW', false],
+    ['bank_out', 'NEW', 'PENDING', true, true],
+    ['bank_out', 'NEW', 'COMPLETE', true, false],
+    ['chain', 'NEW', 'FAILED', true, true],
+    ['chain', 'PENDING', 'COMPLETE', true, true],
+    ['chain', 'PENDING', 'FAILED', true, true],
+    ['bank_out', 'PENDING', 'CANCELED', true, false],
+    ['bank_out', 'PENDING', 'NEW', true, false],
     // Internal moves complete in one step and never wait.
-    ['exchange', 'NEW', 'COMPLETE', true],
-    ['exchange', 'NEW', 'PENDING', false],
-    ['fiat_account', 'NEW', 'FAILED', true],
+    ['exchange', 'NEW', 'COMPLETE', false, true],
+    ['exchange', 'NEW', 'PENDING', false, false],
+    ['fiat_account', 'NEW', 'FAILED', false, true],
     // A deposit waits for its transfer, and may be cancelled while it does.
-    ['bank_in', 'NEW', 'PENDING', true],
-    ['bank_in', 'PENDING', 'COMPLETE', true],
-    ['bank_in', 'PENDING', 'CANCELED', true],
-    ['bank_in', 'PENDING', 'FAILED', false],
-    // Anything open may be given up.
-    ['bank_out', 'NEW', 'ERROR', true],
-    ['chain', 'PENDING', 'ERROR', true],
-    ['exchange', 'NEW', 'CANCELED', true],
-    ['exchange', 'NEW', 'NEW', false],
-  ] as const)('%s: %s → %s is %s', (rail, from, to, allowed) => {
-    expect(canMove(rail, from, to)).toBe(allowed)
+    ['bank_in', 'NEW', 'PENDING', false, true],
+    ['bank_in', 'PENDING', 'COMPLETE', false, true],
+    ['bank_in', 'PENDING', 'CANCELED', false, true],
+    ['bank_in', 'PENDING', 'FAILED', false, false],
+    // Giving up, and cancelling, only while the rail has never had the order.
+    ['bank_out', 'NEW', 'ERROR', false, true],
+    ['exchange', 'NEW', 'ERROR', false, true],
+    ['exchange', 'NEW', 'CANCELED', false, true],
+    ['exchange', 'NEW', 'NEW', false, false],
+    // Handed off (the bank or chain may have paid it): only the rail's answer ends it.
+    ['bank_out', 'NEW', 'ERROR', true, false],
+    ['bank_out', 'NEW', 'CANCELED', true, false],
+    ['bank_out', 'PENDING', 'ERROR', true, false],
+    ['chain', 'PENDING', 'ERROR', true, false],
+    ['chain', 'NEW', 'CANCELED', true, false],
+  ] as const)('%s: %s → %s (handed off: %s) is %s', (rail, from, to, handedOff, allowed) => {
+    expect(canMove(rail, from, to, handedOff)).toBe(allowed)
   })
 
   it.each([
@@ -136,6 +149,59 @@ describe('the status machine', () => {
     expect(releasesHold('chain', 'ERROR')).toBe(true)
     expect(releasesHold('chain', 'COMPLETE')).toBe(false)
     expect(releasesHold('bank_in', 'CANCELED')).toBe(false)
+  })
+})
+
+describe('what a payout pays, as quoted', () => {
+  const destination = (overrides: Partial<PayableDestination>): PayableDestination => ({
+    type: 'SEPA',
+    iban: 'DE89370400440532013000',
+    bic: 'COBADEFFXXX',
+    chain: null,
+    address: null,
+    wallet_uuid: null,
+    counterparty_name: 'Anna Schmidt',
+    ...overrides,
+  })
+
+  it('a SEPA destination pays its IBAN and BIC in the counterparty’s name; crypto ones their address or wallet', () => {
+    expect(payeeOf(destination({}))).toEqual({
+      kind: 'bank_account',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      beneficiary: 'Anna Schmidt',
+    })
+    const address = 'TJWRYthBCHjEcbng9wz7kB8Twg5Lo5oCUh'
+    expect(payeeOf(destination({ type: 'CRYPTO_EXTERNAL', chain: 'tron', address }))).toEqual({
+      kind: 'chain_address',
+      chain: 'tron',
+      address,
+    })
+    const wallet = '0190f5a4-0000-7000-8000-000000000001'
+    expect(payeeOf(destination({ type: 'CRYPTO_INTERNAL', wallet_uuid: wallet }))).toEqual({
+      kind: 'wallet',
+      wallet_uuid: wallet,
+    })
+    expect(payeeOf(destination({ type: 'SWIFT' }))).toBeUndefined()
+  })
+
+  it.each([
+    ['the IBAN', { iban: 'GB82WEST12345698765432' }],
+    ['the BIC', { bic: 'DEUTDEFFXXX' }],
+    ['the BIC cleared', { bic: null }],
+    ['the counterparty’s name', { counterparty_name: 'Anna Schmidt-Weber' }],
+  ] as const)('an edit of %s is a different payee', (_, edit) => {
+    expect(samePayee(payeeOf(destination({})), payeeOf(destination(edit)))).toBe(false)
+  })
+
+  it('the same fields are the same payee, whatever order jsonb gave the keys back in', () => {
+    const quoted = payeeOf(destination({}))!
+    const reordered = JSON.parse(
+      JSON.stringify(Object.fromEntries(Object.entries(quoted).reverse())),
+    )
+    expect(samePayee(reordered, payeeOf(destination({ type: 'SEPA' })))).toBe(true)
+    expect(samePayee(null, undefined)).toBe(true)
+    expect(samePayee(null, quoted)).toBe(false)
   })
 })
 

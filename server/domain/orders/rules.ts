@@ -4,9 +4,11 @@
  * entries, its request hash and its deposit reference. No IO here.
  */
 import { createHash } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
+import type { Destination } from '../../../contract/counterparties.ts'
 import type { FeeKind, OrderStatus, OrderTarget, OrderType } from '../../../contract/orders.ts'
 import type { RecordType, TransactionStatus } from '../../../contract/wallets.ts'
-import type { WalletTransactionsTable } from '../../infra/db/schema.ts'
+import type { StoredPayee, WalletTransactionsTable } from '../../infra/db/schema.ts'
 import { type Posting, transfer } from '../ledger/rules.ts'
 
 // ---------------------------------------------------------------------------
@@ -63,10 +65,19 @@ export const isFinal = (status: OrderStatus) => FINAL_STATUSES.includes(status)
  * - NEW | PENDING → ERROR: processing gave up;
  * - NEW → CANCELED: the person cancelled before the rail had it; a deposit
  *   also while PENDING (no transfer yet — the caller checks that).
+ * Once `handedOff` (`submitted_at` is set: the bank or chain may have the
+ * order, even if it never answered) only the rail's own answer ends it:
+ * never ERROR or CANCELED, whose release would pay the money out twice.
  * Final statuses never move again.
  */
-export function canMove(rail: Rail, from: OrderStatus, to: OrderStatus): boolean {
+export function canMove(
+  rail: Rail,
+  from: OrderStatus,
+  to: OrderStatus,
+  handedOff: boolean,
+): boolean {
   if (isFinal(from) || from === to) return false
+  if (handedOff && (to === 'ERROR' || to === 'CANCELED')) return false
   if (to === 'ERROR') return true
   if (from === 'NEW') {
     if (to === 'PENDING') return !isInternalRail(rail)
@@ -112,9 +123,53 @@ export function recordStatus(status: OrderStatus): TransactionStatus {
   }
 }
 
-/** Whether leaving `status` for a final one gives the held money back. */
+/**
+ * Whether reaching the final `to` gives the held money back. Safe only with
+ * canMove's word: ERROR and CANCELED are never reached once handed off, and
+ * FAILED after it only on the rail's answer (it refused, or sent the money back).
+ */
 export const releasesHold = (rail: Rail, to: OrderStatus) =>
   rail !== 'bank_in' && (to === 'FAILED' || to === 'ERROR' || to === 'CANCELED')
+
+// ---------------------------------------------------------------------------
+// Payees
+
+/** A saved destination as the orders area reads it: its payout fields and whom it names. */
+export type PayableDestination = Pick<
+  Destination,
+  'type' | 'iban' | 'bic' | 'chain' | 'address' | 'wallet_uuid'
+> & { counterparty_name: string }
+
+/**
+ * What paying the destination tells the rail, to snapshot into a quote:
+ * SEPA its IBAN, BIC and the counterparty's name; CRYPTO_EXTERNAL its chain
+ * and address; CRYPTO_INTERNAL its wallet. Undefined for a rail no order pays.
+ */
+export function payeeOf(destination: PayableDestination): StoredPayee | undefined {
+  const { iban, chain, address, wallet_uuid } = destination
+  switch (destination.type) {
+    case 'SEPA':
+      if (!iban) return undefined
+      return {
+        kind: 'bank_account',
+        iban,
+        bic: destination.bic,
+        beneficiary: destination.counterparty_name,
+      }
+    case 'CRYPTO_EXTERNAL':
+      return chain && address ? { kind: 'chain_address', chain, address } : undefined
+    case 'CRYPTO_INTERNAL':
+      return wallet_uuid ? { kind: 'wallet', wallet_uuid } : undefined
+    default:
+      return undefined
+  }
+}
+
+/** Whether the destination still pays what was quoted (jsonb keeps no key order: compared by value). */
+export const samePayee = (
+  quoted: StoredPayee | null | undefined,
+  now: StoredPayee | null | undefined,
+) => isDeepStrictEqual(quoted ?? null, now ?? null)
 
 // ---------------------------------------------------------------------------
 // Records
@@ -418,6 +473,16 @@ export function eventNote(
   return status
 }
 
+/**
+ * The one note an order gets when its rail stops answering after the hand-off
+ * (MAX_ATTEMPTS failures in a row). Its status stays; the job keeps asking.
+ */
+export function stalledNote(rail: Rail): string {
+  return rail === 'chain'
+    ? 'The network is not answering; we keep checking. The funds stay held until the withdrawal confirms or fails'
+    : 'The bank is not answering; we keep asking. The funds stay held until the bank pays out or returns the payout'
+}
+
 function failureText(code: string | null | undefined): string {
   switch (code) {
     case 'ACCOUNT_CLOSED':
@@ -431,5 +496,9 @@ function failureText(code: string | null | undefined): string {
   }
 }
 
-/** How many times a failing step is tried before the order goes to ERROR. */
+/**
+ * How many times in a row a failing step is tried before the order is given
+ * up: ERROR if its rail never had it, else a timeline note (stalledNote) and
+ * the job keeps trying at the runner's capped backoff.
+ */
 export const MAX_ATTEMPTS = 5

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
@@ -14,7 +15,7 @@ import type {
 } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
-import type { BankingProvider } from '../../providers/banking/banking.ts'
+import type { BankingProvider, PayoutSubmission } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
 import { requiredConfirmations } from '../deposits/rules.ts'
@@ -38,6 +39,7 @@ import {
   MAX_ATTEMPTS,
   normalizeReference,
   type OrderFacts,
+  payeeOf,
   type Rail,
   railOf,
   receiveLegs,
@@ -46,7 +48,9 @@ import {
   releaseLegs,
   releasesHold,
   requestHash,
+  samePayee,
   settleLegs,
+  stalledNote,
 } from './rules.ts'
 
 /** The job that walks an accepted order to its end, one step per run. */
@@ -83,6 +87,11 @@ export interface BankTransferRequest {
 
 type Trx = Transaction<DB>
 
+type Catalog = ReadonlyMap<string, CurrencyRow>
+
+/** What the bank or chain said to a hand-off: took it (its reference or hash), or refused it. */
+type RailAnswer = { accepted: true; reference: string } | { accepted: false; code: string }
+
 /**
  * Orders: placing one (the hold, the records, the job — one transaction),
  * reading and cancelling them, the job that carries them to their end, and the
@@ -95,10 +104,15 @@ type Trx = Transaction<DB>
  * Rails are called outside any transaction (a slow bank must not hold the
  * database), and only after `submitted_at` is committed: from then on the
  * order cannot be cancelled, and a crash before the outcome is recorded
- * repeats the same idempotent call rather than skipping it.
+ * repeats the same idempotent call rather than skipping it. Nor is it ever
+ * given up: only the rail's answer ends it (see `process`).
+ *
+ * The currency catalogue is read once, before any transaction: on PGlite a
+ * transaction holds the only connection, so a read through `this.db` inside
+ * one would wait for itself.
  */
 export class OrderService {
-  #catalog: Promise<Map<string, CurrencyRow>> | undefined
+  #catalog: Promise<Catalog> | undefined
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -167,6 +181,11 @@ export class OrderService {
           lock: true,
         })
         if (!live) throw new OrderError({ kind: 'DESTINATION_GONE' })
+        // Edited since the quote (its IBAN, BIC, address or the counterparty's
+        // name): the person confirmed the old one, so they quote again.
+        if (!samePayee(quote.payee, payeeOf(live))) {
+          throw new OrderError({ kind: 'DESTINATION_CHANGED' })
+        }
       }
 
       const rail = railOf(quote.order_type, quote.target)
@@ -213,13 +232,13 @@ export class OrderService {
           runAt: now,
         })
       }
-      const order = await this.#render(trx, row)
+      const order = await this.#render(trx, row, catalog)
       await repo.updateOrder(trx, id, { first_response: JSON.stringify(order) })
       return { order, replayed: false }
     })
   }
 
-  async #hold(trx: Trx, row: OrderRow, catalog: Map<string, CurrencyRow>) {
+  async #hold(trx: Trx, row: OrderRow, catalog: Catalog) {
     const accounts = await walletAccounts(trx, row.tenant_id, row.wallet_id)
     if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
     const total = BigInt(row.total_minor)
@@ -249,9 +268,10 @@ export class OrderService {
 
   /** @throws OrderError ORDER_NOT_FOUND, also for another person's order */
   async get(owner: Owner, id: string): Promise<Order> {
+    const catalog = await this.#currencies()
     const row = await repo.findOrder(this.db, owner.tenantId, id, owner.userId)
     if (!row) throw new OrderError({ kind: 'ORDER_NOT_FOUND' })
-    return this.#render(this.db, row)
+    return this.#render(this.db, row, catalog)
   }
 
   /** The person's orders, newest first. */
@@ -262,6 +282,7 @@ export class OrderService {
       status: query.status,
     }
     const page = { limit: query.limit, offset: query.offset }
+    const catalog = await this.#currencies()
     const [rows, total] = await Promise.all([
       repo.findOrders(this.db, owner, filter, page),
       repo.countOrders(this.db, owner, filter),
@@ -275,7 +296,7 @@ export class OrderService {
     const data: Order[] = []
     for (const row of rows) {
       const timeline = events.filter((event) => event.order_id === row.id)
-      data.push(await this.#render(this.db, row, { timeline, beneficiary }))
+      data.push(await this.#render(this.db, row, catalog, { timeline, beneficiary }))
     }
     return pageOf(data, total, page)
   }
@@ -289,6 +310,7 @@ export class OrderService {
    * @throws OrderError ORDER_NOT_FOUND, ORDER_NOT_CANCELABLE
    */
   async cancel(owner: Owner, id: string, now = new Date()): Promise<Order> {
+    const catalog = await this.#currencies()
     return this.db.transaction().execute(async (trx) => {
       const row = await repo.lockOrder(trx, owner.tenantId, id)
       if (!row || row.user_id !== owner.userId) throw new OrderError({ kind: 'ORDER_NOT_FOUND' })
@@ -303,7 +325,7 @@ export class OrderService {
       })
       if (!cancelable) throw new OrderError({ kind: 'ORDER_NOT_CANCELABLE', status: row.status })
       const canceled = await this.#end(trx, row, 'CANCELED', null, now)
-      return this.#render(trx, canceled)
+      return this.#render(trx, canceled, catalog)
     })
   }
 
@@ -312,31 +334,67 @@ export class OrderService {
 
   /**
    * One run of an order's job. A step that throws is retried with the
-   * runner's backoff; at the MAX_ATTEMPTS-th failure in a row the order is
-   * given up: ERROR, the held funds released.
+   * runner's backoff. At the MAX_ATTEMPTS-th failure in a row the order is
+   * given up if its rail never had it (`submitted_at` null): ERROR, the held
+   * funds released. One handed to its bank or chain may have been paid out:
+   * it keeps its status and its hold, its timeline says the rail is not
+   * answering (once), and the job goes on asking at the runner's backoff,
+   * capped at 5 minutes, until the rail settles it or sends it back.
    */
   readonly process = async (job: Job, context: JobContext): Promise<JobResult> => {
     const orderId = String(job.payload.order_id)
     if (!job.tenantId) throw new Error(`order job ${job.id} has no tenant`)
     const tenantId = job.tenantId
     try {
-      return await this.#advance(tenantId, orderId, context.now)
+      return await this.#advance(tenantId, orderId, context)
     } catch (error) {
       if (job.attempt < MAX_ATTEMPTS) throw error
-      context.log.error(
-        { err: error, order: orderId, attempts: job.attempt },
-        'order processing gave up',
-      )
-      await this.db.transaction().execute(async (trx) => {
-        const row = await repo.lockOrder(trx, tenantId, orderId)
-        if (!row || isFinal(row.status)) return
-        await this.#end(trx, row, 'ERROR', 'PROCESSING_FAILED', context.now)
-      })
+      const given = await this.#giveUp(tenantId, orderId, context.now)
+      const facts = { err: error, order: orderId, attempts: job.attempt }
+      if (given === 'stalled') {
+        if (job.attempt === MAX_ATTEMPTS) {
+          context.log.warn(facts, 'order handed to its rail gets no answer: held, asked again')
+        }
+        throw error
+      }
+      if (given === 'ERROR') context.log.error(facts, 'order processing gave up: ERROR, released')
       return undefined
     }
   }
 
-  async #advance(tenantId: string, orderId: string, now: Date): Promise<JobResult> {
+  /**
+   * ERROR with the hold released when the rail never had the order; else
+   * `stalled`: the order stays as it is, with one note on its timeline
+   * (not one per try, nor again after a short recovery: only if its last
+   * entry is not that note already). `ended` when it needs nothing any more.
+   */
+  async #giveUp(tenantId: string, orderId: string, now: Date) {
+    return this.db.transaction().execute(async (trx): Promise<'ERROR' | 'stalled' | 'ended'> => {
+      const row = await repo.lockOrder(trx, tenantId, orderId)
+      if (!row || isFinal(row.status)) return 'ended'
+      const rail = railOf(row.order_type, row.target)
+      if (canMove(rail, row.status, 'ERROR', row.submitted_at !== null)) {
+        await this.#end(trx, row, 'ERROR', 'PROCESSING_FAILED', now)
+        return 'ERROR'
+      }
+      const note = stalledNote(rail)
+      const timeline = await repo.findEvents(trx, [row.id])
+      if (timeline.at(-1)?.note !== note) {
+        await repo.appendEvent(trx, {
+          orderId: row.id,
+          tenantId: row.tenant_id,
+          status: row.status,
+          note,
+          at: now,
+        })
+        await repo.updateOrder(trx, row.id, { updated_at: now })
+      }
+      return 'stalled'
+    })
+  }
+
+  async #advance(tenantId: string, orderId: string, context: JobContext): Promise<JobResult> {
+    const { now } = context
     const row = await repo.findOrder(this.db, tenantId, orderId)
     if (!row) throw new Error(`order ${orderId} not found`)
     if (isFinal(row.status)) return undefined
@@ -350,7 +408,7 @@ export class OrderService {
       })
       return undefined
     }
-    const handed = row.status === 'NEW' ? await this.#handOff(row, rail, now) : row
+    const handed = row.status === 'NEW' ? await this.#handOff(row, rail, context) : row
     if (handed?.status !== 'PENDING') return undefined
     return rail === 'bank_out' ? this.#checkPayout(handed, now) : this.#checkChain(handed, now)
   }
@@ -360,7 +418,11 @@ export class OrderService {
    * call the rail, record its answer. Answers the order as it now is, or
    * undefined when it left NEW some other way meanwhile (cancelled).
    */
-  async #handOff(row: OrderRow, rail: Rail, now: Date): Promise<OrderRow | undefined> {
+  async #handOff(row: OrderRow, rail: Rail, context: JobContext): Promise<OrderRow | undefined> {
+    const { now } = context
+    // Built first: an order that cannot be sent fails while its rail has
+    // never had it, so that giving it up may still release its hold.
+    const send = this.#railCall(row, rail, await this.#currencies())
     const submittedAt = await this.db.transaction().execute(async (trx) => {
       const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
       if (locked?.status !== 'NEW') return undefined
@@ -370,48 +432,18 @@ export class OrderService {
     })
     if (!submittedAt) return repo.findOrder(this.db, row.tenant_id, row.id)
 
-    const catalog = await this.#currencies()
-    const from = catalog.get(row.from_currency_uuid)!
-    const amountMinor = BigInt(row.amount_from_minor)
-    let outcome: { accepted: true; reference: string } | { accepted: false; code: string }
-    if (rail === 'bank_out') {
-      const destinationId =
-        row.counterparty_destination_id ?? row.target.counterparty_destination_id
-      const payee = destinationId
-        ? await repo.findPayee(this.db, row.tenant_id, destinationId)
-        : undefined
-      if (!payee?.iban) throw new Error(`order ${row.id}: its SEPA destination has no IBAN`)
-      const submission = await this.rails.bank.submitPayout(
-        {
-          id: row.id,
-          iban: payee.iban,
-          bic: payee.bic,
-          beneficiary:
-            payee.type === 'BUSINESS'
-              ? (payee.legal_name ?? '')
-              : `${payee.first_name ?? ''} ${payee.last_name ?? ''}`.trim(),
-          amountMinor,
-          currency: from.code,
-          remittance: row.note ?? `Order ${row.id}`,
-        },
-        now,
-      )
-      outcome = submission
-    } else {
-      const { chain, address } = row.target
-      if (!chain || !address) throw new Error(`order ${row.id}: its target has no chain address`)
-      const broadcast = await this.rails.chain.broadcast(
-        { id: row.id, chain, currency: from.code, address, amountMinor },
-        now,
-      )
-      outcome = broadcast.accepted ? { accepted: true, reference: broadcast.txHash } : broadcast
-    }
-
+    const answer = await send(now)
     return this.db.transaction().execute(async (trx) => {
       const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
-      if (locked?.status !== 'NEW') return locked
-      if (!outcome.accepted) return this.#end(trx, locked, 'FAILED', outcome.code, now)
-      const reference = outcome.reference
+      if (!locked) return undefined
+      if (locked.status !== 'NEW') {
+        // Another run recorded an answer while this one waited on the rail
+        // (its lease ran out): an acceptance is still kept, never dropped.
+        if (answer.accepted) await keepLateAnswer(trx, locked, rail, answer.reference, context.log)
+        return locked
+      }
+      if (!answer.accepted) return this.#end(trx, locked, 'FAILED', answer.code, now)
+      const reference = answer.reference
       const rails = rail === 'bank_out' ? { rail_reference: reference } : { tx_hash: reference }
       await repo.updateOrder(trx, locked.id, rails)
       if (rail === 'chain') {
@@ -423,6 +455,42 @@ export class OrderService {
       }
       return this.#move(trx, { ...locked, ...rails }, rail, 'PENDING', null, now)
     })
+  }
+
+  /**
+   * The payout or broadcast, from the order's own snapshot of its payee —
+   * never the destination as it is now, which may have been edited since.
+   * Idempotent on the order id, so a repeat is the same payout.
+   */
+  #railCall(row: OrderRow, rail: Rail, catalog: Catalog): (now: Date) => Promise<RailAnswer> {
+    const { payee } = row
+    const currency = catalog.get(row.from_currency_uuid)!.code
+    const amountMinor = BigInt(row.amount_from_minor)
+    if (rail === 'bank_out') {
+      if (payee?.kind !== 'bank_account') throw new Error(`order ${row.id} has no account to pay`)
+      const request = {
+        id: row.id,
+        iban: payee.iban,
+        bic: payee.bic,
+        beneficiary: payee.beneficiary,
+        amountMinor,
+        currency,
+        remittance: row.note ?? `Order ${row.id}`,
+      }
+      return (now): Promise<PayoutSubmission> => this.rails.bank.submitPayout(request, now)
+    }
+    if (payee?.kind !== 'chain_address') throw new Error(`order ${row.id} has no address to pay`)
+    const withdrawal = {
+      id: row.id,
+      chain: payee.chain,
+      currency,
+      address: payee.address,
+      amountMinor,
+    }
+    return async (now) => {
+      const broadcast = await this.rails.chain.broadcast(withdrawal, now)
+      return broadcast.accepted ? { accepted: true, reference: broadcast.txHash } : broadcast
+    }
   }
 
   /** PENDING → COMPLETE when the payout settled, FAILED when it came back; else ask again later. */
@@ -541,6 +609,7 @@ export class OrderService {
     now: Date,
   ): Promise<OrderRow> {
     const rail = railOf(row.order_type, row.target)
+    assertMove(row, rail, to)
     if (releasesHold(rail, to)) {
       const accounts = await walletAccounts(trx, row.tenant_id, row.wallet_id)
       if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
@@ -563,9 +632,7 @@ export class OrderService {
     failureCode: string | null,
     now: Date,
   ): Promise<OrderRow> {
-    if (!canMove(rail, row.status, to)) {
-      throw new Error(`order ${row.id} cannot move from ${row.status} to ${to}`)
-    }
+    assertMove(row, rail, to)
     await repo.updateOrder(trx, row.id, {
       status: to,
       updated_at: now,
@@ -702,13 +769,17 @@ export class OrderService {
   // -------------------------------------------------------------------------
   // Rendering
 
-  /** The order as the API answers it; `known` spares the reads a list did once for its page. */
+  /**
+   * The order as the API answers it; `known` spares the reads a list did once
+   * for its page. The catalogue comes from the caller, who read it before
+   * opening any transaction `db` may be.
+   */
   async #render(
     db: Kysely<DB> | Trx,
     row: OrderRow,
+    catalog: Catalog,
     known: { timeline?: readonly EventRow[]; beneficiary?: string } = {},
   ): Promise<Order> {
-    const catalog = await this.#currencies()
     const from = catalog.get(row.from_currency_uuid)!
     const to = catalog.get(row.to_currency_uuid)!
     const timeline = known.timeline ?? (await repo.findEvents(db, [row.id]))
@@ -759,13 +830,55 @@ export class OrderService {
     }
   }
 
-  /** The catalogue's currencies: fixed by the migrations, so read once. */
-  #currencies(): Promise<Map<string, CurrencyRow>> {
-    this.#catalog ??= repo
-      .findCurrencies(this.db)
-      .then((rows) => new Map(rows.map((row) => [row.uuid, row])))
+  /**
+   * The catalogue's currencies: fixed by the migrations, so read once — and
+   * read again after a failed read (a dropped connection must not leave every
+   * later call failing until a restart). Call it outside any transaction.
+   */
+  #currencies(): Promise<Catalog> {
+    if (!this.#catalog) {
+      const loading = repo
+        .findCurrencies(this.db)
+        .then((rows): Catalog => new Map(rows.map((row) => [row.uuid, row])))
+      this.#catalog = loading
+      loading.catch(() => {
+        if (this.#catalog === loading) this.#catalog = undefined
+      })
+    }
     return this.#catalog
   }
+}
+
+function assertMove(row: OrderRow, rail: Rail, to: OrderStatus) {
+  if (!canMove(rail, row.status, to, row.submitted_at !== null)) {
+    throw new Error(`order ${row.id} cannot move from ${row.status} to ${to}`)
+  }
+}
+
+/**
+ * The rail took an order that another run had already moved on from NEW.
+ * Its reference is stored if the order has none (what reconciliation with
+ * the bank or chain starts from) and the mismatch is logged as an error.
+ */
+async function keepLateAnswer(
+  trx: Trx,
+  row: OrderRow,
+  rail: Rail,
+  reference: string,
+  log: FastifyBaseLogger,
+) {
+  const stored = rail === 'bank_out' ? row.rail_reference : row.tx_hash
+  if (stored === reference) return
+  log.error(
+    { order: row.id, status: row.status, reference, stored },
+    'the rail accepted an order that had already moved on: reconcile it',
+  )
+  if (stored !== null) return
+  await repo.updateOrder(
+    trx,
+    row.id,
+    rail === 'bank_out' ? { rail_reference: reference } : { tx_hash: reference },
+  )
 }
 
 /** The first answer again, or 409 when the key came with another request. */

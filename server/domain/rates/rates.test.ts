@@ -95,6 +95,13 @@ describe('the sandbox rates provider', () => {
     }
   })
 
+  it('rounds down when asked (a quoted rate), by less than one unit of the last place', () => {
+    expect(ratio(2n, 3n, 8, 'down')).toBe('0.66666666')
+    expect(ratio(25n, 1_000_000_000n, 8, 'down')).toBe('0.00000002')
+    expect(ratio(29n, 1_000_000_000n, 8, 'down')).toBe('0.00000002')
+    expect(ratio(1_000_000n, 1_000_000n, 8, 'down')).toBe('1.00')
+  })
+
   it('drifts deterministically minute by minute, and never below zero', async () => {
     const at = Date.UTC(2026, 0, 1, 12, 0)
     const prices = Array.from({ length: 24 * 60 }, (_, i) =>

@@ -332,6 +332,21 @@ export interface StoredFee {
 /** jsonb columns: written as JSON text, read back as the value. */
 type Json<T> = ColumnType<T, string, string>
 
+/**
+ * What a payout or withdrawal pays, fixed when the quote is priced and
+ * copied to the order: the job tells the rail this, never the destination as
+ * it is by then. Internal: no answer shows it (the target's `display` does).
+ * A bank account with the beneficiary's name as the bank is told it; a chain
+ * address; a wallet of the platform (CRYPTO_INTERNAL destinations).
+ */
+export type StoredPayee =
+  | { kind: 'bank_account'; iban: string; bic: string | null; beneficiary: string }
+  | { kind: 'chain_address'; chain: ChainId; address: string }
+  | { kind: 'wallet'; wallet_uuid: string }
+
+/** Null for orders that pay no one outside the paying wallet (deposits, exchanges, top-ups). */
+type PayeeColumn = ColumnType<StoredPayee | null, string | null | undefined, string | null>
+
 export interface OrderQuotesTable {
   id: string
   tenant_id: string
@@ -346,6 +361,7 @@ export interface OrderQuotesTable {
   fees: Json<StoredFee[]>
   total_minor: Minor
   target: Json<OrderTarget>
+  payee: PayeeColumn
   expires_at: Date
   created_at: CreatedAt
 }
@@ -370,6 +386,7 @@ export interface OrdersTable {
   fees: Json<StoredFee[]>
   total_minor: Minor
   target: Json<OrderTarget>
+  payee: PayeeColumn
   counterparty_destination_id: string | null
   fiat_account_id: string | null
   note: string | null

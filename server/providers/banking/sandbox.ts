@@ -20,8 +20,9 @@ import {
  * - A payout to an IBAN whose last four characters are `0000` comes back
  *   when it would have settled: returned, ACCOUNT_CLOSED.
  * - A payout to an IBAN whose last four characters are `9999` meets a bank
- *   that never answers (BankUnavailableError on every call): the order's job
- *   retries and, after its last attempt, gives the order up as ERROR.
+ *   that never answers (BankUnavailableError on every call): the order was
+ *   handed off, so it stays NEW with its funds held and its job keeps asking
+ *   (docs/decisions.md, "Giving up").
  *
  * It keeps no state of its own — its answers must be the same after a
  * restart, as a real bank's are: a payout's reference is drawn from its id

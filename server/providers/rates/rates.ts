@@ -32,17 +32,24 @@ export class RatesUnavailableError extends Error {
 export const RATE_SCALE = 8
 
 /**
- * numerator / denominator as a decimal string rounded half-even to `scale`
- * places, trailing zeros trimmed down to two places ("97342.18", "0.2453",
- * "1.00"). Integer division only: prices held as bigint micro-units cross into
- * any base without a float touching the published value.
+ * numerator / denominator as a decimal string rounded to `scale` places —
+ * half-even (a published price), or `down` (a rate the platform quotes: never
+ * in the customer's favour) — trailing zeros trimmed down to two places
+ * ("97342.18", "0.2453", "1.00"). Integer division only: prices held as
+ * bigint micro-units cross into any base without a float touching the value.
  */
-export function ratio(numerator: bigint, denominator: bigint, scale = RATE_SCALE): string {
+export function ratio(
+  numerator: bigint,
+  denominator: bigint,
+  scale = RATE_SCALE,
+  rounding: 'half-even' | 'down' = 'half-even',
+): string {
   if (denominator <= 0n || numerator < 0n) throw new RangeError('ratio of non-negative by positive')
   const scaled = numerator * 10n ** BigInt(scale)
   let quotient = scaled / denominator
   const twice = (scaled % denominator) * 2n
-  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient += 1n
+  const up = twice > denominator || (twice === denominator && quotient % 2n === 1n)
+  if (rounding === 'half-even' && up) quotient += 1n
   const digits = quotient.toString().padStart(scale + 1, '0')
   const whole = digits.slice(0, digits.length - scale)
   const fraction = digits
