@@ -22,6 +22,12 @@ export const Problem = Type.Object({
   blocked_until: Type.Optional(
     Type.String({ format: 'date-time', description: 'When a block lifts (423)' }),
   ),
+  limit: Type.Optional(
+    Type.Object(
+      { amount: Type.String(), currency: Type.String() },
+      { description: 'The bound an amount crossed (422 AMOUNT_TOO_SMALL / AMOUNT_TOO_LARGE)' },
+    ),
+  ),
   attempts_left: Type.Optional(
     Type.Integer({ description: 'Wrong codes left before the identifier is blocked' }),
   ),

@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http'
 import type { Problem } from '../../contract/problem.ts'
 
-/** RFC 9457 extension members the contract declares (retry_after, blocked_until, order_status, …). */
+/** RFC 9457 extension members the contract declares (retry_after, blocked_until, limit, …). */
 export type ProblemExtensions = Pick<
   Problem,
-  'retry_after' | 'blocked_until' | 'attempts_left' | 'order_status'
+  'retry_after' | 'blocked_until' | 'limit' | 'attempts_left' | 'order_status'
 >
 
 /**

@@ -204,12 +204,21 @@ create index orders_wallet_history on orders (wallet_id, created_at desc, id des
 create index orders_destination_open on orders (counterparty_destination_id)
   where status in ('NEW', 'PENDING');
 
--- Every status an order has had: the timeline the app shows.
+-- Every status an order has had: the timeline the app shows. `code` says what
+-- happened (contract ORDER_EVENT_CODES, worded by the app in its language);
+-- `note` says the same in English for API users, looked up by the code
+-- (orders/rules.ts), so the two never disagree.
 create table order_events (
   order_id uuid not null,
   seq integer not null check (seq >= 0),
   tenant_id uuid not null,
   status text not null check (status in ('NEW', 'PENDING', 'CANCELED', 'COMPLETE', 'ERROR', 'FAILED')),
+  code text not null check (code in (
+    'PLACED', 'FUNDS_HELD', 'AWAITING_TRANSFER', 'SENT_TO_BANK', 'BROADCAST',
+    'TRANSFER_RECEIVED', 'PAID_OUT', 'CONFIRMED_ON_CHAIN', 'DELIVERED_TO_WALLET', 'EXCHANGED',
+    'TOPPED_UP', 'RETURNED_ACCOUNT_CLOSED', 'ADDRESS_REJECTED', 'FIAT_ACCOUNT_INACTIVE',
+    'REFUSED', 'PROCESSING_FAILED', 'CANCELED', 'BANK_NOT_ANSWERING', 'NETWORK_NOT_ANSWERING'
+  )),
   note text,
   at timestamptz not null default now(),
   primary key (order_id, seq),

@@ -235,9 +235,16 @@ describeServer('exchange directions: GET /api/v1/exchange/', () => {
     expect(atMin.statusCode, atMin.body).toBe(200)
     // The quote's rate is the list's: both are firm for these prices.
     expect(atMin.json<Quote>().rate).toBe(direction.rate)
-    expectProblem(await quote('0.00005136'), 422, 'AMOUNT_TOO_SMALL')
+    // A refused quote names the list's own bound.
+    expect(expectProblem(await quote('0.00005136'), 422, 'AMOUNT_TOO_SMALL').limit).toEqual({
+      amount: direction.min_amount,
+      currency: 'BTC',
+    })
     expect((await quote(direction.max_amount)).statusCode).toBe(200)
-    expectProblem(await quote('1.02730389'), 422, 'AMOUNT_TOO_LARGE')
+    expect(expectProblem(await quote('1.02730389'), 422, 'AMOUNT_TOO_LARGE').limit).toEqual({
+      amount: direction.max_amount,
+      currency: 'BTC',
+    })
   })
 
   it('answers 502 when the rates provider fails', async () => {

@@ -58,6 +58,14 @@ describeServer('orders under retries and races', () => {
     expect(first.headers['idempotent-replayed']).toBeUndefined()
     const order = first.json<Order>()
     expect(order.request_id).toBe('pay-rent-2025-06')
+    expect(order.timeline).toEqual([
+      {
+        status: 'NEW',
+        code: 'FUNDS_HELD',
+        at: order.created_at,
+        note: 'Order placed; the funds are held',
+      },
+    ])
 
     // The order moves on; the replay is still the first answer, byte for byte.
     await drainJobs()
@@ -66,6 +74,8 @@ describeServer('orders under retries and races', () => {
     expect(again.statusCode).toBe(201)
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.json()).toEqual(first.json())
+    // The stored first answer says what its timeline said then, codes and all.
+    expect(again.json<Order>().timeline.map((event) => event.code)).toEqual(['FUNDS_HELD'])
 
     const otherNote = await place(app, user, q.order_type, { ...body, note: 'Rent, June' })
     expectProblem(otherNote, 409, 'IDEMPOTENCY_CONFLICT')

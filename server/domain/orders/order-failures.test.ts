@@ -17,6 +17,7 @@ import {
   bankTransfer,
   CUR,
   entriesOf,
+  eventCodes,
   externalAddress,
   fund,
   getOrder,
@@ -34,7 +35,7 @@ import {
   v1,
 } from './order-fixtures.ts'
 import { insertDestination as insertDestinationOf } from './quote-test-support.ts'
-import { MAX_ATTEMPTS, stalledNote } from './rules.ts'
+import { MAX_ATTEMPTS, stalledEvent } from './rules.ts'
 
 const BANK_MS = 2_000
 
@@ -193,6 +194,11 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     const failed = await getOrder(app, user, order.id)
     expect(failed).toMatchObject({ status: 'FAILED', failure_code: 'ACCOUNT_CLOSED' })
     expect(statuses(failed)).toEqual(['NEW', 'PENDING', 'FAILED'])
+    expect(failed.timeline.map((event) => event.code)).toEqual([
+      'FUNDS_HELD',
+      'SENT_TO_BANK',
+      'RETURNED_ACCOUNT_CLOSED',
+    ])
     expect(failed.timeline[2]!.note).toMatch(/account is closed.*released/)
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: '300.00',
@@ -221,9 +227,13 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
       failure_code: 'ADDRESS_REJECTED',
       tx_hash: null,
     })
-    expect(failed.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['FAILED', 'Address rejected by the network; the held funds were released'],
+    expect(failed.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      [
+        'FAILED',
+        'ADDRESS_REJECTED',
+        'Address rejected by the network; the held funds were released',
+      ],
     ])
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: '100.000000',
@@ -338,6 +348,7 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     expect(response.statusCode, response.body).toBe(200)
     const canceled = response.json<Order>()
     expect(statuses(canceled)).toEqual(['NEW', 'CANCELED'])
+    expect(eventCodes(canceled)).toEqual(['FUNDS_HELD', 'CANCELED'])
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: '100.000000',
       held: '0.000000',
@@ -384,7 +395,7 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     const order = await placed(app, user, q)
     const response = await cancel(user, order.id)
     expect(response.statusCode, response.body).toBe(200)
-    expect(statuses(response.json<Order>())).toEqual(['NEW', 'PENDING', 'CANCELED'])
+    expect(eventCodes(response.json<Order>())).toEqual(['PLACED', 'AWAITING_TRANSFER', 'CANCELED'])
     expect((await recordsOf(app.db, order.id)).map((r) => r.status)).toEqual(['canceled'])
 
     const late = await bankTransfer(app, {
@@ -426,9 +437,9 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     // The call was made (submitted_at is set before it): the bank may have the payout.
     const waiting = await getOrder(app, user, order.id)
     expect(waiting).toMatchObject({ status: 'NEW', failure_code: null })
-    expect(waiting.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['NEW', stalledNote('bank_out')],
+    expect(waiting.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      ['NEW', 'BANK_NOT_ANSWERING', stalledEvent('bank_out').note],
     ])
     expect(
       expectProblem(await cancel(user, order.id), 409, 'ORDER_NOT_CANCELABLE').order_status,
@@ -460,9 +471,9 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
 
     const errored = await getOrder(app, user, order.id)
     expect(errored).toMatchObject({ status: 'ERROR', failure_code: 'PROCESSING_FAILED' })
-    expect(errored.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['ERROR', 'Processing failed; the held funds were released'],
+    expect(errored.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      ['ERROR', 'PROCESSING_FAILED', 'Processing failed; the held funds were released'],
     ])
     const row = await app.db
       .selectFrom('orders')
@@ -499,10 +510,9 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
       .execute()
     await app.jobs.runDue({ now: new Date() })
 
-    expect(await getOrder(app, user, order.id)).toMatchObject({
-      status: 'FAILED',
-      failure_code: 'FIAT_ACCOUNT_INACTIVE',
-    })
+    const failed = await getOrder(app, user, order.id)
+    expect(failed).toMatchObject({ status: 'FAILED', failure_code: 'FIAT_ACCOUNT_INACTIVE' })
+    expect(eventCodes(failed)).toEqual(['FUNDS_HELD', 'FIAT_ACCOUNT_INACTIVE'])
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: '100.00',
       held: '0.00',

@@ -286,6 +286,9 @@ export async function entriesOf(db: Kysely<DB>, orderId: string) {
 /** The order's statuses, oldest first. */
 export const statuses = (order: Order) => order.timeline.map((event) => event.status)
 
+/** What its timeline says, as the codes the app words, oldest first. */
+export const eventCodes = (order: Order) => order.timeline.map((event) => event.code)
+
 /** `a − b` of two decimals with the same places (balance arithmetic in the tests, no floats). */
 export function minus(a: string, b: string, decimals: number): string {
   return fromMinor(toMinor(a, decimals) - toMinor(b, decimals), decimals)

@@ -41,7 +41,7 @@ import {
   v1,
 } from './order-fixtures.ts'
 import { insertDestination } from './quote-test-support.ts'
-import { MAX_ATTEMPTS, stalledNote } from './rules.ts'
+import { MAX_ATTEMPTS, stalledEvent } from './rules.ts'
 import { ORDER_JOB, OrderService } from './service.ts'
 
 const BANK_MS = 2_000
@@ -177,10 +177,10 @@ describeServer('orders whose rail stops answering', () => {
 
     const stalled = await getOrder(app, user, order.id)
     expect(stalled).toMatchObject({ status: 'PENDING', failure_code: null })
-    expect(stalled.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['PENDING', 'Sent to the bank'],
-      ['PENDING', stalledNote('bank_out')],
+    expect(stalled.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      ['PENDING', 'SENT_TO_BANK', 'Sent to the bank'],
+      ['PENDING', 'BANK_NOT_ANSWERING', stalledEvent('bank_out').note],
     ])
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: '199.00',
@@ -237,10 +237,10 @@ describeServer('orders whose rail stops answering', () => {
 
     const stalled = await getOrder(app, user, order.id)
     expect(stalled).toMatchObject({ status: 'PENDING', tx_hash: broadcast.tx_hash })
-    expect(stalled.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['PENDING', 'Broadcast to the network'],
-      ['PENDING', stalledNote('chain')],
+    expect(stalled.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      ['PENDING', 'BROADCAST', 'Broadcast to the network'],
+      ['PENDING', 'NETWORK_NOT_ANSWERING', stalledEvent('chain').note],
     ])
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toMatchObject({ held: q.total })
     expect(await entriesOf(app.db, order.id)).toEqual(['hold'])
@@ -262,9 +262,9 @@ describeServer('orders whose rail stops answering', () => {
       now = (await jobOf(order.id)).runAt
     }
     const stalled = await getOrder(app, user, order.id)
-    expect(stalled.timeline.map((event) => [event.status, event.note])).toEqual([
-      ['NEW', expect.any(String)],
-      ['NEW', stalledNote('bank_out')],
+    expect(stalled.timeline.map((event) => [event.status, event.code, event.note])).toEqual([
+      ['NEW', 'FUNDS_HELD', expect.any(String)],
+      ['NEW', 'BANK_NOT_ANSWERING', stalledEvent('bank_out').note],
     ])
     expect(await entriesOf(app.db, order.id)).toEqual(['hold'])
     expectProblem(

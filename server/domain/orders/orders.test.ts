@@ -11,6 +11,7 @@ import {
   bankTransfer,
   CUR,
   entriesOf,
+  eventCodes,
   externalAddress,
   feeSum,
   fund,
@@ -99,6 +100,7 @@ describeServer('orders, from quote to final state', () => {
     const done = await getOrder(app, user, order.id)
     expect(done.status).toBe('COMPLETE')
     expect(statuses(done)).toEqual(['NEW', 'PENDING', 'COMPLETE'])
+    expect(eventCodes(done)).toEqual(['PLACED', 'AWAITING_TRANSFER', 'TRANSFER_RECEIVED'])
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: q.to.amount,
       held: '0.00',
@@ -227,10 +229,10 @@ describeServer('orders, from quote to final state', () => {
     await app.jobs.runDue({ now: at(t0, BANK_MS) })
     const done = await getOrder(app, user, order.id)
     expect(statuses(done)).toEqual(['NEW', 'PENDING', 'COMPLETE'])
-    expect(done.timeline.map((event) => event.note)).toEqual([
-      expect.any(String),
-      'Sent to the bank',
-      'Paid out by the bank',
+    expect(done.timeline.map((event) => [event.code, event.note])).toEqual([
+      ['FUNDS_HELD', 'Order placed; the funds are held'],
+      ['SENT_TO_BANK', 'Sent to the bank'],
+      ['PAID_OUT', 'Paid out by the bank'],
     ])
     expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
       available: minus('500.00', q.total, 2),
@@ -259,6 +261,9 @@ describeServer('orders, from quote to final state', () => {
     })
     expect(q.fees.some((fee) => fee.kind === 'NETWORK' && fee.amount !== '0.000000')).toBe(true)
     const order = await placed(app, user, q)
+    // The whole address and its chain, not the shortened display.
+    expect(order.target).toEqual(q.target)
+    expect(order.target).toMatchObject({ kind: 'address', chain: 'tron', address })
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: minus('300.000000', q.total, 6),
       held: q.total,
@@ -287,6 +292,7 @@ describeServer('orders, from quote to final state', () => {
     expect(await main()).toMatchObject({ status: 'complete', confirmations: 3 })
     const done = await getOrder(app, user, order.id)
     expect(statuses(done)).toEqual(['NEW', 'PENDING', 'COMPLETE'])
+    expect(eventCodes(done)).toEqual(['FUNDS_HELD', 'BROADCAST', 'CONFIRMED_ON_CHAIN'])
     expect(done.tx_hash).toBe(pending.tx_hash)
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: minus('300.000000', q.total, 6),
@@ -316,6 +322,7 @@ describeServer('orders, from quote to final state', () => {
 
     const done = await getOrder(app, sender, order.id)
     expect(statuses(done)).toEqual(['NEW', 'COMPLETE'])
+    expect(eventCodes(done)).toEqual(['FUNDS_HELD', 'DELIVERED_TO_WALLET'])
     expect(done.tx_hash).toBeNull()
     expect(await balances(app.db, sender.walletId, CUR.USDT_TRON)).toEqual({
       available: minus('80.000000', q.total, 6),
@@ -369,6 +376,7 @@ describeServer('orders, from quote to final state', () => {
 
     const done = await getOrder(app, user, order.id)
     expect(statuses(done)).toEqual(['NEW', 'COMPLETE'])
+    expect(eventCodes(done)).toEqual(['FUNDS_HELD', 'EXCHANGED'])
     expect(done.rate).toBe(q.rate)
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: minus('1000.000000', q.total, 6),
@@ -405,6 +413,7 @@ describeServer('orders, from quote to final state', () => {
 
       const done = await getOrder(app, user, order.id)
       expect(statuses(done)).toEqual(['NEW', 'COMPLETE'])
+      expect(eventCodes(done)).toEqual(['FUNDS_HELD', 'TOPPED_UP'])
       expect(await accountBalance(app.db, account.ledgerAccountId, CUR.EUR)).toBe(q.to.amount)
       // The sub-account is the card's money, not part of the wallet's balances.
       expect(await balances(app.db, user.walletId, CUR.EUR)).toEqual({
@@ -437,7 +446,7 @@ describeServer('orders, from quote to final state', () => {
     const order = await placed(app, user, q)
     await app.jobs.runDue({ now: new Date() })
 
-    expect(statuses(await getOrder(app, user, order.id))).toEqual(['NEW', 'COMPLETE'])
+    expect(eventCodes(await getOrder(app, user, order.id))).toEqual(['FUNDS_HELD', 'TOPPED_UP'])
     expect(await accountBalance(app.db, account.ledgerAccountId, CUR.EUR)).toBe(q.to.amount)
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: minus('2000.000000', q.total, 6),

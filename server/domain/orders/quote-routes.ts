@@ -20,6 +20,7 @@ const toProblem = (error: unknown) => {
     return new ProblemError(422, error.code, error.message, {
       title: 'Unprocessable Content',
       errors: [{ field: `/querystring/${error.field}`, message: error.reason }],
+      ...(error.limit && { extensions: { limit: error.limit } }),
     })
   }
   // Another user's wallet, destination or account answers exactly like a missing one.
@@ -71,7 +72,9 @@ export default async function quoteRoutes(app: FastifyInstance, opts: { config: 
           'network fee (`target.wallet_uuid` set); the paying wallet’s own is 422 ' +
           'TARGET_IS_SOURCE. Another user’s wallet: 404 WALLET_NOT_FOUND; another wallet’s ' +
           'destination: 404 DESTINATION_NOT_FOUND; another user’s fiat account: 404 ' +
-          'FIAT_ACCOUNT_NOT_FOUND. No prices from the rates provider: 502 RATES_UNAVAILABLE.',
+          'FIAT_ACCOUNT_NOT_FOUND. An amount outside the limits is 422 AMOUNT_TOO_SMALL or ' +
+          'AMOUNT_TOO_LARGE with `limit` {amount, currency}: the bound, in the currency paid. ' +
+          'No prices from the rates provider: 502 RATES_UNAVAILABLE.',
         security: [{ raw: [] }],
         querystring: QuoteQuery,
         response: { 200: Quote, ...problems },

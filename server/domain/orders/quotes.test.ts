@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { ChainId } from '../../../contract/catalog.ts'
+import type { Counterparty, Destination } from '../../../contract/counterparties.ts'
 import { toMinor } from '../../../contract/money.ts'
 import type { Quote } from '../../../contract/orders.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
@@ -33,6 +34,8 @@ const TTL_SECONDS = 30
 const ETH_ADDRESS = '0x9858effd232b4033e47d90003d41ec34ecaeda94'
 const ETH_ADDRESS_EIP55 = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94'
 const TRON_ADDRESS = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH'
+/** BIP 173's P2WPKH example, in the lower case it is stored in. */
+const BECH32_ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'
 const SEPA_IBAN = 'DE89370400440532013000'
 
 /** Fixed prices for a test that checks exact numbers: USD per unit. */
@@ -502,6 +505,79 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       ).toEqual(['/querystring/destination_id'])
     })
 
+    it('name the full address, as the chain writes it, and its chain: typed or saved', async () => {
+      const { pair, token, wallet } = await person()
+      // Typed loosely: lower-case EVM, upper-case bech32, a stray space from a paste.
+      const typed = async (from: string, address: string) =>
+        (
+          await quoteOk(token, {
+            order_type: 'WITHDRAWAL_CRYPTO',
+            wallet_uuid: wallet,
+            from_uuid: from,
+            amount_from: '0.01',
+            address,
+          })
+        ).target
+      expect(await typed(CURRENCY.ETH, ` ${ETH_ADDRESS} `)).toMatchObject({
+        kind: 'address',
+        chain: 'ethereum',
+        address: ETH_ADDRESS_EIP55,
+        display: '0x9858…da94',
+      })
+      expect(await typed(CURRENCY.BTC, BECH32_ADDRESS.toUpperCase())).toMatchObject({
+        kind: 'address',
+        chain: 'bitcoin',
+        address: BECH32_ADDRESS,
+      })
+
+      // Saved through the counterparties API, spelled as loosely.
+      const v2 = async <T>(url: string, payload: object) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: `/api/v2/counterparties/${url}`,
+          headers: headers(bearer(pair.access_token)),
+          payload,
+        })
+        expect(response.statusCode, response.body).toBe(201)
+        return response.json<T>()
+      }
+      const anna = await v2<Counterparty>(wallet, {
+        type: 'INDIVIDUAL',
+        first_name: 'Anna',
+        last_name: 'Schmidt',
+        country: 'DE',
+      })
+      const saved = await v2<Destination>(
+        `${wallet}/${anna.counterparty_account_id}/destinations`,
+        {
+          type: 'CRYPTO_EXTERNAL',
+          chain: 'ethereum',
+          address: ETH_ADDRESS,
+        },
+      )
+      const quote = await quoteOk(token, {
+        order_type: 'WITHDRAWAL_CRYPTO',
+        wallet_uuid: wallet,
+        from_uuid: CURRENCY.USDC_ETH,
+        amount_from: '25',
+        destination_id: saved.counterparty_destination_id,
+      })
+      expect(quote.target).toEqual({
+        kind: 'counterparty',
+        wallet_uuid: null,
+        counterparty_account_id: anna.counterparty_account_id,
+        counterparty_destination_id: saved.counterparty_destination_id,
+        destination_type: 'CRYPTO_EXTERNAL',
+        fiat_account_id: null,
+        chain: 'ethereum',
+        address: ETH_ADDRESS_EIP55,
+        display: 'Anna Schmidt · 0x9858…da94',
+      })
+      // The stored quote, which the order copies, says the same.
+      const row = await findQuote(app.db, DEMO_TENANT_ID, await userId(pair), quote.quote_id)
+      expect(row?.target).toEqual(quote.target)
+    })
+
     it('refuse an invalid address, fiat, and a target given twice or not at all', async () => {
       const { token, wallet } = await person()
       const base = {
@@ -787,9 +863,15 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
           message: expect.stringContaining('at least 1.00 EUR'),
         },
       ])
-      expect(
-        problemField(await calc(app, token, { ...base, amount_to: '0' }), 422, 'AMOUNT_TOO_SMALL'),
-      ).toEqual(['/querystring/amount_to'])
+      // The bound itself, for a client to word: in the currency paid, as a decimal string.
+      expect(small.limit).toEqual({ amount: '1.00', currency: 'EUR' })
+      const nothing = expectProblem(
+        await calc(app, token, { ...base, amount_to: '0' }),
+        422,
+        'AMOUNT_TOO_SMALL',
+      )
+      expect(nothing.errors?.map((error) => error.field)).toEqual(['/querystring/amount_to'])
+      expect(nothing.limit).toEqual({ amount: '1.00', currency: 'EUR' })
       const large = expectProblem(
         await calc(app, token, { ...base, amount_from: '50000.01' }),
         422,
@@ -801,6 +883,15 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
           message: expect.stringContaining('at most 50000.00 EUR'),
         },
       ])
+      expect(large.limit).toEqual({ amount: '50000.00', currency: 'EUR' })
+      // Other 422s carry no limit.
+      expect(
+        expectProblem(
+          await calc(app, token, { ...base, amount_from: '1.001' }),
+          422,
+          'VALIDATION_FAILED',
+        ),
+      ).not.toHaveProperty('limit')
       await quoteOk(token, { ...base, amount_from: '50000' })
       await quoteOk(token, { ...base, amount_from: '1' })
     })
@@ -820,16 +911,32 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         'AMOUNT_TOO_SMALL',
       )
       expect(small.detail).toContain('0.00005137 BTC')
+      expect(small.limit).toEqual({ amount: '0.00005137', currency: 'BTC' })
       fixPrices()
       await quoteOk(token, { ...base, amount_from: '0.00005137' })
       fixPrices()
-      expect(
-        problemField(
-          await calc(app, token, { ...base, amount_from: '1.02730389' }),
-          422,
-          'AMOUNT_TOO_LARGE',
-        ),
-      ).toEqual(['/querystring/amount_from'])
+      const large = expectProblem(
+        await calc(app, token, { ...base, amount_from: '1.02730389' }),
+        422,
+        'AMOUNT_TOO_LARGE',
+      )
+      expect(large.errors?.map((error) => error.field)).toEqual(['/querystring/amount_from'])
+      expect(large.limit).toEqual({ amount: '1.02730388', currency: 'BTC' })
+      // Given what must arrive, the bound is still on the amount paid, in the currency paid.
+      fixPrices()
+      const exchange = expectProblem(
+        await calc(app, token, {
+          order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+          wallet_uuid: wallet,
+          from_uuid: CURRENCY.BTC,
+          to_uuid: CURRENCY.EUR,
+          amount_to: '1.00',
+        }),
+        422,
+        'AMOUNT_TOO_SMALL',
+      )
+      expect(exchange.errors?.map((error) => error.field)).toEqual(['/querystring/amount_to'])
+      expect(exchange.limit).toEqual({ amount: '0.00005137', currency: 'BTC' })
     })
   })
 

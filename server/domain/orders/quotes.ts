@@ -11,6 +11,7 @@ import type {
   Quote,
   QuoteQuery,
 } from '../../../contract/orders.ts'
+import type { Problem } from '../../../contract/problem.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
 import type { DB, StoredFee, StoredPayee } from '../../infra/db/schema.ts'
 import type { NetworkFeeEstimator } from '../../providers/chain/fees.ts'
@@ -52,17 +53,26 @@ export type QuoteField = keyof QuoteQuery
  * AMOUNT_TOO_SMALL, AMOUNT_TOO_LARGE.
  */
 export class QuoteRejectedError extends Error {
+  /** What errors[].message says of the field; the whole message by default. */
+  readonly reason: string
+  /** AMOUNT_TOO_SMALL / AMOUNT_TOO_LARGE: the bound crossed, in the currency paid. */
+  readonly limit: AmountLimit | undefined
+
   constructor(
     readonly code: string,
     readonly field: QuoteField,
     message: string,
-    /** What errors[].message says of the field; the whole message by default. */
-    readonly reason: string = message,
+    options: { reason?: string; limit?: AmountLimit } = {},
   ) {
     super(message)
     this.name = 'QuoteRejectedError'
+    this.reason = options.reason ?? message
+    this.limit = options.limit
   }
 }
+
+/** A bound on the amount paid: a decimal string in the from currency. */
+export type AmountLimit = NonNullable<Problem['limit']>
 
 /** A destination or fiat account that is not the caller's, or does not exist: 404. */
 export class QuoteTargetNotFoundError extends Error {
@@ -153,7 +163,7 @@ const emptyTarget = {
 
 /** As the schema's own 422 words it: the detail names the field, errors[] says what is wrong. */
 const invalid = (field: QuoteField, reason: string) =>
-  new QuoteRejectedError('VALIDATION_FAILED', field, `/querystring/${field} ${reason}`, reason)
+  new QuoteRejectedError('VALIDATION_FAILED', field, `/querystring/${field} ${reason}`, { reason })
 
 export interface QuoteOptions {
   /** QUOTE_TTL_SECONDS: how long a quote can be placed. */
@@ -237,12 +247,14 @@ export class QuoteService {
       })
     } catch (error) {
       if (!(error instanceof AmountLimitError)) throw error
+      // The bound is on from.amount, even when the caller gave amount_to.
       const bound = fromMinor(error.limitMinor, from.decimals)
       const which = error.code === 'AMOUNT_TOO_SMALL' ? 'at least' : 'at most'
       throw new QuoteRejectedError(
         error.code,
         error.field,
         `The amount paid must be ${which} ${bound} ${from.code} for ${query.order_type}.`,
+        { limit: { amount: bound, currency: from.code } },
       )
     }
 

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import type { ChainId } from '../../../contract/catalog.ts'
-import type { OrderStatus, OrderType } from '../../../contract/orders.ts'
+import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
 import type { Owner } from '../wallets/repository.ts'
@@ -197,12 +197,19 @@ export function lockOrderByReference(trx: Transaction<DB>, reference: string) {
 /** Appends a status to the order's timeline; call holding the order's lock (seq is max + 1). */
 export async function appendEvent(
   trx: Transaction<DB>,
-  event: { orderId: string; tenantId: string; status: OrderStatus; note: string; at: Date },
+  event: {
+    orderId: string
+    tenantId: string
+    status: OrderStatus
+    code: OrderEventCode
+    note: string
+    at: Date
+  },
 ) {
   await sql`
-    insert into order_events (order_id, seq, tenant_id, status, note, at)
+    insert into order_events (order_id, seq, tenant_id, status, code, note, at)
     select ${event.orderId}::uuid, coalesce(max(seq) + 1, 0), ${event.tenantId}::uuid,
-      ${event.status}, ${event.note}, ${event.at.toISOString()}::timestamptz
+      ${event.status}, ${event.code}, ${event.note}, ${event.at.toISOString()}::timestamptz
     from order_events where order_id = ${event.orderId}::uuid`.execute(trx)
 }
 
@@ -210,7 +217,7 @@ export function findEvents(db: Executor, orderIds: readonly string[]) {
   if (orderIds.length === 0) return Promise.resolve([])
   return db
     .selectFrom('order_events')
-    .select(['order_id', 'status', 'note', 'at'])
+    .select(['order_id', 'status', 'code', 'note', 'at'])
     .where('order_id', 'in', orderIds)
     .orderBy('order_id')
     .orderBy('seq')

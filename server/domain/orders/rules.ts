@@ -1,12 +1,19 @@
 /**
  * Orders, the pure part: the status machine, which rail carries each order,
  * the wallet transaction records an order writes, the legs of its ledger
- * entries, its request hash and its deposit reference. No IO here.
+ * entries, its request hash, its deposit reference and its timeline's words.
+ * No IO here.
  */
 import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import type { Destination } from '../../../contract/counterparties.ts'
-import type { FeeKind, OrderStatus, OrderTarget, OrderType } from '../../../contract/orders.ts'
+import type {
+  FeeKind,
+  OrderEventCode,
+  OrderStatus,
+  OrderTarget,
+  OrderType,
+} from '../../../contract/orders.ts'
 import type { RecordType, TransactionStatus } from '../../../contract/wallets.ts'
 import type { StoredPayee, WalletTransactionsTable } from '../../infra/db/schema.ts'
 import { type Posting, transfer } from '../ledger/rules.ts'
@@ -430,75 +437,120 @@ export function normalizeReference(text: string): string | undefined {
 }
 
 // ---------------------------------------------------------------------------
-// Timeline notes
+// Timeline
 
-/** What the timeline says about a status, in the person's terms. */
-export function eventNote(
+/**
+ * One timeline entry's words: `code` for the app to word in its language,
+ * `note` the same in English for API users. Only timelineEvent and
+ * stalledEvent make one, the note looked up by its code: they never disagree.
+ */
+export interface TimelineEvent {
+  code: OrderEventCode
+  note: string
+}
+
+/** What a note may need besides its code. */
+interface NoteFacts {
+  rail: Rail
+  reference: string | null | undefined
+}
+
+const RELEASED = 'the held funds were released'
+
+/** The English of each code; a code added to the contract does not compile without its note. */
+const NOTES: Record<OrderEventCode, string | ((facts: NoteFacts) => string)> = {
+  PLACED: 'Order placed',
+  FUNDS_HELD: 'Order placed; the funds are held',
+  AWAITING_TRANSFER: ({ reference }) => `Awaiting your bank transfer with reference ${reference}`,
+  SENT_TO_BANK: 'Sent to the bank',
+  BROADCAST: 'Broadcast to the network',
+  TRANSFER_RECEIVED: 'Bank transfer received',
+  PAID_OUT: 'Paid out by the bank',
+  CONFIRMED_ON_CHAIN: 'Confirmed on chain',
+  DELIVERED_TO_WALLET: 'Delivered to the wallet',
+  EXCHANGED: 'Exchanged at the quoted rate',
+  TOPPED_UP: 'Fiat account topped up',
+  RETURNED_ACCOUNT_CLOSED: `Returned by the beneficiary’s bank: the account is closed; ${RELEASED}`,
+  ADDRESS_REJECTED: `Address rejected by the network; ${RELEASED}`,
+  FIAT_ACCOUNT_INACTIVE: `The fiat account does not accept top-ups; ${RELEASED}`,
+  REFUSED: `Refused; ${RELEASED}`,
+  PROCESSING_FAILED: `Processing failed; ${RELEASED}`,
+  // A deposit holds nothing: there is nothing to release.
+  CANCELED: ({ rail }) => (rail === 'bank_in' ? 'Canceled by you' : `Canceled by you; ${RELEASED}`),
+  BANK_NOT_ANSWERING:
+    'The bank is not answering; we keep asking. The funds stay held until the bank pays out or returns the payout',
+  NETWORK_NOT_ANSWERING:
+    'The network is not answering; we keep checking. The funds stay held until the withdrawal confirms or fails',
+}
+
+const event = (code: OrderEventCode, facts: NoteFacts): TimelineEvent => {
+  const note = NOTES[code]
+  return { code, note: typeof note === 'string' ? note : note(facts) }
+}
+
+/** What the timeline says about an order reaching `status` on `rail`. */
+export function timelineEvent(
   rail: Rail,
   status: OrderStatus,
   detail: { reference?: string | null; failureCode?: string | null } = {},
-): string {
-  switch (status) {
-    case 'NEW':
-      return rail === 'bank_in' ? 'Order placed' : 'Order placed; the funds are held'
-    case 'PENDING':
-      if (rail === 'bank_in')
-        return `Awaiting your bank transfer with reference ${detail.reference}`
-      return rail === 'chain' ? 'Broadcast to the network' : 'Sent to the bank'
-    case 'COMPLETE':
-      switch (rail) {
-        case 'bank_in':
-          return 'Bank transfer received'
-        case 'bank_out':
-          return 'Paid out by the bank'
-        case 'chain':
-          return 'Confirmed on chain'
-        case 'wallet':
-          return 'Delivered to the wallet'
-        case 'exchange':
-          return 'Exchanged at the quoted rate'
-        case 'fiat_account':
-          return 'Fiat account topped up'
-      }
-      break
-    case 'FAILED':
-      return `${failureText(detail.failureCode)}; the held funds were released`
-    case 'ERROR':
-      return 'Processing failed; the held funds were released'
-    case 'CANCELED':
-      return rail === 'bank_in'
-        ? 'Canceled by you'
-        : 'Canceled by you; the held funds were released'
-  }
-  return status
+): TimelineEvent {
+  return event(eventCode(rail, status, detail.failureCode), { rail, reference: detail.reference })
 }
 
 /**
- * The one note an order gets when its rail stops answering after the hand-off
- * (MAX_ATTEMPTS failures in a row). Its status stays; the job keeps asking.
+ * The one entry an order gets when its rail stops answering after the
+ * hand-off (MAX_ATTEMPTS failures in a row). Its status stays; the job keeps asking.
  */
-export function stalledNote(rail: Rail): string {
-  return rail === 'chain'
-    ? 'The network is not answering; we keep checking. The funds stay held until the withdrawal confirms or fails'
-    : 'The bank is not answering; we keep asking. The funds stay held until the bank pays out or returns the payout'
+export const stalledEvent = (rail: Rail): TimelineEvent =>
+  event(rail === 'chain' ? 'NETWORK_NOT_ANSWERING' : 'BANK_NOT_ANSWERING', {
+    rail,
+    reference: null,
+  })
+
+/** What completing means on each rail. */
+const COMPLETED: Record<Rail, OrderEventCode> = {
+  bank_in: 'TRANSFER_RECEIVED',
+  bank_out: 'PAID_OUT',
+  chain: 'CONFIRMED_ON_CHAIN',
+  wallet: 'DELIVERED_TO_WALLET',
+  exchange: 'EXCHANGED',
+  fiat_account: 'TOPPED_UP',
 }
 
-function failureText(code: string | null | undefined): string {
-  switch (code) {
-    case 'ACCOUNT_CLOSED':
-      return 'Returned by the beneficiary’s bank: the account is closed'
-    case 'ADDRESS_REJECTED':
-      return 'Address rejected by the network'
-    case 'FIAT_ACCOUNT_INACTIVE':
-      return 'The fiat account does not accept top-ups'
-    default:
-      return 'Refused'
+function eventCode(
+  rail: Rail,
+  status: OrderStatus,
+  failureCode: string | null | undefined,
+): OrderEventCode {
+  switch (status) {
+    case 'NEW':
+      return rail === 'bank_in' ? 'PLACED' : 'FUNDS_HELD'
+    case 'PENDING':
+      if (rail === 'bank_in') return 'AWAITING_TRANSFER'
+      return rail === 'chain' ? 'BROADCAST' : 'SENT_TO_BANK'
+    case 'COMPLETE':
+      return COMPLETED[rail]
+    case 'FAILED':
+      switch (failureCode) {
+        case 'ACCOUNT_CLOSED':
+          return 'RETURNED_ACCOUNT_CLOSED'
+        case 'ADDRESS_REJECTED':
+          return 'ADDRESS_REJECTED'
+        case 'FIAT_ACCOUNT_INACTIVE':
+          return 'FIAT_ACCOUNT_INACTIVE'
+        default:
+          return 'REFUSED'
+      }
+    case 'ERROR':
+      return 'PROCESSING_FAILED'
+    case 'CANCELED':
+      return 'CANCELED'
   }
 }
 
 /**
  * How many times in a row a failing step is tried before the order is given
- * up: ERROR if its rail never had it, else a timeline note (stalledNote) and
+ * up: ERROR if its rail never had it, else a timeline entry (stalledEvent) and
  * the job keeps trying at the runner's capped backoff.
  */
 export const MAX_ATTEMPTS = 5

@@ -29,7 +29,6 @@ import type { CurrencyRow, EventRow, OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
   canMove,
-  eventNote,
   formatReference,
   holdLegs,
   idempotencyKey,
@@ -50,7 +49,8 @@ import {
   requestHash,
   samePayee,
   settleLegs,
-  stalledNote,
+  stalledEvent,
+  timelineEvent,
 } from './rules.ts'
 
 /** The job that walks an accepted order to its end, one step per run. */
@@ -377,14 +377,14 @@ export class OrderService {
         await this.#end(trx, row, 'ERROR', 'PROCESSING_FAILED', now)
         return 'ERROR'
       }
-      const note = stalledNote(rail)
+      const stalled = stalledEvent(rail)
       const timeline = await repo.findEvents(trx, [row.id])
-      if (timeline.at(-1)?.note !== note) {
+      if (timeline.at(-1)?.code !== stalled.code) {
         await repo.appendEvent(trx, {
           orderId: row.id,
           tenantId: row.tenant_id,
           status: row.status,
-          note,
+          ...stalled,
           at: now,
         })
         await repo.updateOrder(trx, row.id, { updated_at: now })
@@ -649,7 +649,7 @@ export class OrderService {
       orderId: row.id,
       tenantId: row.tenant_id,
       status,
-      note: eventNote(rail, status, {
+      ...timelineEvent(rail, status, {
         reference: row.deposit_reference,
         failureCode: row.failure_code,
       }),
@@ -822,6 +822,7 @@ export class OrderService {
       failure_code: row.failure_code,
       timeline: timeline.map((event) => ({
         status: event.status,
+        code: event.code,
         at: event.at.toISOString(),
         note: event.note,
       })),

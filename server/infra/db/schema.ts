@@ -7,7 +7,13 @@ import type {
 } from '../../../contract/counterparties.ts'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { FiatAccountStatus, SubAccountType } from '../../../contract/fiat-accounts.ts'
-import type { FeeKind, OrderStatus, OrderTarget, OrderType } from '../../../contract/orders.ts'
+import type {
+  FeeKind,
+  OrderEventCode,
+  OrderStatus,
+  OrderTarget,
+  OrderType,
+} from '../../../contract/orders.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
@@ -406,6 +412,8 @@ export interface OrderEventsTable {
   seq: number
   tenant_id: string
   status: OrderStatus
+  /** What happened, for the app to word (rules.ts timelineEvent; `note` says the same). */
+  code: OrderEventCode
   note: string | null
   at: CreatedAt
 }
