@@ -38,12 +38,20 @@ export const href = {
   counterparty: (uuid: string, id: string) =>
     `/wallets/${segment(uuid)}/counterparties/${segment(id)}`,
   /** Money screens take the wallet (and what to preselect) from the query string. */
-  send: (params: { wallet?: string; currency?: string; destination?: string } = {}) =>
-    `/send${query(params)}`,
+  send: (
+    params: {
+      wallet?: string
+      currency?: string
+      counterparty?: string
+      destination?: string
+    } = {},
+  ) => `/send${query(params)}`,
   exchange: (params: { wallet?: string; from?: string; to?: string } = {}) =>
     `/exchange${query(params)}`,
   deposit: (params: { wallet?: string; currency?: string } = {}) => `/deposit${query(params)}`,
   topUp: (params: { wallet?: string; account?: string } = {}) => `/top-up${query(params)}`,
-  orders: (params: { wallet?: string } = {}) => `/orders${query(params)}`,
+  /** The order history, its filters in the query string so they survive a visit to an order. */
+  orders: (params: { wallet?: string; status?: string; type?: string } = {}) =>
+    `/orders${query(params)}`,
   order: (id: string) => `/orders/${segment(id)}`,
 } as const

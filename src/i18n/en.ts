@@ -438,6 +438,8 @@ export const en = {
   'cp.dest.added': 'Destination added.',
   'cp.dest.saved': 'Destination saved.',
   'cp.dest.deleted': 'Destination deleted.',
+  'cp.dest.notPayable':
+    'Sending money this way is not available yet: for now you can pay by SEPA in euros and in crypto.',
 
   // orders: send, exchange, deposit, top-up, order history
   'orders.action.label': 'Money actions',
@@ -460,6 +462,9 @@ export const en = {
   'orders.amount.decimals': '{currency} has at most {decimals} decimal places.',
   'orders.amount.wholeOnly': '{currency} takes whole amounts only.',
   'orders.amount.format': 'Enter a number, like {example}.',
+  'orders.amount.comma': 'Use a dot for decimals, like {example}. A comma separates thousands.',
+  'orders.amount.ambiguous':
+    '“{text}” can be read two ways. Write {decimal} for a fraction or {whole} for a whole number.',
 
   'orders.quote.title': 'Price',
   'orders.quote.enterAmount': 'Enter an amount to see the exact price and fees.',
@@ -473,6 +478,7 @@ export const en = {
   'orders.quote.fixedFor': 'Price fixed for {seconds} s',
   'orders.quote.updating': 'Updating the price…',
   'orders.quote.announce': 'New price: {received} arrives, {total} in all.',
+  'orders.quote.stopped': 'The price has expired. Get a new one when you are ready.',
   'orders.fee.FIXED': 'Fee',
   'orders.fee.PERCENT': 'Fee ({percent} %)',
   'orders.fee.NETWORK': 'Network fee',
@@ -487,7 +493,7 @@ export const en = {
   'orders.send.newAddress': 'A new address',
   'orders.send.address': 'Address',
   'orders.send.addressHint':
-    'A {chain} address. Check it twice: crypto sent to a wrong address cannot be returned.',
+    'An address on {chain}. Check it twice: crypto sent to a wrong address cannot be returned.',
   'orders.send.recipient': 'Recipient',
   'orders.send.chooseRecipient': 'Choose a recipient',
   'orders.send.destination': 'Account or address',
@@ -573,6 +579,8 @@ export const en = {
   'orders.review.unknown':
     'We cannot tell yet whether the order went through. Try again: it will not be placed twice.',
   'orders.review.seeHistory': 'See your orders',
+  'orders.review.destinationChanged':
+    'The recipient’s details changed, so this is a new price. Check it and the details before you confirm.',
   'orders.explain.DEPOSIT_FIAT_SEPA':
     'After you confirm, you get our bank details and a reference. Your wallet receives the money when your SEPA transfer arrives, usually within a business day.',
   'orders.explain.DEPOSIT_FIAT_SWIFT':
@@ -606,16 +614,74 @@ export const en = {
   'orders.error.FIAT_ACCOUNT_NOT_ACTIVE':
     'This card account is not active, so it cannot be topped up.',
   'orders.error.address': 'This address is not valid on this network. Check it and try again.',
+  'orders.error.AMOUNT_TOO_SMALL_limit': 'The minimum for this transfer is {limit}.',
+  'orders.error.AMOUNT_TOO_LARGE_limit': 'The maximum for this transfer is {limit}.',
+  'orders.error.DESTINATION_NOT_FOUND':
+    'This account or address is no longer among the recipient’s details. Choose another one.',
+  'orders.error.DESTINATION_TYPE_MISMATCH':
+    'This account cannot receive this currency. Choose another one.',
+  'orders.error.TARGET_IS_SOURCE':
+    'That is the wallet you are sending from. Choose another account or address.',
+  'orders.error.CURRENCY_NOT_ALLOWED': 'This currency cannot be used for this. Choose another one.',
+  'orders.error.DESTINATION_CHANGED': 'The recipient’s details changed — review the new price.',
+  'orders.error.destinationDeleted':
+    'The recipient’s account or address was deleted after the price was set. Nothing was charged. Choose another recipient.',
 
   'orders.result.send': 'Transfer placed',
   'orders.result.exchange': 'Exchange placed',
   'orders.result.deposit': 'Now send your bank transfer',
   'orders.result.topUp': 'Top-up placed',
+  'orders.result.failed': 'The order did not go through',
+  'orders.result.canceled': 'The order is canceled',
   'orders.result.view': 'View the order',
   'orders.result.done': 'Done',
   'orders.timeline.title': 'Progress',
   'orders.timeline.label': 'Order progress',
   'orders.timeline.ahead': 'Next',
+  'orders.event.PLACED': 'Order placed',
+  'orders.event.FUNDS_HELD': 'Order placed; the money is set aside',
+  'orders.event.AWAITING_TRANSFER': 'Waiting for your bank transfer',
+  'orders.event.SENT_TO_BANK': 'Sent to the bank',
+  'orders.event.BROADCAST': 'Sent to the network',
+  'orders.event.TRANSFER_RECEIVED': 'Your bank transfer arrived',
+  'orders.event.PAID_OUT': 'Paid out by the bank',
+  'orders.event.CONFIRMED_ON_CHAIN': 'Confirmed by the network',
+  'orders.event.DELIVERED_TO_WALLET': 'Delivered to the wallet',
+  'orders.event.EXCHANGED': 'Exchanged at the fixed rate',
+  'orders.event.TOPPED_UP': 'Card account topped up',
+  'orders.event.RETURNED_ACCOUNT_CLOSED':
+    'Returned by the recipient’s bank: the account is closed. The money is back in your wallet.',
+  'orders.event.ADDRESS_REJECTED':
+    'The network refused the address. The money is back in your wallet.',
+  'orders.event.FIAT_ACCOUNT_INACTIVE':
+    'The card account does not take top-ups. The money is back in your wallet.',
+  'orders.event.REFUSED': 'Refused. The money is back in your wallet.',
+  'orders.event.PROCESSING_FAILED': 'Processing failed. The money is back in your wallet.',
+  'orders.event.CANCELED': 'Canceled by you',
+  'orders.event.BANK_NOT_ANSWERING':
+    'The bank is not answering yet; we keep asking. The money stays set aside until the bank pays it out or sends it back.',
+  'orders.event.NETWORK_NOT_ANSWERING':
+    'The network is not answering yet; we keep checking. The money stays set aside until the transfer confirms or fails.',
+
+  'orders.target.bankDeposit': '{wallet}, by {rail} bank transfer',
+  'orders.target.thisWallet': 'This wallet',
+  'orders.target.otherWallet': 'Another wallet on the platform',
+  'orders.target.fiatAccount': 'Card account: {program} · {currency}',
+  'orders.target.cardAccount': 'Card account · {currency}',
+  'orders.target.address': 'Address',
+  'orders.target.network': 'Network',
+  'orders.target.iban': 'IBAN',
+  'orders.target.bic': 'BIC',
+  'orders.target.bank': 'Bank',
+  'orders.target.checking': 'Checking the account details…',
+
+  'orders.pending.title': 'Finishing your last order',
+  'orders.pending.checking':
+    'Your last confirmation got no answer. We are asking again with the same request, so it cannot be placed twice…',
+  'orders.pending.unknown': 'We still cannot tell whether your last order went through.',
+  'orders.pending.notPlaced': 'Your last order was not placed, and nothing was charged.',
+  'orders.pending.placed': 'Your last order went through.',
+  'orders.pending.view': 'View the order',
 
   'orders.status.NEW': 'Accepted',
   'orders.status.PENDING': 'In progress',

@@ -438,6 +438,8 @@ export const ru: Messages = {
   'cp.dest.added': 'Реквизиты добавлены.',
   'cp.dest.saved': 'Реквизиты сохранены.',
   'cp.dest.deleted': 'Реквизиты удалены.',
+  'cp.dest.notPayable':
+    'Отправлять деньги этим способом пока нельзя: сейчас можно платить переводом SEPA в евро и криптовалютой.',
 
   // orders: send, exchange, deposit, top-up, order history
   'orders.action.label': 'Операции с деньгами',
@@ -460,6 +462,10 @@ export const ru: Messages = {
   'orders.amount.decimals': 'У {currency} не больше {decimals} знаков после запятой.',
   'orders.amount.wholeOnly': '{currency} — только целые суммы.',
   'orders.amount.format': 'Введите число, например {example}.',
+  'orders.amount.comma':
+    'Дробную часть отделяйте точкой, например {example}. Запятая разделяет тысячи.',
+  'orders.amount.ambiguous':
+    '«{text}» можно прочитать двумя способами. Напишите {decimal}, если это дробь, или {whole}, если целое число.',
 
   'orders.quote.title': 'Цена',
   'orders.quote.enterAmount': 'Введите сумму — покажем точную цену и комиссии.',
@@ -472,6 +478,7 @@ export const ru: Messages = {
   'orders.quote.fixedFor': 'Цена зафиксирована на {seconds} с',
   'orders.quote.updating': 'Обновляем цену…',
   'orders.quote.announce': 'Новая цена: придёт {received}, всего {total}.',
+  'orders.quote.stopped': 'Цена устарела. Получите новую, когда будете готовы.',
   'orders.fee.FIXED': 'Комиссия',
   'orders.fee.PERCENT': 'Комиссия ({percent} %)',
   'orders.fee.NETWORK': 'Комиссия сети',
@@ -571,6 +578,8 @@ export const ru: Messages = {
   'orders.review.change': 'Изменить данные',
   'orders.review.unknown': 'Пока неясно, создана ли заявка. Повторите: дважды она не создастся.',
   'orders.review.seeHistory': 'Посмотреть заявки',
+  'orders.review.destinationChanged':
+    'Реквизиты получателя изменились, поэтому цена новая. Проверьте её и реквизиты перед подтверждением.',
   'orders.explain.DEPOSIT_FIAT_SEPA':
     'После подтверждения вы получите наши реквизиты и назначение платежа. Деньги поступят в кошелёк, когда придёт ваш перевод SEPA, — обычно в течение рабочего дня.',
   'orders.explain.DEPOSIT_FIAT_SWIFT':
@@ -603,16 +612,72 @@ export const ru: Messages = {
   'orders.error.DIRECTION_NOT_OFFERED': 'Этот обмен сейчас недоступен.',
   'orders.error.FIAT_ACCOUNT_NOT_ACTIVE': 'Этот карточный счёт не активен, пополнить его нельзя.',
   'orders.error.address': 'Этот адрес не подходит для этой сети. Проверьте его и попробуйте снова.',
+  'orders.error.AMOUNT_TOO_SMALL_limit': 'Минимальная сумма для этого перевода — {limit}.',
+  'orders.error.AMOUNT_TOO_LARGE_limit': 'Максимальная сумма для этого перевода — {limit}.',
+  'orders.error.DESTINATION_NOT_FOUND': 'Этих реквизитов больше нет у получателя. Выберите другие.',
+  'orders.error.DESTINATION_TYPE_MISMATCH':
+    'На эти реквизиты нельзя отправить эту валюту. Выберите другие.',
+  'orders.error.TARGET_IS_SOURCE':
+    'Это кошелёк, из которого вы отправляете. Выберите другие реквизиты.',
+  'orders.error.CURRENCY_NOT_ALLOWED': 'Эту валюту здесь использовать нельзя. Выберите другую.',
+  'orders.error.DESTINATION_CHANGED': 'Реквизиты получателя изменились — проверьте новую цену.',
+  'orders.error.destinationDeleted':
+    'Реквизиты получателя удалили после расчёта цены. Деньги не списаны. Выберите другого получателя.',
 
   'orders.result.send': 'Перевод создан',
   'orders.result.exchange': 'Обмен создан',
   'orders.result.deposit': 'Теперь отправьте банковский перевод',
   'orders.result.topUp': 'Пополнение создано',
+  'orders.result.failed': 'Заявка не выполнена',
+  'orders.result.canceled': 'Заявка отменена',
   'orders.result.view': 'Открыть заявку',
   'orders.result.done': 'Готово',
   'orders.timeline.title': 'Ход выполнения',
   'orders.timeline.label': 'Ход выполнения заявки',
   'orders.timeline.ahead': 'Дальше',
+  'orders.event.PLACED': 'Заявка создана',
+  'orders.event.FUNDS_HELD': 'Заявка создана, деньги зарезервированы',
+  'orders.event.AWAITING_TRANSFER': 'Ждём ваш банковский перевод',
+  'orders.event.SENT_TO_BANK': 'Передана в банк',
+  'orders.event.BROADCAST': 'Отправлена в сеть',
+  'orders.event.TRANSFER_RECEIVED': 'Ваш перевод поступил',
+  'orders.event.PAID_OUT': 'Банк выплатил деньги',
+  'orders.event.CONFIRMED_ON_CHAIN': 'Подтверждена сетью',
+  'orders.event.DELIVERED_TO_WALLET': 'Зачислена в кошелёк',
+  'orders.event.EXCHANGED': 'Обменяно по зафиксированному курсу',
+  'orders.event.TOPPED_UP': 'Карточный счёт пополнен',
+  'orders.event.RETURNED_ACCOUNT_CLOSED':
+    'Банк получателя вернул перевод: счёт закрыт. Деньги вернулись в кошелёк.',
+  'orders.event.ADDRESS_REJECTED': 'Сеть отклонила адрес. Деньги вернулись в кошелёк.',
+  'orders.event.FIAT_ACCOUNT_INACTIVE':
+    'Карточный счёт не принимает пополнения. Деньги вернулись в кошелёк.',
+  'orders.event.REFUSED': 'Отклонена. Деньги вернулись в кошелёк.',
+  'orders.event.PROCESSING_FAILED': 'Обработать не удалось. Деньги вернулись в кошелёк.',
+  'orders.event.CANCELED': 'Вы отменили заявку',
+  'orders.event.BANK_NOT_ANSWERING':
+    'Банк пока не отвечает, мы продолжаем спрашивать. Деньги остаются зарезервированными, пока банк не выплатит их или не вернёт.',
+  'orders.event.NETWORK_NOT_ANSWERING':
+    'Сеть пока не отвечает, мы продолжаем проверять. Деньги остаются зарезервированными, пока перевод не подтвердится или не будет отклонён.',
+
+  'orders.target.bankDeposit': '{wallet}, банковским переводом {rail}',
+  'orders.target.thisWallet': 'Этот кошелёк',
+  'orders.target.otherWallet': 'Другой кошелёк на платформе',
+  'orders.target.fiatAccount': 'Карточный счёт: {program} · {currency}',
+  'orders.target.cardAccount': 'Карточный счёт · {currency}',
+  'orders.target.address': 'Адрес',
+  'orders.target.network': 'Сеть',
+  'orders.target.iban': 'IBAN',
+  'orders.target.bic': 'BIC',
+  'orders.target.bank': 'Банк',
+  'orders.target.checking': 'Проверяем реквизиты…',
+
+  'orders.pending.title': 'Завершаем прошлую заявку',
+  'orders.pending.checking':
+    'На прошлое подтверждение не пришёл ответ. Спрашиваем ещё раз тем же запросом, так что дважды заявка не создастся…',
+  'orders.pending.unknown': 'Пока неясно, создана ли прошлая заявка.',
+  'orders.pending.notPlaced': 'Прошлая заявка не создана, деньги не списаны.',
+  'orders.pending.placed': 'Прошлая заявка создана.',
+  'orders.pending.view': 'Открыть заявку',
 
   'orders.status.NEW': 'Принята',
   'orders.status.PENDING': 'Выполняется',

@@ -104,6 +104,10 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   expect(reviewed).toMatch(/Total charged\s+101\.00\sEUR/)
   expect(reviewed).toMatch(/To\s+Anna Schmidt/)
   expect(reviewed).toMatch(/This price holds for \d+ s\./)
+  // The account in full, read again for the review: what is checked is what is paid.
+  await expect
+    .poll(() => review.innerText(), { timeout: 5_000 })
+    .toMatch(/IBAN\s+DE89 3704 0044 0532 0130 00/)
   await review.getByRole('button', { name: 'Confirm' }).click()
 
   // The result follows the order: accepted, handed to the bank, paid out.
@@ -229,7 +233,13 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
     .filter({ hasText: /^Complete$/ })
     .waitFor({ timeout: 20_000 })
 
-  await result.getByRole('button', { name: 'Done' }).click()
+  // The result is in the address: a reload shows it again, and back leaves the flow
+  // (the spent review is not in the history) for the wallet it started from.
+  expect(new URL(page.url()).searchParams.get('step')).toBeNull()
+  expect(new URL(page.url()).searchParams.get('order')).toMatch(/^[0-9a-f-]{36}$/)
+  await page.reload()
+  await page.getByRole('region', { name: 'Exchange placed' }).waitFor()
+  await page.goBack()
   await page.waitForURL('**/wallets/*')
   const ethLeft = units('0.5', 18) - units(totalText!, 18)
   await balance(page, new RegExp(`Available: ${literal(amountText(ethLeft, 18))}\\sETH`)).waitFor()

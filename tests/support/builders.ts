@@ -188,7 +188,15 @@ export const anOrder = (overrides: Partial<Order> = {}): Order => {
     deposit_instructions: null,
     tx_hash: null,
     failure_code: null,
-    timeline: [{ status: 'NEW', at: '2026-01-05T10:00:00Z', note: null }],
+    // The server's English note is there to prove the app never shows it (it words `code`).
+    timeline: [
+      {
+        status: 'NEW',
+        code: 'FUNDS_HELD',
+        at: '2026-01-05T10:00:00Z',
+        note: 'Order placed; the funds are held',
+      },
+    ],
     created_at: '2026-01-05T10:00:00Z',
     updated_at: '2026-01-05T10:00:00Z',
     ...overrides,

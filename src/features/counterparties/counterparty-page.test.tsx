@@ -119,7 +119,7 @@ describe('a counterparty', () => {
     expect(within(bank).getByText('Deutsche Bank')).toBeInTheDocument()
     expect(within(bank).getByRole('link', { name: 'Send: SEPA bank transfer' })).toHaveAttribute(
       'href',
-      `/send?wallet=${CP_WALLET}&destination=${DEST_ID}`,
+      `/send?wallet=${CP_WALLET}&counterparty=${CP_ID}&destination=${DEST_ID}`,
     )
 
     const us = card('US checking')
@@ -127,10 +127,18 @@ describe('a counterparty', () => {
     expect(within(us).getByText('021000021')).toBeInTheDocument()
     expect(within(us).getByText('Checking')).toBeInTheDocument()
     expect(within(us).queryByText('IBAN')).toBeNull()
+    // No order pays an ACH transfer yet: no "Send" that would open a form unable to pay it.
+    expect(within(us).queryByRole('link', { name: /^Send/ })).toBeNull()
+    expect(
+      within(us).getByText(
+        'Sending money this way is not available yet: for now you can pay by SEPA in euros and in crypto.',
+      ),
+    ).toBeInTheDocument()
 
     const wallet = card('Crypto address')
     expect(await within(wallet).findByText('Ethereum')).toBeInTheDocument()
     expect(within(wallet).getByText(crypto.address!)).toBeInTheDocument()
+    expect(within(wallet).getByRole('link', { name: 'Send: Crypto address' })).toBeInTheDocument()
   })
 
   it('edits their details in place and returns focus to the button', async () => {

@@ -1,7 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useId, useState } from 'react'
 import { Link } from 'wouter'
-import type { Counterparty, Destination } from '../../../contract/counterparties.ts'
+import type {
+  Counterparty,
+  Destination,
+  DestinationType,
+} from '../../../contract/counterparties.ts'
 import { href } from '../../app/paths.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -18,6 +22,13 @@ import { type DestinationField, RAIL_FIELDS } from './destination-form.ts'
 import { accountTypeLabel, countryName, destinationFieldName, railLabel } from './labels.ts'
 import { useDeleteDestination } from './mutations.ts'
 import { destinationsQuery } from './queries.ts'
+
+/**
+ * Rails an order can pay today: SEPA (WITHDRAWAL_FIAT_SEPA, in euros) and
+ * crypto (WITHDRAWAL_CRYPTO). SWIFT, ACH and domestic wires are kept for
+ * later; "Send" on them would open a form that cannot pay them.
+ */
+const PAYABLE = new Set<DestinationType>(['SEPA', 'CRYPTO_EXTERNAL', 'CRYPTO_INTERNAL'])
 
 type Editing = { kind: 'add' } | { kind: 'edit'; id: string } | undefined
 type Outcome = 'added' | 'saved' | 'deleted' | undefined
@@ -116,14 +127,20 @@ export function Destinations(props: { walletUuid: string; counterparty: Counterp
                 destination={destination}
                 actions={
                   <div className="row cp-actions">
-                    <Link
-                      href={href.send({
-                        wallet: props.walletUuid,
-                        destination: destination.counterparty_destination_id,
-                      })}
-                      className="button button-primary"
-                      {...named(t('cp.dest.send'), destination)}
-                    />
+                    {!PAYABLE.has(destination.type) && (
+                      <p className="muted cp-not-payable">{t('cp.dest.notPayable')}</p>
+                    )}
+                    {PAYABLE.has(destination.type) && (
+                      <Link
+                        href={href.send({
+                          wallet: props.walletUuid,
+                          counterparty: id,
+                          destination: destination.counterparty_destination_id,
+                        })}
+                        className="button button-primary"
+                        {...named(t('cp.dest.send'), destination)}
+                      />
+                    )}
                     <Button
                       variant="secondary"
                       id={editId(destination.counterparty_destination_id)}

@@ -16,6 +16,14 @@ describe('reading a typed amount', () => {
     ['12.', 2, 'en', '12'],
     ['0.000000000000000001', 18, 'en', '0.000000000000000001'],
     ['3.000', 0, 'en', '3'],
+    // Thousands in a currency of many decimals, where nothing else can be meant.
+    ['1,234,567', 8, 'en', '1234567'],
+    ['1,234.5', 8, 'en', '1234.5'],
+    ['1,234', 2, 'en', '1234'],
+    // Russian keeps its decimal comma, whatever the currency's decimals.
+    ['0,001', 8, 'ru', '0.001'],
+    ['1,234', 8, 'ru', '1.234'],
+    ['0,500', 2, 'ru', '0.5'],
   ])('"%s" at %i decimals in %s is %s', (text, decimals, language, amount) => {
     expect(readAmount(text, decimals, language)).toEqual({ ok: true, amount })
   })
@@ -27,11 +35,10 @@ describe('reading a typed amount', () => {
     ['1e5', 2, 'en', 'format'],
     ['-5', 2, 'en', 'format'],
     ['.', 2, 'en', 'format'],
-    // An English comma is a thousands separator, never a guessed decimal point.
-    ['1,5', 2, 'en', 'format'],
-    ['1,00', 2, 'en', 'format'],
     ['1,5.2', 2, 'ru', 'format'],
     ['1,2,3', 2, 'ru', 'format'],
+    ['1,2,3', 2, 'en', 'format'],
+    ['12,34.5', 2, 'en', 'format'],
     ['1'.repeat(31), 2, 'en', 'format'],
     ['0', 2, 'en', 'zero'],
     ['0.00', 2, 'en', 'zero'],
@@ -39,5 +46,35 @@ describe('reading a typed amount', () => {
     ['0.5', 0, 'en', 'decimals'],
   ])('refuses "%s" at %i decimals in %s: %s', (text, decimals, language, problem) => {
     expect(readAmount(text, decimals, language)).toEqual({ ok: false, problem })
+  })
+
+  // An English comma is a thousands separator, never a guessed decimal point:
+  // a group cannot start with 0, and a short group is not a group.
+  it.each([
+    ['0,001', 8, '0.001'],
+    ['0,500', 2, '0.500'],
+    ['0,5', 2, '0.5'],
+    ['1,5', 2, '1.5'],
+    ['1,00', 2, '1.00'],
+    [',5', 2, '.5'],
+    ['12,3456', 8, '12.3456'],
+  ])(
+    'refuses the English decimal comma of "%s" at %i decimals, suggesting %s',
+    (text, decimals, suggestion) => {
+      expect(readAmount(text, decimals, 'en')).toEqual({ ok: false, problem: 'comma', suggestion })
+    },
+  )
+
+  it.each([
+    ['1,234', 8, '1.234', '1234'],
+    ['12,500', 3, '12.500', '12500'],
+    ['999,999', 18, '999.999', '999999'],
+  ])('asks which "%s" means at %i decimals: %s or %s', (text, decimals, decimal, whole) => {
+    expect(readAmount(text, decimals, 'en')).toEqual({
+      ok: false,
+      problem: 'ambiguous',
+      decimal,
+      whole,
+    })
   })
 })

@@ -101,6 +101,7 @@ afterEach(() => {
   cleanup()
   act(() => onlineManager.setOnline(true))
   vi.unstubAllGlobals()
+  sessionStorage.clear()
 })
 
 describe('a bank deposit', () => {
@@ -165,6 +166,30 @@ describe('a bank deposit', () => {
     const bank = await screen.findByRole('region', { name: 'Send your bank transfer to' })
     expect(within(bank).getByRole('button', { name: 'Copy Account number' })).toBeInTheDocument()
     expect(within(bank).queryByRole('button', { name: 'Copy IBAN' })).toBeNull()
+  })
+})
+
+describe('a bank deposit’s result, reloaded', () => {
+  it('still shows the bank details: the order is read from the address', async () => {
+    const { api } = renderDeposit(`&order=${depositOrder.id}`)
+    expect(
+      await screen.findByRole('heading', { name: 'Now send your bank transfer' }),
+    ).toBeInTheDocument()
+    const bank = await screen.findByRole('region', { name: 'Send your bank transfer to' })
+    expect(within(bank).getByText('FP-7K3M9Q')).toBeInTheDocument()
+    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([])
+  })
+
+  it('gets there by itself once placed, the order named in the address', async () => {
+    const { user, history } = renderDeposit(`&currency=${EUR_UUID}`)
+    await user.type(await screen.findByRole('textbox', { name: 'You deposit (EUR)' }), '250')
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await screen.findByRole('region', { name: 'Send your bank transfer to' })
+    expect(history.at(-1)).toBe(
+      `/deposit?wallet=${WALLET_UUID}&currency=${EUR_UUID}&order=${depositOrder.id}`,
+    )
   })
 })
 

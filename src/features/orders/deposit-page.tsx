@@ -2,15 +2,14 @@ import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId, useState } from 'react'
 import { useSearch } from 'wouter'
 import type { Currency } from '../../../contract/catalog.ts'
-import type { Order, OrderType } from '../../../contract/orders.ts'
+import type { OrderType } from '../../../contract/orders.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { QrCode } from '../../ui/qr-code.tsx'
-import { DepositInstructions } from './deposit-instructions.tsx'
-import { isFinal } from './labels.ts'
+import { formKey } from './flow-url.ts'
 import { type Basics, MoneyPage } from './money-page.tsx'
 import { useCreateAddress } from './mutations.ts'
 import { OrderFlow } from './order-flow.tsx'
@@ -24,7 +23,7 @@ export default function DepositPage() {
   const params = new URLSearchParams(search)
   return (
     <MoneyPage
-      key={search}
+      key={formKey(search)}
       title={t('orders.deposit.title')}
       wallet={params.get('wallet') ?? undefined}
     >
@@ -117,14 +116,6 @@ function DepositForm(props: { basics: Basics; currency?: string }) {
             </fieldset>
           )}
         </>
-      }
-      result={(order: Order) =>
-        order.deposit_instructions && !isFinal(order.status) ? (
-          <DepositInstructions
-            instructions={order.deposit_instructions}
-            decimals={order.from.decimals}
-          />
-        ) : null
       }
     />
   )

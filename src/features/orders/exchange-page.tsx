@@ -6,6 +6,7 @@ import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
+import { formKey } from './flow-url.ts'
 import { type Basics, MoneyPage } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { directionsQuery } from './queries.ts'
@@ -18,7 +19,7 @@ export default function ExchangePage() {
   const params = new URLSearchParams(search)
   return (
     <MoneyPage
-      key={search}
+      key={formKey(search)}
       title={t('orders.exchange.title')}
       wallet={params.get('wallet') ?? undefined}
     >

@@ -1,4 +1,5 @@
-import type { FeeKind, OrderStatus, OrderType } from '../../../contract/orders.ts'
+import type { FeeKind, OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
+import type { Wallet, WalletType } from '../../../contract/wallets.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
 
@@ -86,3 +87,41 @@ export const sideLabels = (t: Translate, kind: OrderKind) => ({
   receive: t(`orders.${kind}.receive`),
   total: t(kind === 'deposit' ? 'orders.deposit.total' : 'orders.quote.total'),
 })
+
+/** SPEC.md §3: the trading wallet's label entry is `p2p`; every other type labels itself. */
+const walletTypeKey = (type: WalletType): MessageKey =>
+  `wallet.type.${type === 'trading' ? 'p2p' : type}` as MessageKey
+
+export const walletName = (t: Translate, wallet: Wallet) =>
+  t('wallets.walletTitle', { type: t(walletTypeKey(wallet.type)) })
+
+/**
+ * What each timeline event says (contract OrderEvent.code), in the app's
+ * words: the server's `note` is English for API users and never shown.
+ */
+const EVENTS: Record<OrderEventCode, MessageKey> = {
+  PLACED: 'orders.event.PLACED',
+  FUNDS_HELD: 'orders.event.FUNDS_HELD',
+  AWAITING_TRANSFER: 'orders.event.AWAITING_TRANSFER',
+  SENT_TO_BANK: 'orders.event.SENT_TO_BANK',
+  BROADCAST: 'orders.event.BROADCAST',
+  TRANSFER_RECEIVED: 'orders.event.TRANSFER_RECEIVED',
+  PAID_OUT: 'orders.event.PAID_OUT',
+  CONFIRMED_ON_CHAIN: 'orders.event.CONFIRMED_ON_CHAIN',
+  DELIVERED_TO_WALLET: 'orders.event.DELIVERED_TO_WALLET',
+  EXCHANGED: 'orders.event.EXCHANGED',
+  TOPPED_UP: 'orders.event.TOPPED_UP',
+  RETURNED_ACCOUNT_CLOSED: 'orders.event.RETURNED_ACCOUNT_CLOSED',
+  ADDRESS_REJECTED: 'orders.event.ADDRESS_REJECTED',
+  FIAT_ACCOUNT_INACTIVE: 'orders.event.FIAT_ACCOUNT_INACTIVE',
+  REFUSED: 'orders.event.REFUSED',
+  PROCESSING_FAILED: 'orders.event.PROCESSING_FAILED',
+  CANCELED: 'orders.event.CANCELED',
+  BANK_NOT_ANSWERING: 'orders.event.BANK_NOT_ANSWERING',
+  NETWORK_NOT_ANSWERING: 'orders.event.NETWORK_NOT_ANSWERING',
+}
+/** An event's sentence; none for a code this app does not know yet (a newer server). */
+export const eventText = (t: Translate, code: OrderEventCode): string | undefined => {
+  const key = EVENTS[code] as MessageKey | undefined
+  return key && t(key)
+}

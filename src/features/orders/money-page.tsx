@@ -1,16 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
-import { Link } from 'wouter'
+import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react'
+import { Link, useLocation, useSearch } from 'wouter'
 import type { Currency } from '../../../contract/catalog.ts'
-import type { Wallet, WalletType } from '../../../contract/wallets.ts'
+import type { Wallet } from '../../../contract/wallets.ts'
 import { href, paths } from '../../app/paths.ts'
-import type { MessageKey } from '../../i18n/en.ts'
 import { formatAmount } from '../../i18n/format.ts'
-import { type Translate, useI18n } from '../../i18n/i18n.tsx'
-import { Button, SelectField } from '../../ui/components.tsx'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button, Notice, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { withParams } from './flow-url.ts'
+import { walletName } from './labels.ts'
+import { OrderResult } from './order-result.tsx'
 import { chainsQuery, currenciesQuery, walletsQuery } from './queries.ts'
+import { ResumePlacement, usePendingPlacement } from './resume-placement.tsx'
 
 /** What every money screen needs before its form: the wallets, the catalogue, the chosen wallet. */
 export interface Basics {
@@ -26,16 +29,11 @@ export interface Basics {
   currencyOption: (currency: Currency, withBalance?: boolean) => string
 }
 
-/** SPEC.md §3: the trading wallet's label entry is `p2p`; every other type labels itself. */
-const walletTypeKey = (type: WalletType): MessageKey =>
-  `wallet.type.${type === 'trading' ? 'p2p' : type}` as MessageKey
-
-export const walletName = (t: Translate, wallet: Wallet) =>
-  t('wallets.walletTitle', { type: t(walletTypeKey(wallet.type)) })
-
 /**
  * A money screen's frame: its back link, then the form once the wallets and
- * the catalogue are in (from cache offline), or why they are not.
+ * the catalogue are in (from cache offline), or why they are not. Before any
+ * form, a confirmation this tab sent without an answer is finished
+ * (ResumePlacement); with `?order=` the screen is that order's result.
  */
 export function MoneyPage(props: {
   title: string
@@ -44,11 +42,29 @@ export function MoneyPage(props: {
   children: (basics: Basics) => ReactNode
 }) {
   const { t, language } = useI18n()
+  const [path, navigate] = useLocation()
+  const search = useSearch()
+  const placed = new URLSearchParams(search).get('order') ?? undefined
+  const pending = usePendingPlacement()
+  const [resumed, setResumed] = useState<'no' | 'refused' | undefined>(pending ? 'no' : undefined)
   // Balances decide what can be spent: read again on every visit, whatever the cache says.
   const wallets = useQuery({ ...walletsQuery(), refetchOnMount: 'always' })
   const currencies = useQuery(currenciesQuery())
   const chains = useQuery(chainsQuery())
   const [chosen, setChosen] = useState(props.wallet)
+  const list = wallets.data?.data ?? []
+  const wallet = list.find((candidate) => candidate.uuid === chosen) ?? list[0]
+
+  // Another wallet remounts the form (nothing of the last wallet's recipient,
+  // currency or amount survives), its picker included: the focus goes back to it.
+  const frameRef = useRef<HTMLDivElement>(null)
+  const picked = useRef(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the wallet changes
+  useEffect(() => {
+    if (!picked.current) return
+    picked.current = false
+    frameRef.current?.querySelector<HTMLSelectElement>('select[name="wallet"]')?.focus()
+  }, [wallet?.uuid])
 
   const back = (
     <p>
@@ -58,11 +74,29 @@ export function MoneyPage(props: {
     </p>
   )
   const frame = (body: ReactNode) => (
-    <div className="stack">
+    <div className="stack" ref={frameRef}>
       {back}
       {body}
     </div>
   )
+  if (placed) return frame(<OrderResult orderId={placed} />)
+  if (pending && resumed === 'no') {
+    return frame(
+      <>
+        <h1>{props.title}</h1>
+        <ResumePlacement
+          placement={pending}
+          onPlaced={(order) => {
+            setResumed(undefined)
+            navigate(withParams(path, search, { step: undefined, order: order.id }), {
+              replace: true,
+            })
+          }}
+          onRefused={() => setResumed('refused')}
+        />
+      </>,
+    )
+  }
   const failed = wallets.error ?? currencies.error
   if (failed) {
     return frame(
@@ -89,8 +123,6 @@ export function MoneyPage(props: {
       </>,
     )
   }
-  const list = wallets.data.data
-  const wallet = list.find((candidate) => candidate.uuid === chosen) ?? list[0]
   if (!wallet) {
     return frame(
       <>
@@ -112,8 +144,12 @@ export function MoneyPage(props: {
       list.length > 1 ? (
         <SelectField
           label={t('orders.wallet')}
+          name="wallet"
           value={wallet.uuid}
-          onChange={(event) => setChosen(event.target.value)}
+          onChange={(event) => {
+            picked.current = true
+            setChosen(event.target.value)
+          }}
         >
           {list.map((candidate) => (
             <option key={candidate.uuid} value={candidate.uuid}>
@@ -136,5 +172,10 @@ export function MoneyPage(props: {
       })
     },
   }
-  return frame(props.children(basics))
+  return frame(
+    <>
+      {resumed === 'refused' && <Notice>{t('orders.pending.notPlaced')}</Notice>}
+      <Fragment key={wallet.uuid}>{props.children(basics)}</Fragment>
+    </>,
+  )
 }

@@ -1,6 +1,7 @@
 import type { MessageKey } from '../../i18n/en.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
-import type { Translate } from '../../i18n/i18n.tsx'
+import { formatAmount } from '../../i18n/format.ts'
+import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 
 /** What the review step does after a refused or lost confirmation. */
@@ -41,6 +42,12 @@ export function orderProblem(error: unknown, t: Translate, language: string): Or
       return { message: t('orders.error.QUOTE_USED'), recovery: 'requote', seeHistory: true }
     case 'IDEMPOTENCY_CONFLICT':
       return plain(t('orders.error.IDEMPOTENCY_CONFLICT'), 'requote')
+    // The saved destination was edited after the quote: the new details need a new price.
+    case 'DESTINATION_CHANGED':
+      return plain(t('orders.error.DESTINATION_CHANGED'), 'requote')
+    // Deleted since the quote: only another recipient helps.
+    case 'DESTINATION_NOT_FOUND':
+      return plain(t('orders.error.destinationDeleted'), 'edit')
   }
   if (error.status >= 500 || error.status === 429) {
     return plain(errorMessage(error, t, { language }), 'retry')
@@ -48,7 +55,7 @@ export function orderProblem(error: unknown, t: Translate, language: string): Or
   return plain(errorMessage(error, t, { language }), 'edit')
 }
 
-/** Why the server would not price what was asked (GET /orders/calc 422 codes) with words of their own. */
+/** Why the server would not price what was asked (GET /orders/calc codes) with words of their own. */
 const QUOTE_CODES: Record<string, MessageKey> = {
   AMOUNT_TOO_SMALL: 'orders.error.AMOUNT_TOO_SMALL',
   AMOUNT_TOO_LARGE: 'orders.error.AMOUNT_TOO_LARGE',
@@ -57,20 +64,81 @@ const QUOTE_CODES: Record<string, MessageKey> = {
   DIRECTION_NOT_OFFERED: 'orders.error.DIRECTION_NOT_OFFERED',
   FIAT_ACCOUNT_NOT_ACTIVE: 'orders.error.FIAT_ACCOUNT_NOT_ACTIVE',
   INSUFFICIENT_FUNDS: 'orders.error.INSUFFICIENT_FUNDS',
+  DESTINATION_NOT_FOUND: 'orders.error.DESTINATION_NOT_FOUND',
+  DESTINATION_TYPE_MISMATCH: 'orders.error.DESTINATION_TYPE_MISMATCH',
+  TARGET_IS_SOURCE: 'orders.error.TARGET_IS_SOURCE',
+  CURRENCY_NOT_ALLOWED: 'orders.error.CURRENCY_NOT_ALLOWED',
+}
+
+/** The form field a refused quote is about: where its message goes and where the fix is. */
+export type QuoteField = 'amount' | 'address' | 'destination'
+
+/** Codes that name their field even when the problem lists none. */
+const CODE_FIELDS: Record<string, QuoteField> = {
+  AMOUNT_TOO_SMALL: 'amount',
+  AMOUNT_TOO_LARGE: 'amount',
+  INSUFFICIENT_FUNDS: 'amount',
+  ADDRESS_INVALID: 'address',
+  DESTINATION_NOT_FOUND: 'destination',
+  DESTINATION_TYPE_MISMATCH: 'destination',
+  CHAIN_MISMATCH: 'destination',
+}
+
+/** The field a problem's JSON pointer names (`/querystring/address`). */
+function fieldOf(pointer: string): QuoteField | undefined {
+  if (/\/amount_(from|to)$/.test(pointer)) return 'amount'
+  if (pointer.endsWith('/address')) return 'address'
+  if (pointer.endsWith('/destination_id')) return 'destination'
+  return undefined
+}
+
+export interface QuoteProblem {
+  message: string
+  /** The field to show it on; none when it is about the whole request. */
+  field?: QuoteField
+  /** Whether asking again can help: a lost answer, a 5xx, a 429 — never a refusal of the input. */
+  retry: boolean
+}
+
+/** What the form knows of a currency: enough to write a limit in it. */
+interface Written {
+  currency: string
+  decimals: number
 }
 
 /**
- * A quote the server would not give, in words: the person's input is why
- * (an amount out of bounds, an address not of this network). Failing a known
- * code, the field it names (`/querystring/address`) says what to look at.
+ * A quote the server would not give, in words, on the field the person can
+ * fix: an amount out of bounds (with the bound, from the problem's `limit`),
+ * an address not of this network, a destination gone or unfit.
  */
-export function quoteProblem(error: unknown, t: Translate, language: string): string {
-  if (error instanceof ApiError) {
-    const known = error.code && QUOTE_CODES[error.code]
-    if (known) return t(known)
-    const fields = (error.problem?.errors ?? []).map((entry) => entry.field)
-    if (fields.some((field) => /\/amount_(from|to)$/.test(field))) return t('orders.error.amount')
-    if (fields.some((field) => field.endsWith('/address'))) return t('orders.error.address')
+export function quoteProblem(
+  error: unknown,
+  t: Translate,
+  language: Language,
+  currencies: (Written | undefined)[] = [],
+): QuoteProblem {
+  if (!(error instanceof ApiError)) {
+    return { message: errorMessage(error, t, { language }), retry: true }
   }
-  return errorMessage(error, t, { language })
+  const retry = error.status >= 500 || error.status === 429
+  const pointers = (error.problem?.errors ?? []).map((entry) => entry.field)
+  const field =
+    pointers.map(fieldOf).find((named) => named !== undefined) ??
+    (error.code ? CODE_FIELDS[error.code] : undefined)
+  const limit = error.problem?.limit
+  if (limit && (error.code === 'AMOUNT_TOO_SMALL' || error.code === 'AMOUNT_TOO_LARGE')) {
+    const decimals = currencies.find((side) => side?.currency === limit.currency)?.decimals ?? 0
+    return {
+      message: t(`orders.error.${error.code}_limit`, {
+        limit: formatAmount(language, limit.amount, decimals, limit.currency),
+      }),
+      field,
+      retry,
+    }
+  }
+  const known = error.code && QUOTE_CODES[error.code]
+  if (known) return { message: t(known), field, retry }
+  if (field === 'amount') return { message: t('orders.error.amount'), field, retry }
+  if (field === 'address') return { message: t('orders.error.address'), field, retry }
+  return { message: errorMessage(error, t, { language }), field, retry }
 }

@@ -16,6 +16,7 @@ import {
 import { type Call, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import ExchangePage from './exchange-page.tsx'
+import OrdersPage from './orders-page.tsx'
 
 const USDT = aCurrency()
 const BTC = aCurrency({
@@ -96,6 +97,7 @@ afterEach(() => {
   act(() => onlineManager.setOnline(true))
   vi.useRealTimers()
   vi.unstubAllGlobals()
+  sessionStorage.clear()
   vi.restoreAllMocks()
 })
 
@@ -173,17 +175,41 @@ describe('the live quote', () => {
     await waitFor(() => expect(reviewButton()).toBeEnabled())
   })
 
-  it('says why there is no price: an amount out of bounds', async () => {
-    const { user } = renderExchange({
+  it('says why there is no price on the amount: below the minimum, and which it is', async () => {
+    const { api, user } = renderExchange({
       'GET /orders/calc': problem(422, 'AMOUNT_TOO_SMALL', {
         errors: [{ field: '/querystring/amount_from', message: 'below the minimum' }],
+        limit: { amount: '10', currency: 'USDT' },
       }),
     })
     await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '1')
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'This amount is below the minimum for this transfer.',
+      /^The minimum for this transfer is 10\.00\sUSDT\.$/,
+    )
+    await waitFor(() => expect(amountField()).toHaveAttribute('aria-invalid', 'true'))
+    expect(amountField()).toHaveAccessibleDescription(
+      expect.stringMatching(/The minimum for this transfer is 10\.00\sUSDT\./),
     )
     expect(reviewButton()).toBeDisabled()
+    // Asking again cannot change the minimum: nothing offers to.
+    expect(screen.queryByRole('button', { name: 'Get the price again' })).toBeNull()
+    expect(api.to('GET /orders/calc')).toHaveLength(1)
+  })
+
+  it('refuses an English decimal comma instead of reading "0,001" as 1', async () => {
+    const { api, user } = renderExchange()
+    await user.type(await screen.findByRole('textbox', { name: 'You receive (BTC)' }), '0,001')
+    const field = screen.getByRole('textbox', { name: 'You receive (BTC)' })
+    expect(field).toHaveAccessibleDescription(
+      expect.stringContaining('Use a dot for decimals, like 0.001.'),
+    )
+    await user.clear(field)
+    await user.type(field, '1,234')
+    expect(field).toHaveAccessibleDescription(
+      expect.stringContaining('“1,234” can be read two ways. Write 1.234 for a fraction or 1234'),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(api.to('GET /orders/calc')).toEqual([])
   })
 
   it('refuses more than the wallet has, fees included, before anything is sent', async () => {
@@ -401,6 +427,186 @@ describe('review and confirm', () => {
   })
 })
 
+describe('a lost answer, then a reload', () => {
+  const POST = 'POST /orders/EXCHANGE_CRYPTO_INTERNAL'
+  const placed = { status: 201, body: anOrder(), headers: { 'Idempotent-Replayed': 'true' } }
+
+  /** Confirms on a first render of the page; then the tab reloads: a new app, the same tab. */
+  async function confirmThenReload(routes: Record<string, Route>) {
+    const first = renderExchange(routes)
+    await toReview(first.user)
+    await first.user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await waitFor(() => expect(first.api.to(POST)).toHaveLength(1))
+    const sent = first.api.to(POST)[0]!.body
+    cleanup()
+    return { sent, ...renderExchange(routes) }
+  }
+
+  it('sends the same confirmation again instead of letting a second order be placed', async () => {
+    let attempts = 0
+    const { sent, api, history } = await confirmThenReload({
+      [POST]: () => {
+        attempts += 1
+        if (attempts === 1) throw new TypeError('Failed to fetch')
+        return placed
+      },
+    })
+    // No form to fill in again: the open confirmation is finished first, with the same key.
+    expect(await screen.findByRole('heading', { name: 'Exchange placed' })).toBeInTheDocument()
+    expect(api.to(POST)).toHaveLength(1)
+    expect(api.to(POST)[0]!.body).toEqual(sent)
+    expect(sent).toEqual({ quote_id: expect.any(String), request_id: expect.any(String) })
+    expect(api.to('GET /orders/calc')).toEqual([])
+    // The result is in the address, so another reload shows it again.
+    expect(history.at(-1)).toContain(`order=${anOrder().id}`)
+    expect(sessionStorage.length).toBe(0)
+  })
+
+  it('does the same when the app was killed while confirming', async () => {
+    let attempts = 0
+    const { sent, api } = await confirmThenReload({
+      [POST]: () => {
+        attempts += 1
+        return attempts === 1 ? new Promise(() => {}) : placed
+      },
+    })
+    await screen.findByRole('heading', { name: 'Exchange placed' })
+    expect(api.to(POST)[0]!.body).toEqual(sent)
+  })
+
+  it('says nothing was placed when the server refuses the old confirmation, and opens the form', async () => {
+    let attempts = 0
+    const { api } = await confirmThenReload({
+      [POST]: () => {
+        attempts += 1
+        if (attempts === 1) throw new TypeError('Failed to fetch')
+        return problem(422, 'QUOTE_EXPIRED')
+      },
+    })
+    expect(
+      await screen.findByText('Your last order was not placed, and nothing was charged.'),
+    ).toBeInTheDocument()
+    expect(await screen.findByRole('textbox', { name: 'You pay (USDT)' })).toBeInTheDocument()
+    expect(api.to(POST)).toHaveLength(1)
+    expect(sessionStorage.length).toBe(0)
+  })
+
+  it('keeps asking while the answer is still lost, and shows no form meanwhile', async () => {
+    let attempts = 0
+    const { user, api } = await confirmThenReload({
+      [POST]: () => {
+        attempts += 1
+        if (attempts <= 2) throw new TypeError('Failed to fetch')
+        return placed
+      },
+    })
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'We still cannot tell whether your last order went through.',
+    )
+    expect(screen.queryByRole('textbox', { name: 'You pay (USDT)' })).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Try again' }))
+    await screen.findByRole('heading', { name: 'Exchange placed' })
+    const [first, second] = api.to(POST)
+    expect(second!.body).toEqual(first!.body)
+  })
+
+  it('forgets a confirmation the server refused at once: a reload opens the form', async () => {
+    const { api } = await confirmThenReload({ [POST]: problem(422, 'INSUFFICIENT_FUNDS') })
+    expect(await screen.findByRole('textbox', { name: 'You pay (USDT)' })).toBeInTheDocument()
+    expect(api.to(POST)).toEqual([])
+  })
+
+  it('is finished from the order history too', async () => {
+    let attempts = 0
+    const routes: Record<string, Route> = {
+      [POST]: () => {
+        attempts += 1
+        if (attempts === 1) throw new TypeError('Failed to fetch')
+        return placed
+      },
+    }
+    const first = renderExchange(routes)
+    await toReview(first.user)
+    await first.user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await screen.findByRole('alert')
+    const sent = first.api.to(POST)[0]!.body
+    cleanup()
+
+    const api = mockApi({
+      'GET /wallets': { body: aPage([WALLET]) },
+      'GET /orders': { body: aPage([anOrder()]) },
+      ...routes,
+    })
+    renderApp(<OrdersPage />, { path: '/orders' })
+    expect(await screen.findByText('Your last order went through.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'View the order' })).toHaveAttribute(
+      'href',
+      `/orders/${anOrder().id}`,
+    )
+    expect(api.to(POST)[0]!.body).toEqual(sent)
+  })
+})
+
+describe('the result’s heading', () => {
+  it.each([
+    ['FAILED', 'The order did not go through'],
+    ['ERROR', 'The order did not go through'],
+    ['CANCELED', 'The order is canceled'],
+    ['PENDING', 'Exchange placed'],
+  ] as const)('of an order %s says %s', async (status, heading) => {
+    mockApi({
+      'GET /wallets': { body: aPage([WALLET]) },
+      'GET /currencies': { body: aPage([USDT, BTC]) },
+      [`GET /orders/${anOrder().id}`]: { body: anOrder({ status }) },
+    })
+    renderApp(<ExchangePage />, {
+      path: `/exchange?wallet=${WALLET_UUID}&order=${anOrder().id}`,
+    })
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(heading)
+  })
+})
+
+describe('the steps in the address', () => {
+  it('puts the review in the address, and its Back returns to the form as it was', async () => {
+    const { user, history } = renderExchange()
+    await toReview(user, '120')
+    expect(history.at(-1)).toMatch(/[?&]step=review(&|$)/)
+    await user.click(screen.getByRole('button', { name: 'Back' }))
+    expect(await screen.findByRole('heading', { name: 'Exchange' })).toHaveFocus()
+    expect(history.at(-1)).not.toContain('step=')
+    expect(amountField()).toHaveValue('120')
+  })
+
+  it('opens the form when a review is reloaded: its price is gone', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([WALLET]) },
+      'GET /currencies': { body: aPage([USDT, BTC]) },
+      'GET /chains': { body: aPage([]) },
+      'GET /exchange/': { body: aPage([DIRECTION]) },
+    })
+    const { history } = renderApp(<ExchangePage />, {
+      path: `/exchange?wallet=${WALLET_UUID}&step=review`,
+    })
+    expect(await screen.findByRole('textbox', { name: 'You pay (USDT)' })).toBeInTheDocument()
+    expect(history.at(-1)).toBe(`/exchange?wallet=${WALLET_UUID}`)
+  })
+
+  it('shows a placed order’s result from the address alone', async () => {
+    const { api } = renderExchange()
+    cleanup()
+    mockApi({
+      'GET /wallets': { body: aPage([WALLET]) },
+      'GET /currencies': { body: aPage([USDT, BTC]) },
+      [`GET /orders/${anOrder().id}`]: { body: anOrder() },
+    })
+    renderApp(<ExchangePage />, {
+      path: `/exchange?wallet=${WALLET_UUID}&order=${anOrder().id}`,
+    })
+    expect(await screen.findByRole('heading', { name: 'Exchange placed' })).toHaveFocus()
+    expect(api.to('POST /orders/EXCHANGE_CRYPTO_INTERNAL')).toEqual([])
+  })
+})
+
 describe('the result', () => {
   it('follows the order until it is final, then stops asking', async () => {
     const statuses: Order['status'][] = ['PENDING', 'COMPLETE']
@@ -411,10 +617,17 @@ describe('the result', () => {
           body: anOrder({
             status,
             timeline: [
-              { status: 'NEW', at: '2026-01-05T10:00:00Z', note: null },
-              { status: 'PENDING', at: '2026-01-05T10:00:01Z', note: null },
+              { status: 'NEW', code: 'FUNDS_HELD', at: '2026-01-05T10:00:00Z', note: null },
+              { status: 'PENDING', code: 'FUNDS_HELD', at: '2026-01-05T10:00:01Z', note: null },
               ...(status === 'COMPLETE'
-                ? [{ status: 'COMPLETE' as const, at: '2026-01-05T10:00:02Z', note: null }]
+                ? [
+                    {
+                      status: 'COMPLETE' as const,
+                      code: 'EXCHANGED' as const,
+                      at: '2026-01-05T10:00:02Z',
+                      note: null,
+                    },
+                  ]
                 : []),
             ],
           }),

@@ -8,21 +8,24 @@ import {
   useRef,
   useState,
 } from 'react'
-import { Link } from 'wouter'
-import type { Order, Quote, QuoteQuery } from '../../../contract/orders.ts'
+import { Link, useLocation, useSearch } from 'wouter'
+import type { Quote, QuoteQuery } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
 import { formatAmount } from '../../i18n/format.ts'
-import { type Language, useI18n } from '../../i18n/i18n.tsx'
+import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
 import { Alert, Button, Notice, Spinner, TextField } from '../../ui/components.tsx'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
-import { readAmount } from './amount-input.ts'
+import { type AmountReading, readAmount } from './amount-input.ts'
+import { onPushedReview, REVIEW_STATE, withParams } from './flow-url.ts'
 import { type OrderKind, sideLabels } from './labels.ts'
 import { usePlaceOrder } from './mutations.ts'
-import { orderProblem, quoteProblem } from './order-error.ts'
+import { type OrderProblem, orderProblem, type QuoteProblem, quoteProblem } from './order-error.ts'
 import { OrderResult } from './order-result.tsx'
+import { type Row, useTargetRows } from './order-target.tsx'
 import { PriceLines } from './price-lines.tsx'
 import { quoteQuery } from './queries.ts'
 import { type LiveQuote, localExpiry, useLiveQuote } from './use-live-quote.ts'
@@ -38,22 +41,27 @@ export interface Side {
 
 type AmountSide = 'from' | 'to'
 
-type Step =
-  | { name: 'form' }
-  | {
-      name: 'review'
-      query: QuoteQuery
-      quote: Quote
-      receivedAt: number
-      /**
-       * The idempotency key of this confirmation, fixed for this quote: a
-       * double tap and a retry after a lost answer send the same one, so the
-       * server places one order at most. A new quote (a new price) gets a new key.
-       */
-      requestId: string
-      refreshed: boolean
-    }
-  | { name: 'result'; orderId: string }
+/** The review step: the quote being confirmed, kept in memory (the URL says only `?step=review`). */
+interface Review {
+  query: QuoteQuery
+  quote: Quote
+  receivedAt: number
+  /**
+   * The idempotency key of this confirmation, fixed for this quote: a
+   * double tap, a retry after a lost answer and a reload (pending-placement.ts)
+   * send the same one, so the server places one order at most. A new quote
+   * (a new price) gets a new key.
+   */
+  requestId: string
+  /** Why the price on screen is a new one, if it is. */
+  refreshed?: 'price' | 'destination'
+}
+
+/** Problems of a refused quote that belong on the action's own fields. */
+export interface FieldProblems {
+  address?: string
+  destination?: string
+}
 
 /** A note travels with the order (the payment reference of a bank payout): the API's limit. */
 const NOTE_MAX = 140
@@ -68,28 +76,38 @@ export interface OrderFlowProps {
   to: Side | undefined
   /** What the paying wallet has in `from`; undefined when nothing leaves it (a deposit). */
   available?: string
-  /** The action's own fields: wallet, currencies, destination. */
-  fields: ReactNode
+  /** The action's own fields: wallet, currencies, destination — with a refused quote's problems on them. */
+  fields: ReactNode | ((problems: FieldProblems) => ReactNode)
   /** Said under the amounts: limits, an indicative rate. */
   hint?: ReactNode
   /** Whether the person may add a note (sends: it becomes the payment reference). */
   note?: boolean
-  /** More to show on the result screen (a deposit's bank details). */
-  result?: (order: Order) => ReactNode
+  /** More lines for the review, from what the form knows (a saved destination's IBAN). */
+  details?: (quote: Quote) => Row[]
+  /**
+   * Reads again what the form knows about the target: on review (the review
+   * must show what was priced) and when placing says the destination changed or went.
+   */
+  refreshTarget?: () => void
 }
 
 /**
  * Every money action in three steps, one primary button each (the Telegram
  * MainButton can stand in for it): the form with a live quote, the review of
- * everything that will happen, and the result with the order's status.
+ * everything that will happen, and the result with the order's status. The
+ * step is in the URL (flow-url.ts): back from the review is the form, a
+ * reload of the result is the result.
  */
 export function OrderFlow(props: OrderFlowProps) {
   const { t, language } = useI18n()
   const queryClient = useQueryClient()
   const server = useNeedsServer()
   const place = usePlaceOrder()
+  const [path, navigate] = useLocation()
+  const search = useSearch()
   const headingRef = useRef<HTMLHeadingElement>(null)
-  const [step, setStep] = useState<Step>({ name: 'form' })
+  const [review, setReview] = useState<Review>()
+  const [placedId, setPlacedId] = useState<string>()
   const [amount, setAmount] = useState<{ side: AmountSide; text: string }>({
     side: 'from',
     text: '',
@@ -100,6 +118,38 @@ export function OrderFlow(props: OrderFlowProps) {
   // A second tap can arrive before React has disabled the button: a synchronous latch.
   const inFlight = useRef(false)
 
+  const problem = place.error ? orderProblem(place.error, t, language) : undefined
+  // A confirmation on its way, or one whose outcome is unknown, is never
+  // replaced by another request_id: that could place a second order.
+  const unresolved = place.isPending || problem?.recovery === 'retry'
+  const urlReview = new URLSearchParams(search).get('step') === 'review'
+  const step = placedId ? 'result' : review && (urlReview || unresolved) ? 'review' : 'form'
+  const formUrl = withParams(path, search, { step: undefined })
+  const reviewUrl = withParams(path, search, { step: 'review' })
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the URL and the review, nothing else
+  useEffect(() => {
+    if (placedId) return
+    // Back (browser, phone) while a confirmation is unresolved: the review stays.
+    if (review && unresolved && !urlReview) navigate(reviewUrl, { state: REVIEW_STATE })
+    // Back from the review: the form, as it was.
+    else if (review && !unresolved && !urlReview) {
+      place.reset()
+      setRefreshError(null)
+      setReview(undefined)
+    }
+    // A reload (or forward) onto a review whose quote is gone: the form.
+    else if (!review && urlReview) navigate(formUrl, { replace: true })
+  }, [urlReview, review, unresolved, placedId])
+
+  // Leaving while a confirmation is unresolved asks first (a reload would resume it; closing would not).
+  useEffect(() => {
+    if (!unresolved) return
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
+    addEventListener('beforeunload', warn)
+    return () => removeEventListener('beforeunload', warn)
+  }, [unresolved])
+
   const typedSide = amount.side === 'from' ? props.from : props.to
   const reading = typedSide ? readAmount(amount.text, typedSide.decimals, language) : undefined
   const query: QuoteQuery | undefined =
@@ -109,7 +159,7 @@ export function OrderFlow(props: OrderFlowProps) {
           [amount.side === 'from' ? 'amount_from' : 'amount_to']: reading.amount,
         }
       : undefined
-  const live = useLiveQuote(query, step.name === 'form')
+  const live = useLiveQuote(query, step === 'form')
 
   const firstRender = useRef(true)
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes
@@ -117,7 +167,7 @@ export function OrderFlow(props: OrderFlowProps) {
     // The new step's heading takes the focus, so keyboard and screen-reader users start there.
     if (firstRender.current) firstRender.current = false
     else headingRef.current?.focus()
-  }, [step.name])
+  }, [step])
 
   const labels = sideLabels(t, props.kind)
   const overspent =
@@ -127,64 +177,57 @@ export function OrderFlow(props: OrderFlowProps) {
 
   const canReview = live.current && !live.expired && !overspent && query !== undefined
 
-  const review = (event: FormEvent) => {
+  const openReview = (event: FormEvent) => {
     event.preventDefault()
     if (!canReview || !live.quote) return
     place.reset()
-    setStep({
-      name: 'review',
+    setRefreshError(null)
+    setReview({
       query: query!,
       quote: live.quote,
       receivedAt: live.receivedAt,
       requestId: crypto.randomUUID(),
-      refreshed: false,
     })
+    navigate(reviewUrl, { state: REVIEW_STATE })
+    props.refreshTarget?.()
   }
 
+  /** The form again: a step back when the review entry is ours, else the review's URL replaced. */
   const backToForm = () => {
-    place.reset()
-    setRefreshError(null)
-    setStep({ name: 'form' })
+    if (onPushedReview()) history.back()
+    else navigate(formUrl, { replace: true })
   }
 
-  if (step.name === 'result') {
-    return <OrderResult orderId={step.orderId} headingRef={headingRef} extra={props.result} />
+  /** The result replaces the flow in history: back from it leaves the flow, never onto a spent review. */
+  const showResult = (orderId: string) => {
+    setPlacedId(orderId)
+    const result = withParams(path, search, { step: undefined, order: orderId })
+    if (onPushedReview()) {
+      addEventListener('popstate', () => navigate(result, { replace: true }), { once: true })
+      history.back()
+    } else navigate(result, { replace: true })
   }
 
-  if (step.name === 'review') {
-    const confirm = () => {
-      if (inFlight.current) return
-      inFlight.current = true
-      const trimmed = note.trim()
-      place.mutate(
-        {
-          orderType: step.quote.order_type,
-          body: {
-            quote_id: step.quote.quote_id,
-            request_id: step.requestId,
-            ...(trimmed && { note: trimmed }),
-          },
-        },
-        {
-          onSuccess: (order) => setStep({ name: 'result', orderId: order.id }),
-          onSettled: () => {
-            inFlight.current = false
-          },
-        },
-      )
-    }
-    const refresh = async () => {
+  if (step === 'result') return <OrderResult orderId={placedId!} />
+
+  if (step === 'review' && review) {
+    const refresh = async (why: 'price' | 'destination') => {
       setRefreshing(true)
       setRefreshError(null)
       try {
-        const quote = await queryClient.fetchQuery({ ...quoteQuery(step.query), staleTime: 0 })
+        const quote = await queryClient.fetchQuery({
+          ...quoteQuery(review.query),
+          staleTime: 0,
+          // The person is waiting on the button: a failure shows at once, they can press again.
+          retry: false,
+        })
         place.reset()
-        setStep({
-          ...step,
+        setReview({
+          ...review,
           quote,
           receivedAt: Date.now(),
           requestId: crypto.randomUUID(),
-          refreshed: true,
+          refreshed: why,
         })
       } catch (error) {
         setRefreshError(error)
@@ -192,18 +235,49 @@ export function OrderFlow(props: OrderFlowProps) {
         setRefreshing(false)
       }
     }
+    const confirm = () => {
+      if (inFlight.current) return
+      inFlight.current = true
+      const trimmed = note.trim()
+      place.mutate(
+        {
+          orderType: review.quote.order_type,
+          body: {
+            quote_id: review.quote.quote_id,
+            request_id: review.requestId,
+            ...(trimmed && { note: trimmed }),
+          },
+        },
+        {
+          onSuccess: (order) => showResult(order.id),
+          onError: (error) => {
+            if (!(error instanceof ApiError)) return
+            if (error.code === 'DESTINATION_NOT_FOUND') props.refreshTarget?.()
+            // Edited since the quote: the new details, at a new price, for the person to check.
+            if (error.code === 'DESTINATION_CHANGED') {
+              props.refreshTarget?.()
+              void refresh('destination')
+            }
+          },
+          onSettled: () => {
+            inFlight.current = false
+          },
+        },
+      )
+    }
     return (
-      <Review
-        step={step}
+      <ReviewStep
+        review={review}
         kind={props.kind}
         note={note.trim()}
+        details={props.details}
         headingRef={headingRef}
         placing={place.isPending}
-        error={place.error}
+        problem={problem}
         refreshing={refreshing}
         refreshError={refreshError}
         onConfirm={confirm}
-        onRefresh={refresh}
+        onRefresh={() => void refresh('price')}
         onBack={backToForm}
         server={server}
       />
@@ -215,10 +289,15 @@ export function OrderFlow(props: OrderFlowProps) {
   const shownAmount = (side: AmountSide) => (amount.side === side ? amount.text : computed(side))
   const readingError =
     reading && !reading.ok && reading.problem !== 'empty' && typedSide
-      ? amountProblem(t, reading.problem, typedSide, language)
+      ? amountProblem(t, reading, typedSide, language)
+      : undefined
+  const issue =
+    live.error && !live.updating
+      ? quoteProblem(live.error, t, language, [props.from, props.to])
       : undefined
   const errorOf = (side: AmountSide) => {
     if (amount.side === side && readingError) return readingError
+    if (amount.side === side && issue?.field === 'amount') return issue.message
     if (side === 'from' && overspent) return t('orders.amount.overspent')
     return undefined
   }
@@ -228,14 +307,21 @@ export function OrderFlow(props: OrderFlowProps) {
     return currency ? t('orders.amount.label', { label, currency }) : label
   }
   const type = (side: AmountSide) => (text: string) => setAmount({ side, text })
+  const fields =
+    typeof props.fields === 'function'
+      ? props.fields({
+          address: issue?.field === 'address' ? issue.message : undefined,
+          destination: issue?.field === 'destination' ? issue.message : undefined,
+        })
+      : props.fields
 
   return (
-    <form className="stack" onSubmit={review} noValidate>
+    <form className="stack" onSubmit={openReview} noValidate>
       <h1 ref={headingRef} tabIndex={-1}>
         {props.title}
       </h1>
       {props.lead && <p className="lead">{props.lead}</p>}
-      {props.fields}
+      {fields}
       <div className="order-amounts stack">
         <TextField
           label={fieldLabel('from')}
@@ -272,7 +358,12 @@ export function OrderFlow(props: OrderFlowProps) {
         />
         {props.hint}
       </div>
-      <QuotePreview live={live} asked={query !== undefined} />
+      <QuotePreview live={live} issue={issue} asked={query !== undefined} />
+      {/* One live region for the price, always in place: spoken when the person asked for
+          something new or the price moved, not at every refresh (use-live-quote.ts). */}
+      <p className="visually-hidden" role="status">
+        {live.announce ? announcement(t, language, live.announce) : ''}
+      </p>
       {props.note && (
         <TextField
           label={t('orders.note.label')}
@@ -290,48 +381,82 @@ export function OrderFlow(props: OrderFlowProps) {
   )
 }
 
+const announcement = (t: Translate, language: Language, quote: Quote) =>
+  t('orders.quote.announce', {
+    received: formatAmount(language, quote.to.amount, quote.to.decimals, quote.to.currency),
+    total: formatAmount(language, quote.total, quote.from.decimals, quote.from.currency),
+  })
+
 /** A decimal string as the person's language writes it in a field (no grouping: it is edited). */
 const inputText = (amount: string, language: Language) =>
   language === 'ru' ? amount.replace('.', ',') : amount
 
 function amountProblem(
-  t: ReturnType<typeof useI18n>['t'],
-  problem: 'format' | 'zero' | 'decimals',
+  t: Translate,
+  reading: Exclude<AmountReading, { ok: true } | { problem: 'empty' }>,
   side: Side,
   language: Language,
 ) {
-  if (problem === 'zero') return t('orders.amount.zero')
-  if (problem === 'decimals') {
-    return side.decimals === 0
-      ? t('orders.amount.wholeOnly', { currency: side.currency })
-      : t('orders.amount.decimals', { currency: side.currency, decimals: side.decimals })
+  switch (reading.problem) {
+    case 'zero':
+      return t('orders.amount.zero')
+    case 'decimals':
+      return side.decimals === 0
+        ? t('orders.amount.wholeOnly', { currency: side.currency })
+        : t('orders.amount.decimals', { currency: side.currency, decimals: side.decimals })
+    case 'comma':
+      return t('orders.amount.comma', { example: reading.suggestion })
+    case 'ambiguous':
+      return t('orders.amount.ambiguous', {
+        text: reading.decimal.replace('.', ','),
+        decimal: reading.decimal,
+        whole: reading.whole,
+      })
+    case 'format':
+      return t('orders.amount.format', { example: inputText('12.50', language) })
   }
-  return t('orders.amount.format', { example: inputText('12.50', language) })
 }
 
 /** The live price under the amounts: loading, the lines with their countdown, or why there is none. */
-function QuotePreview(props: { live: LiveQuote; asked: boolean }) {
-  const { t, language } = useI18n()
-  const { live } = props
+function QuotePreview(props: { live: LiveQuote; issue: QuoteProblem | undefined; asked: boolean }) {
+  const { t } = useI18n()
+  const { live, issue } = props
   const titleId = useId()
   if (!props.asked) return <p className="muted">{t('orders.quote.enterAmount')}</p>
   if (live.paused) return <Alert tone="warning">{t('orders.quote.offline')}</Alert>
-  if (live.error && !live.updating) {
+  if (issue) {
+    // On a field, the message is read there; said once here too, for screen readers.
+    if (issue.field) {
+      return (
+        <p className="visually-hidden" role="alert">
+          {issue.message}
+        </p>
+      )
+    }
     return (
       <div className="stack">
         <p className="alert alert-error" role="alert">
-          {quoteProblem(live.error, t, language)}
+          {issue.message}
         </p>
+        {issue.retry && (
+          <Button variant="secondary" onClick={live.refetch}>
+            {t('orders.quote.retry')}
+          </Button>
+        )}
+      </div>
+    )
+  }
+  if (live.stopped) {
+    return (
+      <div className="stack">
+        <Alert tone="warning">{t('orders.quote.stopped')}</Alert>
         <Button variant="secondary" onClick={live.refetch}>
-          {t('orders.quote.retry')}
+          {t('orders.review.refresh')}
         </Button>
       </div>
     )
   }
   if (!live.quote) return <Spinner label={t('orders.quote.loading')} />
-  const quote = live.quote
-  const received = formatAmount(language, quote.to.amount, quote.to.decimals, quote.to.currency)
-  const total = formatAmount(language, quote.total, quote.from.decimals, quote.from.currency)
   return (
     <section
       className={live.current ? 'order-quote' : 'order-quote order-quote-stale'}
@@ -341,27 +466,24 @@ function QuotePreview(props: { live: LiveQuote; asked: boolean }) {
       <h2 id={titleId} className="visually-hidden">
         {t('orders.quote.title')}
       </h2>
-      <PriceLines priced={quote} />
+      <PriceLines priced={live.quote} />
       <p className="muted order-countdown" aria-hidden="true">
         {!live.current || live.expired
           ? t('orders.quote.updating')
           : t('orders.quote.fixedFor', { seconds: live.secondsLeft })}
-      </p>
-      {/* Heard once per price, not at every tick of the countdown. */}
-      <p className="visually-hidden" role="status">
-        {live.current ? t('orders.quote.announce', { received, total }) : ''}
       </p>
     </section>
   )
 }
 
 interface ReviewProps {
-  step: Extract<Step, { name: 'review' }>
+  review: Review
   kind: OrderKind
   note: string
+  details: OrderFlowProps['details']
   headingRef: RefObject<HTMLHeadingElement | null>
   placing: boolean
-  error: unknown
+  problem: OrderProblem | undefined
   refreshing: boolean
   refreshError: unknown
   onConfirm: () => void
@@ -372,27 +494,27 @@ interface ReviewProps {
 
 /**
  * Everything that will happen, and one primary action: confirm — or, once
- * the price has expired or was refused, get a new price first. After a lost
- * answer the only safe move is confirming again with the same request_id,
- * even past the countdown: the server answers the first order if there was
- * one, or QUOTE_EXPIRED if there was none. Until then there is no way back
- * to the form (a new price would mean a new request_id), only to the history.
+ * the price has expired or was refused, get a new price first. The target in
+ * full: a crypto address whole, in groups of four, with its network; a bank
+ * account's IBAN. After a lost answer the only safe move is confirming again
+ * with the same request_id, even past the countdown: the server answers the
+ * first order if there was one, or QUOTE_EXPIRED if there was none. Until
+ * then there is no way back to the form (a new price would mean a new
+ * request_id), only to the history.
  */
-function Review(props: ReviewProps) {
-  const { t, language } = useI18n()
-  const { step, server } = props
-  const { quote } = step
-  const secondsLeft = useSecondsLeft(localExpiry(quote, step.receivedAt))
-  const problem = props.error ? orderProblem(props.error, t, language) : undefined
+function ReviewStep(props: ReviewProps) {
+  const { t } = useI18n()
+  const { review, server, problem } = props
+  const { quote } = review
+  const secondsLeft = useSecondsLeft(localExpiry(quote, review.receivedAt))
   const ambiguous = problem?.recovery === 'retry'
-  // A confirmation on its way, or one whose outcome is unknown, is never
-  // replaced by another request_id: that could place a second order.
   const unresolved = props.placing || ambiguous
   const mustRequote = !unresolved && (problem?.recovery === 'requote' || secondsLeft === 0)
   const mustEdit = !props.placing && problem?.recovery === 'edit'
 
-  const extra: [string, ReactNode][] = [[t('orders.review.to'), quote.target.display]]
-  if (props.note) extra.push([t('orders.note.label'), props.note])
+  const lines: Row[] = [...useTargetRows(quote, t('orders.review.to'))]
+  if (props.details) lines.push(...props.details(quote))
+  if (props.note) lines.push([t('orders.note.label'), props.note])
 
   let primary: ReactNode
   if (mustEdit) {
@@ -425,9 +547,15 @@ function Review(props: ReviewProps) {
         {t('orders.review.title')}
       </h1>
       <p className="lead">{t(`orders.explain.${quote.order_type}`)}</p>
-      {step.refreshed && <Notice>{t('orders.review.refreshed')}</Notice>}
+      {review.refreshed && (
+        <Notice>
+          {review.refreshed === 'destination'
+            ? t('orders.review.destinationChanged')
+            : t('orders.review.refreshed')}
+        </Notice>
+      )}
       <div className="card stack">
-        <PriceLines priced={quote} extra={extra} />
+        <PriceLines priced={quote} extra={lines} />
       </div>
       {problem ? (
         <div className="stack">

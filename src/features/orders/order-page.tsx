@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import type { Order } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
@@ -14,7 +14,9 @@ import { DepositInstructions } from './deposit-instructions.tsx'
 import { isCancellable, isDeposit, isFinal, orderTypeLabel } from './labels.ts'
 import { useCancelOrder } from './mutations.ts'
 import { OrderHeadline } from './order-result.tsx'
+import { type Row, useTargetRows } from './order-target.tsx'
 import { PriceLines } from './price-lines.tsx'
+import { PendingPlacementNotice } from './resume-placement.tsx'
 import { StatusTimeline } from './status-timeline.tsx'
 import { useLiveOrder } from './use-live-order.ts'
 import './orders.css'
@@ -23,6 +25,7 @@ import './orders.css'
 export default function OrderPage(props: { id: string }) {
   const { t } = useI18n()
   const order = useLiveOrder(props.id)
+  const titleRef = useRef<HTMLHeadingElement>(null)
   const back = (wallet?: string) => (
     <p>
       <Link href={href.orders({ wallet })}>← {t('orders.history.title')}</Link>
@@ -45,8 +48,11 @@ export default function OrderPage(props: { id: string }) {
   return (
     <div className="stack">
       {back(current.wallet_uuid)}
+      <PendingPlacementNotice />
       <section className="card stack" aria-labelledby="order-title">
-        <h1 id="order-title">{orderTypeLabel(t, current.order_type)}</h1>
+        <h1 id="order-title" ref={titleRef} tabIndex={-1}>
+          {orderTypeLabel(t, current.order_type)}
+        </h1>
         <OrderHeadline order={current} />
         <OrderFields order={current} />
       </section>
@@ -60,7 +66,10 @@ export default function OrderPage(props: { id: string }) {
         <h2 id="order-progress">{t('orders.timeline.title')}</h2>
         <StatusTimeline order={current} />
       </section>
-      {isCancellable(current) && <CancelOrder order={current} />}
+      {isCancellable(current) && (
+        // Canceling removes the whole cancel section: the focus goes to the order, whose status says "Canceled".
+        <CancelOrder order={current} onCanceled={() => titleRef.current?.focus()} />
+      )}
     </div>
   )
 }
@@ -68,12 +77,10 @@ export default function OrderPage(props: { id: string }) {
 function OrderFields(props: { order: Order }) {
   const { t, language } = useI18n()
   const { order } = props
-  const extra: [string, ReactNode][] = [
-    [
-      isDeposit(order.order_type) ? t('orders.detail.into') : t('orders.review.to'),
-      order.target.display,
-    ],
-  ]
+  const extra: Row[] = useTargetRows(
+    order,
+    isDeposit(order.order_type) ? t('orders.detail.into') : t('orders.review.to'),
+  )
   if (order.note) extra.push([t('orders.note.label'), order.note])
   if (order.tx_hash) {
     extra.push([
@@ -94,7 +101,7 @@ function OrderFields(props: { order: Order }) {
  * to the money, then "Yes, cancel" or "Keep". The server may have moved the
  * order on meanwhile: its 409 is said in words, and the page shows the new status.
  */
-function CancelOrder(props: { order: Order }) {
+function CancelOrder(props: { order: Order; onCanceled: () => void }) {
   const { t, language } = useI18n()
   const cancel = useCancelOrder(props.order.id)
   const server = useNeedsServer()
@@ -139,16 +146,7 @@ function CancelOrder(props: { order: Order }) {
           {refused}
         </p>
       )}
-      <Button
-        block
-        className="order-danger"
-        busy={cancel.isPending}
-        onClick={() => cancel.mutate(undefined, { onSuccess: () => setAsking(false) })}
-        {...server.disabledProps}
-      >
-        {cancel.isPending ? t('orders.cancel.canceling') : t('orders.cancel.confirm')}
-      </Button>
-      {server.reason}
+      {/* The safe answer first, as in every confirmation of the app. */}
       <Button
         variant="secondary"
         block
@@ -160,6 +158,23 @@ function CancelOrder(props: { order: Order }) {
       >
         {t('orders.cancel.keep')}
       </Button>
+      <Button
+        block
+        className="order-danger"
+        busy={cancel.isPending}
+        onClick={() =>
+          cancel.mutate(undefined, {
+            onSuccess: () => {
+              setAsking(false)
+              props.onCanceled()
+            },
+          })
+        }
+        {...server.disabledProps}
+      >
+        {cancel.isPending ? t('orders.cancel.canceling') : t('orders.cancel.confirm')}
+      </Button>
+      {server.reason}
     </section>
   )
 }

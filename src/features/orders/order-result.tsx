@@ -1,31 +1,44 @@
-import type { ReactNode, RefObject } from 'react'
+import { useEffect, useRef } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { Order } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
+import type { MessageKey } from '../../i18n/en.ts'
 import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
-import { failureText, orderKind, orderStatusLabel, statusTone } from './labels.ts'
+import { DepositInstructions } from './deposit-instructions.tsx'
+import { failureText, isFinal, orderKind, orderStatusLabel, statusTone } from './labels.ts'
 import { StatusTimeline } from './status-timeline.tsx'
 import { useLiveOrder } from './use-live-order.ts'
 
+/** The result's heading: what was placed while it is on its way or done, what happened when it is not. */
+function resultTitle(order: Order): MessageKey {
+  if (order.status === 'CANCELED') return 'orders.result.canceled'
+  if (order.status === 'FAILED' || order.status === 'ERROR') return 'orders.result.failed'
+  return `orders.result.${orderKind(order.order_type)}`
+}
+
 /**
  * The last step of a money action: the order placed, its status following
- * the server live until it is final, a link to the order, and "Done".
+ * the server live until it is final, a deposit's bank details, a link to the
+ * order, and "Done". Read by id (the money screen's `?order=`), so a reload
+ * shows it again, bank details included.
  */
-export function OrderResult(props: {
-  orderId: string
-  headingRef: RefObject<HTMLHeadingElement | null>
-  extra?: (order: Order) => ReactNode
-}) {
+export function OrderResult(props: { orderId: string }) {
   const { t } = useI18n()
   const [, navigate] = useLocation()
   const order = useLiveOrder(props.orderId)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const loaded = order.data !== undefined
+  // The result's heading takes the focus once it is there, so keyboard and screen-reader users start at it.
+  useEffect(() => {
+    if (loaded) headingRef.current?.focus()
+  }, [loaded])
 
   if (order.isPending) return <Pending paused={order.isPaused} />
-  if (order.isError) return <ErrorSummary error={order.error} />
+  if (order.isError && !order.data) return <ErrorSummary error={order.error} />
   const current = order.data
   const tone = statusTone(current.status)
 
@@ -35,12 +48,17 @@ export function OrderResult(props: {
         <span className="order-result-mark" aria-hidden="true">
           {tone === 'failure' ? '✕' : tone === 'success' ? '✓' : '…'}
         </span>
-        <h1 id="order-result-title" ref={props.headingRef} tabIndex={-1}>
-          {t(`orders.result.${orderKind(current.order_type)}`)}
+        <h1 id="order-result-title" ref={headingRef} tabIndex={-1}>
+          {t(resultTitle(current))}
         </h1>
         <OrderHeadline order={current} />
       </div>
-      {props.extra?.(current)}
+      {current.deposit_instructions && !isFinal(current.status) && (
+        <DepositInstructions
+          instructions={current.deposit_instructions}
+          decimals={current.from.decimals}
+        />
+      )}
       <section className="card stack" aria-labelledby="order-result-progress">
         <h2 id="order-result-progress">{t('orders.timeline.title')}</h2>
         <StatusTimeline order={current} />

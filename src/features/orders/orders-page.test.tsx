@@ -19,6 +19,7 @@ afterEach(() => {
   cleanup()
   act(() => onlineManager.setOnline(true))
   vi.unstubAllGlobals()
+  sessionStorage.clear()
 })
 
 describe('the order history', () => {
@@ -80,6 +81,104 @@ describe('the order history', () => {
     )
   })
 
+  it('keeps the filters in the address, so back from an order finds the list as it was', async () => {
+    const { api, user, history } = renderHistory()
+    await screen.findAllByTestId('order-row')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Complete')
+    // Replaced, not pushed: back leaves the list instead of undoing a filter.
+    expect(history).toEqual([`/orders?wallet=${WALLET_UUID}&status=COMPLETE`])
+    await waitFor(() => expect(api.to('GET /orders').at(-1)!.query.get('status')).toBe('COMPLETE'))
+  })
+
+  it('opens with the filters its address names', async () => {
+    const api = mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /orders': { body: aPage([anOrder({ status: 'COMPLETE' })]) },
+    })
+    renderApp(<OrdersPage />, {
+      path: `/orders?wallet=${WALLET_UUID}&status=COMPLETE&type=WITHDRAWAL_CRYPTO`,
+    })
+    await screen.findAllByTestId('order-row')
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveDisplayValue('Complete')
+    expect(screen.getByRole('combobox', { name: 'Type' })).toHaveDisplayValue('Crypto transfer')
+    expect(Object.fromEntries(api.to('GET /orders')[0]!.query)).toEqual({
+      wallet_uuid: WALLET_UUID,
+      status: 'COMPLETE',
+      order_type: 'WITHDRAWAL_CRYPTO',
+      limit: '20',
+      offset: '0',
+    })
+  })
+
+  it('words where each order goes in Russian, never with the server’s English', async () => {
+    const target = anOrder().target
+    const rows = [
+      orderN(1, {
+        order_type: 'DEPOSIT_FIAT_SEPA',
+        target: { ...target, kind: 'bank_deposit', display: 'SEPA bank transfer into this wallet' },
+      }),
+      orderN(2, { target: { ...target, kind: 'wallet', display: 'This wallet' } }),
+      orderN(3, {
+        target: {
+          ...target,
+          kind: 'wallet',
+          wallet_uuid: '0190b0a4-0000-7000-8000-0000000000a9',
+          display: 'Your trading wallet',
+        },
+      }),
+      orderN(4, {
+        order_type: 'TRANSFER_CARD_PREPAID',
+        to: { ...anOrder().to, currency: 'EUR' },
+        target: {
+          ...target,
+          kind: 'fiat_account',
+          fiat_account_id: '0190b0a4-0000-7000-8000-00000000fa01',
+          display: 'Travel card · EUR',
+        },
+      }),
+      orderN(5, {
+        order_type: 'WITHDRAWAL_FIAT_SEPA',
+        target: { ...target, kind: 'counterparty', display: 'Anna Schmidt · DE89 … 3000' },
+      }),
+    ]
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /orders': { body: aPage(rows) },
+      [`GET /fiat-accounts/${WALLET_UUID}`]: {
+        body: aPage([
+          {
+            id: '0190b0a4-0000-7000-8000-00000000fa01',
+            wallet_uuid: WALLET_UUID,
+            program_id: '0190b0a4-0000-7000-8000-00000000ab01',
+            program_name: 'Travel card',
+            sub_account_type: 'prepaid',
+            status: 'ACTIVE',
+            currency_uuid: '0190b0a4-0000-7000-8000-0000000000c9',
+            currency: 'EUR',
+            balance: '12.5',
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+          },
+        ]),
+      },
+    })
+    renderApp(<OrdersPage />, { path: '/orders', language: 'ru' })
+    await waitFor(() => expect(screen.getAllByTestId('order-row')).toHaveLength(5))
+    const [deposit, own, other, card, person] = screen.getAllByTestId('order-row')
+    await waitFor(() =>
+      expect(deposit).toHaveTextContent('Кошелёк «Личный», банковским переводом SEPA'),
+    )
+    expect(own).toHaveTextContent('Кошелёк «Личный»')
+    expect(other).toHaveTextContent('Другой кошелёк на платформе')
+    await waitFor(() => expect(card).toHaveTextContent('Карточный счёт: Travel card · EUR'))
+    // A counterparty's name and masked number are data, shown as they are.
+    expect(person).toHaveTextContent('Anna Schmidt · DE89 … 3000')
+    const list = screen.getByRole('list', { name: 'Заявки' })
+    for (const english of ['bank transfer into', 'This wallet', 'Your trading wallet']) {
+      expect(list).not.toHaveTextContent(english)
+    }
+  })
+
   it('says so when nothing matches', async () => {
     renderHistory({ 'GET /orders': { body: aPage([]) } })
     expect(
@@ -133,8 +232,13 @@ describe('an order', () => {
       anOrder({
         status: 'PENDING',
         timeline: [
-          { status: 'NEW', at: '2026-01-05T10:00:00Z', note: null },
-          { status: 'PENDING', at: '2026-01-05T10:00:05Z', note: 'Broadcast to the network' },
+          { status: 'NEW', code: 'FUNDS_HELD', at: '2026-01-05T10:00:00Z', note: null },
+          {
+            status: 'PENDING',
+            code: 'BROADCAST',
+            at: '2026-01-05T10:00:05Z',
+            note: 'Broadcast to the network',
+          },
         ],
       }),
     )
@@ -147,7 +251,9 @@ describe('an order', () => {
       expect.stringContaining('CompleteNext'),
     ])
     expect(steps[1]).toHaveAttribute('aria-current', 'step')
-    expect(steps[1]).toHaveTextContent('Broadcast to the network')
+    // Worded from the event's code; the server's English note is never shown.
+    expect(steps[1]).toHaveTextContent('Sent to the network')
+    expect(timeline).not.toHaveTextContent('Broadcast to the network')
     expect(steps[2]).not.toHaveAttribute('aria-current')
   })
 
@@ -160,8 +266,13 @@ describe('an order', () => {
         failure_code: 'ADDRESS_REJECTED',
         tx_hash: hash,
         timeline: [
-          { status: 'NEW', at: '2026-01-05T10:00:00Z', note: null },
-          { status: 'FAILED', at: '2026-01-05T10:00:05Z', note: 'Address rejected by the network' },
+          { status: 'NEW', code: 'FUNDS_HELD', at: '2026-01-05T10:00:00Z', note: null },
+          {
+            status: 'FAILED',
+            code: 'ADDRESS_REJECTED',
+            at: '2026-01-05T10:00:05Z',
+            note: 'Address rejected by the network',
+          },
         ],
       }),
     )
@@ -186,8 +297,8 @@ describe('an order', () => {
     const canceled = anOrder({
       status: 'CANCELED',
       timeline: [
-        { status: 'NEW', at: '2026-01-05T10:00:00Z', note: null },
-        { status: 'CANCELED', at: '2026-01-05T10:01:00Z', note: null },
+        { status: 'NEW', code: 'FUNDS_HELD', at: '2026-01-05T10:00:00Z', note: null },
+        { status: 'CANCELED', code: 'CANCELED', at: '2026-01-05T10:01:00Z', note: null },
       ],
     })
     const { api, user } = renderOrder(anOrder(), {
@@ -206,6 +317,8 @@ describe('an order', () => {
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Canceled'))
     expect(api.to(`POST /orders/${ID}/cancel`)).toHaveLength(1)
     expect(screen.queryByRole('button', { name: 'Cancel the order' })).toBeNull()
+    // The cancel section is gone: the focus is on the order, not lost to the page.
+    expect(screen.getByRole('heading', { level: 1, name: 'Exchange' })).toHaveFocus()
   })
 
   it('says so when the order moved on before the cancel arrived', async () => {
@@ -242,6 +355,82 @@ describe('an order', () => {
     expect(
       screen.getByText('Its bank details stop working: do not send the transfer.'),
     ).toBeInTheDocument()
+  })
+
+  it('shows a crypto address in full, in groups of four, with its network', async () => {
+    mockApi({
+      [`GET /orders/${ID}`]: {
+        body: anOrder({
+          order_type: 'WITHDRAWAL_CRYPTO',
+          target: {
+            ...anOrder().target,
+            kind: 'address',
+            wallet_uuid: null,
+            chain: 'ethereum',
+            address: '0x52908400098527886E0F7030069857D2E4169EE7',
+            display: '0x5290…9EE7',
+          },
+        }),
+      },
+      'GET /chains': {
+        body: aPage([
+          {
+            id: 'ethereum',
+            name: 'Ethereum',
+            native_currency: 'ETH',
+            address_format: 'evm',
+            confirmations: 12,
+          },
+        ]),
+      },
+    })
+    renderApp(<OrderPage id={ID} />, { path: `/orders/${ID}` })
+    expect(await screen.findByTestId('target-address')).toHaveTextContent(
+      '0x52 9084 0009 8527 886E 0F70 3006 9857 D2E4 169E E7',
+    )
+    expect(await screen.findByText('Network')).toBeInTheDocument()
+    expect(screen.getByText('Network').nextSibling).toHaveTextContent('Ethereum')
+    expect(screen.queryByText('0x5290…9EE7')).toBeNull()
+  })
+
+  it('speaks Russian on its timeline, whatever the server noted in English', async () => {
+    mockApi({
+      [`GET /orders/${ID}`]: {
+        body: anOrder({
+          order_type: 'DEPOSIT_FIAT_SEPA',
+          status: 'FAILED',
+          timeline: [
+            {
+              status: 'NEW',
+              code: 'PLACED',
+              at: '2026-01-05T10:00:00Z',
+              note: 'Order placed',
+            },
+            {
+              status: 'PENDING',
+              code: 'AWAITING_TRANSFER',
+              at: '2026-01-05T10:00:01Z',
+              note: 'Awaiting your bank transfer with reference FP-AAAA-BBBB',
+            },
+            {
+              status: 'FAILED',
+              code: 'RETURNED_ACCOUNT_CLOSED',
+              at: '2026-01-05T10:00:02Z',
+              note: 'Returned by the beneficiary’s bank: the account is closed; the held funds were released',
+            },
+          ],
+        }),
+      },
+    })
+    renderApp(<OrderPage id={ID} />, { path: `/orders/${ID}`, language: 'ru' })
+    const timeline = await screen.findByRole('list', { name: 'Ход выполнения заявки' })
+    const steps = within(timeline).getAllByRole('listitem')
+    expect(steps[0]).toHaveTextContent('Заявка создана')
+    expect(steps[1]).toHaveTextContent('Ждём ваш банковский перевод')
+    expect(steps[2]).toHaveTextContent(
+      'Банк получателя вернул перевод: счёт закрыт. Деньги вернулись в кошелёк.',
+    )
+    expect(timeline).not.toHaveTextContent(/[A-Za-z]{4,}/)
   })
 
   it('cannot be canceled offline', async () => {

@@ -1,6 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
-import { Link, useSearch } from 'wouter'
+import { Link, useLocation, useSearch } from 'wouter'
 import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import { href, paths } from '../../app/paths.ts'
 import { formatAmount, formatDateTime } from '../../i18n/format.ts'
@@ -15,24 +14,44 @@ import {
   orderStatusLabel,
   orderTypeLabel,
   statusTone,
+  walletName,
 } from './labels.ts'
-import { walletName } from './money-page.tsx'
+import { useTargetText } from './order-target.tsx'
 import { type OrderFilters, ordersQuery, walletsQuery } from './queries.ts'
+import { PendingPlacementNotice } from './resume-placement.tsx'
 import './orders.css'
 
-/** /orders?wallet= — every order, newest first, filtered by wallet, status and type. */
+/** /orders?wallet=&status=&type= — every order, newest first, filtered by wallet, status and type. */
 export default function OrdersPage() {
-  const search = useSearch()
-  return <Orders key={search} wallet={new URLSearchParams(search).get('wallet') ?? undefined} />
+  return <Orders />
 }
 
-function Orders(props: { wallet?: string }) {
+/**
+ * The filters live in the query string (replaced, not pushed, as they
+ * change): back from an order finds the list as it was left.
+ */
+function useFilters(): [OrderFilters, (patch: Partial<OrderFilters>) => void] {
+  const search = useSearch()
+  const [, navigate] = useLocation()
+  const params = new URLSearchParams(search)
+  const status = params.get('status') as OrderStatus | null
+  const type = params.get('type') as OrderType | null
+  const filters: OrderFilters = {
+    wallet: params.get('wallet') ?? undefined,
+    status: status && ORDER_STATUSES.includes(status) ? status : undefined,
+    type: type && ORDER_TYPES.includes(type) ? type : undefined,
+  }
+  const set = (patch: Partial<OrderFilters>) =>
+    navigate(href.orders({ ...filters, ...patch }), { replace: true })
+  return [filters, set]
+}
+
+function Orders() {
   const { t } = useI18n()
-  const [filters, setFilters] = useState<OrderFilters>({ wallet: props.wallet })
+  const [filters, set] = useFilters()
   const wallets = useQuery(walletsQuery())
   const orders = useInfiniteQuery(ordersQuery(filters))
   const server = useNeedsServer()
-  const set = (patch: Partial<OrderFilters>) => setFilters((current) => ({ ...current, ...patch }))
   const rows = orders.data?.pages.flatMap((page) => page.data) ?? []
   const total = orders.data?.pages.at(-1)?.total ?? 0
   const filtered = Boolean(filters.status || filters.type)
@@ -40,11 +59,12 @@ function Orders(props: { wallet?: string }) {
   return (
     <div className="stack">
       <p>
-        <Link href={props.wallet ? href.wallet(props.wallet) : paths.home}>
-          ← {props.wallet ? t('orders.backToWallet') : t('orders.backHome')}
+        <Link href={filters.wallet ? href.wallet(filters.wallet) : paths.home}>
+          ← {filters.wallet ? t('orders.backToWallet') : t('orders.backHome')}
         </Link>
       </p>
       <h1>{t('orders.history.title')}</h1>
+      <PendingPlacementNotice />
       <fieldset className="filters">
         <legend>{t('history.filters')}</legend>
         <SelectField
@@ -139,11 +159,12 @@ function OrderRow(props: { order: Order }) {
     ? `+${formatAmount(language, order.to.amount, order.to.decimals, order.to.currency)}`
     : `−${formatAmount(language, order.total, order.from.decimals, order.from.currency)}`
   const tone = statusTone(order.status)
+  const target = useTargetText(order)
   return (
     <Link href={href.order(order.id)} className="order-row">
       <span className="order-row-main">
         <span className="order-row-title">{orderTypeLabel(t, order.order_type)}</span>
-        <span className="muted">{order.target.display}</span>
+        <span className="muted">{target}</span>
         <span className="muted">{formatDateTime(language, order.created_at)}</span>
       </span>
       <span className="order-row-side">

@@ -12,7 +12,7 @@ import type {
   QuoteQuery,
 } from '../../../contract/orders.ts'
 import type { WalletAddressList } from '../../../contract/wallets.ts'
-import { api } from '../../net/api.ts'
+import { ApiError, api } from '../../net/api.ts'
 import { walletPath } from '../../queries/wallets.ts'
 import { isDeposit, isFinal } from './labels.ts'
 
@@ -53,6 +53,8 @@ export const orderKeys = {
     [...orderKeys.all, 'addresses', wallet, chain] as const,
 }
 
+/** A deposit waits for a bank transfer (hours, days): asked about less often. */
+const DEPOSIT_POLL_MS = 10_000
 /** Rows per page of the order history. */
 export const ORDERS_PAGE = 20
 /** Pickers read everything on one page: people have few counterparties and accounts. */
@@ -80,7 +82,24 @@ export const quoteQuery = (query: QuoteQuery) =>
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
     placeholderData: keepPreviousData,
+    retry: (failures, error) => failures < QUOTE_RETRY_DELAYS_MS.length && isTransient(error),
+    // A 429 says how long to wait; never sooner than the backoff.
+    retryDelay: (failures, error) =>
+      Math.max(
+        QUOTE_RETRY_DELAYS_MS[failures] ?? QUOTE_RETRY_DELAYS_MS.at(-1)!,
+        error instanceof ApiError ? (error.retryAfter ?? 0) * 1000 : 0,
+      ),
   })
+
+/**
+ * How long a quote waits before asking again after network trouble, a 5xx
+ * or a 429: a refusal of the input (4xx) is never asked again by itself.
+ */
+export const QUOTE_RETRY_DELAYS_MS = [2000, 5000, 15_000]
+
+/** Trouble on the way or at the server, which asking again later may get past. */
+export const isTransient = (error: unknown) =>
+  !(error instanceof ApiError) || error.status >= 500 || error.status === 429
 
 export const ordersQuery = (filters: OrderFilters) =>
   infiniteQueryOptions({
@@ -105,12 +124,14 @@ export const ordersQuery = (filters: OrderFilters) =>
     refetchInterval: (query) => {
       const pages = query.state.data?.pages ?? []
       if (pages.length !== 1) return false
-      return pages[0]!.data.some((order) => !isFinal(order.status)) ? ORDER_POLL_MS * 2 : false
+      const unsettled = pages[0]!.data.filter((order) => !isFinal(order.status))
+      if (unsettled.length === 0) return false
+      // Deposits alone wait for a bank transfer, for days: no need to ask every few seconds.
+      return unsettled.every((order) => isDeposit(order.order_type))
+        ? DEPOSIT_POLL_MS
+        : ORDER_POLL_MS * 2
     },
   })
-
-/** A deposit waits for a bank transfer (hours, days): asked about less often. */
-const DEPOSIT_POLL_MS = 10_000
 
 /** One order; asked again while it is on screen until its status is final. */
 export const orderQuery = (id: string) =>
@@ -145,6 +166,8 @@ export const counterpartiesQuery = (wallet: string) =>
         signal,
         query: { limit: PICKER_LIMIT },
       }),
+    // The counterparty book edits these under its own keys: read again on every visit.
+    staleTime: 0,
   })
 
 export const destinationsQuery = (wallet: string, counterparty: string) =>
@@ -155,6 +178,7 @@ export const destinationsQuery = (wallet: string, counterparty: string) =>
         `/counterparties/${encodeURIComponent(wallet)}/${encodeURIComponent(counterparty)}/destinations`,
         { signal, query: { limit: PICKER_LIMIT } },
       ),
+    staleTime: 0,
   })
 
 export const fiatAccountsQuery = (wallet: string) =>

@@ -11,7 +11,7 @@ import {
   USDT_UUID,
   WALLET_UUID,
 } from '../../../tests/support/builders.ts'
-import { mockApi, type Route } from '../../../tests/support/mock-api.ts'
+import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import SendPage from './send-page.tsx'
 
@@ -96,6 +96,8 @@ const eurQuote = aQuote({
   total: '51',
 })
 
+const P2P_UUID = '0190b0a4-0000-7000-8000-0000000000a2'
+
 function renderSend(search: string, routes: Record<string, Route> = {}) {
   const api = mockApi({
     'GET /wallets': {
@@ -118,8 +120,22 @@ function renderSend(search: string, routes: Record<string, Route> = {}) {
             }),
           ],
         }),
+        aWallet({
+          uuid: P2P_UUID,
+          type: 'trading',
+          balances: [
+            aBalance({
+              currency_uuid: USDT_UUID,
+              currency: 'USDT',
+              chain: 'tron',
+              decimals: 6,
+              available: '5',
+            }),
+          ],
+        }),
       ]),
     },
+    [`GET /counterparties/${P2P_UUID}`]: { body: aPage([]) },
     'GET /currencies': { body: aPage([USDT, EUR]) },
     'GET /chains': {
       body: aPage([
@@ -151,6 +167,7 @@ function renderSend(search: string, routes: Record<string, Route> = {}) {
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  sessionStorage.clear()
 })
 
 describe('sending to a saved recipient', () => {
@@ -214,7 +231,7 @@ describe('sending crypto to a new address', () => {
     })
     await user.click(await screen.findByRole('radio', { name: 'A new address' }))
     const address = screen.getByRole('textbox', { name: 'Address' })
-    expect(address).toHaveAccessibleDescription(expect.stringContaining('A Tron address.'))
+    expect(address).toHaveAccessibleDescription(expect.stringContaining('An address on Tron.'))
     await user.type(address, 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW')
     await user.type(screen.getByRole('textbox', { name: 'You send (USDT)' }), '25')
     await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(1))
@@ -231,5 +248,239 @@ describe('sending crypto to a new address', () => {
     renderSend(`&currency=${EUR_UUID}`)
     await screen.findByRole('combobox', { name: 'Recipient' })
     expect(screen.queryByRole('radio', { name: 'A new address' })).toBeNull()
+  })
+})
+
+describe('what the form pays', () => {
+  it('starts over with another wallet: nothing of the last wallet’s recipient is sent', async () => {
+    const { api, user } = renderSend(`&currency=${EUR_UUID}`)
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Recipient' }),
+      'Anna Schmidt',
+    )
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Account or address' }),
+      'Main account · DE89 … 3000',
+    )
+    await user.type(screen.getByRole('textbox', { name: 'You send (EUR)' }), '10')
+    await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(1))
+
+    const walletField = screen.getByRole('combobox', { name: 'Wallet' })
+    await user.selectOptions(walletField, 'P2P wallet')
+    expect(await screen.findByText('You have no saved recipients yet.')).toBeInTheDocument()
+    // The form is new, its wallet picker keeps the focus.
+    expect(screen.getByRole('combobox', { name: 'Wallet' })).toHaveFocus()
+    expect(screen.getByRole('combobox', { name: 'Currency' })).toHaveDisplayValue(/^USDT/)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(api.to('GET /orders/calc')).toHaveLength(1)
+    expect(api.calls.filter((call) => call.path.includes(`${P2P_UUID}/${ANNA}`))).toEqual([])
+  })
+
+  it('never pays a destination it does not show: a linked ACH account is not sent', async () => {
+    const { api, user } = renderSend(
+      `&counterparty=${ANNA}&destination=${ACH.counterparty_destination_id}`,
+    )
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Recipient' })).toHaveDisplayValue(
+        'Anna Schmidt',
+      ),
+    )
+    const where = await screen.findByRole('combobox', { name: 'Account or address' })
+    expect(where).toHaveDisplayValue('Choose where to send')
+    await user.type(screen.getByRole('textbox', { name: /^You send/ }), '10')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(api.to('GET /orders/calc')).toEqual([])
+    // The counterparty named in the link: one request, not one per counterparty.
+    expect(api.to(`GET /counterparties/${WALLET_UUID}/${BOB}/destinations`)).toEqual([])
+  })
+
+  it('shows the IBAN in full on the review, read again so it is the one priced', async () => {
+    const { api, user } = renderSend(
+      `&counterparty=${ANNA}&destination=${SEPA.counterparty_destination_id}`,
+      {
+        'GET /orders/calc': {
+          body: {
+            ...eurQuote,
+            target: {
+              ...eurQuote.target,
+              kind: 'counterparty',
+              counterparty_account_id: ANNA,
+              counterparty_destination_id: SEPA.counterparty_destination_id,
+              destination_type: 'SEPA',
+              display: 'Anna Schmidt · DE89 … 3000',
+            },
+          },
+        },
+      },
+    )
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Account or address' })).toHaveDisplayValue(
+        'Main account · DE89 … 3000',
+      ),
+    )
+    await user.type(screen.getByRole('textbox', { name: 'You send (EUR)' }), '50')
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
+    const reads = api.to(`GET /counterparties/${WALLET_UUID}/${ANNA}/destinations`).length
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await screen.findByRole('heading', { name: 'Check and confirm' })
+    expect(await screen.findByTestId('target-iban')).toHaveTextContent(
+      'DE89 3704 0044 0532 0130 00',
+    )
+    expect(screen.getByText('To').nextSibling).toHaveTextContent('Anna Schmidt · DE89 … 3000')
+    expect(api.to(`GET /counterparties/${WALLET_UUID}/${ANNA}/destinations`).length).toBe(reads + 1)
+  })
+
+  it('shows a typed crypto address whole, in groups of four, with its network', async () => {
+    const typed = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'
+    const { user } = renderSend(`&currency=${USDT_UUID}`, {
+      'GET /orders/calc': {
+        body: aQuote({
+          order_type: 'WITHDRAWAL_CRYPTO',
+          from: { ...aQuote().from, amount: '25' },
+          to: { ...aQuote().from, amount: '25' },
+          total: '26.5',
+          target: {
+            ...aQuote().target,
+            kind: 'address',
+            wallet_uuid: null,
+            chain: 'tron',
+            address: typed,
+            display: 'TJCn…sxMW',
+          },
+        }),
+      },
+    })
+    await user.click(await screen.findByRole('radio', { name: 'A new address' }))
+    await user.type(screen.getByRole('textbox', { name: 'Address' }), typed)
+    await user.type(screen.getByRole('textbox', { name: 'You send (USDT)' }), '25')
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    expect(await screen.findByTestId('target-address')).toHaveTextContent(
+      'TJCn KsPa 7y5o kkXv QAid ZBzq x3Qy Q6sx MW',
+    )
+    expect(screen.getByText('Network').nextSibling).toHaveTextContent('Tron')
+    expect(screen.queryByText('TJCn…sxMW')).toBeNull()
+  })
+
+  it('puts an invalid address on the address field, with nothing to "try again"', async () => {
+    const { api, user } = renderSend(`&currency=${USDT_UUID}`, {
+      'GET /orders/calc': problem(422, 'ADDRESS_INVALID', {
+        errors: [{ field: '/querystring/address', message: 'bad' }],
+      }),
+    })
+    await user.click(await screen.findByRole('radio', { name: 'A new address' }))
+    const address = screen.getByRole('textbox', { name: 'Address' })
+    await user.type(address, 'T-not-an-address')
+    await user.type(screen.getByRole('textbox', { name: 'You send (USDT)' }), '25')
+    await waitFor(() => expect(address).toHaveAttribute('aria-invalid', 'true'))
+    expect(address).toHaveAccessibleDescription(
+      expect.stringContaining('This address is not valid on this network. Check it and try again.'),
+    )
+    expect(screen.getByRole('textbox', { name: 'You send (USDT)' })).not.toHaveAttribute(
+      'aria-invalid',
+    )
+    expect(screen.queryByRole('button', { name: 'Get the price again' })).toBeNull()
+    expect(api.to('GET /orders/calc')).toHaveLength(1)
+  })
+})
+
+describe('a destination changed or deleted since the price', () => {
+  const sepaQuote = (id: string) => ({
+    ...eurQuote,
+    quote_id: id,
+    target: {
+      ...eurQuote.target,
+      kind: 'counterparty' as const,
+      counterparty_account_id: ANNA,
+      counterparty_destination_id: SEPA.counterparty_destination_id,
+      destination_type: 'SEPA' as const,
+      display: 'Anna Schmidt · DE89 … 3000',
+    },
+  })
+
+  async function toReview(user: ReturnType<typeof renderSend>['user']) {
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Account or address' })).toHaveDisplayValue(
+        'Main account · DE89 … 3000',
+      ),
+    )
+    await user.type(screen.getByRole('textbox', { name: 'You send (EUR)' }), '50')
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await screen.findByRole('heading', { name: 'Check and confirm' })
+  }
+
+  it('edited: says so, shows the new details at a new price, and confirms that one', async () => {
+    let calcs = 0
+    let posts = 0
+    const edited = destination({
+      label: 'Main account',
+      iban: 'DE02120300000000202051',
+      display: 'DE02 … 2051',
+    })
+    let current = SEPA
+    const { api, user } = renderSend(
+      `&counterparty=${ANNA}&destination=${SEPA.counterparty_destination_id}`,
+      {
+        [`GET /counterparties/${WALLET_UUID}/${ANNA}/destinations`]: () => ({
+          body: aPage([current, TRON, ACH]),
+        }),
+        'GET /orders/calc': () => ({
+          body: sepaQuote(`0190b0a4-0000-7000-8000-0000000001${String(calcs++).padStart(2, '0')}`),
+        }),
+        'POST /orders/WITHDRAWAL_FIAT_SEPA': () => {
+          posts += 1
+          if (posts === 1) {
+            current = edited
+            return problem(422, 'DESTINATION_CHANGED')
+          }
+          return { status: 201, body: anOrder({ order_type: 'WITHDRAWAL_FIAT_SEPA' }) }
+        },
+      },
+    )
+    await toReview(user)
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(
+      await screen.findByText(
+        'The recipient’s details changed, so this is a new price. Check it and the details before you confirm.',
+      ),
+    ).toBeInTheDocument()
+    expect(await screen.findByTestId('target-iban')).toHaveTextContent(
+      'DE02 1203 0000 0000 2020 51',
+    )
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await screen.findByRole('heading', { name: 'Transfer placed' })
+    const [first, second] = api
+      .to('POST /orders/WITHDRAWAL_FIAT_SEPA')
+      .map((call) => call.body as { quote_id: string; request_id: string })
+    expect(second!.quote_id).not.toBe(first!.quote_id)
+    expect(second!.request_id).not.toBe(first!.request_id)
+  })
+
+  it('deleted: sends the person to choose another recipient', async () => {
+    let deleted = false
+    const { user } = renderSend(
+      `&counterparty=${ANNA}&destination=${SEPA.counterparty_destination_id}`,
+      {
+        [`GET /counterparties/${WALLET_UUID}/${ANNA}/destinations`]: () => ({
+          body: aPage(deleted ? [TRON, ACH] : [SEPA, TRON, ACH]),
+        }),
+        'GET /orders/calc': { body: sepaQuote(eurQuote.quote_id) },
+        'POST /orders/WITHDRAWAL_FIAT_SEPA': () => {
+          deleted = true
+          return problem(422, 'DESTINATION_NOT_FOUND')
+        },
+      },
+    )
+    await toReview(user)
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The recipient’s account or address was deleted after the price was set. Nothing was charged. Choose another recipient.',
+    )
+    await user.click(screen.getByRole('button', { name: 'Change the details' }))
+    expect(
+      await screen.findByText('This recipient has no account or address that can receive EUR.'),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Review' })).toBeDisabled()
   })
 })

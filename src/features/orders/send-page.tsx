@@ -1,37 +1,45 @@
-import { useQueries, useQuery } from '@tanstack/react-query'
+import { type UseQueryResult, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { Link, useSearch } from 'wouter'
 import type { Currency } from '../../../contract/catalog.ts'
-import type { Destination } from '../../../contract/counterparties.ts'
+import type { Destination, DestinationList } from '../../../contract/counterparties.ts'
+import type { Quote } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { SelectField, TextField } from '../../ui/components.tsx'
 import { parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { formKey } from './flow-url.ts'
 import { type Basics, MoneyPage } from './money-page.tsx'
 import { OrderFlow, type QuoteRequest } from './order-flow.tsx'
+import { inFours, type Row } from './order-target.tsx'
 import { counterpartiesQuery, destinationsQuery } from './queries.ts'
 import './orders.css'
 
-/** /send?wallet=&currency=&destination= — crypto to an address, or to a saved recipient; euros by SEPA. */
+/** /send?wallet=&currency=&counterparty=&destination= — crypto to an address, or to a saved recipient; euros by SEPA. */
 export default function SendPage() {
   const search = useSearch()
   const { t } = useI18n()
   const params = new URLSearchParams(search)
   return (
     <MoneyPage
-      key={search}
+      key={formKey(search)}
       title={t('orders.send.title')}
       wallet={params.get('wallet') ?? undefined}
     >
-      {(basics) => (
-        <SendForm
-          basics={basics}
-          currency={params.get('currency') ?? undefined}
-          destination={params.get('destination') ?? undefined}
-        />
-      )}
+      {(basics) => {
+        // What a link preselects belongs to its wallet: another wallet starts afresh.
+        const linked = basics.wallet.uuid === params.get('wallet')
+        return (
+          <SendForm
+            basics={basics}
+            currency={(linked && params.get('currency')) || undefined}
+            counterparty={(linked && params.get('counterparty')) || undefined}
+            destination={(linked && params.get('destination')) || undefined}
+          />
+        )
+      }}
     </MoneyPage>
   )
 }
@@ -48,8 +56,20 @@ export const canReceive = (destination: Destination, currency: Currency) =>
 
 type Mode = 'saved' | 'address'
 
-function SendForm(props: { basics: Basics; currency?: string; destination?: string }) {
+/**
+ * The send form. Rendered afresh for each wallet (MoneyPage keys it), so a
+ * recipient of one wallet is never sent from another. A saved destination
+ * is used only while it is among those shown for the chosen recipient and
+ * currency: the form never pays a destination it does not display.
+ */
+function SendForm(props: {
+  basics: Basics
+  currency?: string
+  counterparty?: string
+  destination?: string
+}) {
   const { t } = useI18n()
+  const queryClient = useQueryClient()
   const { basics } = props
   const wallet = basics.wallet.uuid
   const options = basics.currencies
@@ -62,30 +82,43 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
   const [currencyId, setCurrencyId] = useState(props.currency ?? options[0]?.uuid)
   const currency = basics.currency(currencyId)
   const [mode, setMode] = useState<Mode>('saved')
-  const [counterparty, setCounterparty] = useState<string>()
+  const [counterparty, setCounterparty] = useState(props.counterparty)
   const [destination, setDestination] = useState(props.destination)
   const [address, setAddress] = useState('')
 
-  const preselected = usePreselectedDestination(wallet, props.destination)
+  const preselected = usePreselectedDestination(wallet, props.counterparty, props.destination)
   // Applied once, when the linked destination is found; the person's own choices win after that.
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
     if (!preselected) return
     setCounterparty(preselected.counterparty_account_id)
     setDestination(preselected.counterparty_destination_id)
-    // The destination decides the currency only when the link did not.
-    if (props.currency) return
+    // The link's currency stands when the destination can take it; else the destination decides.
+    if (currency && canReceive(preselected, currency)) return
+    const held = (candidates: Currency[]) =>
+      candidates.find((c) => parseDecimal(basics.available(c.uuid)).units > 0n)
     if (preselected.type === 'SEPA') {
       setCurrencyId(basics.currencies.find((c) => c.code === 'EUR' && c.type === 'fiat')?.uuid)
     } else if (preselected.type === 'CRYPTO_EXTERNAL') {
       const onChain = basics.currencies.filter((c) => c.chain === preselected.chain)
-      const held = onChain.find((c) => parseDecimal(basics.available(c.uuid)).units > 0n)
-      setCurrencyId((held ?? onChain.find((c) => c.type === 'native') ?? onChain[0])?.uuid)
+      setCurrencyId((held(onChain) ?? onChain.find((c) => c.type === 'native') ?? onChain[0])?.uuid)
+    } else if (preselected.type === 'CRYPTO_INTERNAL') {
+      const crypto = basics.currencies.filter((c) => c.type !== 'fiat')
+      setCurrencyId((held(crypto) ?? crypto[0])?.uuid)
     }
   }, [preselected])
 
+  const destinations = useQuery({
+    ...destinationsQuery(wallet, counterparty ?? ''),
+    enabled: counterparty !== undefined,
+  })
   const crypto = currency !== undefined && currency.type !== 'fiat'
   const useAddress = crypto && mode === 'address'
+  const usable =
+    currency && !useAddress
+      ? (destinations.data?.data ?? []).filter((candidate) => canReceive(candidate, currency))
+      : []
+  const chosen = usable.find((candidate) => candidate.counterparty_destination_id === destination)
   const trimmed = address.trim()
   let request: QuoteRequest | undefined
   if (currency) {
@@ -95,9 +128,33 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
       from_uuid: currency.uuid,
     }
     if (useAddress && trimmed) request = { ...base, address: trimmed }
-    if (!useAddress && destination) request = { ...base, destination_id: destination }
+    if (chosen) request = { ...base, destination_id: chosen.counterparty_destination_id }
   }
   const side = currency && { currency: currency.code, decimals: currency.decimals }
+
+  /** A SEPA payout's account in full on the review: the IBAN of the destination that was priced. */
+  const details = (quote: Quote): Row[] => {
+    if (
+      !chosen?.iban ||
+      chosen.type !== 'SEPA' ||
+      quote.target.counterparty_destination_id !== chosen.counterparty_destination_id
+    ) {
+      return []
+    }
+    // Read again on review: until that answer is in, the IBAN shown might be an older one.
+    if (destinations.isFetching) return [[t('orders.target.iban'), t('orders.target.checking')]]
+    const rows: Row[] = [
+      [
+        t('orders.target.iban'),
+        <code key="iban" className="address-text order-grouped" data-testid="target-iban">
+          {inFours(chosen.iban)}
+        </code>,
+      ],
+    ]
+    if (chosen.bic) rows.push([t('orders.target.bic'), <code key="bic">{chosen.bic}</code>])
+    if (chosen.bank_name) rows.push([t('orders.target.bank'), chosen.bank_name])
+    return rows
+  }
 
   return (
     <OrderFlow
@@ -108,7 +165,15 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
       to={side}
       available={currency ? basics.available(currency.uuid) : undefined}
       note
-      fields={
+      details={details}
+      refreshTarget={() => {
+        if (counterparty) {
+          void queryClient.invalidateQueries({
+            queryKey: destinationsQuery(wallet, counterparty).queryKey,
+          })
+        }
+      }}
+      fields={(problems) => (
         <>
           {basics.walletField}
           <SelectField
@@ -151,6 +216,7 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
               spellCheck={false}
               value={address}
               onChange={(event) => setAddress(event.target.value)}
+              error={problems.address}
               hint={t('orders.send.addressHint', {
                 chain: basics.chainName(currency.chain) ?? '',
               })}
@@ -161,7 +227,10 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
                 wallet={wallet}
                 currency={currency}
                 counterparty={counterparty}
-                destination={destination}
+                destination={chosen?.counterparty_destination_id}
+                destinations={destinations}
+                usable={usable}
+                error={problems.destination}
                 onCounterparty={(id) => {
                   setCounterparty(id)
                   setDestination(undefined)
@@ -171,27 +240,33 @@ function SendForm(props: { basics: Basics; currency?: string; destination?: stri
             )
           )}
         </>
-      }
+      )}
     />
   )
 }
 
 /**
- * The destination a link names by id alone (`?destination=`): found among
- * the counterparties' destinations. Each counterparty with any is asked once;
- * the answers are the same the pickers show, so nothing is read twice.
+ * The destination a link names (`?destination=`, with `?counterparty=` from
+ * the counterparty book: one request). A link naming the destination alone
+ * looks among the counterparties' destinations, each counterparty with any
+ * asked once; the answers are the same the pickers show.
  */
-function usePreselectedDestination(wallet: string, id: string | undefined) {
-  const counterparties = useQuery({ ...counterpartiesQuery(wallet), enabled: id !== undefined })
-  const withDestinations = (counterparties.data?.data ?? []).filter(
-    (counterparty) => counterparty.destinations_count > 0,
-  )
+function usePreselectedDestination(
+  wallet: string,
+  counterparty: string | undefined,
+  id: string | undefined,
+) {
+  const counterparties = useQuery({
+    ...counterpartiesQuery(wallet),
+    enabled: id !== undefined && counterparty === undefined,
+  })
+  const owners = counterparty
+    ? [counterparty]
+    : (counterparties.data?.data ?? [])
+        .filter((candidate) => candidate.destinations_count > 0)
+        .map((candidate) => candidate.counterparty_account_id)
   const lists = useQueries({
-    queries: id
-      ? withDestinations.map((counterparty) =>
-          destinationsQuery(wallet, counterparty.counterparty_account_id),
-        )
-      : [],
+    queries: id ? owners.map((owner) => destinationsQuery(wallet, owner)) : [],
   })
   const found = lists
     .flatMap((list) => list.data?.data ?? [])
@@ -211,15 +286,16 @@ function SavedDestination(props: {
   currency: Currency
   counterparty: string | undefined
   destination: string | undefined
+  destinations: UseQueryResult<DestinationList>
+  /** The counterparty's destinations that can take the currency: the only ones offered. */
+  usable: Destination[]
+  error: string | undefined
   onCounterparty: (id: string | undefined) => void
   onDestination: (id: string | undefined) => void
 }) {
   const { t } = useI18n()
   const counterparties = useQuery(counterpartiesQuery(props.wallet))
-  const destinations = useQuery({
-    ...destinationsQuery(props.wallet, props.counterparty ?? ''),
-    enabled: props.counterparty !== undefined,
-  })
+  const { destinations, usable } = props
   const addLink = (
     <Link href={href.counterparties(props.wallet)}>{t('orders.send.manageRecipients')}</Link>
   )
@@ -235,9 +311,6 @@ function SavedDestination(props: {
       </div>
     )
   }
-  const usable = (destinations.data?.data ?? []).filter((destination) =>
-    canReceive(destination, props.currency),
-  )
   return (
     <div className="stack">
       <SelectField
@@ -255,7 +328,7 @@ function SavedDestination(props: {
       {props.counterparty &&
         (destinations.isPending ? (
           <Pending paused={destinations.isPaused} />
-        ) : destinations.isError ? (
+        ) : destinations.isError && !destinations.data ? (
           <ErrorSummary error={destinations.error} />
         ) : usable.length === 0 ? (
           <p className="muted">
@@ -266,6 +339,7 @@ function SavedDestination(props: {
             label={t('orders.send.destination')}
             value={props.destination ?? ''}
             onChange={(event) => props.onDestination(event.target.value || undefined)}
+            error={props.error}
           >
             <option value="">{t('orders.send.chooseDestination')}</option>
             {usable.map((destination) => (

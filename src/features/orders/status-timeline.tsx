@@ -1,7 +1,7 @@
 import type { Order, OrderStatus } from '../../../contract/orders.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { isFinal, orderStatusLabel, statusTone } from './labels.ts'
+import { eventText, isFinal, orderStatusLabel, statusTone } from './labels.ts'
 
 /** The road an order takes when all goes well; a final failure ends it early. */
 const HAPPY_PATH: readonly OrderStatus[] = ['NEW', 'PENDING', 'COMPLETE']
@@ -24,6 +24,7 @@ export function StatusTimeline(props: { order: Order }) {
       {events.map((event, index) => {
         const last = index === events.length - 1
         const tone = statusTone(event.status)
+        const said = eventText(t, event.code)
         return (
           <li
             // The same status may come twice (a retry); its place in time does not.
@@ -39,12 +40,8 @@ export function StatusTimeline(props: { order: Order }) {
               <time className="muted" dateTime={event.at}>
                 {formatDateTime(language, event.at)}
               </time>
-              {/* The server words its notes in English (contract OrderEvent); said so to screen readers. */}
-              {event.note && (
-                <span className="muted" lang="en">
-                  {event.note}
-                </span>
-              )}
+              {/* Worded from the event's code: the server's English note is for API users. */}
+              {said && <span className="muted">{said}</span>}
             </span>
           </li>
         )

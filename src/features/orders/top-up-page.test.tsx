@@ -89,6 +89,7 @@ function renderTopUp(search: string, routes: Record<string, Route> = {}) {
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  sessionStorage.clear()
 })
 
 describe('which order a top-up is', () => {
@@ -128,6 +129,32 @@ describe('topping up a card account', () => {
     expect(payWith).toHaveAccessibleDescription('Converted into EUR at the quoted rate.')
     await waitFor(() => expect(api.to('GET /orders/calc')).toHaveLength(2))
     expect(api.to('GET /orders/calc')[1]!.query.get('order_type')).toBe('TRANSFER_CARD_WHOLESALE')
+  })
+
+  it('pays by default in what the wallet holds: a stablecoin when it has none of the account’s currency', async () => {
+    renderTopUp('', {
+      'GET /wallets': {
+        body: aPage([
+          aWallet({
+            balances: [
+              aBalance({
+                currency_uuid: USDT_UUID,
+                currency: 'USDT',
+                chain: 'tron',
+                decimals: 6,
+                available: '80',
+              }),
+            ],
+          }),
+        ]),
+      },
+    })
+    expect(await screen.findByRole('combobox', { name: 'Pay with' })).toHaveValue(USDT_UUID)
+  })
+
+  it('pays by default in the account’s own currency when the wallet has it', async () => {
+    renderTopUp('')
+    expect(await screen.findByRole('combobox', { name: 'Pay with' })).toHaveValue(EUR_UUID)
   })
 
   it('explains that there is no card account yet', async () => {

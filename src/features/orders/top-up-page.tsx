@@ -6,8 +6,10 @@ import type { OrderType } from '../../../contract/orders.ts'
 import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, SelectField } from '../../ui/components.tsx'
+import { parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { formKey } from './flow-url.ts'
 import { type Basics, MoneyPage } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { fiatAccountsQuery } from './queries.ts'
@@ -20,7 +22,7 @@ export default function TopUpPage() {
   const params = new URLSearchParams(search)
   return (
     <MoneyPage
-      key={search}
+      key={formKey(search)}
       title={t('orders.topUp.title')}
       wallet={params.get('wallet') ?? undefined}
     >
@@ -91,7 +93,14 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
     (currency) => currency.uuid === account.currency_uuid || WHOLESALE_CODES.has(currency.code),
   )
   const [payWith, setPayWith] = useState<string>()
-  const pay = payOptions.find((currency) => currency.uuid === payWith) ?? payOptions[0]
+  // Unless the person picks: the account's own currency, unless the wallet has none of it and a stablecoin it has.
+  const held = (uuid: string) => parseDecimal(basics.available(uuid)).units > 0n
+  const fallback =
+    payOptions.find((currency) => currency.uuid === account.currency_uuid && held(currency.uuid)) ??
+    payOptions.find((currency) => held(currency.uuid)) ??
+    payOptions.find((currency) => currency.uuid === account.currency_uuid) ??
+    payOptions[0]
+  const pay = payOptions.find((currency) => currency.uuid === payWith) ?? fallback
   const target = basics.currency(account.currency_uuid)
 
   return (
