@@ -13,6 +13,15 @@ export type SubAccountType = (typeof SUB_ACCOUNT_TYPES)[number]
 export const PROGRAM_STATUSES = ['ACTIVE', 'ARCHIVED'] as const
 export const FIAT_ACCOUNT_STATUSES = ['ACTIVE', 'BLOCKED', 'INACTIVE', 'CANCELED'] as const
 export type FiatAccountStatus = (typeof FIAT_ACCOUNT_STATUSES)[number]
+/** SPEC.md §4 (here rather than in cards.ts, which builds on this file; cards.ts re-exports it). */
+export const CARD_STATUSES = [
+  'ACTIVE',
+  'FROZEN',
+  'BLOCKED',
+  'INACTIVE',
+  'CANCELED',
+  'CLOSED',
+] as const
 
 /** A card program of the tenant's card issuer (`GET /api/v1/issuing/config/programs`). */
 export const CardProgram = Type.Object({
@@ -37,6 +46,16 @@ export type CardProgram = Static<typeof CardProgram>
 export const CardProgramList = Page(CardProgram)
 export type CardProgramList = Static<typeof CardProgramList>
 
+/** A card as a fiat account lists it. */
+export const FiatAccountCard = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  nick_name: Type.Union([Type.String(), Type.Null()]),
+  status: oneOf(CARD_STATUSES),
+  form_factor: oneOf(CARD_FORM_FACTORS),
+})
+export type FiatAccountCard = Static<typeof FiatAccountCard>
+
 /**
  * A fiat account: money in one fiat currency under a card program, belonging
  * to a wallet. Cards (issue 6) spend from it; top-up orders fill it.
@@ -53,16 +72,36 @@ export const FiatAccount = Type.Object({
   balance: Amount,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  /**
+   * With `show_cards=true`: the account's cards that are not CLOSED, oldest
+   * first, by their last four digits only.
+   */
+  cards: Type.Optional(Type.Array(FiatAccountCard)),
 })
 export type FiatAccount = Static<typeof FiatAccount>
 
 export const FiatAccountList = Page(FiatAccount)
 export type FiatAccountList = Static<typeof FiatAccountList>
 
+/**
+ * Lists on both bases. `lt_cards_limit` / `gt_cards_limit` keep the accounts
+ * with fewer / more cards (not CLOSED) than the number: `lt_cards_limit=2&
+ * gt_cards_limit=0` is exactly the accounts with one card.
+ */
 export const FiatAccountQuery = Type.Composite([
   PageQuery,
-  Type.Object({ show_cards: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    show_cards: Type.Optional(Type.Boolean()),
+    lt_cards_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+    gt_cards_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
 ])
+export type FiatAccountQuery = Static<typeof FiatAccountQuery>
+
+/** One account: `show_cards=true` adds its cards. */
+export const FiatAccountDetailQuery = Type.Object({
+  show_cards: Type.Optional(Type.Boolean()),
+})
 
 /** `POST /fiat-accounts/{wallet_id}` */
 export const CreateFiatAccountBody = Type.Object(
@@ -70,3 +109,10 @@ export const CreateFiatAccountBody = Type.Object(
   { additionalProperties: false },
 )
 export type CreateFiatAccountBody = Static<typeof CreateFiatAccountBody>
+
+/** `POST /api/v1/fiat_accounts` */
+export const CreateFiatAccountV1Body = Type.Object(
+  { wallet_id: Type.String({ format: 'uuid' }), program_id: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+)
+export type CreateFiatAccountV1Body = Static<typeof CreateFiatAccountV1Body>

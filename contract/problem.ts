@@ -34,6 +34,9 @@ export const Problem = Type.Object({
   order_status: Type.Optional(
     Type.String({ description: 'The order’s current status, when it forbids the call (409)' }),
   ),
+  card_status: Type.Optional(
+    Type.String({ description: 'The card’s current status, when it forbids the call (409)' }),
+  ),
 })
 export type Problem = Static<typeof Problem>
 

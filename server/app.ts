@@ -3,10 +3,14 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import authRoutes from './domain/auth/routes.ts'
+import cardTransactionRoutes, {
+  sandboxCardTransactionRoutes,
+} from './domain/card-transactions/routes.ts'
+import cardRoutes from './domain/cards/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
 import counterpartyRoutes from './domain/counterparties/routes.ts'
 import sandboxDepositRoutes from './domain/deposits/routes.ts'
-import fiatAccountRoutes from './domain/fiat-accounts/routes.ts'
+import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import locationRoutes from './domain/location/routes.ts'
 import quoteRoutes from './domain/orders/quote-routes.ts'
@@ -96,6 +100,9 @@ export async function buildApp(
     apiScope('raw', [
       transactionCsvRoutes,
       programRoutes,
+      cardRoutes,
+      cardTransactionRoutes,
+      fiatAccountV1Routes,
       quoteRoutes,
       orderRoutes,
       ...(options.extraRoutes?.v1 ?? []),
@@ -108,6 +115,7 @@ export async function buildApp(
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
+    await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox' })
     if (config.demo.seed) await app.register(demoSeed, { config })
   }
 

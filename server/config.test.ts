@@ -48,6 +48,8 @@ describe('loadConfig', () => {
       'jwtKey',
       'refreshKey',
       'addressSeedKey',
+      'cardDataKey',
+      'cardCvk',
     ])
     expect(Buffer.from(second.secrets.addressSeedKey)).toEqual(
       Buffer.from(first.secrets.addressSeedKey),

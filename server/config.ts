@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
@@ -83,6 +83,15 @@ export interface Secrets {
   refreshKey: Uint8Array
   /** AES-256-GCM key the tenants' address seeds are stored under (domain/addresses/seed-store.ts). */
   addressSeedKey: Uint8Array
+  /** CARD_DATA_KEY: AES-256-GCM key card numbers are stored under (domain/cards/card-crypto.ts). */
+  cardDataKey: Uint8Array
+  /** CARD_CVK: the card verification key CVVs are derived from (HMAC-SHA256), never stored. */
+  cardCvk: Uint8Array
+  /**
+   * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
+   * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
+   */
+  cardSecretPrivateKey: string
 }
 
 type Env = Record<string, string | undefined>
@@ -186,13 +195,19 @@ export function loadConfig(env: Env = process.env): Config {
   const jwtKey = secret(env.JWT_SECRET, 'JWT_SECRET', problems)
   const refreshKey = secret(env.REFRESH_TOKEN_SECRET, 'REFRESH_TOKEN_SECRET', problems)
   const addressSeedKey = secret(env.ADDRESS_SEED_KEY, 'ADDRESS_SEED_KEY', problems, 32)
+  const cardDataKey = secret(env.CARD_DATA_KEY, 'CARD_DATA_KEY', problems, 32)
+  const cardCvk = secret(env.CARD_CVK, 'CARD_CVK', problems)
+  const cardSecretPrivateKey = rsaPrivateKey(env.CARD_SECRET_PRIVATE_KEY, problems)
   const demo = {
     seed: bool('DEMO_SEED', config.sandbox),
     password: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
   }
   if (problems.length > 0) throw new ConfigError(problems)
 
-  const stored = jwtKey && refreshKey && addressSeedKey ? undefined : loadOrCreateSecrets(dataDir)
+  const stored =
+    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk
+      ? undefined
+      : loadOrCreateSecrets(dataDir)
   return {
     ...config,
     rates,
@@ -201,6 +216,9 @@ export function loadConfig(env: Env = process.env): Config {
       jwtKey: jwtKey ?? stored!.jwtKey,
       refreshKey: refreshKey ?? stored!.refreshKey,
       addressSeedKey: addressSeedKey ?? stored!.addressSeedKey,
+      cardDataKey: cardDataKey ?? stored!.cardDataKey,
+      cardCvk: cardCvk ?? stored!.cardCvk,
+      cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
   }
 }
@@ -220,7 +238,7 @@ function secret(raw: string | undefined, name: string, problems: string[], exact
   return new Uint8Array(bytes)
 }
 
-const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey'] as const
+const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey', 'cardDataKey', 'cardCvk'] as const
 
 /**
  * Secrets not given in the environment are generated on first start and kept
@@ -228,7 +246,7 @@ const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey'] as const
  * version gains the keys added since (never a changed one: the address seed
  * key, once used, decrypts every tenant's seed).
  */
-function loadOrCreateSecrets(dataDir: string): Secrets {
+function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateKey'> {
   const file = join(dataDir, 'secrets.json')
   mkdirSync(dataDir, { recursive: true })
   let stored: Record<string, string> | undefined
@@ -253,5 +271,50 @@ function loadOrCreateSecrets(dataDir: string): Secrets {
     jwtKey: decode(stored!.jwtKey),
     refreshKey: decode(stored!.refreshKey),
     addressSeedKey: decode(stored!.addressSeedKey),
+    cardDataKey: decode(stored!.cardDataKey),
+    cardCvk: decode(stored!.cardCvk),
+  }
+}
+
+/** A PEM RSA private key of 2048 bits or more (`\\n` escapes allowed, for one-line env files). */
+function rsaPrivateKey(raw: string | undefined, problems: string[]): string | undefined {
+  if (!raw) return undefined
+  const pem = raw.replace(/\\n/g, '\n')
+  try {
+    const key = createPrivateKey(pem)
+    const bits = key.asymmetricKeyDetails?.modulusLength ?? 0
+    if (key.asymmetricKeyType === 'rsa' && bits >= 2048) {
+      return key.export({ type: 'pkcs8', format: 'pem' }).toString()
+    }
+  } catch {
+    // reported below
+  }
+  problems.push('CARD_SECRET_PRIVATE_KEY must be a PEM RSA private key of 2048 bits or more')
+  return undefined
+}
+
+/**
+ * The card-secret exchange's RSA key when CARD_SECRET_PRIVATE_KEY is not set:
+ * generated (2048 bits) on first start into DATA_DIR/card-secret-key.pem
+ * (mode 0600) and kept, so the app's published public key stays valid.
+ */
+function loadOrCreateCardSecretKey(dataDir: string): string {
+  const file = join(dataDir, 'card-secret-key.pem')
+  mkdirSync(dataDir, { recursive: true })
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    })
+    try {
+      writeFileSync(file, privateKey, { mode: 0o600, flag: 'wx' })
+      return privateKey
+    } catch {
+      // Another process wrote it first: theirs is the key.
+      return readFileSync(file, 'utf8')
+    }
   }
 }

@@ -19,6 +19,13 @@ export const REDACTED_PATHS = [
   '*.*.password',
   '*.*.access_token',
   '*.*.refresh_token',
+  // Card secrets (domain/cards): never logged on purpose; redacted should one slip into a log call.
+  'pan',
+  'cvv',
+  'encrypted_key',
+  '*.pan',
+  '*.cvv',
+  '*.encrypted_key',
 ]
 
 export function loggerOptions(

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../wallets/repository.ts'
@@ -154,14 +154,33 @@ const withDetails = (db: Executor, owner: Owner) =>
       'f.updated_at',
     ])
 
+/** Keep the accounts with fewer than `lt` and/or more than `gt` cards that are not CLOSED. */
+export interface CardCountFilter {
+  lt?: number
+  gt?: number
+}
+
+const cardCount = sql<number>`(select count(*) from cards k where k.fiat_account_id = f.id and k.status <> 'CLOSED')`
+
+function withCardCount<Q extends { where: (expression: RawBuilder<boolean>) => Q }>(
+  query: Q,
+  filter: CardCountFilter,
+): Q {
+  let narrowed = query
+  if (filter.lt !== undefined) narrowed = narrowed.where(sql<boolean>`${cardCount} < ${filter.lt}`)
+  if (filter.gt !== undefined) narrowed = narrowed.where(sql<boolean>`${cardCount} > ${filter.gt}`)
+  return narrowed
+}
+
 /** Oldest first, like wallets: a new account goes to the end, so pages already seen do not shift. */
 export function findFiatAccounts(
   db: Executor,
   owner: Owner,
   walletId: string,
   page: { limit: number; offset: number },
+  cards: CardCountFilter = {},
 ) {
-  return withDetails(db, owner)
+  return withCardCount(withDetails(db, owner), cards)
     .where('f.wallet_id', '=', walletId)
     .orderBy('f.created_at')
     .orderBy('f.id')
@@ -175,8 +194,9 @@ export async function countFiatAccounts(
   db: Executor,
   owner: Owner,
   walletId: string,
+  cards: CardCountFilter = {},
 ): Promise<number> {
-  const row = await ownedAccounts(db, owner)
+  const row = await withCardCount(ownedAccounts(db, owner), cards)
     .where('f.wallet_id', '=', walletId)
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow()
@@ -195,4 +215,18 @@ export function findFiatAccount(
   let query = withDetails(db, owner).where('f.id', '=', where.id)
   if (where.walletId !== undefined) query = query.where('f.wallet_id', '=', where.walletId)
   return query.executeTakeFirst()
+}
+
+/** The cards (not CLOSED) of these accounts, oldest first: what `show_cards` lists. */
+export function findAccountCards(db: Executor, tenantId: string, accountIds: readonly string[]) {
+  if (accountIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('cards')
+    .select(['id', 'fiat_account_id', 'last4', 'nick_name', 'status', 'form_factor'])
+    .where('tenant_id', '=', tenantId)
+    .where('fiat_account_id', 'in', accountIds)
+    .where('status', '<>', 'CLOSED')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
 }

@@ -17,6 +17,11 @@ import * as repo from './repository.ts'
 import { DEFAULT_PROGRAMS, defaultProgramId, plainDecimal, programRefusal } from './rules.ts'
 
 type Page = { limit: number; offset: number }
+type ListQuery = Page & {
+  show_cards?: boolean
+  lt_cards_limit?: number
+  gt_cards_limit?: number
+}
 
 /**
  * Gives the tenant the default card programs it lacks (rules.DEFAULT_PROGRAMS).
@@ -59,23 +64,58 @@ export class FiatAccountService {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * The wallet's fiat accounts, oldest first.
+   * The wallet's fiat accounts, oldest first, narrowed by their number of
+   * cards (`lt_cards_limit`, `gt_cards_limit`); `show_cards` adds the cards.
    * @throws WalletNotFoundError also for another user's (or tenant's) wallet
    */
-  async list(owner: Owner, walletId: string, page: Page): Promise<FiatAccountList> {
+  async list(owner: Owner, walletId: string, query: ListQuery): Promise<FiatAccountList> {
     if (!(await findWallet(this.db, owner, walletId))) throw new WalletNotFoundError()
+    const page = { limit: query.limit, offset: query.offset }
+    const cards = { lt: query.lt_cards_limit, gt: query.gt_cards_limit }
     const [rows, total] = await Promise.all([
-      repo.findFiatAccounts(this.db, owner, walletId, page),
-      repo.countFiatAccounts(this.db, owner, walletId),
+      repo.findFiatAccounts(this.db, owner, walletId, page, cards),
+      repo.countFiatAccounts(this.db, owner, walletId, cards),
     ])
-    return pageOf(rows.map(toFiatAccount), total, page)
+    return pageOf(await this.present(owner, rows, query.show_cards === true), total, page)
   }
 
-  /** @throws FiatAccountError FIAT_ACCOUNT_NOT_FOUND also for another user's, or one in another wallet */
-  async get(owner: Owner, walletId: string, fiatAccountId: string): Promise<FiatAccount> {
-    const row = await repo.findFiatAccount(this.db, owner, { id: fiatAccountId, walletId })
+  /**
+   * One of the owner's accounts; in `walletId` when given (v2), any of the
+   * owner's wallets when not (v1).
+   * @throws FiatAccountError FIAT_ACCOUNT_NOT_FOUND also for another user's, or one in another wallet
+   */
+  async get(
+    owner: Owner,
+    walletId: string | undefined,
+    fiatAccountId: string,
+    showCards = false,
+  ): Promise<FiatAccount> {
+    const row = await repo.findFiatAccount(this.db, owner, {
+      id: fiatAccountId,
+      ...(walletId !== undefined && { walletId }),
+    })
     if (!row) throw new FiatAccountError({ kind: 'FIAT_ACCOUNT_NOT_FOUND' })
-    return toFiatAccount(row)
+    const [account] = await this.present(owner, [row], showCards)
+    return account!
+  }
+
+  private async present(
+    owner: Owner,
+    rows: repo.FiatAccountRow[],
+    showCards: boolean,
+  ): Promise<FiatAccount[]> {
+    if (!showCards) return rows.map(toFiatAccount)
+    const cards = await repo.findAccountCards(
+      this.db,
+      owner.tenantId,
+      rows.map((row) => row.id),
+    )
+    return rows.map((row) => ({
+      ...toFiatAccount(row),
+      cards: cards
+        .filter((card) => card.fiat_account_id === row.id)
+        .map(({ fiat_account_id: _, ...card }) => card),
+    }))
   }
 
   /**

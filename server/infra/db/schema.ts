@@ -1,4 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type {
+  CardLimitKind,
+  CardTransactionStatus,
+  CardTransactionType,
+  DeclineReason,
+} from '../../../contract/card-transactions.ts'
+import type { CardFormFactor, CardStatus } from '../../../contract/cards.ts'
 import type { AddressFormat, ChainId, CurrencyType } from '../../../contract/catalog.ts'
 import type {
   BankAccountType,
@@ -324,6 +331,8 @@ export interface FiatAccountsTable {
   sub_account_type: SubAccountType
   status: ColumnType<FiatAccountStatus, FiatAccountStatus | undefined, FiatAccountStatus>
   ledger_account_id: string
+  /** The sub-account card authorisations hold money in (migration 0008); opened on the first one. */
+  hold_ledger_account_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
   updated_at: CreatedAt
 }
@@ -430,6 +439,89 @@ export interface BankTransfersTable {
   received_at: CreatedAt
 }
 
+export interface CardsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  wallet_id: string
+  fiat_account_id: string
+  program_id: string
+  stand_alone: boolean
+  form_factor: CardFormFactor
+  card_type: 'CREDIT' | 'DEBIT'
+  status: ColumnType<CardStatus, CardStatus | undefined, CardStatus>
+  nick_name: string | null
+  bin: string
+  last4: string
+  /** AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` (domain/cards/pan-vault.ts); never answered. */
+  pan_ciphertext: string
+  pan_key_id: string
+  pan_fingerprint: string
+  expiry_month: number
+  expiry_year: number
+  limit_per_transaction_minor: Minor
+  limit_daily_minor: Minor
+  limit_monthly_minor: Minor
+  closed_at: Date | null
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+export interface CardRenameRequestsTable {
+  card_id: string
+  request_id: string
+  nick_name: string
+  created_at: CreatedAt
+}
+
+export interface CardRevealsTable {
+  id: string
+  tenant_id: string
+  card_id: string
+  session_id: string
+  kind: 'SECRETS' | 'OTP'
+  created_at: CreatedAt
+}
+
+export interface CardSecretExchangesTable {
+  key_hash: string
+  tenant_id: string
+  card_id: string
+  created_at: CreatedAt
+}
+
+export interface CardOtpsTable {
+  id: string
+  tenant_id: string
+  card_id: string
+  code_hash: string
+  expires_at: Date
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface CardTransactionsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  card_id: string
+  fiat_account_id: string
+  wallet_id: string
+  type: CardTransactionType
+  status: CardTransactionStatus
+  currency_uuid: string
+  amount_minor: Minor
+  merchant_name: string | null
+  merchant_mcc: string | null
+  merchant_city: string | null
+  merchant_country: string | null
+  decline_reason: DeclineReason | null
+  exceeded_limit: CardLimitKind | null
+  authorization_id: string | null
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
@@ -459,6 +551,12 @@ export interface DB {
   orders: OrdersTable
   order_events: OrderEventsTable
   bank_transfers: BankTransfersTable
+  cards: CardsTable
+  card_rename_requests: CardRenameRequestsTable
+  card_reveals: CardRevealsTable
+  card_secret_exchanges: CardSecretExchangesTable
+  card_otps: CardOtpsTable
+  card_transactions: CardTransactionsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,0 +1,132 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { oneOf } from './enums.ts'
+import { Amount } from './money.ts'
+import { Page, PageQuery } from './pagination.ts'
+
+/** SPEC.md §3 */
+export const CARD_TRANSACTION_TYPES = [
+  'AUTHORIZATION',
+  'CLEARING',
+  'REFUND',
+  'REVERSAL',
+  'ORIGINAL_CREDIT',
+  'FEE',
+  'DEPOSIT',
+  'WITHDRAWAL',
+] as const
+export type CardTransactionType = (typeof CARD_TRANSACTION_TYPES)[number]
+
+/**
+ * APPROVED: an authorisation holding its amount. SETTLED: an authorisation
+ * once cleared, and every clearing, reversal and refund. REVERSED: an
+ * authorisation whose hold was released. DECLINED: refused, no money moved.
+ */
+export const CARD_TRANSACTION_STATUSES = ['APPROVED', 'DECLINED', 'SETTLED', 'REVERSED'] as const
+export type CardTransactionStatus = (typeof CARD_TRANSACTION_STATUSES)[number]
+
+/** Why an authorisation was declined. */
+export const DECLINE_REASONS = [
+  'CARD_FROZEN',
+  'CARD_BLOCKED',
+  'CARD_INACTIVE',
+  'CARD_CANCELED',
+  'CARD_CLOSED',
+  /** The card's fiat account is not ACTIVE. */
+  'ACCOUNT_UNAVAILABLE',
+  /** Over one of the card's limits: `exceeded_limit` says which. */
+  'LIMIT_EXCEEDED',
+  /** More than the fiat account's balance. */
+  'INSUFFICIENT_FUNDS',
+] as const
+export type DeclineReason = (typeof DECLINE_REASONS)[number]
+
+export const CARD_LIMIT_KINDS = ['per_transaction', 'daily', 'monthly'] as const
+export type CardLimitKind = (typeof CARD_LIMIT_KINDS)[number]
+
+const uuid = Type.String({ format: 'uuid' })
+
+/** Where the card was used. */
+export const Merchant = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    /** ISO 18245 merchant category code, 4 digits. */
+    mcc: Type.String({ pattern: '^[0-9]{4}$' }),
+    city: Type.String({ maxLength: 100 }),
+    /** ISO 3166-1 alpha-2. */
+    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+  },
+  { additionalProperties: false },
+)
+export type Merchant = Static<typeof Merchant>
+
+/**
+ * One card transaction, in the currency of the card's fiat account; the
+ * amount is always positive (the type says which way money went).
+ * `authorization_id` links a clearing, a reversal or a refund to the
+ * authorisation it follows, so the two read as one purchase.
+ */
+export const CardTransaction = Type.Object({
+  id: uuid,
+  card_id: uuid,
+  card_last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  fiat_account_id: uuid,
+  wallet_uuid: uuid,
+  type: oneOf(CARD_TRANSACTION_TYPES),
+  status: oneOf(CARD_TRANSACTION_STATUSES),
+  amount: Amount,
+  currency: Type.String(),
+  currency_uuid: uuid,
+  merchant: Type.Union([Merchant, Type.Null()]),
+  decline_reason: Type.Union([oneOf(DECLINE_REASONS), Type.Null()]),
+  /** With LIMIT_EXCEEDED: the first limit the amount would break. */
+  exceeded_limit: Type.Union([oneOf(CARD_LIMIT_KINDS), Type.Null()]),
+  authorization_id: Type.Union([uuid, Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+})
+export type CardTransaction = Static<typeof CardTransaction>
+
+export const CardTransactionList = Page(CardTransaction)
+export type CardTransactionList = Static<typeof CardTransactionList>
+
+/**
+ * `GET /api/v1/issuing/transactions/`: the caller's card transactions, newest
+ * first, narrowed to one card and/or one fiat account. `new_scheme` is
+ * accepted for compatibility; the answer is always this scheme.
+ */
+export const CardTransactionQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    card_id: Type.Optional(uuid),
+    fiat_account_id: Type.Optional(uuid),
+    new_scheme: Type.Optional(Type.Boolean()),
+  }),
+])
+export type CardTransactionQuery = Static<typeof CardTransactionQuery>
+
+/** `GET /api/v1/issuing/transactions/csv?card_id=` */
+export const CardTransactionCsvQuery = Type.Object({ card_id: uuid })
+
+/** The card processor's messages the sandbox accepts. */
+export const PROCESSOR_MESSAGE_TYPES = ['AUTHORIZATION', 'CLEARING', 'REVERSAL', 'REFUND'] as const
+
+/**
+ * `POST /api/sandbox/card-transactions`: what the card network would send.
+ * AUTHORIZATION needs `merchant`; CLEARING (at most the authorised amount;
+ * the rest is released), REVERSAL (exactly the authorised amount) and REFUND
+ * (at most what was cleared, less earlier refunds) need `authorization_id`
+ * and take the authorisation's merchant when none is sent. `currency` is the
+ * code of the card account's currency.
+ */
+export const ProcessorMessageBody = Type.Object(
+  {
+    card_id: uuid,
+    type: oneOf(PROCESSOR_MESSAGE_TYPES),
+    amount: Amount,
+    currency: Type.String({ minLength: 1, maxLength: 20 }),
+    merchant: Type.Optional(Merchant),
+    authorization_id: Type.Optional(uuid),
+  },
+  { additionalProperties: false },
+)
+export type ProcessorMessageBody = Static<typeof ProcessorMessageBody>

@@ -1,0 +1,34 @@
+import type { CardTransactionStatus } from '../../../contract/card-transactions.ts'
+
+/** The failures of the card processor and the card-transaction reads; routes map each to HTTP. */
+export type CardTransactionFailure =
+  /** A path or query id of another user's (or no) card / fiat account: 404. */
+  | { kind: 'CARD_NOT_FOUND' }
+  | { kind: 'FIAT_ACCOUNT_NOT_FOUND' }
+  /** A processor message the sandbox cannot take as sent: 422 naming the field. */
+  | {
+      kind:
+        | 'UNKNOWN_CARD'
+        | 'CURRENCY_MISMATCH'
+        | 'INVALID_AMOUNT'
+        | 'MERCHANT_REQUIRED'
+        | 'AUTHORIZATION_REQUIRED'
+        | 'AUTHORIZATION_NOT_FOUND'
+        | 'AMOUNT_EXCEEDS_AUTHORIZATION'
+        | 'AMOUNT_NOT_AUTHORIZED'
+        | 'AMOUNT_EXCEEDS_REFUNDABLE'
+      field: string
+      message: string
+    }
+  /** The authorisation is not in the state the message needs (409 with its status). */
+  | {
+      kind: 'AUTHORIZATION_NOT_OPEN' | 'AUTHORIZATION_NOT_SETTLED'
+      status: CardTransactionStatus
+    }
+
+export class CardTransactionError extends Error {
+  constructor(readonly failure: CardTransactionFailure) {
+    super(failure.kind)
+    this.name = 'CardTransactionError'
+  }
+}

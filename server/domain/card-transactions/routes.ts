@@ -1,0 +1,147 @@
+import { Readable } from 'node:stream'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import {
+  CardTransaction,
+  CardTransactionCsvQuery,
+  CardTransactionList,
+  CardTransactionQuery,
+  ProcessorMessageBody,
+} from '../../../contract/card-transactions.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { CardTransactionError } from './errors.ts'
+import { cardCsvFilename } from './rules.ts'
+import { CardProcessor, CardTransactionService } from './service.ts'
+
+/** The one switch from card-transaction failures to HTTP answers. */
+export const toProblem = (error: unknown) => {
+  if (!(error instanceof CardTransactionError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'CARD_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such card.')
+    case 'FIAT_ACCOUNT_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such fiat account.')
+    case 'AUTHORIZATION_NOT_OPEN':
+      return new ProblemError(
+        409,
+        failure.kind,
+        `The authorisation is ${failure.status}: it was cleared, reversed or declined.`,
+      )
+    case 'AUTHORIZATION_NOT_SETTLED':
+      return new ProblemError(
+        409,
+        failure.kind,
+        `The authorisation is ${failure.status}: only a cleared one can be refunded.`,
+      )
+    default:
+      return new ProblemError(422, failure.kind, failure.message, {
+        title: 'Unprocessable Content',
+        errors: [{ field: failure.field, message: failure.message }],
+      })
+  }
+}
+
+const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
+
+/** v1 (raw token): the caller's card transactions, paged and as CSV. */
+export default async function cardTransactionRoutes(app: FastifyInstance) {
+  const service = new CardTransactionService(app.db)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  const list = {
+    schema: {
+      tags: ['issuing'],
+      summary: 'The caller’s card transactions, newest first',
+      description:
+        'Narrowed by `card_id` and/or `fiat_account_id`; another user’s card or account ' +
+        'answers 404 CARD_NOT_FOUND / FIAT_ACCOUNT_NOT_FOUND. `new_scheme` is accepted and ' +
+        'changes nothing. `authorization_id` ties a clearing, reversal or refund to its ' +
+        'authorisation.',
+      security: [{ raw: [] }],
+      querystring: CardTransactionQuery,
+      response: { 200: CardTransactionList, ...problems },
+    },
+  }
+  for (const path of ['/issuing/transactions/', '/issuing/transactions']) {
+    api.get(path, list, (request) => {
+      const { limit, offset, card_id, fiat_account_id } = request.query
+      return translateErrors(
+        service.list(request.auth, { card_id, fiat_account_id }, { limit, offset }),
+        toProblem,
+      )
+    })
+  }
+
+  api.get(
+    '/issuing/transactions/csv',
+    {
+      schema: {
+        tags: ['issuing'],
+        summary: 'Export a card’s transactions as CSV, newest first',
+        description:
+          'Every transaction of the card, streamed. Columns: id, created_at, card_last4, type, ' +
+          'status, amount, currency, merchant_name, merchant_mcc, merchant_city, ' +
+          'merchant_country, decline_reason, exceeded_limit, authorization_id; CRLF line ends; ' +
+          'a cell a spreadsheet would run as a formula starts with an apostrophe.',
+        security: [{ raw: [] }],
+        querystring: CardTransactionCsvQuery,
+        response: {
+          200: {
+            description: 'RFC 4180 CSV with a header row',
+            content: { 'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) } },
+          },
+          ...problems,
+        },
+      },
+    },
+    async (request, reply) => {
+      const cardId = request.query.card_id
+      const chunks = await translateErrors(service.exportCsv(request.auth, cardId), toProblem)
+      const body = Readable.from(chunks, { highWaterMark: 1 })
+      body.once('error', (error) => request.log.error({ err: error }, 'CSV export failed midway'))
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${cardCsvFilename(cardId, new Date())}"`,
+        )
+        .header('cache-control', 'no-store')
+        .send(body)
+    },
+  )
+}
+
+/** /api/sandbox/card-transactions: the sandbox card network. Sandbox only, no token. */
+export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
+  const processor = new CardProcessor(app.db)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post(
+    '/card-transactions',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Simulate the card network: authorise, clear, reverse or refund a card payment',
+        description:
+          'AUTHORIZATION is approved or declined (both answer 201 with the record): a card not ' +
+          'ACTIVE declines CARD_FROZEN/CARD_BLOCKED/…, an account not ACTIVE ' +
+          'ACCOUNT_UNAVAILABLE, then LIMIT_EXCEEDED (`exceeded_limit`: per_transaction, daily or ' +
+          'monthly — sums of approved authorisations of the UTC day/month), then ' +
+          'INSUFFICIENT_FUNDS. Approval holds the amount. CLEARING (≤ the authorised amount) ' +
+          'settles the hold and releases the rest; REVERSAL (the authorised amount) releases it; ' +
+          'REFUND (≤ cleared less refunded) credits the account. An authorisation already ' +
+          'ended answers 409 AUTHORIZATION_NOT_OPEN, a refund of one not cleared 409 ' +
+          'AUTHORIZATION_NOT_SETTLED; malformed messages 422 naming the field.',
+        body: ProcessorMessageBody,
+        response: { 201: CardTransaction, 409: Problem, 422: Problem },
+      },
+    },
+    async (request, reply) => {
+      const transaction = await translateErrors(processor.process(request.body), toProblem)
+      return reply.code(201).send(transaction)
+    },
+  )
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest'
+import type { CardStatus } from '../../../contract/cards.ts'
+import { checkEntry } from '../ledger/rules.ts'
+import {
+  type AuthorizationFacts,
+  cardCsvLine,
+  clearingPostings,
+  dayStart,
+  decide,
+  holdPostings,
+  monthStart,
+  refundPostings,
+  reversalPostings,
+} from './rules.ts'
+
+const facts = (over: Partial<AuthorizationFacts> = {}): AuthorizationFacts => ({
+  cardStatus: 'ACTIVE',
+  accountStatus: 'ACTIVE',
+  amount: 100n,
+  balance: 1_000n,
+  limits: { per_transaction: 500n, daily: 700n, monthly: 900n },
+  spentToday: 0n,
+  spentThisMonth: 0n,
+  ...over,
+})
+
+describe('decide: the processor’s answer to an authorisation', () => {
+  it.each<[string, Partial<AuthorizationFacts>, ReturnType<typeof decide>]>([
+    ['within everything', {}, { status: 'APPROVED' }],
+    [
+      'exactly at every limit and the balance',
+      { amount: 500n, balance: 500n, spentToday: 200n, spentThisMonth: 400n },
+      { status: 'APPROVED' },
+    ],
+    [
+      'over the per-transaction limit',
+      { amount: 501n },
+      { status: 'DECLINED', reason: 'LIMIT_EXCEEDED', limit: 'per_transaction' },
+    ],
+    [
+      'over the daily sum',
+      { spentToday: 601n, spentThisMonth: 601n },
+      { status: 'DECLINED', reason: 'LIMIT_EXCEEDED', limit: 'daily' },
+    ],
+    [
+      'over the monthly sum',
+      { spentToday: 0n, spentThisMonth: 801n },
+      { status: 'DECLINED', reason: 'LIMIT_EXCEEDED', limit: 'monthly' },
+    ],
+    [
+      'over the balance',
+      { balance: 99n },
+      { status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS', limit: null },
+    ],
+    [
+      'limits before balance',
+      { amount: 501n, balance: 0n },
+      { status: 'DECLINED', reason: 'LIMIT_EXCEEDED', limit: 'per_transaction' },
+    ],
+    [
+      'account not active',
+      { accountStatus: 'BLOCKED', amount: 501n },
+      { status: 'DECLINED', reason: 'ACCOUNT_UNAVAILABLE', limit: null },
+    ],
+    [
+      'card status first',
+      { cardStatus: 'FROZEN', accountStatus: 'CANCELED' },
+      { status: 'DECLINED', reason: 'CARD_FROZEN', limit: null },
+    ],
+  ])('%s', (_, over, expected) => {
+    expect(decide(facts(over))).toEqual(expected)
+  })
+
+  it.each<[CardStatus, string]>([
+    ['FROZEN', 'CARD_FROZEN'],
+    ['BLOCKED', 'CARD_BLOCKED'],
+    ['INACTIVE', 'CARD_INACTIVE'],
+    ['CANCELED', 'CARD_CANCELED'],
+    ['CLOSED', 'CARD_CLOSED'],
+  ])('a %s card declines %s', (cardStatus, reason) => {
+    expect(decide(facts({ cardStatus }))).toMatchObject({ status: 'DECLINED', reason })
+  })
+})
+
+describe('limit windows (UTC)', () => {
+  it('starts the day at 00:00 UTC and the month on the 1st', () => {
+    expect(dayStart(new Date('2031-03-10T23:59:59.999Z')).toISOString()).toBe(
+      '2031-03-10T00:00:00.000Z',
+    )
+    expect(monthStart(new Date('2031-03-31T23:59:59Z')).toISOString()).toBe(
+      '2031-03-01T00:00:00.000Z',
+    )
+    expect(monthStart(new Date('2031-01-01T00:00:00Z')).toISOString()).toBe(
+      '2031-01-01T00:00:00.000Z',
+    )
+  })
+})
+
+describe('ledger legs', () => {
+  const a = { spendable: 'S', hold: 'H', external: 'X' }
+  it('balances every step and moves what it should', () => {
+    expect(holdPostings(a, 'EUR', 100n)).toEqual([
+      { account: 'S', currency: 'EUR', amount: -100n },
+      { account: 'H', currency: 'EUR', amount: 100n },
+    ])
+    expect(clearingPostings(a, 'EUR', 100n, 80n)).toEqual([
+      { account: 'H', currency: 'EUR', amount: -100n },
+      { account: 'X', currency: 'EUR', amount: 80n },
+      { account: 'S', currency: 'EUR', amount: 20n },
+    ])
+    expect(clearingPostings(a, 'EUR', 100n, 100n)).toHaveLength(2)
+    for (const legs of [
+      holdPostings(a, 'EUR', 5n),
+      clearingPostings(a, 'EUR', 9n, 4n),
+      reversalPostings(a, 'EUR', 9n),
+      refundPostings(a, 'EUR', 3n),
+    ]) {
+      expect(checkEntry(legs)).toBeUndefined()
+    }
+  })
+
+  it('refuses a clearing of nothing or of more than the hold', () => {
+    expect(() => clearingPostings(a, 'EUR', 100n, 101n)).toThrow(RangeError)
+    expect(() => clearingPostings(a, 'EUR', 100n, 0n)).toThrow(RangeError)
+  })
+})
+
+describe('cardCsvLine', () => {
+  it('neutralises formula cells and quotes per RFC 4180', () => {
+    const line = cardCsvLine({
+      id: 'i',
+      card_id: 'c',
+      card_last4: '0042',
+      fiat_account_id: 'f',
+      wallet_uuid: 'w',
+      type: 'AUTHORIZATION',
+      status: 'APPROVED',
+      amount: '1.00',
+      currency: 'EUR',
+      currency_uuid: 'u',
+      merchant: { name: '@SUM(A1)', mcc: '5411', city: '-1, "x"', country: 'PT' },
+      decline_reason: null,
+      exceeded_limit: null,
+      authorization_id: null,
+      created_at: '2031-01-01T00:00:00.000Z',
+      updated_at: '2031-01-01T00:00:00.000Z',
+    })
+    expect(line).toBe(
+      `i,2031-01-01T00:00:00.000Z,0042,AUTHORIZATION,APPROVED,1.00,EUR,'@SUM(A1),5411,"'-1, ""x""",PT,,,\r\n`,
+    )
+  })
+})

@@ -1,0 +1,45 @@
+import type { CardStatus } from '../../../contract/cards.ts'
+import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+
+/** A field of a request body and what is wrong with it (422 `errors`). */
+export interface BodyFault {
+  /** JSON pointer into the request, e.g. `/body/limits/daily`. */
+  field: string
+  message: string
+}
+
+/** The failures the card use cases return; routes.ts maps each to its HTTP answer. */
+export type CardFailure =
+  /** No such card among the owner's (another user's answers the same). */
+  | { kind: 'CARD_NOT_FOUND' }
+  /** The card's status forbids the action (an illegal transition, a reveal of a closed card). */
+  | { kind: 'CARD_STATUS_CONFLICT'; status: CardStatus }
+  /** A body field names something the card cannot be issued with. */
+  | {
+      kind:
+        | 'WALLET_NOT_FOUND'
+        | 'PROGRAM_NOT_FOUND'
+        | 'PROGRAM_ARCHIVED'
+        | 'PROGRAM_NOT_PREPAID'
+        | 'FORM_FACTOR_UNAVAILABLE'
+        | 'FIAT_ACCOUNT_NOT_FOUND'
+      fault: BodyFault
+    }
+  /** The fiat account cannot take a new card: not ACTIVE, or a stand-alone card's own. */
+  | { kind: 'FIAT_ACCOUNT_UNAVAILABLE'; fault: BodyFault; accountStatus: FiatAccountStatus }
+  | { kind: 'INVALID_LIMITS'; faults: BodyFault[] }
+  /** A rename's request_id was used before with another nick_name. */
+  | { kind: 'IDEMPOTENCY_CONFLICT' }
+  /** The encrypted_key does not decrypt, or its content is not `{key, timestamp}`. */
+  | { kind: 'SECRET_KEY_INVALID' }
+  /** Its timestamp is more than 60 s from the server's clock. */
+  | { kind: 'SECRET_KEY_STALE' }
+  /** The server has seen this encrypted_key before. */
+  | { kind: 'SECRET_KEY_REPLAYED' }
+
+export class CardError extends Error {
+  constructor(readonly failure: CardFailure) {
+    super(failure.kind)
+    this.name = 'CardError'
+  }
+}

@@ -1,0 +1,387 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { CardStatus } from '../../../contract/cards.ts'
+import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
+import type { LimitsMinor } from './rules.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
+
+/** The tenant's program with what issuing a card under it needs. */
+export function findProgramForCard(db: Executor, tenantId: string, id: string) {
+  return db
+    .selectFrom('card_programs as p')
+    .innerJoin('currencies as c', 'c.uuid', 'p.currency_uuid')
+    .select([
+      'p.id',
+      'p.status',
+      'p.currency_uuid',
+      'c.decimals',
+      'p.sub_account_type',
+      'p.form_factors',
+      'p.card_type',
+      'p.bin',
+    ])
+    .where('p.tenant_id', '=', tenantId)
+    .where('p.id', '=', id)
+    .executeTakeFirst()
+}
+export type ProgramForCard = NonNullable<Awaited<ReturnType<typeof findProgramForCard>>>
+
+export interface NewCard {
+  id: string
+  tenantId: string
+  userId: string
+  walletId: string
+  fiatAccountId: string
+  programId: string
+  standAlone: boolean
+  formFactor: 'VIRTUAL' | 'PHYSICAL'
+  cardType: 'CREDIT' | 'DEBIT'
+  nickName: string | null
+  bin: string
+  last4: string
+  panCiphertext: string
+  panKeyId: string
+  panFingerprint: string
+  expiryMonth: number
+  expiryYear: number
+  limits: LimitsMinor
+}
+
+/** Inserts the card unless its number is taken in the tenant; false when it is (draw another). */
+export async function insertCard(trx: Transaction<DB>, card: NewCard): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('cards')
+    .values({
+      id: card.id,
+      tenant_id: card.tenantId,
+      user_id: card.userId,
+      wallet_id: card.walletId,
+      fiat_account_id: card.fiatAccountId,
+      program_id: card.programId,
+      stand_alone: card.standAlone,
+      form_factor: card.formFactor,
+      card_type: card.cardType,
+      nick_name: card.nickName,
+      bin: card.bin,
+      last4: card.last4,
+      pan_ciphertext: card.panCiphertext,
+      pan_key_id: card.panKeyId,
+      pan_fingerprint: card.panFingerprint,
+      expiry_month: card.expiryMonth,
+      expiry_year: card.expiryYear,
+      limit_per_transaction_minor: card.limits.per_transaction.toString(),
+      limit_daily_minor: card.limits.daily.toString(),
+      limit_monthly_minor: card.limits.monthly.toString(),
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'pan_fingerprint']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return inserted !== undefined
+}
+
+/** The owner's cards with their account's type and currency; never the number. */
+const ownedCards = (db: Executor, owner: Owner) =>
+  db
+    .selectFrom('cards as k')
+    .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
+    .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
+    .where('k.tenant_id', '=', owner.tenantId)
+    .where('k.user_id', '=', owner.userId)
+
+const CARD_COLUMNS = [
+  'k.id',
+  'k.wallet_id',
+  'k.program_id',
+  'k.nick_name',
+  'k.last4',
+  'k.expiry_month',
+  'k.expiry_year',
+  'k.status',
+  'k.form_factor',
+  'k.card_type',
+  'k.stand_alone',
+  'k.fiat_account_id',
+  'f.sub_account_type',
+  'f.currency_uuid',
+  'c.code as currency',
+  'c.decimals',
+  'k.limit_per_transaction_minor',
+  'k.limit_daily_minor',
+  'k.limit_monthly_minor',
+  'k.created_at',
+  'k.updated_at',
+] as const
+
+export interface CardFilters {
+  walletId?: string
+  subAccountType?: SubAccountType
+  fiatAccountId?: string
+}
+
+const filtered = (db: Executor, owner: Owner, filters: CardFilters) => {
+  let query = ownedCards(db, owner)
+  if (filters.walletId) query = query.where('k.wallet_id', '=', filters.walletId)
+  if (filters.subAccountType) query = query.where('f.sub_account_type', '=', filters.subAccountType)
+  if (filters.fiatAccountId) query = query.where('k.fiat_account_id', '=', filters.fiatAccountId)
+  return query
+}
+
+/** Oldest first: a new card goes to the end, so pages already seen do not shift. */
+export function findCards(
+  db: Executor,
+  owner: Owner,
+  filters: CardFilters,
+  page: { limit: number; offset: number },
+) {
+  return filtered(db, owner, filters)
+    .select(CARD_COLUMNS)
+    .orderBy('k.created_at')
+    .orderBy('k.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+export type CardRow = Awaited<ReturnType<typeof findCards>>[number]
+
+export async function countCards(db: Executor, owner: Owner, filters: CardFilters) {
+  const row = await filtered(db, owner, filters)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** One of the owner's cards; another user's (or tenant's) is not found. */
+export function findCard(db: Executor, owner: Owner, id: string): Promise<CardRow | undefined> {
+  return ownedCards(db, owner).select(CARD_COLUMNS).where('k.id', '=', id).executeTakeFirst()
+}
+
+/**
+ * The owner's card, its row locked for the rest of `trx`, with what only the
+ * service may see: the stored number and the account's ledger account.
+ */
+export function lockCard(trx: Transaction<DB>, owner: Owner, id: string) {
+  return trx
+    .selectFrom('cards as k')
+    .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
+    .select([
+      'k.id',
+      'k.tenant_id',
+      'k.wallet_id',
+      'k.status',
+      'k.stand_alone',
+      'k.fiat_account_id',
+      'k.pan_ciphertext',
+      'k.expiry_month',
+      'k.expiry_year',
+      'f.ledger_account_id',
+      'f.currency_uuid',
+    ])
+    .where('k.tenant_id', '=', owner.tenantId)
+    .where('k.user_id', '=', owner.userId)
+    .where('k.id', '=', id)
+    .forUpdate('k')
+    .executeTakeFirst()
+}
+
+export async function setStatus(trx: Transaction<DB>, id: string, status: CardStatus, at: Date) {
+  await trx
+    .updateTable('cards')
+    .set({ status, updated_at: at, ...(status === 'CLOSED' ? { closed_at: at } : {}) })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function setLimits(trx: Transaction<DB>, id: string, limits: LimitsMinor, at: Date) {
+  await trx
+    .updateTable('cards')
+    .set({
+      limit_per_transaction_minor: limits.per_transaction.toString(),
+      limit_daily_minor: limits.daily.toString(),
+      limit_monthly_minor: limits.monthly.toString(),
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function setNickName(trx: Transaction<DB>, id: string, nickName: string, at: Date) {
+  await trx
+    .updateTable('cards')
+    .set({ nick_name: nickName, updated_at: at })
+    .where('id', '=', id)
+    .execute()
+}
+
+export function findRenameRequest(trx: Transaction<DB>, cardId: string, requestId: string) {
+  return trx
+    .selectFrom('card_rename_requests')
+    .select('nick_name')
+    .where('card_id', '=', cardId)
+    .where('request_id', '=', requestId)
+    .executeTakeFirst()
+}
+
+export async function insertRenameRequest(
+  trx: Transaction<DB>,
+  row: { cardId: string; requestId: string; nickName: string },
+) {
+  await trx
+    .insertInto('card_rename_requests')
+    .values({ card_id: row.cardId, request_id: row.requestId, nick_name: row.nickName })
+    .execute()
+}
+
+/** Whether a stand-alone card spends from this account (it then takes no other card). */
+export async function hasStandAloneCard(db: Executor, fiatAccountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('cards')
+    .select('id')
+    .where('fiat_account_id', '=', fiatAccountId)
+    .where('stand_alone', '=', true)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * The balance of a ledger account in one currency, minor units (0 without a
+ * balance row), its row locked so nothing lands on it before `trx` ends.
+ */
+export async function ledgerBalance(
+  trx: Transaction<DB>,
+  accountId: string,
+  currencyUuid: string,
+): Promise<bigint> {
+  const row = await trx
+    .selectFrom('account_balances')
+    .select('balance_minor')
+    .where('account_id', '=', accountId)
+    .where('currency_uuid', '=', currencyUuid)
+    .forUpdate()
+    .executeTakeFirst()
+  return BigInt(row?.balance_minor ?? '0')
+}
+
+export async function setFiatAccountStatus(
+  trx: Transaction<DB>,
+  id: string,
+  status: 'CANCELED',
+  at: Date,
+) {
+  await trx
+    .updateTable('fiat_accounts')
+    .set({ status, updated_at: at })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** The wallet's record of money coming back from a closed card (what its history shows). */
+export async function insertRefundRecord(
+  trx: Transaction<DB>,
+  row: {
+    id: string
+    tenantId: string
+    walletId: string
+    currencyUuid: string
+    amountMinor: bigint
+    cardId: string
+    at: Date
+  },
+) {
+  await trx
+    .insertInto('wallet_transactions')
+    .values({
+      id: row.id,
+      tenant_id: row.tenantId,
+      wallet_id: row.walletId,
+      type: 'deposit',
+      method: 'p2p',
+      record_type: 'CARD_PROVIDER_REFUND',
+      status: 'complete',
+      currency_uuid: row.currencyUuid,
+      amount_minor: row.amountMinor.toString(),
+      address: null,
+      operation_id: row.cardId,
+      created_at: row.at,
+      updated_at: row.at,
+    })
+    .execute()
+}
+
+export async function insertReveal(
+  trx: Transaction<DB>,
+  row: { id: string; tenantId: string; cardId: string; sessionId: string; kind: 'SECRETS' | 'OTP' },
+) {
+  await trx
+    .insertInto('card_reveals')
+    .values({
+      id: row.id,
+      tenant_id: row.tenantId,
+      card_id: row.cardId,
+      session_id: row.sessionId,
+      kind: row.kind,
+    })
+    .execute()
+}
+
+/** Newest first: the log is read to see what happened lately. */
+export function findReveals(db: Executor, cardId: string, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('card_reveals')
+    .select(['id', 'kind', 'session_id', 'created_at'])
+    .where('card_id', '=', cardId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countReveals(db: Executor, cardId: string): Promise<number> {
+  const row = await db
+    .selectFrom('card_reveals')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('card_id', '=', cardId)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** Records an accepted encrypted_key; false when it was seen before (a replay). */
+export async function insertExchangeKey(
+  trx: Transaction<DB>,
+  row: { keyHash: string; tenantId: string; cardId: string },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('card_secret_exchanges')
+    .values({ key_hash: row.keyHash, tenant_id: row.tenantId, card_id: row.cardId })
+    .onConflict((oc) => oc.column('key_hash').doNothing())
+    .returning('key_hash')
+    .executeTakeFirst()
+  return inserted !== undefined
+}
+
+/**
+ * Forgets accepted keys recorded before `before`. Safe once `before` is more
+ * than twice the freshness window ago: a key accepted at S carried a
+ * timestamp T ≥ S − 60 s, … ≤ S + 60 s, so from S + 120 s on it is refused as stale.
+ */
+export async function pruneExchangeKeys(trx: Transaction<DB>, before: Date) {
+  await trx.deleteFrom('card_secret_exchanges').where('created_at', '<', before).execute()
+}
+
+export async function insertOtp(
+  trx: Transaction<DB>,
+  row: { id: string; tenantId: string; cardId: string; codeHash: string; expiresAt: Date },
+) {
+  await trx
+    .insertInto('card_otps')
+    .values({
+      id: row.id,
+      tenant_id: row.tenantId,
+      card_id: row.cardId,
+      code_hash: row.codeHash,
+      expires_at: row.expiresAt,
+    })
+    .execute()
+}

@@ -1,0 +1,345 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  Card,
+  CardDetail,
+  CardList,
+  CardListQuery,
+  CardOtp,
+  CardRevealList,
+  CreateBalanceCardBody,
+  CreateCardBody,
+  SecretKeyBody,
+  SecretKeyReply,
+  SecretPublicKey,
+  UpdateCardBody,
+  UpdateCardLimitsBody,
+} from '../../../contract/cards.ts'
+import { PageQuery } from '../../../contract/pagination.ts'
+import { Problem } from '../../../contract/problem.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { CardCrypto } from './card-crypto.ts'
+import { CardError } from './errors.ts'
+import type { CardAction } from './rules.ts'
+import { CardService } from './service.ts'
+
+/** The one switch from card failures to HTTP answers. */
+const toProblem = (error: unknown) => {
+  if (!(error instanceof CardError)) return undefined
+  const failure = error.failure
+  const unprocessable = (code: string, fields: { field: string; message: string }[]) =>
+    new ProblemError(422, code, fields.map((fault) => fault.message).join(' '), {
+      title: 'Unprocessable Content',
+      errors: fields,
+    })
+  switch (failure.kind) {
+    // Another user's card answers exactly like one that does not exist.
+    case 'CARD_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such card.')
+    case 'CARD_STATUS_CONFLICT':
+      return new ProblemError(
+        409,
+        failure.kind,
+        `The card is ${failure.status}: this is not possible in that status.`,
+        { extensions: { card_status: failure.status } },
+      )
+    case 'WALLET_NOT_FOUND':
+    case 'PROGRAM_NOT_FOUND':
+    case 'PROGRAM_ARCHIVED':
+    case 'PROGRAM_NOT_PREPAID':
+    case 'FORM_FACTOR_UNAVAILABLE':
+    case 'FIAT_ACCOUNT_NOT_FOUND':
+    case 'FIAT_ACCOUNT_UNAVAILABLE':
+      return unprocessable(failure.kind, [failure.fault])
+    case 'INVALID_LIMITS':
+      return unprocessable(failure.kind, failure.faults)
+    case 'IDEMPOTENCY_CONFLICT':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'This request_id renamed the card to another nick_name already.',
+      )
+    case 'SECRET_KEY_INVALID':
+      return new ProblemError(
+        422,
+        failure.kind,
+        'The encrypted_key does not decrypt to {key, timestamp} with the server’s key.',
+        { errors: [{ field: '/body/encrypted_key', message: 'Not a valid encrypted key.' }] },
+      )
+    case 'SECRET_KEY_STALE':
+      return new ProblemError(
+        422,
+        failure.kind,
+        'The encrypted_key’s timestamp is more than 60 seconds from the server’s clock.',
+        { errors: [{ field: '/body/encrypted_key', message: 'The key is too old.' }] },
+      )
+    case 'SECRET_KEY_REPLAYED':
+      return new ProblemError(409, failure.kind, 'This encrypted_key was used before.')
+  }
+}
+
+/** Secret reveals and one-time codes together, per user and minute. */
+export const REVEALS_PER_MINUTE = 10
+
+const CardParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+const problems = { 401: Problem, 404: Problem, 409: Problem, 422: Problem, 423: Problem }
+const security = [{ raw: [] }]
+const tags = ['issuing']
+
+/** Card issuing (v1): cards, their actions, secrets, one-time codes and reveal log. Protected. */
+export default async function cardRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const crypto = new CardCrypto(opts.config.secrets)
+  const service = new CardService(app.db, crypto)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  const translated = <T>(work: Promise<T>) => translateErrors(work, toProblem)
+  // Reveals and one-time codes are what a stolen session would go after:
+  // REVEALS_PER_MINUTE per user, whichever card, before 429.
+  const revealLimit = app.createRateLimit({
+    max: REVEALS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
+  })
+  const limitReveals = async (request: FastifyRequest) => {
+    const verdict = await revealLimit(request)
+    if (!verdict.isAllowed && verdict.isExceeded) {
+      throw new ProblemError(
+        429,
+        'RATE_LIMITED',
+        'Too many reveals. Wait a moment and try again.',
+        {
+          headers: { 'retry-after': String(Math.ceil(verdict.ttl / 1000)) },
+          extensions: { retry_after: Math.ceil(verdict.ttl / 1000) },
+        },
+      )
+    }
+  }
+
+  api.get(
+    '/issuing/config/secret-key',
+    {
+      schema: {
+        tags,
+        summary: 'The RSA public key card secrets are requested with',
+        description:
+          'The client encrypts its fresh AES key with it (RSA-OAEP, SHA-256) for ' +
+          '`POST /issuing/cards/{id}/sensitive/secretkey`. The tenant config will carry it too.',
+        security,
+        response: { 200: SecretPublicKey, 401: Problem },
+      },
+    },
+    () => ({ algorithm: 'RSA-OAEP-256' as const, public_key_pem: crypto.publicKeyPem }),
+  )
+
+  api.post(
+    '/issuing/cards/create',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a stand-alone card, with a new prepaid fiat account of its own',
+        description:
+          'The program must be the tenant’s, ACTIVE, prepaid and offer the form factor ' +
+          '(422 PROGRAM_NOT_FOUND, PROGRAM_ARCHIVED, PROGRAM_NOT_PREPAID, FORM_FACTOR_UNAVAILABLE); ' +
+          'another user’s wallet answers 422 WALLET_NOT_FOUND. Limits default to the issuer’s.',
+        security,
+        body: CreateCardBody,
+        response: { 201: Card, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body
+      const card = await translated(
+        service.createStandAlone(request.auth, {
+          walletId: body.wallet_uuid,
+          programId: body.program_id,
+          formFactor: body.form_factor,
+          nickName: body.nick_name,
+          limits: body.limits,
+        }),
+      )
+      return reply.code(201).send(card)
+    },
+  )
+
+  api.post(
+    '/issuing/cards/balance',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a card spending from one of the caller’s fiat accounts',
+        description:
+          'The account must be ACTIVE and not a stand-alone card’s own (422 ' +
+          'FIAT_ACCOUNT_UNAVAILABLE); another user’s answers 422 FIAT_ACCOUNT_NOT_FOUND.',
+        security,
+        body: CreateBalanceCardBody,
+        response: { 201: Card, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body
+      const card = await translated(
+        service.createOnAccount(request.auth, {
+          fiatAccountId: body.fiat_account_id,
+          formFactor: body.form_factor,
+          nickName: body.nick_name,
+          limits: body.limits,
+        }),
+      )
+      return reply.code(201).send(card)
+    },
+  )
+
+  api.get(
+    '/issuing/cards',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s cards, oldest first, by wallet, sub-account type or fiat account',
+        description: 'Only the last four digits of a number are ever listed.',
+        security,
+        querystring: CardListQuery,
+        response: { 200: CardList, 401: Problem, 422: Problem, 423: Problem },
+      },
+    },
+    (request) => service.list(request.auth, request.query),
+  )
+
+  api.get(
+    '/issuing/cards/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One card, with the full fiat account it spends from',
+        description: 'The account’s `type` is the card’s own account type.',
+        security,
+        params: CardParams,
+        response: { 200: CardDetail, ...problems },
+      },
+    },
+    (request) => translated(service.detail(request.auth, request.params.id)),
+  )
+
+  const action = (path: string, method: 'PATCH' | 'DELETE', act: CardAction, summary: string) =>
+    api.route({
+      method,
+      url: path,
+      schema: {
+        tags,
+        summary,
+        description:
+          'A transition the card’s status forbids answers 409 CARD_STATUS_CONFLICT with `card_status`.',
+        security,
+        params: CardParams,
+        response: { 200: Card, ...problems },
+      },
+      handler: (request) => translated(service.act(request.auth, request.params.id, act)),
+    })
+  action('/issuing/cards/:id/freeze', 'PATCH', 'freeze', 'Freeze an ACTIVE card')
+  action('/issuing/cards/:id/unfreeze', 'PATCH', 'unfreeze', 'Unfreeze a FROZEN card')
+  action(
+    '/issuing/cards/:id',
+    'DELETE',
+    'close',
+    'Close a card; a stand-alone card’s remaining balance returns to its wallet',
+  )
+
+  api.patch(
+    '/issuing/cards/:id/limits',
+    {
+      schema: {
+        tags,
+        summary: 'Set the card’s spending limits',
+        description:
+          'Positive amounts in the account’s currency, per_transaction ≤ daily ≤ monthly ' +
+          '(422 INVALID_LIMITS naming each field). A closed card answers 409.',
+        security,
+        params: CardParams,
+        body: UpdateCardLimitsBody,
+        response: { 200: Card, ...problems },
+      },
+    },
+    (request) => translated(service.setLimits(request.auth, request.params.id, request.body)),
+  )
+
+  api.patch(
+    '/issuing/cards/:id/update',
+    {
+      schema: {
+        tags,
+        summary: 'Rename the card, once per request_id',
+        description:
+          'The same request_id and nick_name again answer the card as it is, with ' +
+          '`Idempotent-Replayed: true`; another nick_name under it, 409 IDEMPOTENCY_CONFLICT.',
+        security,
+        params: CardParams,
+        body: UpdateCardBody,
+        response: { 200: Card, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const { card, replayed } = await translated(
+        service.rename(request.auth, request.params.id, {
+          nickName: request.body.nick_name,
+          requestId: request.body.request_id,
+        }),
+      )
+      if (replayed) reply.header('idempotent-replayed', 'true')
+      return card
+    },
+  )
+
+  api.post(
+    '/issuing/cards/:id/sensitive/secretkey',
+    {
+      preHandler: limitReveals,
+      schema: {
+        tags,
+        summary: 'The card’s number, expiry and CVV, sealed under the caller’s own key',
+        description:
+          'See contract/cards.ts SecretKeyBody for the exact formats. 422 SECRET_KEY_INVALID, ' +
+          '422 SECRET_KEY_STALE (timestamp more than 60 s off), 409 SECRET_KEY_REPLAYED; a ' +
+          'closed or cancelled card answers 409 CARD_STATUS_CONFLICT. Every reveal is logged.',
+        security,
+        params: CardParams,
+        body: SecretKeyBody,
+        response: { 200: SecretKeyReply, ...problems, 429: Problem },
+      },
+    },
+    (request) =>
+      translated(
+        service.revealSecrets(request.auth, request.params.id, request.body.encrypted_key),
+      ),
+  )
+
+  api.get(
+    '/vcards/cards/:id/sensitive/otp',
+    {
+      preHandler: limitReveals,
+      schema: {
+        tags,
+        summary: 'A one-time code for the card, valid five minutes, shown once',
+        description: 'Stored only as a keyed hash; logged in the card’s reveal log.',
+        security,
+        params: CardParams,
+        response: { 200: CardOtp, ...problems, 429: Problem },
+      },
+    },
+    (request) => translated(service.issueOtp(request.auth, request.params.id)),
+  )
+
+  api.get(
+    '/issuing/cards/:id/reveals',
+    {
+      schema: {
+        tags,
+        summary: 'The card’s reveal log: every secret reveal and one-time code, newest first',
+        security,
+        params: CardParams,
+        querystring: PageQuery,
+        response: { 200: CardRevealList, ...problems },
+      },
+    },
+    (request) => translated(service.reveals(request.auth, request.params.id, request.query)),
+  )
+}
