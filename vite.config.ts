@@ -46,6 +46,8 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
+  // The card-secret worker (src/workers) is its own module chunk, loaded on the first reveal.
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -1,3 +1,4 @@
+import { CardsShortcut } from '../features/cards/cards-shortcut.tsx'
 import { MoneyActions } from '../features/orders/money-actions.tsx'
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
 import { RecentActivity } from '../features/wallets/recent-activity.tsx'
@@ -11,6 +12,7 @@ export default function HomePage() {
       <ProfileGreeting />
       <TotalBalance />
       <MoneyActions />
+      <CardsShortcut />
       <WalletsOverview />
       <RecentActivity />
     </div>

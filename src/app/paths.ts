@@ -16,6 +16,9 @@ export const paths = {
   topUp: '/top-up',
   orders: '/orders',
   order: '/orders/:id',
+  cards: '/cards',
+  newCard: '/cards/new',
+  card: '/cards/:id',
 } as const
 
 const segment = encodeURIComponent
@@ -54,4 +57,7 @@ export const href = {
   orders: (params: { wallet?: string; status?: string; type?: string } = {}) =>
     `/orders${query(params)}`,
   order: (id: string) => `/orders/${segment(id)}`,
+  cards: (params: { wallet?: string } = {}) => `/cards${query(params)}`,
+  newCard: (params: { wallet?: string } = {}) => `/cards/new${query(params)}`,
+  card: (id: string) => `/cards/${segment(id)}`,
 } as const

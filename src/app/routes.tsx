@@ -25,6 +25,9 @@ const DepositPage = lazy(() => import('../features/orders/deposit-page.tsx'))
 const TopUpPage = lazy(() => import('../features/orders/top-up-page.tsx'))
 const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'))
 const OrderPage = lazy(() => import('../features/orders/order-page.tsx'))
+const CardsPage = lazy(() => import('../features/cards/cards-page.tsx'))
+const NewCardPage = lazy(() => import('../features/cards/new-card-page.tsx'))
+const CardPage = lazy(() => import('../features/cards/card-page.tsx'))
 
 /**
  * Whether tokens are stored, read again on every navigation: a sign-in just
@@ -142,6 +145,17 @@ export function Routes() {
           <Route path={paths.order}>
             {(params) =>
               signedIn ? <OrderPage id={params.id} /> : <Redirect to={paths.signIn} replace />
+            }
+          </Route>
+          <Route path={paths.cards}>
+            {signedIn ? <CardsPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.newCard}>
+            {signedIn ? <NewCardPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.card}>
+            {(params) =>
+              signedIn ? <CardPage id={params.id} /> : <Redirect to={paths.signIn} replace />
             }
           </Route>
           <Route path={paths.home}>

@@ -1,0 +1,252 @@
+import { useQuery } from '@tanstack/react-query'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import type { CardDetail } from '../../../contract/cards.ts'
+import { href } from '../../app/paths.ts'
+import { formatDateTime, formatMoney } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button, Notice } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { CardError, CardOtpPanel, CardSecretsPanel } from './card-secrets-panel.tsx'
+import { LimitsEditor, RenameCard } from './card-settings.tsx'
+import { CardVisual } from './card-visual.tsx'
+import { formFactorLabel } from './labels.ts'
+import { type CardAction, useCardAction, useCloseCard } from './mutations.ts'
+import { cardQuery, revealsQuery } from './queries.ts'
+import './cards.css'
+
+/** A card whose number and codes may still be shown (the server refuses the rest with 409). */
+const SHOWS_SECRETS = new Set(['ACTIVE', 'FROZEN', 'BLOCKED', 'INACTIVE'])
+
+/** /cards/:id — the card, its secrets on request, its settings and who saw what. */
+export default function CardPage(props: { id: string }) {
+  const { t } = useI18n()
+  const card = useQuery(cardQuery(props.id))
+
+  if (card.isPending) return <Pending paused={card.isPaused} />
+  if (card.isError) {
+    return (
+      <div className="stack">
+        <ErrorSummary error={card.error} />
+        <Button variant="secondary" onClick={() => card.refetch()}>
+          {t('error.retry')}
+        </Button>
+        <p>
+          <Link href={href.cards()}>← {t('cards.back')}</Link>
+        </p>
+      </div>
+    )
+  }
+  const data = card.data
+  const closed = data.status === 'CLOSED' || data.status === 'CANCELED'
+  return (
+    <div className="stack">
+      <p>
+        <Link href={href.cards({ wallet: data.wallet_uuid })}>← {t('cards.back')}</Link>
+      </p>
+      <h1>{data.nick_name ?? t('cards.unnamed')}</h1>
+      <CardVisual card={data} />
+      <Facts card={data} />
+      {SHOWS_SECRETS.has(data.status) && (
+        <>
+          <CardSecretsPanel card={data} />
+          <CardOtpPanel card={data} />
+        </>
+      )}
+      {!closed && (
+        <>
+          <Section title={t('cards.manage')}>
+            <FreezeToggle card={data} />
+          </Section>
+          <Section title={t('cards.rename.title')}>
+            <RenameCard key={data.nick_name ?? ''} card={data} disabled={false} />
+          </Section>
+          <Section title={t('cards.limits.title')}>
+            <LimitsEditor card={data} disabled={false} />
+          </Section>
+          <Section title={t('cards.close.title')}>
+            <CloseCard card={data} />
+          </Section>
+        </>
+      )}
+      <RevealLog card={data} />
+    </div>
+  )
+}
+
+function Section(props: { title: string; children: ReactNode }) {
+  const titleId = useId()
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+    </section>
+  )
+}
+
+function Facts(props: { card: CardDetail }) {
+  const { t, language } = useI18n()
+  const { card } = props
+  const account = card.fiat_account
+  const rows: [string, string][] = [
+    [t('cards.formFactor'), formFactorLabel(t, card.form_factor)],
+    [t('cards.program'), account.program_name],
+    [t('cards.funding'), card.stand_alone ? t('cards.standAlone') : t('cards.onAccount')],
+    [t('cards.balance'), formatMoney(language, account.balance, account.currency)],
+  ]
+  return (
+    <dl className="fields">
+      {rows.map(([label, value]) => (
+        <div key={label} className="field-row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function FreezeToggle(props: { card: CardDetail }) {
+  const { t } = useI18n()
+  const server = useNeedsServer()
+  const action = useCardAction(props.card)
+  const [done, setDone] = useState<CardAction>()
+  const next: CardAction | undefined =
+    props.card.status === 'ACTIVE'
+      ? 'freeze'
+      : props.card.status === 'FROZEN'
+        ? 'unfreeze'
+        : undefined
+
+  if (!next) return <p>{t('cards.cannotFreeze')}</p>
+  return (
+    <div className="stack">
+      <div>
+        <Button
+          variant="secondary"
+          busy={action.isPending}
+          onClick={() => {
+            setDone(undefined)
+            action.mutate(next, { onSuccess: () => setDone(next) })
+          }}
+          {...server.disabledProps}
+        >
+          {t(`cards.${next}`)}
+        </Button>
+        {server.reason}
+      </div>
+      {done && <Notice>{t(done === 'freeze' ? 'cards.frozen' : 'cards.unfrozen')}</Notice>}
+      {action.isError && <CardError error={action.error} />}
+    </div>
+  )
+}
+
+/** Closing is final: asked in a modal dialog whose first focus is the safe answer. */
+function CloseCard(props: { card: CardDetail }) {
+  const { t } = useI18n()
+  const server = useNeedsServer()
+  const close = useCloseCard(props.card)
+  const [asking, setAsking] = useState(false)
+  const dialog = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const bodyId = useId()
+
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    if (asking && !element.open) {
+      element.showModal()
+      element.querySelector<HTMLButtonElement>('[data-cancel]')?.focus()
+    } else if (!asking && element.open) {
+      element.close()
+    }
+  }, [asking])
+
+  const cancel = () => {
+    if (!close.isPending) setAsking(false)
+  }
+
+  return (
+    <div className="stack">
+      <p>{t('cards.close.body')}</p>
+      <div>
+        <Button
+          className="card-button-danger"
+          onClick={() => {
+            close.reset()
+            setAsking(true)
+          }}
+          {...server.disabledProps}
+        >
+          {t('cards.close.action')}
+        </Button>
+        {server.reason}
+      </div>
+      <dialog
+        ref={dialog}
+        className="card-dialog"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        onCancel={(event) => {
+          event.preventDefault()
+          cancel()
+        }}
+      >
+        {asking && (
+          <div className="stack">
+            <h2 id={titleId}>{t('cards.close.confirmTitle')}</h2>
+            <div id={bodyId} className="stack">
+              <p>{t('cards.close.body')}</p>
+              {props.card.stand_alone && <p>{t('cards.close.balance')}</p>}
+            </div>
+            {close.isError && <CardError error={close.error} />}
+            <div className="row">
+              <Button variant="secondary" data-cancel onClick={cancel} disabled={close.isPending}>
+                {t('action.cancel')}
+              </Button>
+              <Button
+                className="card-button-danger"
+                busy={close.isPending}
+                onClick={() => close.mutate(undefined, { onSuccess: () => setAsking(false) })}
+              >
+                {t('cards.close.confirm')}
+              </Button>
+            </div>
+          </div>
+        )}
+      </dialog>
+    </div>
+  )
+}
+
+function RevealLog(props: { card: CardDetail }) {
+  const { t, language } = useI18n()
+  const titleId = useId()
+  const log = useQuery(revealsQuery(props.card.id))
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('cards.log.title')}</h2>
+      <p className="muted">{t('cards.log.lead')}</p>
+      {log.isPending ? (
+        <Pending paused={log.isPaused} />
+      ) : log.isError ? (
+        <ErrorSummary error={log.error} />
+      ) : log.data.data.length === 0 ? (
+        <p>{t('cards.log.empty')}</p>
+      ) : (
+        <ul className="card-log">
+          {log.data.data.map((entry) => (
+            <li key={entry.id}>
+              <time dateTime={entry.created_at}>{formatDateTime(language, entry.created_at)}</time>{' '}
+              · {t(`cards.log.${entry.kind}`)} ·{' '}
+              <span className="muted">
+                {t('cards.log.session', { session: entry.session_id.slice(0, 8) })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

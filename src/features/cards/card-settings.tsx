@@ -1,0 +1,184 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { CardDetail, CardLimits } from '../../../contract/cards.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
+import { Button, Notice, TextField } from '../../ui/components.tsx'
+import { compare, parseDecimal } from '../../ui/decimal.ts'
+import { useNeedsServer } from '../../ui/online.tsx'
+import { CardError } from './card-secrets-panel.tsx'
+import { useCardLimits, useRenameCard } from './mutations.ts'
+
+/** The contract's NickName: 1–64 characters once trimmed, no control characters. */
+const validNickName = (nick: string) =>
+  nick.length >= 1 &&
+  nick.length <= 64 &&
+  ![...nick].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
+
+/** Renames the card; one request_id per edit, so a retried save never renames twice. */
+export function RenameCard(props: { card: CardDetail; disabled: boolean }) {
+  const { t } = useI18n()
+  const server = useNeedsServer()
+  const rename = useRenameCard(props.card)
+  const [name, setName] = useState(props.card.nick_name ?? '')
+  const [invalid, setInvalid] = useState(false)
+  const requestId = useRef(crypto.randomUUID())
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const nick = name.trim()
+    if (!validNickName(nick)) {
+      setInvalid(true)
+      return
+    }
+    setInvalid(false)
+    rename.mutate(
+      { nick_name: nick, request_id: requestId.current },
+      {
+        onSuccess: () => {
+          requestId.current = crypto.randomUUID()
+        },
+      },
+    )
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <TextField
+        label={t('cards.rename.label')}
+        value={name}
+        maxLength={64}
+        onChange={(event) => {
+          setName(event.target.value)
+          // Another name is another request.
+          requestId.current = crypto.randomUUID()
+          rename.reset()
+        }}
+        error={invalid ? t('cards.rename.invalid') : undefined}
+        disabled={props.disabled}
+      />
+      <div>
+        <Button
+          type="submit"
+          variant="secondary"
+          busy={rename.isPending}
+          disabled={props.disabled}
+          {...server.disabledProps}
+        >
+          {t('cards.rename.save')}
+        </Button>
+        {server.reason}
+      </div>
+      {rename.isSuccess && <Notice>{t('cards.rename.saved')}</Notice>}
+      {rename.isError && <CardError error={rename.error} />}
+    </form>
+  )
+}
+
+type LimitField = keyof CardLimits
+const LIMIT_FIELDS: LimitField[] = ['per_transaction', 'daily', 'monthly']
+const AMOUNT = /^\d+(\.\d+)?$/
+
+/** The faults of a limits form, by field: positive amounts, per transaction ≤ daily ≤ monthly. */
+export function limitFaults(
+  limits: CardLimits,
+  decimals: number,
+): Partial<Record<LimitField, 'amount' | 'aboveDaily' | 'aboveMonthly'>> {
+  const faults: Partial<Record<LimitField, 'amount' | 'aboveDaily' | 'aboveMonthly'>> = {}
+  for (const field of LIMIT_FIELDS) {
+    const value = limits[field].trim()
+    const places = value.split('.')[1]?.length ?? 0
+    if (!AMOUNT.test(value) || places > decimals || parseDecimal(value).units <= 0n) {
+      faults[field] = 'amount'
+    }
+  }
+  if (Object.keys(faults).length > 0) return faults
+  const [perTx, daily, monthly] = LIMIT_FIELDS.map((field) => parseDecimal(limits[field]))
+  if (compare(perTx!, daily!) > 0) faults.per_transaction = 'aboveDaily'
+  if (compare(daily!, monthly!) > 0) faults.daily = 'aboveMonthly'
+  return faults
+}
+
+/** Fiat currencies here have 2 decimals (the catalogue's EUR, USD, GBP). */
+const FIAT_DECIMALS = 2
+
+export function LimitsEditor(props: { card: CardDetail; disabled: boolean }) {
+  const { t } = useI18n()
+  const server = useNeedsServer()
+  const save = useCardLimits(props.card)
+  const [limits, setLimits] = useState<CardLimits>(props.card.limits)
+  const [faults, setFaults] = useState<ReturnType<typeof limitFaults>>({})
+  const firstFault = useRef<HTMLInputElement>(null)
+  const firstField = LIMIT_FIELDS.find((field) => faults[field])
+
+  useEffect(() => {
+    if (firstField) firstFault.current?.focus()
+  }, [firstField])
+
+  // 422 INVALID_LIMITS names each field: /body/<field>.
+  const serverFaults = new Set(
+    save.error instanceof ApiError
+      ? (save.error.problem?.errors ?? []).map((item) => item.field.replace('/body/', ''))
+      : [],
+  )
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const found = limitFaults(limits, FIAT_DECIMALS)
+    setFaults(found)
+    if (Object.keys(found).length > 0) return
+    save.mutate({
+      per_transaction: limits.per_transaction.trim(),
+      daily: limits.daily.trim(),
+      monthly: limits.monthly.trim(),
+    })
+  }
+
+  const label = {
+    per_transaction: t('cards.limits.perTransaction', { currency: props.card.currency }),
+    daily: t('cards.limits.daily', { currency: props.card.currency }),
+    monthly: t('cards.limits.monthly', { currency: props.card.currency }),
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      {LIMIT_FIELDS.map((field) => {
+        const fault = faults[field]
+        return (
+          <TextField
+            key={field}
+            ref={field === firstField ? firstFault : undefined}
+            label={label[field]}
+            inputMode="decimal"
+            value={limits[field]}
+            onChange={(event) => {
+              setLimits((current) => ({ ...current, [field]: event.target.value }))
+              save.reset()
+            }}
+            error={
+              fault
+                ? t(`cards.limits.${fault}`)
+                : serverFaults.has(field)
+                  ? t('cards.limits.amount')
+                  : undefined
+            }
+            disabled={props.disabled}
+          />
+        )
+      })}
+      <div>
+        <Button
+          type="submit"
+          variant="secondary"
+          busy={save.isPending}
+          disabled={props.disabled}
+          {...server.disabledProps}
+        >
+          {t('cards.limits.save')}
+        </Button>
+        {server.reason}
+      </div>
+      {save.isSuccess && <Notice>{t('cards.limits.saved')}</Notice>}
+      {save.isError && serverFaults.size === 0 && <CardError error={save.error} />}
+    </form>
+  )
+}

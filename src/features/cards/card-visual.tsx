@@ -1,0 +1,38 @@
+import type { Card } from '../../../contract/cards.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { cardStatusLabel, formFactorLabel, printedExpiry } from './labels.ts'
+
+/**
+ * The card as a picture: its name, the last four digits, expiry, form and
+ * status. Decorative styling only; every fact is also text.
+ */
+export function CardVisual(props: {
+  card: Pick<
+    Card,
+    'nick_name' | 'last4' | 'expiry_month' | 'expiry_year' | 'status' | 'form_factor' | 'currency'
+  >
+}) {
+  const { t } = useI18n()
+  const { card } = props
+  return (
+    <div className={`card-visual card-visual-${card.status.toLowerCase()}`}>
+      <span className="card-visual-name">{card.nick_name ?? t('cards.unnamed')}</span>
+      <span className="card-visual-number">
+        <span aria-hidden="true">•••• </span>
+        <span className="visually-hidden">{t('cards.endingIn', { last4: card.last4 })}</span>
+        <span aria-hidden="true">{card.last4}</span>
+      </span>
+      <span className="card-visual-meta">
+        <span>
+          {t('cards.expires', { expiry: printedExpiry(card.expiry_month, card.expiry_year) })}
+        </span>
+        <span>
+          {formFactorLabel(t, card.form_factor)} · {card.currency}
+        </span>
+      </span>
+      <span className={`card-status card-status-${card.status.toLowerCase()}`}>
+        {cardStatusLabel(t, card.status)}
+      </span>
+    </div>
+  )
+}

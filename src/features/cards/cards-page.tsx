@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId } from 'react'
+import { Link, useLocation, useSearch } from 'wouter'
+import { href } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { walletsQuery } from '../../queries/wallets.ts'
+import { Button, SelectField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { CardVisual } from './card-visual.tsx'
+import { walletName } from './labels.ts'
+import { cardsQuery } from './queries.ts'
+import './cards.css'
+
+/** /cards?wallet= — the cards of one wallet (the first, unless the link says). */
+export default function CardsPage() {
+  const { t } = useI18n()
+  const titleId = useId()
+  const [, navigate] = useLocation()
+  const wallets = useQuery(walletsQuery())
+  const asked = new URLSearchParams(useSearch()).get('wallet') ?? undefined
+  const list = wallets.data?.data ?? []
+  const wallet = list.find((item) => item.uuid === asked)?.uuid ?? list[0]?.uuid
+
+  if (wallets.isPending) return <Pending paused={wallets.isPaused} />
+  if (wallets.isError) return <ErrorSummary error={wallets.error} />
+
+  return (
+    <section className="stack" aria-labelledby={titleId}>
+      <h1 id={titleId}>{t('cards.title')}</h1>
+      {!wallet ? (
+        <p>{t('cards.noWallet')}</p>
+      ) : (
+        <>
+          {list.length > 1 && (
+            <SelectField
+              label={t('cards.wallet')}
+              value={wallet}
+              onChange={(event) => navigate(href.cards({ wallet: event.target.value }))}
+            >
+              {list.map((item) => (
+                <option key={item.uuid} value={item.uuid}>
+                  {walletName(t, item)}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <p>
+            <Link href={href.newCard({ wallet })} className="button button-primary">
+              {t('cards.issue')}
+            </Link>
+          </p>
+          <WalletCards wallet={wallet} />
+        </>
+      )}
+    </section>
+  )
+}
+
+function WalletCards(props: { wallet: string }) {
+  const { t } = useI18n()
+  const cards = useQuery(cardsQuery(props.wallet))
+  if (cards.isPending) return <Pending paused={cards.isPaused} />
+  if (cards.isError) {
+    return (
+      <div className="stack">
+        <ErrorSummary error={cards.error} />
+        <Button variant="secondary" onClick={() => cards.refetch()}>
+          {t('error.retry')}
+        </Button>
+      </div>
+    )
+  }
+  if (cards.data.data.length === 0) return <p>{t('cards.empty')}</p>
+  return (
+    <ul className="card-list">
+      {cards.data.data.map((card) => (
+        <li key={card.id}>
+          <Link href={href.card(card.id)} className="card-link">
+            <CardVisual card={card} />
+          </Link>
+        </li>
+      ))}
+    </ul>
+  )
+}

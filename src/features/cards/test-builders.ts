@@ -1,0 +1,49 @@
+import type { CardDetail } from '../../../contract/cards.ts'
+
+export const CARD_ID = '0190b0a4-0000-7000-8000-0000000000d1'
+export const CARD_WALLET = '0190b0a4-0000-7000-8000-0000000000a1'
+export const ACCOUNT_ID = '0190b0a4-0000-7000-8000-0000000000d2'
+export const PROGRAM_ID = '0190b0a4-0000-7000-8000-0000000000d3'
+export const EUR_UUID = '0190b0a4-0000-7000-8000-0000000000c1'
+
+export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => ({
+  id: CARD_ID,
+  wallet_uuid: CARD_WALLET,
+  program_id: PROGRAM_ID,
+  nick_name: 'Travel',
+  last4: '4242',
+  expiry_month: 11,
+  expiry_year: 2029,
+  status: 'ACTIVE',
+  form_factor: 'VIRTUAL',
+  card_type: 'DEBIT',
+  currency_uuid: EUR_UUID,
+  currency: 'EUR',
+  stand_alone: true,
+  limits: { per_transaction: '1000.00', daily: '2500.00', monthly: '10000.00' },
+  created_at: '2026-01-02T00:00:00Z',
+  updated_at: '2026-01-02T00:00:00Z',
+  fiat_account: {
+    id: ACCOUNT_ID,
+    wallet_uuid: CARD_WALLET,
+    program_id: PROGRAM_ID,
+    program_name: 'Everyday EUR',
+    sub_account_type: 'prepaid',
+    type: 'prepaid',
+    status: 'ACTIVE',
+    currency_uuid: EUR_UUID,
+    currency: 'EUR',
+    balance: '125.50',
+    created_at: '2026-01-02T00:00:00Z',
+    updated_at: '2026-01-02T00:00:00Z',
+  },
+  ...overrides,
+})
+
+export const aPage = <T>(data: T[]) => ({
+  data,
+  total: data.length,
+  limit: 100,
+  offset: 0,
+  is_last_page: true,
+})
