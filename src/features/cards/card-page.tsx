@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { Link } from 'wouter'
 import type { CardDetail } from '../../../contract/cards.ts'
 import { href } from '../../app/paths.ts'
@@ -15,6 +15,7 @@ import { formFactorLabel } from './labels.ts'
 import { type CardAction, useCardAction, useCloseCard } from './mutations.ts'
 import { cardQuery, revealsQuery } from './queries.ts'
 import './cards.css'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 
 /** A card whose number and codes may still be shown (the server refuses the rest with 409). */
 const SHOWS_SECRETS = new Set(['ACTIVE', 'FROZEN', 'BLOCKED', 'INACTIVE'])
@@ -148,31 +149,13 @@ function CloseCard(props: { card: CardDetail }) {
   const server = useNeedsServer()
   const close = useCloseCard(props.card)
   const [asking, setAsking] = useState(false)
-  const dialog = useRef<HTMLDialogElement>(null)
-  const titleId = useId()
-  const bodyId = useId()
-
-  useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    if (asking && !element.open) {
-      element.showModal()
-      element.querySelector<HTMLButtonElement>('[data-cancel]')?.focus()
-    } else if (!asking && element.open) {
-      element.close()
-    }
-  }, [asking])
-
-  const cancel = () => {
-    if (!close.isPending) setAsking(false)
-  }
 
   return (
     <div className="stack">
       <p>{t('cards.close.body')}</p>
       <div>
         <Button
-          className="card-button-danger"
+          className="button-danger"
           onClick={() => {
             close.reset()
             setAsking(true)
@@ -183,39 +166,18 @@ function CloseCard(props: { card: CardDetail }) {
         </Button>
         {server.reason}
       </div>
-      <dialog
-        ref={dialog}
-        className="card-dialog"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        onCancel={(event) => {
-          event.preventDefault()
-          cancel()
-        }}
+      <ConfirmDialog
+        open={asking}
+        title={t('cards.close.confirmTitle')}
+        confirmLabel={t('cards.close.confirm')}
+        busy={close.isPending}
+        onConfirm={() => close.mutate(undefined, { onSuccess: () => setAsking(false) })}
+        onCancel={() => setAsking(false)}
       >
-        {asking && (
-          <div className="stack">
-            <h2 id={titleId}>{t('cards.close.confirmTitle')}</h2>
-            <div id={bodyId} className="stack">
-              <p>{t('cards.close.body')}</p>
-              {props.card.stand_alone && <p>{t('cards.close.balance')}</p>}
-            </div>
-            {close.isError && <CardError error={close.error} />}
-            <div className="row">
-              <Button variant="secondary" data-cancel onClick={cancel} disabled={close.isPending}>
-                {t('action.cancel')}
-              </Button>
-              <Button
-                className="card-button-danger"
-                busy={close.isPending}
-                onClick={() => close.mutate(undefined, { onSuccess: () => setAsking(false) })}
-              >
-                {t('cards.close.confirm')}
-              </Button>
-            </div>
-          </div>
-        )}
-      </dialog>
+        <p>{t('cards.close.body')}</p>
+        {props.card.stand_alone && <p>{t('cards.close.balance')}</p>}
+        {close.isError && <CardError error={close.error} />}
+      </ConfirmDialog>
     </div>
   )
 }

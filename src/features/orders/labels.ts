@@ -1,5 +1,4 @@
 import type { FeeKind, OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
-import type { Wallet, WalletType } from '../../../contract/wallets.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
 
@@ -88,12 +87,7 @@ export const sideLabels = (t: Translate, kind: OrderKind) => ({
   total: t(kind === 'deposit' ? 'orders.deposit.total' : 'orders.quote.total'),
 })
 
-/** SPEC.md §3: the trading wallet's label entry is `p2p`; every other type labels itself. */
-const walletTypeKey = (type: WalletType): MessageKey =>
-  `wallet.type.${type === 'trading' ? 'p2p' : type}` as MessageKey
-
-export const walletName = (t: Translate, wallet: Wallet) =>
-  t('wallets.walletTitle', { type: t(walletTypeKey(wallet.type)) })
+export { walletName } from '../../i18n/wallet-names.ts'
 
 /**
  * What each timeline event says (contract OrderEvent.code), in the app's

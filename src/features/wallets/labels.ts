@@ -4,8 +4,10 @@ import type {
   WalletTransaction,
   WalletType,
 } from '../../../contract/wallets.ts'
-import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
+import { WALLET_LABEL_ENTRY, walletTypeLabel } from '../../i18n/wallet-names.ts'
+
+export { walletTypeLabel }
 
 /*
  * The SPEC.md §3–§4 enumerations as the app lists them. The contract's arrays
@@ -18,20 +20,6 @@ const keysOf = <K extends string>(record: Record<K, true>) => Object.keys(record
 type TransactionType = WalletTransaction['type']
 type TransactionMethod = WalletTransaction['method']
 
-/**
- * SPEC.md §3: the trading wallet is "the P2P wallet" and its label entry uses
- * the value `p2p` (contract WALLET_TYPE_LABELS); every other type labels itself.
- */
-const WALLET_LABEL_ENTRY: Record<WalletType, string> = {
-  business: 'business',
-  personal: 'personal',
-  trading: 'p2p',
-  escrow: 'escrow',
-  merchant: 'merchant',
-  exchange: 'exchange',
-  staking: 'staking',
-  vault: 'vault',
-}
 export const WALLET_TYPES = Object.keys(WALLET_LABEL_ENTRY) as WalletType[]
 
 export const TRANSACTION_TYPES = keysOf<TransactionType>({ deposit: true, withdrawal: true })
@@ -44,8 +32,6 @@ export const TRANSACTION_STATUSES = keysOf<TransactionStatus>({
   failed: true,
 })
 
-export const walletTypeLabel = (t: Translate, type: WalletType) =>
-  t(`wallet.type.${WALLET_LABEL_ENTRY[type]}` as MessageKey)
 export const transactionTypeLabel = (t: Translate, type: TransactionType) => t(`tx.type.${type}`)
 export const methodLabel = (t: Translate, method: TransactionMethod) => t(`tx.method.${method}`)
 export const statusLabel = (t: Translate, status: TransactionStatus) => t(`tx.status.${status}`)

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react'
-import { useI18n } from '../../i18n/i18n.tsx'
-import { Button } from '../../ui/components.tsx'
+import { useI18n } from '../i18n/i18n.tsx'
+import { Button } from './components.tsx'
 
 /**
  * A question that must be answered before anything else: the native modal
@@ -40,7 +40,7 @@ export function ConfirmDialog(props: {
   return (
     <dialog
       ref={ref}
-      className="cp-dialog"
+      className="dialog"
       aria-labelledby={titleId}
       aria-describedby={bodyId}
       // The browser closes a dialog on Escape by itself; the page decides instead, so it stays in step.
@@ -60,7 +60,7 @@ export function ConfirmDialog(props: {
           <div id={bodyId} className="stack">
             {props.children}
           </div>
-          <div className="row cp-dialog-actions">
+          <div className="row dialog-actions">
             <Button variant="secondary" data-cancel onClick={cancel} disabled={props.busy}>
               {t('action.cancel')}
             </Button>
