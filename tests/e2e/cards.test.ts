@@ -1,0 +1,301 @@
+import type { Page } from 'playwright-core'
+import { expect, test } from 'vitest'
+import { readVault, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+
+/*
+ * A virtual card from issue to a cleared payment: issued and revealed in the
+ * built app, with nothing of its number left in the browser's storage; frozen
+ * and unfrozen on its page while the sandbox card network tries to pay.
+ */
+
+const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false' })
+
+const EUR = 'fc3b2351-726b-4cca-abda-4cfdcf917b0b'
+const MERCHANT = { name: 'Corner Café', mcc: '5814', city: 'Berlin', country: 'DE' }
+
+test('issue a virtual card, reveal it, freeze it and see a payment declined, unfreeze it and see one approved and cleared', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  const page = await context.newPage()
+  const base = session.server.url
+
+  await signUpThroughUi(page, base, uniqueEmail('cards'))
+  const walletUuid = await createPersonalWallet(page)
+
+  // A virtual card on an account of its own, from the issue form.
+  await page.goto(`${base}/cards/new?wallet=${walletUuid}`)
+  await page.getByRole('heading', { name: 'Issue a card', level: 1 }).waitFor()
+  await page.getByRole('radio', { name: 'A new account of its own' }).check()
+  await page.getByRole('radio', { name: 'Virtual' }).check()
+  await page.getByRole('textbox', { name: 'Card name (optional)' }).fill('Travel')
+  await page.getByRole('button', { name: 'Issue card' }).click()
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
+  const cardId = new URL(page.url()).pathname.split('/').at(-1)!
+  await page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor()
+
+  // Money for it: euros into the wallet by SEPA, then a top-up of the card's account.
+  const card = await v1<{
+    last4: string
+    expiry_month: number
+    expiry_year: number
+    fiat_account: { id: string; currency: string }
+  }>(page, 'GET', `/issuing/cards/${cardId}`)
+  expect(card.fiat_account.currency).toBe('EUR')
+  const deposit = await placeOrder(page, 'DEPOSIT_FIAT_SEPA', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '100',
+  })
+  const reference = (deposit.deposit_instructions as { reference: string }).reference
+  const transfer = await fetch(`${base}/api/sandbox/bank-transfers`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ reference, amount: '100.00', currency: 'EUR' }),
+  })
+  expect(transfer.status, await transfer.clone().text()).toBe(201)
+  await placeOrder(page, 'TRANSFER_CARD_PREPAID', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '50',
+    fiat_account_id: card.fiat_account.id,
+  })
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        await page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor()
+        return factValue(page, 'Balance')
+      },
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe('€50.00')
+
+  // The details, on request: a number that passes the Luhn check, an expiry, a CVV.
+  const details = page.getByRole('region', { name: 'Card details' })
+  await details.getByRole('button', { name: 'Show card details' }).click()
+  const pan = (await secretValue(page, 'Card number')).replace(/\s/g, '')
+  const expiry = await secretValue(page, 'Expiry date')
+  const cvv = await secretValue(page, 'CVV')
+  expect(pan).toMatch(/^\d{16}$/)
+  expect(luhn(pan)).toBe(true)
+  expect(expiry).toBe(
+    `${String(card.expiry_month).padStart(2, '0')}/${String(card.expiry_year % 100).padStart(2, '0')}`,
+  )
+  expect(cvv).toMatch(/^\d{3}$/)
+  expect(pan.endsWith(card.last4)).toBe(true)
+  await page.getByText(`Card ending in ${card.last4}`).waitFor({ state: 'attached' })
+
+  // None of it was written anywhere the browser keeps data.
+  const stored = await storageDump(page)
+  const places = stored.map(([where]) => where)
+  // The scan reads what the app does keep: its token vault and its offline query snapshot.
+  expect(places).toEqual(
+    expect.arrayContaining([
+      'localStorage',
+      'sessionStorage',
+      'indexedDB auth/vault',
+      'indexedDB query-cache/clients',
+    ]),
+  )
+  expect(places.some((where) => where.startsWith('cache '))).toBe(true)
+  for (const [where, text] of stored) {
+    expect(text.includes(pan), where).toBe(false)
+    expect(text.includes(groupedPan(pan)), where).toBe(false)
+    expect(text.includes(`"cvv":"${cvv}"`), where).toBe(false)
+    // Data the app stores (not its cached code) holds no CVV at all, under any name.
+    if (!where.startsWith('cache ')) expect(text.includes(`"${cvv}"`), where).toBe(false)
+  }
+  await details.getByRole('button', { name: 'Hide card details' }).click()
+
+  // Frozen, it pays nothing.
+  await page.getByRole('button', { name: 'Freeze card' }).click()
+  await page.getByText('Card frozen. Payments are declined until you unfreeze it.').waitFor()
+  await page.getByText('Frozen', { exact: true }).first().waitFor()
+  const declined = await network({
+    card_id: cardId,
+    type: 'AUTHORIZATION',
+    amount: '12.50',
+    currency: 'EUR',
+    merchant: MERCHANT,
+  })
+  expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'CARD_FROZEN' })
+
+  // Unfrozen, it pays: the hold, then the clearing of a smaller final amount.
+  await page.getByRole('button', { name: 'Unfreeze card' }).click()
+  await page.getByText('Card unfrozen. It can pay again.').waitFor()
+  await page.getByRole('button', { name: 'Freeze card' }).waitFor()
+  const approved = await network({
+    card_id: cardId,
+    type: 'AUTHORIZATION',
+    amount: '12.50',
+    currency: 'EUR',
+    merchant: MERCHANT,
+  })
+  expect(approved).toMatchObject({ status: 'APPROVED', decline_reason: null })
+  const cleared = await network({
+    card_id: cardId,
+    type: 'CLEARING',
+    amount: '12.00',
+    currency: 'EUR',
+    authorization_id: approved.id,
+  })
+  expect(cleared).toMatchObject({ status: 'SETTLED', authorization_id: approved.id })
+
+  // The card's account paid the cleared amount, and its history says how.
+  await page.reload()
+  await page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor()
+  // A reload may first paint the snapshot kept for offline starts; the server's answer follows.
+  await expect.poll(() => factValue(page, 'Balance'), { timeout: 10_000 }).toBe('€38.00')
+  const history = await v1<{ data: Array<{ id: string; type: string; status: string }> }>(
+    page,
+    'GET',
+    `/issuing/transactions/?card_id=${cardId}`,
+  )
+  const byId = new Map(history.data.map((item) => [item.id, item]))
+  expect(byId.get(declined.id)).toMatchObject({ type: 'AUTHORIZATION', status: 'DECLINED' })
+  expect(byId.get(approved.id)).toMatchObject({ type: 'AUTHORIZATION', status: 'SETTLED' })
+  expect(byId.get(cleared.id)).toMatchObject({ type: 'CLEARING', status: 'SETTLED' })
+})
+
+/** Creates a personal wallet from the home screen, staying there; its uuid, from its link. */
+async function createPersonalWallet(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Create wallet' }).click()
+  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
+  await page.getByRole('button', { name: 'Create wallet' }).click()
+  const link = await page.getByRole('link', { name: 'Personal wallet' }).getAttribute('href')
+  return link!.split('/').at(-1)!
+}
+
+/** The row of a label in one of the page's definition lists. */
+const fieldRow = (page: Page, label: string) =>
+  page
+    .locator('.field-row')
+    .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+
+/** The value beside a label among the card's facts. */
+async function factValue(page: Page, label: string): Promise<string> {
+  return (await fieldRow(page, label).locator('dd').innerText()).trim()
+}
+
+/** A revealed secret, without its copy button; waits for it to be shown. */
+async function secretValue(page: Page, label: string): Promise<string> {
+  return (await fieldRow(page, label).locator('.card-secret-value').innerText()).trim()
+}
+
+/** A v1 call (raw token) with the token the page holds. */
+async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const tokens = await readVault(page)
+  if (!tokens) throw new Error('no tokens in the vault')
+  const response = await fetch(`${session.server.url}/api/v1${path}`, {
+    method,
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: tokens.access_token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
+/** A quote, then the order placed on it. */
+async function placeOrder(
+  page: Page,
+  type: string,
+  query: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const params = new URLSearchParams({ order_type: type, ...query })
+  const quote = await v1<{ quote_id: string }>(page, 'GET', `/orders/calc?${params}`)
+  return v1(page, 'POST', `/orders/${type}`, { quote_id: quote.quote_id })
+}
+
+interface CardTransaction {
+  id: string
+  status: string
+  decline_reason: string | null
+  authorization_id: string | null
+}
+
+/** A message from the sandbox card network. */
+async function network(body: Record<string, unknown>): Promise<CardTransaction> {
+  const response = await fetch(`${session.server.url}/api/sandbox/card-transactions`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`the card network got ${response.status}: ${text}`)
+  return JSON.parse(text) as CardTransaction
+}
+
+/**
+ * Everything the page's origin keeps: localStorage, sessionStorage, every
+ * record of every IndexedDB store, every response in Cache Storage.
+ */
+function storageDump(page: Page): Promise<[string, string][]> {
+  return page.evaluate(async () => {
+    const sources: [string, string][] = []
+    const json = (value: unknown) =>
+      JSON.stringify(value, (_key, item) =>
+        typeof item === 'bigint'
+          ? item.toString()
+          : item instanceof ArrayBuffer || ArrayBuffer.isView(item)
+            ? Array.from(new Uint8Array(item instanceof ArrayBuffer ? item : item.buffer))
+            : item,
+      )
+    for (const [name, storage] of [
+      ['localStorage', localStorage],
+      ['sessionStorage', sessionStorage],
+    ] as const) {
+      const entries: Record<string, string | null> = {}
+      for (let index = 0; index < storage.length; index++) {
+        const key = storage.key(index)!
+        entries[key] = storage.getItem(key)
+      }
+      sources.push([name, JSON.stringify(entries)])
+    }
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(info.name!)
+        open.onsuccess = () => resolve(open.result)
+        open.onerror = () => reject(open.error)
+      })
+      for (const store of Array.from(db.objectStoreNames)) {
+        const records = await new Promise<unknown[]>((resolve, reject) => {
+          const read = db.transaction(store).objectStore(store).getAll()
+          read.onsuccess = () => resolve(read.result)
+          read.onerror = () => reject(read.error)
+        })
+        sources.push([`indexedDB ${info.name}/${store}`, json(records)])
+      }
+      db.close()
+    }
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name)
+      for (const request of await cache.keys()) {
+        const response = await cache.match(request)
+        sources.push([`cache ${name} ${request.url}`, response ? await response.text() : ''])
+      }
+    }
+    return sources
+  })
+}
+
+const groupedPan = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, '$1 ')
+
+/** The Luhn check digit test card numbers pass. */
+function luhn(number: string): boolean {
+  let sum = 0
+  for (let index = 0; index < number.length; index++) {
+    let digit = Number(number[number.length - 1 - index])
+    if (index % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
