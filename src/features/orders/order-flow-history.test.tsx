@@ -3,57 +3,20 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
-import {
-  aBalance,
-  aCurrency,
-  anOrder,
-  aPage,
-  aQuote,
-  aWallet,
-  BTC_UUID,
-  USDT_UUID,
-  WALLET_UUID,
-} from '../../../tests/support/builders.ts'
+import { aCurrency, anOrder, aPage, aQuote, WALLET_UUID } from '../../../tests/support/builders.ts'
 import type { Call } from '../../../tests/support/mock-api.ts'
 import { mockApi } from '../../../tests/support/mock-api.ts'
 import { I18nProvider } from '../../i18n/i18n.tsx'
 import ExchangePage from './exchange-page.tsx'
+import { BTC, USDT_TO_BTC, USDT_WALLET } from './test-fixtures.ts'
 
 /*
  * The flow against the browser's own history (happy-dom's), as a phone's
  * back gesture walks it: no memory location here.
  */
 
-const BTC = aCurrency({
-  uuid: BTC_UUID,
-  code: 'BTC',
-  type: 'native',
-  decimals: 8,
-  chain: 'bitcoin',
-})
-const WALLET = aWallet({
-  balances: [
-    aBalance({
-      currency_uuid: USDT_UUID,
-      currency: 'USDT',
-      chain: 'tron',
-      decimals: 6,
-      available: '500',
-    }),
-  ],
-})
-const DIRECTION = {
-  order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-  from: { currency_uuid: USDT_UUID, currency: 'USDT', chain: 'tron' },
-  to: { currency_uuid: BTC_UUID, currency: 'BTC', chain: 'bitcoin' },
-  rate: '0.0000158',
-  min_amount: '10',
-  max_amount: '100000',
-  fee_fixed: '1',
-  fee_percent: '0.5',
-  network_fee: null,
-  as_of: '2026-01-05T10:00:00Z',
-}
+const WALLET = USDT_WALLET
+const DIRECTION = USDT_TO_BTC
 
 function renderInBrowser() {
   const api = mockApi({

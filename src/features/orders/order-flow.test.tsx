@@ -3,12 +3,10 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Order, Quote } from '../../../contract/orders.ts'
 import {
-  aBalance,
   aCurrency,
   anOrder,
   aPage,
   aQuote,
-  aWallet,
   BTC_UUID,
   USDT_UUID,
   WALLET_UUID,
@@ -17,39 +15,11 @@ import { type Call, mockApi, problem, type Route } from '../../../tests/support/
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import ExchangePage from './exchange-page.tsx'
 import OrdersPage from './orders-page.tsx'
+import { BTC, USDT_TO_BTC, USDT_WALLET } from './test-fixtures.ts'
 
 const USDT = aCurrency()
-const BTC = aCurrency({
-  uuid: BTC_UUID,
-  code: 'BTC',
-  name: 'Bitcoin',
-  type: 'native',
-  decimals: 8,
-  chain: 'bitcoin',
-})
-const WALLET = aWallet({
-  balances: [
-    aBalance({
-      currency_uuid: USDT_UUID,
-      currency: 'USDT',
-      chain: 'tron',
-      decimals: 6,
-      available: '500',
-    }),
-  ],
-})
-const DIRECTION = {
-  order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-  from: { currency_uuid: USDT_UUID, currency: 'USDT', chain: 'tron' },
-  to: { currency_uuid: BTC_UUID, currency: 'BTC', chain: 'bitcoin' },
-  rate: '0.0000158',
-  min_amount: '10',
-  max_amount: '100000',
-  fee_fixed: '1',
-  fee_percent: '0.5',
-  network_fee: null,
-  as_of: '2026-01-05T10:00:00Z',
-}
+const WALLET = USDT_WALLET
+const DIRECTION = USDT_TO_BTC
 
 /** A quote for what was asked: amount_from as typed, fees and BTC worked out like the server. */
 function quoteFor(call: Call, overrides: Partial<Quote> = {}): Quote {

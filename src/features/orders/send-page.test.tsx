@@ -14,16 +14,8 @@ import {
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import SendPage from './send-page.tsx'
+import { EUR, EUR_UUID } from './test-fixtures.ts'
 
-const EUR_UUID = '0190b0a4-0000-7000-8000-0000000000c9'
-const EUR = aCurrency({
-  uuid: EUR_UUID,
-  code: 'EUR',
-  name: 'Euro',
-  type: 'fiat',
-  decimals: 2,
-  chain: null,
-})
 const USDT = aCurrency()
 const ANNA = '0190b0a4-0000-7000-8000-00000000cc01'
 const BOB = '0190b0a4-0000-7000-8000-00000000cc02'

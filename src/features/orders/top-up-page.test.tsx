@@ -12,17 +12,9 @@ import {
 } from '../../../tests/support/builders.ts'
 import { mockApi, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import { EUR, EUR_UUID } from './test-fixtures.ts'
 import TopUpPage, { topUpType } from './top-up-page.tsx'
 
-const EUR_UUID = '0190b0a4-0000-7000-8000-0000000000c9'
-const EUR = aCurrency({
-  uuid: EUR_UUID,
-  code: 'EUR',
-  name: 'Euro',
-  type: 'fiat',
-  decimals: 2,
-  chain: null,
-})
 const USDT = aCurrency()
 const BTC = aCurrency({
   uuid: '0190b0a4-0000-7000-8000-0000000000c3',
