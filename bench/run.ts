@@ -8,6 +8,7 @@ import autocannon from 'autocannon'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { ensureBuilt } from '../scripts/build-state.mjs'
 import { initialJs } from '../tests/support/initial-js.ts'
+import { cardRevealRows, longTaskLines, measureCardReveal } from './card-reveal.ts'
 import { measureOfflineStart, offlineStartRows } from './offline-start.ts'
 import { measureOrders } from './orders.ts'
 
@@ -102,6 +103,14 @@ if (process.env.BENCH_OFFLINE !== '0') {
   rows.push(...offlineStartRows(await measureOfflineStart()))
 }
 
+// 6. Card reveal round trip in Chromium, and the main thread's long tasks meanwhile (BENCH_REVEAL=0 skips).
+const notes: string[] = []
+if (process.env.BENCH_REVEAL !== '0') {
+  const reveal = await measureCardReveal()
+  rows.push(...cardRevealRows(reveal))
+  notes.push(...longTaskLines(reveal))
+}
+
 /** Downloads the whole CSV, counting records (CRLF) without keeping the body. */
 async function exportCsv(server: Ready) {
   const started = performance.now()
@@ -152,3 +161,4 @@ console.log(
   ].join('\n'),
 )
 console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per load, ${new Date().toISOString()}`)
+if (notes.length > 0) console.log(notes.join('\n'))
