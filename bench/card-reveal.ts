@@ -30,6 +30,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { REVEALS_PER_MINUTE } from '../server/domain/cards/routes.ts'
 import {
+  approveIdentity,
   readVault,
   signUpThroughUi,
   uniqueEmail,
@@ -169,6 +170,8 @@ async function cardPage(browser: Browser, baseUrl: string): Promise<Page> {
   await context.addInitScript(instrument)
   const page = await context.newPage()
   await signUpThroughUi(page, baseUrl, uniqueEmail('bench-reveal'))
+  // Issuing a card needs a verified identity (403 KYC_REQUIRED otherwise).
+  await approveIdentity(page, baseUrl)
   await waitForServiceWorkerControl(page)
   const tokens = await readVault(page)
   if (!tokens) throw new Error('no tokens in the vault after sign-up')

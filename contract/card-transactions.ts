@@ -43,6 +43,10 @@ export type DeclineReason = (typeof DECLINE_REASONS)[number]
 export const CARD_LIMIT_KINDS = ['per_transaction', 'daily', 'monthly'] as const
 export type CardLimitKind = (typeof CARD_LIMIT_KINDS)[number]
 
+/** A FEE's kind: the program's fee on issuing the card, or its monthly fee. */
+export const CARD_FEE_KINDS = ['ISSUE', 'MONTHLY'] as const
+export type CardFeeKind = (typeof CARD_FEE_KINDS)[number]
+
 const uuid = Type.String({ format: 'uuid' })
 
 /** Where the card was used. */
@@ -64,11 +68,17 @@ export type Merchant = Static<typeof Merchant>
  * amount is always positive (the type says which way money went).
  * `authorization_id` links a clearing, a reversal or a refund to the
  * authorisation it follows, so the two read as one purchase.
+ *
+ * `card_id` and `card_last4` are null for a record of the fiat account
+ * itself: the DEPOSIT of a top-up (TRANSFER_CARD_* order) lands on the
+ * account, not on one of its cards. A FEE carries `fee_kind` (ISSUE or
+ * MONTHLY); a monthly fee the account could not pay is DECLINED with
+ * INSUFFICIENT_FUNDS.
  */
 export const CardTransaction = Type.Object({
   id: uuid,
-  card_id: uuid,
-  card_last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  card_id: Type.Union([uuid, Type.Null()]),
+  card_last4: Type.Union([Type.String({ pattern: '^[0-9]{4}$' }), Type.Null()]),
   fiat_account_id: uuid,
   wallet_uuid: uuid,
   type: oneOf(CARD_TRANSACTION_TYPES),
@@ -81,6 +91,8 @@ export const CardTransaction = Type.Object({
   /** With LIMIT_EXCEEDED: the first limit the amount would break. */
   exceeded_limit: Type.Union([oneOf(CARD_LIMIT_KINDS), Type.Null()]),
   authorization_id: Type.Union([uuid, Type.Null()]),
+  /** FEE records only. */
+  fee_kind: Type.Optional(oneOf(CARD_FEE_KINDS)),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 })
@@ -117,6 +129,11 @@ export const PROCESSOR_MESSAGE_TYPES = ['AUTHORIZATION', 'CLEARING', 'REVERSAL',
  * (at most what was cleared, less earlier refunds) need `authorization_id`
  * and take the authorisation's merchant when none is sent. `currency` is the
  * code of the card account's currency.
+ *
+ * `network_message_id` (optional) is the network's id of the message, unique
+ * per card: the same message again answers the stored record (200, header
+ * `Idempotent-Replayed: true`) and moves nothing; another message under the
+ * same id is 409 IDEMPOTENCY_CONFLICT.
  */
 export const ProcessorMessageBody = Type.Object(
   {
@@ -126,6 +143,7 @@ export const ProcessorMessageBody = Type.Object(
     currency: Type.String({ minLength: 1, maxLength: 20 }),
     merchant: Type.Optional(Merchant),
     authorization_id: Type.Optional(uuid),
+    network_message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 )

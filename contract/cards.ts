@@ -15,6 +15,20 @@ export { CARD_STATUSES }
 export type CardStatus = (typeof CARD_STATUSES)[number]
 export type CardFormFactor = (typeof CARD_FORM_FACTORS)[number]
 
+/**
+ * A card that is over: CLOSED or CANCELED. It is never shipped, charged,
+ * revealed or changed again (the server's jobs and the app read this one rule).
+ */
+export const cardFinished = (status: CardStatus): boolean =>
+  status === 'CLOSED' || status === 'CANCELED'
+
+/**
+ * Whether the card's number, CVV or a one-time code may be shown: not before
+ * a physical card is activated (INACTIVE), nor once it is finished.
+ */
+export const cardRevealable = (status: CardStatus): boolean =>
+  status !== 'INACTIVE' && !cardFinished(status)
+
 const uuid = Type.String({ format: 'uuid' })
 
 /**
@@ -26,6 +40,45 @@ export const CardLimits = Type.Object(
   { additionalProperties: false },
 )
 export type CardLimits = Static<typeof CardLimits>
+
+/** Where a PHYSICAL card's delivery stands; the sandbox courier moves it along. */
+export const DELIVERY_STATUSES = ['ORDERED', 'SHIPPED', 'DELIVERED'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+/** Printable text, not blank: no control characters, something besides spaces. */
+const PRINTABLE = '^ *[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$'
+const Line = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: PRINTABLE })
+
+/**
+ * Where a PHYSICAL card is sent. `country` is an ISO 3166-1 alpha-2 code the
+ * country list knows (`GET /api/v2/location/countries`, else 422
+ * INVALID_DELIVERY_ADDRESS on `/body/delivery_address/country`); `postal_code`
+ * letters, digits, spaces and hyphens.
+ */
+export const DeliveryAddress = Type.Object(
+  {
+    recipient_name: Line(100),
+    line1: Line(100),
+    line2: Type.Optional(Type.String({ maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]*$' })),
+    city: Line(60),
+    postal_code: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9 -]*$',
+    }),
+    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+  },
+  { additionalProperties: false },
+)
+export type DeliveryAddress = Static<typeof DeliveryAddress>
+
+/** A PHYSICAL card's delivery; null for a VIRTUAL card. */
+export const CardDelivery = Type.Object({
+  address: DeliveryAddress,
+  status: oneOf(DELIVERY_STATUSES),
+  updated_at: Type.String({ format: 'date-time' }),
+})
+export type CardDelivery = Static<typeof CardDelivery>
 
 /**
  * A card as lists and actions answer it. The number is never here: only its
@@ -49,6 +102,11 @@ export const Card = Type.Object({
   stand_alone: Type.Boolean(),
   fiat_account: Type.Object({ id: uuid, type: oneOf(SUB_ACCOUNT_TYPES) }),
   limits: CardLimits,
+  /**
+   * A PHYSICAL card is issued INACTIVE with its delivery ORDERED; once
+   * DELIVERED it is activated with `PATCH /issuing/cards/{id}/activate`.
+   */
+  delivery: Type.Union([CardDelivery, Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 })
@@ -81,16 +139,27 @@ export const CardListQuery = Type.Composite([
 export type CardListQuery = Static<typeof CardListQuery>
 
 /** 1 to 64 characters, no control characters, not blank (surrounding spaces are trimmed). */
-const NickName = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^ *[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
-})
+const NickName = Line(64)
+
+/**
+ * The idempotency key of a card creation: `request_id`, else the
+ * `Idempotency-Key` header, else none. The same key with the same body answers
+ * the first 201 again (header `Idempotent-Replayed: true`); with another body,
+ * 409 IDEMPOTENCY_CONFLICT.
+ */
+const RequestId = Type.String({ minLength: 1, maxLength: 200 })
 
 /**
  * `POST /issuing/cards/create`: a stand-alone card. A new fiat account is
  * opened for it in the wallet under the program, which must be an ACTIVE
  * prepaid program offering the form factor. Limits default to the issuer's.
+ *
+ * A PHYSICAL card needs `delivery_address` (422 DELIVERY_ADDRESS_REQUIRED on
+ * `/body/delivery_address`); a VIRTUAL one refuses it (422
+ * DELIVERY_ADDRESS_NOT_ALLOWED). The program's issue fee, if any, is paid
+ * from the wallet's balance in the program's currency (the new account is
+ * empty): 422 INSUFFICIENT_FUNDS on `/body/wallet_uuid` and no card when it
+ * falls short.
  */
 export const CreateCardBody = Type.Object(
   {
@@ -99,6 +168,8 @@ export const CreateCardBody = Type.Object(
     form_factor: oneOf(CARD_FORM_FACTORS),
     nick_name: Type.Optional(NickName),
     limits: Type.Optional(CardLimits),
+    delivery_address: Type.Optional(DeliveryAddress),
+    request_id: Type.Optional(RequestId),
   },
   { additionalProperties: false },
 )
@@ -107,7 +178,9 @@ export type CreateCardBody = Static<typeof CreateCardBody>
 /**
  * `POST /issuing/cards/balance`: a card spending from an existing ACTIVE fiat
  * account of the caller (not one that belongs to a stand-alone card), under
- * that account's program.
+ * that account's program. Delivery address and idempotency as for `/create`;
+ * the issue fee is paid from the account itself (422 INSUFFICIENT_FUNDS on
+ * `/body/fiat_account_id`).
  */
 export const CreateBalanceCardBody = Type.Object(
   {
@@ -115,10 +188,28 @@ export const CreateBalanceCardBody = Type.Object(
     form_factor: oneOf(CARD_FORM_FACTORS),
     nick_name: Type.Optional(NickName),
     limits: Type.Optional(CardLimits),
+    delivery_address: Type.Optional(DeliveryAddress),
+    request_id: Type.Optional(RequestId),
   },
   { additionalProperties: false },
 )
 export type CreateBalanceCardBody = Static<typeof CreateBalanceCardBody>
+
+/**
+ * `PATCH /issuing/cards/{id}/activate`: an INACTIVE PHYSICAL card whose
+ * delivery is DELIVERED becomes ACTIVE when `cvv` is the 3-digit security
+ * code printed on it — the one thing only the plastic carries (no answer of
+ * the API shows it before activation). Check order: any other status, or a
+ * virtual card, 409 CARD_STATUS_CONFLICT; not delivered yet, 409
+ * CARD_NOT_DELIVERED; another code, 422 ACTIVATION_CODE_INVALID on
+ * `/body/cvv`. Five wrong codes per card within an hour (counted in the
+ * database) answer 429 RATE_LIMITED with Retry-After until the hour is over.
+ */
+export const ActivateCardBody = Type.Object(
+  { cvv: Type.String({ pattern: '^[0-9]{3}$' }) },
+  { additionalProperties: false },
+)
+export type ActivateCardBody = Static<typeof ActivateCardBody>
 
 /** `PATCH /issuing/cards/{id}/limits` */
 export const UpdateCardLimitsBody = CardLimits

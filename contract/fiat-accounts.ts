@@ -70,6 +70,12 @@ export const FiatAccount = Type.Object({
   currency_uuid: Type.String({ format: 'uuid' }),
   currency: Type.String(),
   balance: Amount,
+  /**
+   * A stand-alone card's own account (`POST /issuing/cards/create` opened it):
+   * it takes no other card (`/issuing/cards/balance` answers 422
+   * FIAT_ACCOUNT_UNAVAILABLE), so offer no "issue a card" on it.
+   */
+  stand_alone: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   /**

@@ -1,4 +1,5 @@
 import { type Remote, releaseProxy, wrap } from 'comlink'
+import { launchHeaders } from '../net/page-proxy.ts'
 import { CardSecretsError, type RevealedSecrets } from './card-secrets.ts'
 import type { CardSecretsApi } from './card-secrets.worker.ts'
 
@@ -25,7 +26,7 @@ export function openCardSecrets(): CardSecretsClient {
         })
         remote = wrap<CardSecretsApi>(worker)
       }
-      const result = await remote.reveal(cardId)
+      const result = await remote.reveal(cardId, launchHeaders())
       if (!result.ok) throw new CardSecretsError(result.message, result.failure)
       return result.secrets
     },

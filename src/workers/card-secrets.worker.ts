@@ -2,6 +2,7 @@ import { expose } from 'comlink'
 import { createAuthProxy } from '../net/auth-proxy.ts'
 import { LOGOUT_CHANNEL, type LogoutMessage, netConfig } from '../net/config.ts'
 import { webLocks } from '../net/locks.ts'
+import { withHeaders } from '../net/page-proxy.ts'
 import { openTokenVault } from '../storage/token-vault.ts'
 import {
   CardSecretsError,
@@ -41,8 +42,18 @@ const controlled = () =>
       ?.controller,
   )
 
+/**
+ * What the page's proxy adds to its own requests (in the Telegram Mini App:
+ * `X-App-Env: telegram` and the init data), handed over with each reveal:
+ * a worker cannot read the launch parameters itself.
+ */
+let pageHeaders: Record<string, string> = {}
+
 const secrets = createCardSecrets({
-  send: (request) => (controlled() ? fetch(request) : proxy.handle(request)),
+  send: (request) => {
+    const stated = withHeaders(request, pageHeaders)
+    return controlled() ? fetch(stated) : proxy.handle(stated)
+  },
   v1Base: netConfig.v1Base,
   origin: globalThis.location.origin,
   pinnedPublicKey: import.meta.env.VITE_CARD_SECRET_PUBLIC_KEY,
@@ -54,7 +65,8 @@ export type RevealResult =
   | { ok: false; message: string; failure: ExchangeFailure | undefined }
 
 const api = {
-  async reveal(cardId: string): Promise<RevealResult> {
+  async reveal(cardId: string, headers: Record<string, string> = {}): Promise<RevealResult> {
+    pageHeaders = headers
     try {
       return { ok: true, secrets: await secrets.reveal(cardId) }
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { readVault, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import { approveIdentity, readVault, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -20,6 +20,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   const base = session.server.url
 
   await signUpThroughUi(page, base, uniqueEmail('cards'))
+  // Issuing a card and a SEPA deposit need a verified identity.
+  await approveIdentity(page, base)
   const walletUuid = await createPersonalWallet(page)
 
   // A virtual card on an account of its own, from the issue form.
@@ -28,6 +30,10 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   await page.getByRole('radio', { name: 'A new account of its own' }).check()
   await page.getByRole('radio', { name: 'Virtual' }).check()
   await page.getByRole('textbox', { name: 'Card name (optional)' }).fill('Travel')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  // The review names the program's fees before anything is issued.
+  await page.getByRole('heading', { name: 'Check and confirm', level: 2 }).waitFor()
+  await page.getByText('Issue fee', { exact: true }).waitFor()
   await page.getByRole('button', { name: 'Issue card' }).click()
   await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
   const cardId = new URL(page.url()).pathname.split('/').at(-1)!
@@ -66,7 +72,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
         await page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor()
         return factValue(page, 'Balance')
       },
-      { timeout: 15_000, interval: 500 },
+      // The top-up settles through the job runner; a busy machine needs more than a few reloads.
+      { timeout: 45_000, interval: 500 },
     )
     .toBe('€50.00')
 
@@ -155,6 +162,16 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   expect(byId.get(declined.id)).toMatchObject({ type: 'AUTHORIZATION', status: 'DECLINED' })
   expect(byId.get(approved.id)).toMatchObject({ type: 'AUTHORIZATION', status: 'SETTLED' })
   expect(byId.get(cleared.id)).toMatchObject({ type: 'CLEARING', status: 'SETTLED' })
+
+  // On the card page the authorisation and its clearing read as one purchase, newest first,
+  // headlined by what was taken, with what was authorised beside it.
+  const rows = page.getByRole('list', { name: 'Transactions' }).getByTestId('card-tx-row')
+  await expect
+    .poll(async () => (await rows.allTextContents()).slice(0, 2), { timeout: 10_000 })
+    .toEqual([
+      expect.stringMatching(/Corner Café.*−€12\.00.*Completed · €12\.50 authorised/),
+      expect.stringMatching(/Corner Café.*−€12\.50.*Declined: the card was frozen/),
+    ])
 })
 
 /** Creates a personal wallet from the home screen, staying there; its uuid, from its link. */

@@ -20,6 +20,8 @@ export type CardTransactionFailure =
       field: string
       message: string
     }
+  /** The message's network_message_id was used for another message of the card (409). */
+  | { kind: 'IDEMPOTENCY_CONFLICT' }
   /** The authorisation is not in the state the message needs (409 with its status). */
   | {
       kind: 'AUTHORIZATION_NOT_OPEN' | 'AUTHORIZATION_NOT_SETTLED'

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
+import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../wallets/repository.ts'
 
@@ -115,6 +115,8 @@ export interface NewCardTransaction {
   declineReason: DB['card_transactions']['decline_reason']
   exceededLimit: DB['card_transactions']['exceeded_limit']
   authorizationId: string | null
+  /** The network's message id and the message's hash (an idempotent message). */
+  message?: { id: string; hash: string }
   at: Date
 }
 
@@ -139,10 +141,78 @@ export async function insertTransaction(trx: Transaction<DB>, t: NewCardTransact
       decline_reason: t.declineReason,
       exceeded_limit: t.exceededLimit,
       authorization_id: t.authorizationId,
+      network_message_id: t.message?.id ?? null,
+      message_hash: t.message?.hash ?? null,
       created_at: t.at,
       updated_at: t.at,
     })
     .execute()
+}
+
+/** The record a card's network message id was stored with, if any. */
+export function findMessage(trx: Transaction<DB>, cardId: string, networkMessageId: string) {
+  return trx
+    .selectFrom('card_transactions')
+    .select(['id', 'message_hash'])
+    .where('card_id', '=', cardId)
+    .where('network_message_id', '=', networkMessageId)
+    .executeTakeFirst()
+}
+
+/**
+ * A record the platform itself writes, not the network: a program FEE of a
+ * card, or a DEPOSIT on a fiat account (no card). Answers false when its
+ * unique index says it exists already (the fee of that period, the deposit of
+ * that operation): a repeat writes nothing.
+ */
+export async function insertOwnRecord(
+  trx: Transaction<DB>,
+  t: {
+    id: string
+    tenantId: string
+    userId: string
+    cardId: string | null
+    fiatAccountId: string
+    walletId: string
+    currencyUuid: string
+    amountMinor: bigint
+    at: Date
+  } & (
+    | {
+        type: 'FEE'
+        status: 'SETTLED' | 'DECLINED'
+        feeKind: 'ISSUE' | 'MONTHLY'
+        feePeriod: string | null
+      }
+    | { type: 'DEPOSIT'; status: 'SETTLED'; operationId: string }
+  ),
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('card_transactions')
+    .values({
+      id: t.id,
+      tenant_id: t.tenantId,
+      user_id: t.userId,
+      card_id: t.cardId,
+      fiat_account_id: t.fiatAccountId,
+      wallet_id: t.walletId,
+      type: t.type,
+      status: t.status,
+      currency_uuid: t.currencyUuid,
+      amount_minor: t.amountMinor.toString(),
+      decline_reason: t.status === 'DECLINED' ? 'INSUFFICIENT_FUNDS' : null,
+      exceeded_limit: null,
+      authorization_id: null,
+      fee_kind: t.type === 'FEE' ? t.feeKind : null,
+      fee_period: t.type === 'FEE' ? t.feePeriod : null,
+      operation_id: t.type === 'DEPOSIT' ? t.operationId : null,
+      created_at: t.at,
+      updated_at: t.at,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return inserted !== undefined
 }
 
 export async function setAuthorizationStatus(
@@ -161,7 +231,8 @@ export async function setAuthorizationStatus(
 // ---------------------------------------------------------------------------
 // Reads
 
-type Listing = DB & { t: DB['card_transactions']; k: DB['cards']; c: DB['currencies'] }
+// A DEPOSIT of a fiat account has no card: the card is left-joined.
+type Listing = DB & { t: DB['card_transactions']; k: Nullable<DB['cards']>; c: DB['currencies'] }
 
 export interface CardTransactionScope {
   tenantId: string
@@ -173,7 +244,7 @@ export interface CardTransactionScope {
 function owned(db: Executor, scope: CardTransactionScope) {
   let query = db
     .selectFrom('card_transactions as t')
-    .innerJoin('cards as k', 'k.id', 't.card_id')
+    .leftJoin('cards as k', 'k.id', 't.card_id')
     .innerJoin('currencies as c', 'c.uuid', 't.currency_uuid')
     .where('t.tenant_id', '=', scope.tenantId)
     .where('t.user_id', '=', scope.userId)
@@ -204,6 +275,7 @@ const selectRow = <O>(query: SelectQueryBuilder<Listing, 't' | 'k' | 'c', O>) =>
     't.decline_reason',
     't.exceeded_limit',
     't.authorization_id',
+    't.fee_kind',
     't.created_at',
     't.updated_at',
   ])
@@ -236,7 +308,7 @@ export function findTransactionById(db: Executor, id: string) {
   return selectRow(
     db
       .selectFrom('card_transactions as t')
-      .innerJoin('cards as k', 'k.id', 't.card_id')
+      .leftJoin('cards as k', 'k.id', 't.card_id')
       .innerJoin('currencies as c', 'c.uuid', 't.currency_uuid')
       .where('t.id', '=', id),
   ).executeTakeFirst()
@@ -266,5 +338,15 @@ export function findOwnedCard(db: Executor, owner: Owner, id: string) {
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Who and what a fiat account is, for a record written on it: its wallet's owner and currency. */
+export function findAccountHolder(db: Executor, fiatAccountId: string) {
+  return db
+    .selectFrom('fiat_accounts as f')
+    .innerJoin('wallets as w', 'w.id', 'f.wallet_id')
+    .select(['f.id', 'f.tenant_id', 'f.wallet_id', 'f.currency_uuid', 'w.user_id'])
+    .where('f.id', '=', fiatAccountId)
     .executeTakeFirst()
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/card-transactions.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { belongsTo } from '../tenants/product-gate.ts'
 import { CardTransactionError } from './errors.ts'
 import { cardCsvFilename } from './rules.ts'
 import { CardProcessor, CardTransactionService } from './service.ts'
@@ -30,6 +31,12 @@ export const toProblem = (error: unknown) => {
         failure.kind,
         `The authorisation is ${failure.status}: it was cleared, reversed or declined.`,
       )
+    case 'IDEMPOTENCY_CONFLICT':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'This network_message_id was used for another message of the card.',
+      )
     case 'AUTHORIZATION_NOT_SETTLED':
       return new ProblemError(
         409,
@@ -48,6 +55,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 /** v1 (raw token): the caller's card transactions, paged and as CSV. */
 export default async function cardTransactionRoutes(app: FastifyInstance) {
+  belongsTo(app, 'cards')
   const service = new CardTransactionService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -134,13 +142,20 @@ export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
           'settles the hold and releases the rest; REVERSAL (the authorised amount) releases it; ' +
           'REFUND (≤ cleared less refunded) credits the account. An authorisation already ' +
           'ended answers 409 AUTHORIZATION_NOT_OPEN, a refund of one not cleared 409 ' +
-          'AUTHORIZATION_NOT_SETTLED; malformed messages 422 naming the field.',
+          'AUTHORIZATION_NOT_SETTLED; malformed messages 422 naming the field. With ' +
+          '`network_message_id` (unique per card) the same message again answers its stored ' +
+          'record, 200 with `Idempotent-Replayed: true`, and moves nothing; another message ' +
+          'under that id is 409 IDEMPOTENCY_CONFLICT.',
         body: ProcessorMessageBody,
-        response: { 201: CardTransaction, 409: Problem, 422: Problem },
+        response: { 200: CardTransaction, 201: CardTransaction, 409: Problem, 422: Problem },
       },
     },
     async (request, reply) => {
-      const transaction = await translateErrors(processor.process(request.body), toProblem)
+      const { transaction, replayed } = await translateErrors(
+        processor.receive(request.body),
+        toProblem,
+      )
+      if (replayed) return reply.code(200).header('idempotent-replayed', 'true').send(transaction)
       return reply.code(201).send(transaction)
     },
   )

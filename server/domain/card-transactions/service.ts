@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type {
   CardTransaction,
@@ -7,8 +7,10 @@ import type {
 } from '../../../contract/card-transactions.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { insertRefundRecord } from '../cards/repository.ts'
+import { insertWalletRecord } from '../cards/repository.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
+import { canonicalHash } from '../idempotency.ts'
+import { isLedgerFailure } from '../ledger/errors.ts'
 import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
@@ -53,40 +55,75 @@ export class CardProcessor {
 
   /** @throws CardTransactionError (422/409 failures of the message; never a decline) */
   async process(message: ProcessorMessageBody, now: Date = new Date()): Promise<CardTransaction> {
+    return (await this.receive(message, now)).transaction
+  }
+
+  /**
+   * The message's record; `replayed` when the message carried a
+   * network_message_id this card's record was stored under already (the same
+   * message again: nothing moves). The card's row lock orders two copies.
+   * @throws CardTransactionError as process, and IDEMPOTENCY_CONFLICT (the id with another message)
+   */
+  async receive(
+    message: ProcessorMessageBody,
+    now: Date = new Date(),
+  ): Promise<{ transaction: CardTransaction; replayed: boolean }> {
+    let replayed = false
     const id = await this.db.transaction().execute(async (trx) => {
       const card = await repo.lockCardForProcessing(trx, message.card_id)
       if (!card) throw bodyFault('UNKNOWN_CARD', 'card_id', 'No such card.')
-      if (message.currency.trim().toUpperCase() !== card.currency) {
-        throw bodyFault(
-          'CURRENCY_MISMATCH',
-          'currency',
-          `The card's account is in ${card.currency}.`,
-        )
+      const networkId = message.network_message_id
+      const hash = networkId === undefined ? undefined : messageHash(message, card.decimals)
+      if (networkId !== undefined && hash !== undefined) {
+        const earlier = await repo.findMessage(trx, card.id, networkId)
+        if (earlier) {
+          if (earlier.message_hash !== hash) {
+            throw new CardTransactionError({ kind: 'IDEMPOTENCY_CONFLICT' })
+          }
+          replayed = true
+          return earlier.id
+        }
       }
-      const amount = parseAmount(message.amount, card.decimals)
-      if (message.type === 'AUTHORIZATION') return this.authorize(trx, card, message, amount, now)
-      if (!message.authorization_id) {
-        throw bodyFault('AUTHORIZATION_REQUIRED', 'authorization_id', `${message.type} needs one.`)
+      const stamped: Stamped = {
+        ...message,
+        stamp: networkId !== undefined && hash !== undefined ? { id: networkId, hash } : undefined,
       }
-      const authorization = await repo.lockAuthorization(trx, card.id, message.authorization_id)
-      if (!authorization) {
-        throw bodyFault(
-          'AUTHORIZATION_NOT_FOUND',
-          'authorization_id',
-          'No such authorisation of this card.',
-        )
-      }
-      return this.follow(trx, card, authorization, message, amount, now)
+      return this.#handle(trx, card, stamped, now)
     })
     const row = await repo.findTransactionById(this.db, id)
     if (!row) throw new Error(`card transaction ${id} vanished`)
-    return toCardTransaction(row)
+    return { transaction: toCardTransaction(row), replayed }
+  }
+
+  async #handle(
+    trx: Transaction<DB>,
+    card: repo.ProcessingCard,
+    message: Stamped,
+    now: Date,
+  ): Promise<string> {
+    if (message.currency.trim().toUpperCase() !== card.currency) {
+      throw bodyFault('CURRENCY_MISMATCH', 'currency', `The card's account is in ${card.currency}.`)
+    }
+    const amount = parseAmount(message.amount, card.decimals)
+    if (message.type === 'AUTHORIZATION') return this.authorize(trx, card, message, amount, now)
+    if (!message.authorization_id) {
+      throw bodyFault('AUTHORIZATION_REQUIRED', 'authorization_id', `${message.type} needs one.`)
+    }
+    const authorization = await repo.lockAuthorization(trx, card.id, message.authorization_id)
+    if (!authorization) {
+      throw bodyFault(
+        'AUTHORIZATION_NOT_FOUND',
+        'authorization_id',
+        'No such authorisation of this card.',
+      )
+    }
+    return this.follow(trx, card, authorization, message, amount, now)
   }
 
   private async authorize(
     trx: Transaction<DB>,
     card: repo.ProcessingCard,
-    message: ProcessorMessageBody,
+    message: Stamped,
     amount: bigint,
     now: Date,
   ): Promise<string> {
@@ -107,24 +144,35 @@ export class CardProcessor {
       spentThisMonth: await repo.authorizedSince(trx, card.id, monthStart(now)),
     })
     const id = uuidv7()
-    await repo.insertTransaction(trx, {
-      id,
-      card,
-      type: 'AUTHORIZATION',
-      status: decision.status,
-      amountMinor: amount,
-      merchant: message.merchant,
-      declineReason: decision.status === 'DECLINED' ? decision.reason : null,
-      exceededLimit: decision.status === 'DECLINED' ? decision.limit : null,
-      authorizationId: null,
-      at: now,
-    })
-    if (decision.status === 'APPROVED') {
-      let hold = account.hold_ledger_account_id
-      if (!hold) {
-        hold = await openSubAccount(trx, card.tenant_id, card.wallet_id)
-        await repo.setHoldAccount(trx, card.fiat_account_id, hold)
-      }
+    const record = (verdict: typeof decision) =>
+      repo.insertTransaction(trx, {
+        id,
+        card,
+        type: 'AUTHORIZATION',
+        status: verdict.status,
+        amountMinor: amount,
+        merchant: message.merchant ?? null,
+        declineReason: verdict.status === 'DECLINED' ? verdict.reason : null,
+        exceededLimit: verdict.status === 'DECLINED' ? verdict.limit : null,
+        authorizationId: null,
+        message: message.stamp,
+        at: now,
+      })
+    if (decision.status === 'DECLINED') {
+      await record(decision)
+      return id
+    }
+    let hold = account.hold_ledger_account_id
+    if (!hold) {
+      hold = await openSubAccount(trx, card.tenant_id, card.wallet_id)
+      await repo.setHoldAccount(trx, card.fiat_account_id, hold)
+    }
+    // Every spender of the account takes its lock first, so the balance read
+    // above stands. Should one ever not, the ledger's guard refuses the hold:
+    // that is a decline for the network, never a 500 (the savepoint undoes
+    // the refused entry's rows, and only those).
+    await sql`savepoint card_hold`.execute(trx)
+    try {
       await post(trx, {
         tenantId: card.tenant_id,
         kind: 'card_hold',
@@ -135,7 +183,14 @@ export class CardProcessor {
           amount,
         ),
       })
+      await sql`release savepoint card_hold`.execute(trx)
+    } catch (error) {
+      if (!isLedgerFailure(error, 'INSUFFICIENT_FUNDS')) throw error
+      await sql`rollback to savepoint card_hold`.execute(trx)
+      await record({ status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS', limit: null })
+      return id
     }
+    await record(decision)
     return id
   }
 
@@ -144,7 +199,7 @@ export class CardProcessor {
     trx: Transaction<DB>,
     card: repo.ProcessingCard,
     authorization: repo.AuthorizationRow,
-    message: ProcessorMessageBody,
+    message: Stamped,
     amount: bigint,
     now: Date,
   ): Promise<string> {
@@ -162,6 +217,7 @@ export class CardProcessor {
         declineReason: null,
         exceededLimit: null,
         authorizationId: authorization.id,
+        message: message.stamp,
         at: now,
       })
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)
@@ -169,10 +225,11 @@ export class CardProcessor {
     /** Money back to a CANCELED (closed stand-alone) account goes to the wallet, with its record. */
     const released = async (amountMinor: bigint) => {
       if (destination.toWallet && amountMinor > 0n) {
-        await insertRefundRecord(trx, {
+        await insertWalletRecord(trx, {
           id: uuidv7(),
           tenantId: card.tenant_id,
           walletId: card.wallet_id,
+          recordType: 'CARD_PROVIDER_REFUND',
           currencyUuid: card.currency_uuid,
           amountMinor,
           cardId: card.id,
@@ -277,6 +334,31 @@ export class CardProcessor {
   }
 }
 
+/** A message with its network id and hash, when it carried an id. */
+type Stamped = ProcessorMessageBody & { stamp: { id: string; hash: string } | undefined }
+
+/**
+ * What makes two messages the same: every field but the id, the amount in
+ * minor units (so 10.5 and 10.50 are one amount), codes and ids normalised;
+ * keys in any order (a network retry may serialise its merchant differently).
+ */
+function messageHash(message: ProcessorMessageBody, decimals: number): string {
+  let amount: string
+  try {
+    amount = toMinor(message.amount, decimals).toString()
+  } catch {
+    amount = message.amount
+  }
+  return canonicalHash({
+    card_id: message.card_id.toLowerCase(),
+    type: message.type,
+    amount,
+    currency: message.currency.trim().toUpperCase(),
+    merchant: message.merchant ?? null,
+    authorization_id: message.authorization_id?.toLowerCase() ?? null,
+  })
+}
+
 const external = (trx: Transaction<DB>, card: repo.ProcessingCard) =>
   systemAccount(trx, card.tenant_id, 'external')
 
@@ -309,6 +391,33 @@ const merchantOf = (row: {
         city: row.merchant_city ?? '',
         country: row.merchant_country ?? '',
       }
+
+/**
+ * A top-up's DEPOSIT on a fiat account (no card: the money is the account's),
+ * written in the caller's transaction beside its ledger entry. One per
+ * operation (the order): a repeat writes nothing.
+ */
+export async function recordDeposit(
+  trx: Transaction<DB>,
+  deposit: { fiatAccountId: string; operationId: string; amountMinor: bigint; at: Date },
+): Promise<void> {
+  const account = await repo.findAccountHolder(trx, deposit.fiatAccountId)
+  if (!account) throw new Error(`fiat account ${deposit.fiatAccountId} not found`)
+  await repo.insertOwnRecord(trx, {
+    id: uuidv7(),
+    tenantId: account.tenant_id,
+    userId: account.user_id,
+    cardId: null,
+    fiatAccountId: account.id,
+    walletId: account.wallet_id,
+    currencyUuid: account.currency_uuid,
+    amountMinor: deposit.amountMinor,
+    type: 'DEPOSIT',
+    status: 'SETTLED',
+    operationId: deposit.operationId,
+    at: deposit.at,
+  })
+}
 
 /** Rows per keyset page of the CSV export. */
 const EXPORT_PAGE_SIZE = 500
@@ -397,6 +506,7 @@ export const toCardTransaction = (row: repo.CardTransactionRow): CardTransaction
   decline_reason: row.decline_reason,
   exceeded_limit: row.exceeded_limit,
   authorization_id: row.authorization_id,
+  ...(row.fee_kind !== null && { fee_kind: row.fee_kind }),
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 })

@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { CardStatus } from '../../../contract/cards.ts'
+import type { CardStatus, DeliveryAddress, DeliveryStatus } from '../../../contract/cards.ts'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../wallets/repository.ts'
-import type { LimitsMinor } from './rules.ts'
+import { type ActivationTries, afterWrongCode, type LimitsMinor } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
@@ -16,11 +16,14 @@ export function findProgramForCard(db: Executor, tenantId: string, id: string) {
       'p.id',
       'p.status',
       'p.currency_uuid',
+      'c.code as currency',
       'c.decimals',
       'p.sub_account_type',
       'p.form_factors',
       'p.card_type',
       'p.bin',
+      'p.fee_issue_minor',
+      'p.fee_monthly_minor',
     ])
     .where('p.tenant_id', '=', tenantId)
     .where('p.id', '=', id)
@@ -47,6 +50,10 @@ export interface NewCard {
   expiryMonth: number
   expiryYear: number
   limits: LimitsMinor
+  /** INACTIVE for a PHYSICAL card until it is delivered and activated. */
+  status: CardStatus
+  delivery: { address: DeliveryAddress; status: DeliveryStatus } | null
+  at: Date
 }
 
 /** Inserts the card unless its number is taken in the tenant; false when it is (draw another). */
@@ -74,6 +81,12 @@ export async function insertCard(trx: Transaction<DB>, card: NewCard): Promise<b
       limit_per_transaction_minor: card.limits.per_transaction.toString(),
       limit_daily_minor: card.limits.daily.toString(),
       limit_monthly_minor: card.limits.monthly.toString(),
+      status: card.status,
+      delivery_address: card.delivery ? JSON.stringify(card.delivery.address) : null,
+      delivery_status: card.delivery?.status ?? null,
+      delivery_updated_at: card.delivery ? card.at : null,
+      created_at: card.at,
+      updated_at: card.at,
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'pan_fingerprint']).doNothing())
     .returning('id')
@@ -110,6 +123,9 @@ const CARD_COLUMNS = [
   'k.limit_per_transaction_minor',
   'k.limit_daily_minor',
   'k.limit_monthly_minor',
+  'k.delivery_address',
+  'k.delivery_status',
+  'k.delivery_updated_at',
   'k.created_at',
   'k.updated_at',
 ] as const
@@ -171,10 +187,15 @@ export function lockCard(trx: Transaction<DB>, owner: Owner, id: string) {
       'k.wallet_id',
       'k.status',
       'k.stand_alone',
+      'k.form_factor',
+      'k.last4',
+      'k.delivery_status',
       'k.fiat_account_id',
       'k.pan_ciphertext',
       'k.expiry_month',
       'k.expiry_year',
+      'k.activation_failures',
+      'k.activation_failed_since',
       'f.ledger_account_id',
       'f.currency_uuid',
     ])
@@ -191,6 +212,31 @@ export async function setStatus(trx: Transaction<DB>, id: string, status: CardSt
     .set({ status, updated_at: at, ...(status === 'CLOSED' ? { closed_at: at } : {}) })
     .where('id', '=', id)
     .execute()
+}
+
+/** One more wrong activation code, counted in the open window or a new one (rules.afterWrongCode). */
+export async function recordActivationFailure(
+  trx: Transaction<DB>,
+  id: string,
+  tries: ActivationTries,
+  now: Date,
+) {
+  const next = afterWrongCode(tries, now)
+  await trx
+    .updateTable('cards')
+    .set({ activation_failures: next.failures, activation_failed_since: next.since })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** The stored (encrypted) number and expiry of a card of the tenant: for the printed CVV only. */
+export function findStoredNumber(db: Executor, tenantId: string, id: string) {
+  return db
+    .selectFrom('cards')
+    .select(['pan_ciphertext', 'expiry_month', 'expiry_year'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
 }
 
 export async function setLimits(trx: Transaction<DB>, id: string, limits: LimitsMinor, at: Date) {
@@ -276,28 +322,34 @@ export async function setFiatAccountStatus(
     .execute()
 }
 
-/** The wallet's record of money coming back from a closed card (what its history shows). */
-export async function insertRefundRecord(
+/**
+ * The wallet's record of money a card moved (what its history shows): a
+ * CARD_PROVIDER_REFUND coming back from a closed card or a released hold, a
+ * FEE the wallet paid for a stand-alone card. `operation_id` is the card.
+ */
+export async function insertWalletRecord(
   trx: Transaction<DB>,
   row: {
     id: string
     tenantId: string
     walletId: string
+    recordType: 'CARD_PROVIDER_REFUND' | 'FEE'
     currencyUuid: string
     amountMinor: bigint
     cardId: string
     at: Date
   },
 ) {
+  const incoming = row.recordType === 'CARD_PROVIDER_REFUND'
   await trx
     .insertInto('wallet_transactions')
     .values({
       id: row.id,
       tenant_id: row.tenantId,
       wallet_id: row.walletId,
-      type: 'deposit',
+      type: incoming ? 'deposit' : 'withdrawal',
       method: 'p2p',
-      record_type: 'CARD_PROVIDER_REFUND',
+      record_type: row.recordType,
       status: 'complete',
       currency_uuid: row.currencyUuid,
       amount_minor: row.amountMinor.toString(),
@@ -384,4 +436,120 @@ export async function insertOtp(
       expires_at: row.expiresAt,
     })
     .execute()
+}
+
+// ---------------------------------------------------------------------------
+// Idempotent creation
+
+/** The first answer under a creation key of the owner, if any. */
+export function findCreateRequest(db: Executor, owner: Owner, key: string) {
+  return db
+    .selectFrom('card_create_requests')
+    .select(['request_hash', 'card_id', 'first_response'])
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('request_key', '=', key)
+    .executeTakeFirst()
+}
+
+/**
+ * Takes the key for this creation, first thing in its transaction; false when
+ * another request has it. A concurrent request under the same key waits here
+ * for the first one's commit (then gets false) or rollback (then gets the key).
+ */
+export async function claimCreateRequest(
+  trx: Transaction<DB>,
+  row: { owner: Owner; key: string; hash: string; cardId: string },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('card_create_requests')
+    .values({
+      tenant_id: row.owner.tenantId,
+      user_id: row.owner.userId,
+      request_key: row.key,
+      request_hash: row.hash,
+      card_id: row.cardId,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'user_id', 'request_key']).doNothing())
+    .returning('card_id')
+    .executeTakeFirst()
+  return inserted !== undefined
+}
+
+export async function setCreateResponse(
+  trx: Transaction<DB>,
+  owner: Owner,
+  key: string,
+  response: unknown,
+) {
+  await trx
+    .updateTable('card_create_requests')
+    .set({ first_response: JSON.stringify(response) })
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('request_key', '=', key)
+    .execute()
+}
+
+// ---------------------------------------------------------------------------
+// Jobs: the courier and the monthly fee (any owner of the tenant)
+
+/** A card of the tenant, locked, with its delivery. */
+export function lockCardForDelivery(trx: Transaction<DB>, tenantId: string, id: string) {
+  return trx
+    .selectFrom('cards')
+    .select(['id', 'status', 'delivery_status'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+export async function setDelivery(
+  trx: Transaction<DB>,
+  id: string,
+  status: DeliveryStatus,
+  at: Date,
+) {
+  await trx
+    .updateTable('cards')
+    .set({ delivery_status: status, delivery_updated_at: at, updated_at: at })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** A card of the tenant, locked, with what charging its program's monthly fee needs. */
+export function lockCardForFee(trx: Transaction<DB>, tenantId: string, id: string) {
+  return trx
+    .selectFrom('cards as k')
+    .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
+    .innerJoin('card_programs as p', 'p.id', 'k.program_id')
+    .select([
+      'k.id',
+      'k.tenant_id',
+      'k.user_id',
+      'k.wallet_id',
+      'k.status',
+      'k.fiat_account_id',
+      'k.created_at',
+      'f.ledger_account_id',
+      'f.currency_uuid',
+      'p.fee_monthly_minor',
+    ])
+    .where('k.tenant_id', '=', tenantId)
+    .where('k.id', '=', id)
+    .forUpdate('k')
+    .executeTakeFirst()
+}
+
+/** The 'YYYY-MM' periods whose monthly fee the card was charged (or refused) already. */
+export async function monthlyFeePeriods(trx: Transaction<DB>, cardId: string) {
+  const rows = await trx
+    .selectFrom('card_transactions')
+    .select('fee_period')
+    .where('card_id', '=', cardId)
+    .where('type', '=', 'FEE')
+    .where('fee_kind', '=', 'MONTHLY')
+    .execute()
+  return new Set(rows.map((row) => row.fee_period))
 }

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
+  ActivateCardBody,
   Card,
   CardDetail,
   CardList,
@@ -20,10 +21,20 @@ import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { idempotencyKey } from '../idempotency.ts'
+import { belongsTo } from '../tenants/product-gate.ts'
 import { CardCrypto } from './card-crypto.ts'
 import { CardError } from './errors.ts'
-import type { CardAction } from './rules.ts'
-import { CardService } from './service.ts'
+import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules.ts'
+import { CARD_MONTHLY_FEE_JOB, CardService } from './service.ts'
+import { CARD_DELIVERY_JOB, SandboxCourier } from './shipping.ts'
+
+/** 429 RATE_LIMITED with Retry-After (header and `retry_after`), for every limit of the cards API. */
+const rateLimited = (seconds: number, detail: string) =>
+  new ProblemError(429, 'RATE_LIMITED', detail, {
+    headers: { 'retry-after': String(seconds) },
+    extensions: { retry_after: seconds },
+  })
 
 /** The one switch from card failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -52,14 +63,32 @@ const toProblem = (error: unknown) => {
     case 'FORM_FACTOR_UNAVAILABLE':
     case 'FIAT_ACCOUNT_NOT_FOUND':
     case 'FIAT_ACCOUNT_UNAVAILABLE':
+    case 'DELIVERY_ADDRESS_REQUIRED':
+    case 'DELIVERY_ADDRESS_NOT_ALLOWED':
+    case 'INVALID_DELIVERY_ADDRESS':
+    case 'INSUFFICIENT_FUNDS':
+    case 'ACTIVATION_CODE_INVALID':
       return unprocessable(failure.kind, [failure.fault])
+    case 'ACTIVATION_RATE_LIMITED':
+      return rateLimited(
+        failure.retryAfterSeconds,
+        'Too many wrong security codes for this card. Try again later.',
+      )
+    case 'CARD_NOT_DELIVERED':
+      return new ProblemError(
+        409,
+        failure.kind,
+        `The card's delivery is ${failure.delivery ?? 'unknown'}: it is activated once delivered.`,
+      )
     case 'INVALID_LIMITS':
       return unprocessable(failure.kind, failure.faults)
     case 'IDEMPOTENCY_CONFLICT':
       return new ProblemError(
         409,
         failure.kind,
-        'This request_id renamed the card to another nick_name already.',
+        failure.of === 'create'
+          ? 'This idempotency key was used for a different card request.'
+          : 'This request_id renamed the card to another nick_name already.',
       )
     case 'SECRET_KEY_INVALID':
       return new ProblemError(
@@ -83,15 +112,40 @@ const toProblem = (error: unknown) => {
 /** Secret reveals and one-time codes together, per user and minute. */
 export const REVEALS_PER_MINUTE = 10
 
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+})
+
 const CardParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
-const problems = { 401: Problem, 404: Problem, 409: Problem, 422: Problem, 423: Problem }
+// 403: an API key's role (API_KEY_ROLE_FORBIDDEN, SESSION_REQUIRED) or KYC_REQUIRED on issuing.
+const problems = {
+  401: Problem,
+  403: Problem,
+  404: Problem,
+  409: Problem,
+  422: Problem,
+  423: Problem,
+}
+/** Card secrets travel only through the app's worker exchange: never to an API key (DESIGN.md). */
+const sessionOnly = { sessionOnly: true }
+/** Issuing charges the program's fee; closing moves the balance: an API key needs the money role. */
+const movesMoney = { movesMoney: true }
 const security = [{ raw: [] }]
 const tags = ['issuing']
 
 /** Card issuing (v1): cards, their actions, secrets, one-time codes and reveal log. Protected. */
 export default async function cardRoutes(app: FastifyInstance, opts: { config: Config }) {
+  belongsTo(app, 'cards')
   const crypto = new CardCrypto(opts.config.secrets)
-  const service = new CardService(app.db, crypto)
+  // The sandbox courier only in sandbox mode. In production mode no shipping
+  // provider is wired in yet: a physical card stays ORDERED (so it cannot be
+  // activated) until a real provider moves its delivery.
+  const courier = opts.config.sandbox
+    ? new SandboxCourier(app.db, app.jobs, opts.config.sandboxShipping.stepMs)
+    : undefined
+  if (courier) app.jobs.register(CARD_DELIVERY_JOB, courier.deliver)
+  const service = new CardService(app.db, crypto, { jobs: app.jobs, shipping: courier })
+  app.jobs.register(CARD_MONTHLY_FEE_JOB, service.chargeMonthly)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const translated = <T>(work: Promise<T>) => translateErrors(work, toProblem)
   // Reveals and one-time codes are what a stolen session would go after:
@@ -104,14 +158,9 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   const limitReveals = async (request: FastifyRequest) => {
     const verdict = await revealLimit(request)
     if (!verdict.isAllowed && verdict.isExceeded) {
-      throw new ProblemError(
-        429,
-        'RATE_LIMITED',
+      throw rateLimited(
+        Math.ceil(verdict.ttl / 1000),
         'Too many reveals. Wait a moment and try again.',
-        {
-          headers: { 'retry-after': String(Math.ceil(verdict.ttl / 1000)) },
-          extensions: { retry_after: Math.ceil(verdict.ttl / 1000) },
-        },
       )
     }
   }
@@ -135,29 +184,43 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/issuing/cards/create',
     {
+      config: movesMoney,
       schema: {
         tags,
         summary: 'Issue a stand-alone card, with a new prepaid fiat account of its own',
         description:
           'The program must be the tenant’s, ACTIVE, prepaid and offer the form factor ' +
           '(422 PROGRAM_NOT_FOUND, PROGRAM_ARCHIVED, PROGRAM_NOT_PREPAID, FORM_FACTOR_UNAVAILABLE); ' +
-          'another user’s wallet answers 422 WALLET_NOT_FOUND. Limits default to the issuer’s.',
+          'another user’s wallet answers 422 WALLET_NOT_FOUND. Limits default to the issuer’s. ' +
+          'PHYSICAL needs delivery_address (422 DELIVERY_ADDRESS_REQUIRED), VIRTUAL refuses it ' +
+          '(422 DELIVERY_ADDRESS_NOT_ALLOWED); a PHYSICAL card starts INACTIVE, delivery ORDERED. ' +
+          'The program’s issue fee is paid from the wallet (422 INSUFFICIENT_FUNDS, no card). ' +
+          'Idempotent under `request_id`, else the Idempotency-Key header: the same body again ' +
+          'answers the first 201 with `Idempotent-Replayed: true`; another body, 409 ' +
+          'IDEMPOTENCY_CONFLICT.',
         security,
+        headers: IdempotencyHeaders,
         body: CreateCardBody,
         response: { 201: Card, ...problems },
       },
     },
     async (request, reply) => {
       const body = request.body
-      const card = await translated(
+      const { card, replayed } = await translated(
         service.createStandAlone(request.auth, {
           walletId: body.wallet_uuid,
           programId: body.program_id,
           formFactor: body.form_factor,
           nickName: body.nick_name,
           limits: body.limits,
+          deliveryAddress: body.delivery_address,
+          requestKey: idempotencyKey({
+            requestId: body.request_id,
+            header: request.headers['idempotency-key'],
+          }),
         }),
       )
+      if (replayed) reply.header('idempotent-replayed', 'true')
       return reply.code(201).send(card)
     },
   )
@@ -165,27 +228,37 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/issuing/cards/balance',
     {
+      config: movesMoney,
       schema: {
         tags,
         summary: 'Issue a card spending from one of the caller’s fiat accounts',
         description:
           'The account must be ACTIVE and not a stand-alone card’s own (422 ' +
-          'FIAT_ACCOUNT_UNAVAILABLE); another user’s answers 422 FIAT_ACCOUNT_NOT_FOUND.',
+          'FIAT_ACCOUNT_UNAVAILABLE); another user’s answers 422 FIAT_ACCOUNT_NOT_FOUND. ' +
+          'The program’s issue fee is paid from the account (422 INSUFFICIENT_FUNDS, no card). ' +
+          'Delivery address and idempotency as for /issuing/cards/create.',
         security,
+        headers: IdempotencyHeaders,
         body: CreateBalanceCardBody,
         response: { 201: Card, ...problems },
       },
     },
     async (request, reply) => {
       const body = request.body
-      const card = await translated(
+      const { card, replayed } = await translated(
         service.createOnAccount(request.auth, {
           fiatAccountId: body.fiat_account_id,
           formFactor: body.form_factor,
           nickName: body.nick_name,
           limits: body.limits,
+          deliveryAddress: body.delivery_address,
+          requestKey: idempotencyKey({
+            requestId: body.request_id,
+            header: request.headers['idempotency-key'],
+          }),
         }),
       )
+      if (replayed) reply.header('idempotent-replayed', 'true')
       return reply.code(201).send(card)
     },
   )
@@ -224,6 +297,8 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
     api.route({
       method,
       url: path,
+      // Closing a stand-alone card returns its balance to the wallet.
+      ...(act === 'close' && { config: movesMoney }),
       schema: {
         tags,
         summary,
@@ -242,6 +317,29 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
     'DELETE',
     'close',
     'Close a card; a stand-alone card’s remaining balance returns to its wallet',
+  )
+
+  api.patch(
+    '/issuing/cards/:id/activate',
+    {
+      config: sessionOnly,
+      schema: {
+        tags,
+        summary: 'Activate a delivered physical card with the security code printed on it',
+        description:
+          'INACTIVE → ACTIVE when `cvv` is the card’s printed 3-digit security code. A card not ' +
+          'INACTIVE (or not physical): 409 CARD_STATUS_CONFLICT; delivery not DELIVERED: 409 ' +
+          'CARD_NOT_DELIVERED; another code: 422 ACTIVATION_CODE_INVALID on /body/cvv. After ' +
+          `${ACTIVATION_TRIES} wrong codes within ${ACTIVATION_WINDOW_MS / 60_000} minutes, ` +
+          '429 RATE_LIMITED with Retry-After until that hour is over (counted in the database). ' +
+          'A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
+        security,
+        params: CardParams,
+        body: ActivateCardBody,
+        response: { 200: Card, ...problems, 429: Problem },
+      },
+    },
+    (request) => translated(service.activate(request.auth, request.params.id, request.body.cvv)),
   )
 
   api.patch(
@@ -292,6 +390,7 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/issuing/cards/:id/sensitive/secretkey',
     {
+      config: sessionOnly,
       preHandler: limitReveals,
       schema: {
         tags,
@@ -299,7 +398,9 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
         description:
           'See contract/cards.ts SecretKeyBody for the exact formats. 422 SECRET_KEY_INVALID, ' +
           '422 SECRET_KEY_STALE (timestamp more than 60 s off), 409 SECRET_KEY_REPLAYED; a ' +
-          'closed or cancelled card answers 409 CARD_STATUS_CONFLICT. Every reveal is logged.',
+          'closed, cancelled or not yet activated (INACTIVE) card answers 409 CARD_STATUS_CONFLICT. ' +
+          `Every reveal is logged. ${REVEALS_PER_MINUTE} reveals and codes per user and minute, ` +
+          'then 429 RATE_LIMITED. A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
         security,
         params: CardParams,
         body: SecretKeyBody,
@@ -315,11 +416,14 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   api.get(
     '/vcards/cards/:id/sensitive/otp',
     {
+      config: sessionOnly,
       preHandler: limitReveals,
       schema: {
         tags,
         summary: 'A one-time code for the card, valid five minutes, shown once',
-        description: 'Stored only as a keyed hash; logged in the card’s reveal log.',
+        description:
+          'Stored only as a keyed hash; logged in the card’s reveal log. Counts with the ' +
+          'reveals (429 RATE_LIMITED). A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
         security,
         params: CardParams,
         response: { 200: CardOtp, ...problems, 429: Problem },
@@ -331,6 +435,7 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   api.get(
     '/issuing/cards/:id/reveals',
     {
+      config: sessionOnly,
       schema: {
         tags,
         summary: 'The card’s reveal log: every secret reveal and one-time code, newest first',

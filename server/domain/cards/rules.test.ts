@@ -1,18 +1,31 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { CARD_STATUSES, type CardStatus } from '../../../contract/cards.ts'
 import {
+  CARD_STATUSES,
+  type CardStatus,
+  cardFinished,
+  cardRevealable,
+  DELIVERY_STATUSES,
+} from '../../../contract/cards.ts'
+import {
+  ACTIVATION_TRIES,
+  ACTIVATION_WINDOW_MS,
+  activationRetryAfter,
+  afterWrongCode,
+  anniversariesBy,
+  anniversary,
   type CardAction,
-  canReveal,
   defaultLimits,
   deriveCvv,
   expiryFor,
+  feePeriod,
   formatExpiry,
   generatePan,
   isFresh,
   isLuhnValid,
   limitFaults,
   luhnCheckDigit,
+  nextDelivery,
   nextStatus,
   parseExchangePlaintext,
 } from './rules.ts'
@@ -116,8 +129,9 @@ describe('card state machine', () => {
       INACTIVE: 'CLOSED',
       CANCELED: 'CLOSED',
     },
+    activate: { INACTIVE: 'ACTIVE' },
   }
-  const table = (['freeze', 'unfreeze', 'close'] as const).flatMap((action) =>
+  const table = (['freeze', 'unfreeze', 'close', 'activate'] as const).flatMap((action) =>
     CARD_STATUSES.map((status) => [action, status, legal[action][status]] as const),
   )
 
@@ -127,8 +141,86 @@ describe('card state machine', () => {
     else expect(result).toEqual({ ok: false, current: status })
   })
 
-  it('reveals only for cards neither closed nor cancelled', () => {
-    expect(CARD_STATUSES.filter(canReveal)).toEqual(['ACTIVE', 'FROZEN', 'BLOCKED', 'INACTIVE'])
+  it('reveals only for cards neither closed, cancelled nor waiting for activation', () => {
+    expect(CARD_STATUSES.filter(cardRevealable)).toEqual(['ACTIVE', 'FROZEN', 'BLOCKED'])
+    expect(CARD_STATUSES.filter(cardFinished)).toEqual(['CANCELED', 'CLOSED'])
+  })
+})
+
+describe('activation tries', () => {
+  const now = new Date('2026-11-22T12:00:00Z')
+  const ago = (ms: number) => new Date(now.getTime() - ms)
+
+  it('counts wrong codes in a window opened by the first one; a closed window starts again', () => {
+    expect(afterWrongCode({ failures: 0, since: null }, now)).toEqual({ failures: 1, since: now })
+    expect(afterWrongCode({ failures: 3, since: ago(60_000) }, now)).toEqual({
+      failures: 4,
+      since: ago(60_000),
+    })
+    expect(afterWrongCode({ failures: 5, since: ago(ACTIVATION_WINDOW_MS) }, now)).toEqual({
+      failures: 1,
+      since: now,
+    })
+  })
+
+  it('refuses every try once the window holds ACTIVATION_TRIES wrong codes, until it ends', () => {
+    expect(activationRetryAfter({ failures: 0, since: null }, now)).toBeUndefined()
+    expect(
+      activationRetryAfter({ failures: ACTIVATION_TRIES - 1, since: ago(1_000) }, now),
+    ).toBeUndefined()
+    expect(activationRetryAfter({ failures: ACTIVATION_TRIES, since: ago(600_000) }, now)).toBe(
+      3_000,
+    )
+    expect(
+      activationRetryAfter(
+        { failures: ACTIVATION_TRIES, since: ago(ACTIVATION_WINDOW_MS - 10) },
+        now,
+      ),
+    ).toBe(1)
+    expect(
+      activationRetryAfter({ failures: ACTIVATION_TRIES, since: ago(ACTIVATION_WINDOW_MS) }, now),
+    ).toBeUndefined()
+  })
+})
+
+describe('delivery', () => {
+  it('goes ORDERED → SHIPPED → DELIVERED, then nowhere', () => {
+    expect(DELIVERY_STATUSES.map(nextDelivery)).toEqual(['SHIPPED', 'DELIVERED', undefined])
+  })
+})
+
+describe('monthly anniversaries', () => {
+  const at = (iso: string) => new Date(iso)
+
+  it.each([
+    ['2026-01-15T10:30:00.000Z', 1, '2026-02-15T10:30:00.000Z'],
+    ['2026-01-31T10:30:00.000Z', 1, '2026-02-28T10:30:00.000Z'],
+    ['2028-01-31T10:30:00.000Z', 1, '2028-02-29T10:30:00.000Z'],
+    ['2026-01-31T10:30:00.000Z', 2, '2026-03-31T10:30:00.000Z'],
+    ['2026-01-31T10:30:00.000Z', 3, '2026-04-30T10:30:00.000Z'],
+    ['2026-11-30T00:00:00.000Z', 3, '2027-02-28T00:00:00.000Z'],
+    ['2026-12-05T23:59:59.999Z', 1, '2027-01-05T23:59:59.999Z'],
+    ['2026-03-10T08:00:00.000Z', 0, '2026-03-10T08:00:00.000Z'],
+  ])('%s + %i months → %s', (issued, n, expected) => {
+    expect(anniversary(at(issued), n).toISOString()).toBe(expected)
+  })
+
+  it.each([
+    ['2026-01-15T10:30:00.000Z', '2026-01-20T00:00:00.000Z', 0],
+    ['2026-01-15T10:30:00.000Z', '2026-02-15T10:29:59.999Z', 0],
+    ['2026-01-15T10:30:00.000Z', '2026-02-15T10:30:00.000Z', 1],
+    ['2026-01-15T10:30:00.000Z', '2026-04-01T00:00:00.000Z', 2],
+    ['2026-01-31T00:00:00.000Z', '2026-02-28T00:00:00.000Z', 1],
+    ['2026-01-31T00:00:00.000Z', '2026-03-30T00:00:00.000Z', 1],
+    ['2026-01-31T00:00:00.000Z', '2027-01-31T00:00:00.000Z', 12],
+    ['2026-05-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z', 0],
+  ])('issued %s, by %s: %i anniversaries', (issued, now, expected) => {
+    expect(anniversariesBy(at(issued), at(now))).toBe(expected)
+  })
+
+  it('names the period by the anniversary’s month', () => {
+    expect(feePeriod(at('2027-02-28T10:30:00.000Z'))).toBe('2027-02')
+    expect(feePeriod(at('2026-12-31T23:59:59.999Z'))).toBe('2026-12')
   })
 })
 

@@ -4,7 +4,7 @@
  * machine, limits, and the secret exchange's plaintext.
  */
 import { createHmac, randomInt } from 'node:crypto'
-import type { CardStatus } from '../../../contract/cards.ts'
+import type { CardStatus, DeliveryStatus } from '../../../contract/cards.ts'
 
 export const PAN_LENGTH = 16
 /** A card is valid for this many years from the month it is issued in. */
@@ -74,11 +74,13 @@ export function deriveCvv(cvk: Uint8Array, pan: string, expiry: Expiry): string 
 // ---------------------------------------------------------------------------
 // State machine
 
-export type CardAction = 'freeze' | 'unfreeze' | 'close'
+export type CardAction = 'freeze' | 'unfreeze' | 'close' | 'activate'
 
 /**
  * freeze: ACTIVE → FROZEN; unfreeze: FROZEN → ACTIVE; close: anything but
- * CLOSED → CLOSED. Anything else is illegal: the card's status says why.
+ * CLOSED → CLOSED; activate: INACTIVE → ACTIVE (a delivered physical card,
+ * which the service checks besides). Anything else is illegal: the card's
+ * status says why.
  */
 export function nextStatus(
   current: CardStatus,
@@ -91,12 +93,88 @@ export function nextStatus(
       return current === 'FROZEN' ? { ok: true, status: 'ACTIVE' } : { ok: false, current }
     case 'close':
       return current !== 'CLOSED' ? { ok: true, status: 'CLOSED' } : { ok: false, current }
+    case 'activate':
+      return current === 'INACTIVE' ? { ok: true, status: 'ACTIVE' } : { ok: false, current }
   }
 }
 
-/** Whether the card's number, CVV or a one-time code may be shown: not once it is closed or cancelled. */
-export const canReveal = (status: CardStatus): boolean =>
-  status !== 'CLOSED' && status !== 'CANCELED'
+// ---------------------------------------------------------------------------
+// Activation tries
+
+/** Wrong activation codes a card takes within ACTIVATION_WINDOW_MS before every try is refused. */
+export const ACTIVATION_TRIES = 5
+/** The window wrong codes are counted in, from the first wrong one. */
+export const ACTIVATION_WINDOW_MS = 3_600_000
+
+/** A card's wrong activation codes: how many since the window opened (null: none yet). */
+export interface ActivationTries {
+  failures: number
+  since: Date | null
+}
+
+const windowOpen = (
+  tries: ActivationTries,
+  now: Date,
+): tries is { failures: number; since: Date } =>
+  tries.since !== null && now.getTime() - tries.since.getTime() < ACTIVATION_WINDOW_MS
+
+/** Seconds until the card takes a try again, once ACTIVATION_TRIES wrong codes came within the window. */
+export function activationRetryAfter(tries: ActivationTries, now: Date): number | undefined {
+  if (!windowOpen(tries, now) || tries.failures < ACTIVATION_TRIES) return undefined
+  const ends = tries.since.getTime() + ACTIVATION_WINDOW_MS
+  return Math.max(1, Math.ceil((ends - now.getTime()) / 1000))
+}
+
+/** The count after one more wrong code: in the open window, or opening a new one now. */
+export const afterWrongCode = (tries: ActivationTries, now: Date): ActivationTries =>
+  windowOpen(tries, now)
+    ? { failures: tries.failures + 1, since: tries.since }
+    : { failures: 1, since: now }
+
+// ---------------------------------------------------------------------------
+// Delivery (PHYSICAL cards)
+
+/** The sandbox courier's next step: ORDERED → SHIPPED → DELIVERED, then nothing. */
+export const nextDelivery = (status: DeliveryStatus): DeliveryStatus | undefined =>
+  status === 'ORDERED' ? 'SHIPPED' : status === 'SHIPPED' ? 'DELIVERED' : undefined
+
+// ---------------------------------------------------------------------------
+// Monthly fee
+
+/**
+ * The n-th monthly anniversary of `issuedAt` (UTC, same time of day): the
+ * same day of the month n months on, or the month's last day when it is
+ * shorter (issued on 31 January: 28/29 February, 31 March, 30 April …).
+ */
+export function anniversary(issuedAt: Date, n: number): Date {
+  const year = issuedAt.getUTCFullYear()
+  const month = issuedAt.getUTCMonth() + n
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(issuedAt.getUTCDate(), lastDay),
+      issuedAt.getUTCHours(),
+      issuedAt.getUTCMinutes(),
+      issuedAt.getUTCSeconds(),
+      issuedAt.getUTCMilliseconds(),
+    ),
+  )
+}
+
+/** How many monthly anniversaries of `issuedAt` have come by `now` (0 in the first month). */
+export function anniversariesBy(issuedAt: Date, now: Date): number {
+  let n =
+    (now.getUTCFullYear() - issuedAt.getUTCFullYear()) * 12 +
+    (now.getUTCMonth() - issuedAt.getUTCMonth())
+  while (n > 0 && anniversary(issuedAt, n) > now) n--
+  return Math.max(0, n)
+}
+
+/** A monthly fee's period: the 'YYYY-MM' its anniversary falls in. */
+export const feePeriod = (at: Date): string =>
+  `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`
 
 // ---------------------------------------------------------------------------
 // Limits

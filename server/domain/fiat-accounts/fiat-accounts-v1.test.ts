@@ -12,6 +12,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
+import { credit, EUR } from '../ledger/ledger-test-support.ts'
 import { defaultProgramId } from './rules.ts'
 
 const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
@@ -51,14 +52,22 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
       201,
     )
 
-  const cardOn = async (token: string, accountId: string) =>
-    ok<Card>(
+  /** A card on the account, after funding the program's issue fee (eur-balance: 5.00). */
+  const cardOn = async (token: string, accountId: string) => {
+    const { ledger_account_id } = await app.db
+      .selectFrom('fiat_accounts')
+      .select('ledger_account_id')
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow()
+    await credit(app.db, DEMO_TENANT_ID, ledger_account_id, EUR, 500n)
+    return ok<Card>(
       await v1(token, 'POST', '/issuing/cards/balance', {
         fiat_account_id: accountId,
         form_factor: 'VIRTUAL',
       }),
       201,
     )
+  }
 
   it('opens an account with POST /fiat_accounts and answers it like v2; body references are 422', async () => {
     const { token, wallet } = await person()

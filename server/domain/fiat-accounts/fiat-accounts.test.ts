@@ -85,6 +85,8 @@ describeServer('fiat accounts', () => {
       currency_uuid: EUR,
       currency: 'EUR',
       balance: '0.00',
+      // Opened on its own, not by a stand-alone card: it takes cards.
+      stand_alone: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     })

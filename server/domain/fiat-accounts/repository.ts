@@ -152,6 +152,10 @@ const withDetails = (db: Executor, owner: Owner) =>
       'b.balance_minor',
       'f.created_at',
       'f.updated_at',
+      // A stand-alone card's own account (it takes no other card).
+      sql<boolean>`exists (select 1 from cards s where s.fiat_account_id = f.id and s.stand_alone)`.as(
+        'stand_alone',
+      ),
     ])
 
 /** Keep the accounts with fewer than `lt` and/or more than `gt` cards that are not CLOSED. */

@@ -15,6 +15,7 @@ import { Problem } from '../../../contract/problem.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { toProblem as transactionProblem } from '../card-transactions/routes.ts'
 import { CardTransactionService } from '../card-transactions/service.ts'
+import { belongsTo } from '../tenants/product-gate.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { FiatAccountError } from './errors.ts'
 import { FiatAccountService } from './service.ts'
@@ -50,6 +51,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 /** A wallet's fiat accounts (v2). Protected. */
 export default async function fiatAccountRoutes(app: FastifyInstance) {
+  belongsTo(app, 'cards')
   const service = new FiatAccountService(app.db)
   const transactions = new CardTransactionService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -164,6 +166,7 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
  * the caller's is 422 WALLET_NOT_FOUND naming `/body/wallet_id`.
  */
 export async function fiatAccountV1Routes(app: FastifyInstance) {
+  belongsTo(app, 'cards')
   const service = new FiatAccountService(app.db)
   const transactions = new CardTransactionService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()

@@ -177,6 +177,7 @@ export const toFiatAccount = (row: repo.FiatAccountRow): FiatAccount => ({
   currency_uuid: row.currency_uuid,
   currency: row.currency,
   balance: fromMinor(BigInt(row.balance_minor ?? '0'), row.decimals),
+  stand_alone: row.stand_alone,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 })

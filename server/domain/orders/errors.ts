@@ -21,6 +21,8 @@ export type OrderFailure =
   | { kind: 'DESTINATION_CHANGED' }
   /** The key was used with another request (another quote, order type or note). */
   | { kind: 'IDEMPOTENCY_CONFLICT' }
+  /** A top-up's fiat account no longer takes money (CANCELED since the quote, say). */
+  | { kind: 'FIAT_ACCOUNT_UNAVAILABLE'; status: string | undefined }
   /** The wallet's available balance does not cover the total. */
   | { kind: 'INSUFFICIENT_FUNDS'; currency: string; needed: string; available: string }
   /** Not the person's order, or none with that id. */

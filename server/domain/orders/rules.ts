@@ -4,7 +4,6 @@
  * entries, its request hash, its deposit reference and its timeline's words.
  * No IO here.
  */
-import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import type { Destination } from '../../../contract/counterparties.ts'
 import type {
@@ -16,6 +15,7 @@ import type {
 } from '../../../contract/orders.ts'
 import type { RecordType, TransactionStatus } from '../../../contract/wallets.ts'
 import type { StoredPayee, WalletTransactionsTable } from '../../infra/db/schema.ts'
+import { canonicalHash, idempotencyKey as requestKey } from '../idempotency.ts'
 import { type Posting, transfer } from '../ledger/rules.ts'
 
 // ---------------------------------------------------------------------------
@@ -386,12 +386,11 @@ export function requestHash(request: {
   quoteId: string
   note: string | null | undefined
 }): string {
-  const canonical = JSON.stringify([
-    ['note', request.note ?? null],
-    ['order_type', request.orderType],
-    ['quote_id', request.quoteId.toLowerCase()],
-  ])
-  return createHash('sha256').update(canonical).digest('hex')
+  return canonicalHash({
+    note: request.note ?? null,
+    order_type: request.orderType,
+    quote_id: request.quoteId.toLowerCase(),
+  })
 }
 
 /** The idempotency key: the body's request_id, else the header, else the quote (one quote, one order). */
@@ -399,7 +398,7 @@ export const idempotencyKey = (request: {
   requestId?: string | undefined
   header?: string | undefined
   quoteId: string
-}) => request.requestId ?? request.header ?? `quote:${request.quoteId.toLowerCase()}`
+}) => requestKey(request) ?? `quote:${request.quoteId.toLowerCase()}`
 
 // ---------------------------------------------------------------------------
 // Deposit references

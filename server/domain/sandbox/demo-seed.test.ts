@@ -3,6 +3,8 @@ import { isValidBIC, isValidIBAN } from 'ibantools'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
+import type { CardTransactionList } from '../../../contract/card-transactions.ts'
+import type { CardList } from '../../../contract/cards.ts'
 import type { FiatAccountList } from '../../../contract/fiat-accounts.ts'
 import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
@@ -17,9 +19,10 @@ import {
   signIn,
 } from '../../test-support.ts'
 import { validateAddress } from '../addresses/validate.ts'
+import { CARD_MONTHLY_FEE_JOB } from '../cards/service.ts'
 import { DEFAULT_PROGRAMS, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { DEMO_EMAIL, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
+import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
 
 const KEY = Buffer.alloc(32, 3).toString('base64url')
 
@@ -52,7 +55,9 @@ describeServer('the sandbox demo', () => {
         (select count(*) from ledger_accounts where kind = 'sub_account') as sub_accounts,
         (select count(*) from counterparties) as counterparties,
         (select count(*) from counterparty_destinations) as destinations,
-        (select count(*) from card_programs where tenant_id = ${DEMO_TENANT_ID}) as programs
+        (select count(*) from card_programs where tenant_id = ${DEMO_TENANT_ID}) as programs,
+        (select count(*) from cards) as cards,
+        (select count(*) from card_transactions) as card_transactions
     `.execute(app.db)
     return rows[0]
   }
@@ -90,12 +95,18 @@ describeServer('the sandbox demo', () => {
       addresses: '5',
       complete: '9',
       transactions: '9',
-      entries: '13',
-      fiat_accounts: '2',
-      sub_accounts: '2',
+      // 13, then the physical card's issue fee and seven card-network entries.
+      entries: '21',
+      // The virtual card's own account.
+      fiat_accounts: '3',
+      // And the balance account's hold account.
+      sub_accounts: '4',
       counterparties: '2',
       destinations: '3',
       programs: '4',
+      cards: '2',
+      // The issue fee, eight network messages, two top-up deposits.
+      card_transactions: '11',
     })
   })
 
@@ -116,10 +127,17 @@ describeServer('the sandbox demo', () => {
       accounts.data.map(
         (a) => `${a.program_name} ${a.sub_account_type} ${a.currency} ${a.balance}`,
       ),
-    ).toEqual(['Virtual EUR prepaid prepaid EUR 200.00', 'EUR balance account balance EUR 350.00'])
+    ).toEqual([
+      'Virtual EUR prepaid prepaid EUR 200.00',
+      // 350.00 less the physical card's issue fee (5.00), 42.90 and 64.00 spent, 24.00 refunded.
+      'EUR balance account balance EUR 262.10',
+      // The stand-alone virtual card's own account.
+      'Virtual EUR prepaid prepaid EUR 0.00',
+    ])
     expect(accounts.data.map((a) => a.program_id)).toEqual([
       defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
       defaultProgramId(DEMO_TENANT_ID, 'eur-balance'),
+      defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
     ])
 
     const history = (
@@ -152,6 +170,60 @@ describeServer('the sandbox demo', () => {
       const expected = (toMinor(plan.amount, 2) * toMinor(program.feeTopUpPercent, 3)) / 100_000n
       expect(toMinor(plan.fee, 2), plan.program).toBe(expected)
     }
+  })
+
+  it('the demo user has a stand-alone virtual card and a delivered, active physical one, with card transactions', async () => {
+    const pair = (
+      await signIn(app, { email: DEMO_EMAIL, password: DEFAULT_DEMO_PASSWORD })
+    ).json<TokenPair>()
+    const v1 = async <T>(url: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/v1${url}`,
+        headers: headers({ authorization: pair.access_token }),
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json<T>()
+    }
+    const cards = await v1<CardList>('/issuing/cards')
+    expect(
+      cards.data.map((c) => [
+        c.nick_name,
+        c.form_factor,
+        c.status,
+        c.stand_alone,
+        c.delivery?.status,
+      ]),
+    ).toEqual([
+      ['Online shopping', 'VIRTUAL', 'ACTIVE', true, undefined],
+      ['Everyday', 'PHYSICAL', 'ACTIVE', false, 'DELIVERED'],
+    ])
+    expect(cards.data[1]!.delivery?.address).toMatchObject({ city: 'Berlin', country: 'DE' })
+    const [virtual, physical] = cards.data
+
+    const of = async (query: string) =>
+      (await v1<CardTransactionList>(`/issuing/transactions/?limit=100&${query}`)).data
+        .map((t) => `${t.type} ${t.status} ${t.amount}${t.merchant ? ` ${t.merchant.name}` : ''}`)
+        .reverse()
+    expect(await of(`card_id=${physical!.id}`)).toEqual([
+      'FEE SETTLED 5.00',
+      'AUTHORIZATION SETTLED 42.90 Café Einstein',
+      'CLEARING SETTLED 42.90 Café Einstein',
+      'AUTHORIZATION REVERSED 18.00 City Parking',
+      'REVERSAL SETTLED 18.00 City Parking',
+      'AUTHORIZATION SETTLED 64.00 Dussmann Bookshop',
+      'CLEARING SETTLED 64.00 Dussmann Bookshop',
+      'REFUND SETTLED 24.00 Dussmann Bookshop',
+    ])
+    expect(await of(`card_id=${virtual!.id}`)).toEqual([
+      'AUTHORIZATION DECLINED 12.99 Streaming Plus',
+    ])
+    // The top-up of the balance account is the account's, not a card's.
+    const account = await of(`fiat_account_id=${physical!.fiat_account.id}`)
+    expect(account[0]).toBe('DEPOSIT SETTLED 350.00')
+    expect(account).toHaveLength(9)
+    expect(DEMO_CARD_MESSAGES).toHaveLength(8)
+    await expectLedgerInvariants(app)
   })
 
   it('the demo user pays two counterparties: a person by SEPA, a business by SWIFT and on chain', async () => {
@@ -233,12 +305,14 @@ describeServer('the sandbox demo', () => {
     await seedDemo(deps)
     await app.jobs.runDue({ now: new Date(Date.now() + 3_600_000), limit: 100 })
     expect(await census()).toEqual(before)
+    // Only the physical card's monthly fee waits, for its first anniversary.
     const pending = await app.db
       .selectFrom('jobs')
-      .select('id')
+      .select(['kind', 'run_at'])
       .where('done_at', 'is', null)
       .execute()
-    expect(pending).toEqual([])
+    expect(pending.map((job) => job.kind)).toEqual([CARD_MONTHLY_FEE_JOB])
+    expect(pending[0]!.run_at.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000)
     await expectLedgerInvariants(app)
     expect(DEMO_TENANT_ID).toBe('2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01')
   })

@@ -17,10 +17,15 @@ import { SeedStore } from '../addresses/seed-store.ts'
 import { AddressService } from '../addresses/service.ts'
 import { judgePassword } from '../auth/password-policy.ts'
 import { findUserByEmail, insertUserWithEmail } from '../auth/repository.ts'
+import { CardProcessor, recordDeposit } from '../card-transactions/service.ts'
+import { CardCrypto } from '../cards/card-crypto.ts'
+import { CardService, printedCvv } from '../cards/service.ts'
+import { CARD_DELIVERY_JOB, SandboxCourier } from '../cards/shipping.ts'
 import { DEPOSIT_JOB, DepositService } from '../deposits/service.ts'
 import { findFiatAccounts } from '../fiat-accounts/repository.ts'
 import { type DefaultProgramKey, defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
 import { ensureDefaultPrograms, FiatAccountService } from '../fiat-accounts/service.ts'
+import { approveForDemo } from '../kyc/service.ts'
 import type { Posting } from '../ledger/rules.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
@@ -123,13 +128,68 @@ const DEMO_COUNTERPARTIES: DemoCounterparty[] = [
   },
 ]
 
+/**
+ * The demo's cards: a stand-alone virtual one (its own empty prepaid
+ * account) and a physical one on the EUR balance account, delivered and
+ * activated. Issued through the card service under fixed request ids, so a
+ * restart replays them.
+ */
+const DEMO_DELIVERY_ADDRESS = {
+  recipient_name: 'Demo User',
+  line1: 'Unter den Linden 77',
+  city: 'Berlin',
+  postal_code: '10117',
+  country: 'DE',
+}
+const CAFE = { name: 'Café Einstein', mcc: '5814', city: 'Berlin', country: 'DE' }
+const PARKING = { name: 'City Parking', mcc: '7523', city: 'Berlin', country: 'DE' }
+const BOOKSHOP = { name: 'Dussmann Bookshop', mcc: '5942', city: 'Berlin', country: 'DE' }
+const STREAMING = { name: 'Streaming Plus', mcc: '4899', city: 'Amsterdam', country: 'NL' }
+
+/**
+ * What the sandbox card network sends for the demo, in order, each under a
+ * fixed network_message_id (a restart replays it): a purchase approved and
+ * cleared, one reversed, one cleared and partly refunded on the physical
+ * card, and one declined on the empty virtual card.
+ */
+export const DEMO_CARD_MESSAGES: {
+  key: string
+  card: 'virtual' | 'physical'
+  type: 'AUTHORIZATION' | 'CLEARING' | 'REVERSAL' | 'REFUND'
+  amount: string
+  merchant?: typeof CAFE
+  /** The key of the authorisation a clearing, reversal or refund follows. */
+  follows?: string
+}[] = [
+  { key: 'cafe', card: 'physical', type: 'AUTHORIZATION', amount: '42.90', merchant: CAFE },
+  { key: 'cafe:clear', card: 'physical', type: 'CLEARING', amount: '42.90', follows: 'cafe' },
+  { key: 'parking', card: 'physical', type: 'AUTHORIZATION', amount: '18.00', merchant: PARKING },
+  {
+    key: 'parking:reverse',
+    card: 'physical',
+    type: 'REVERSAL',
+    amount: '18.00',
+    follows: 'parking',
+  },
+  { key: 'books', card: 'physical', type: 'AUTHORIZATION', amount: '64.00', merchant: BOOKSHOP },
+  { key: 'books:clear', card: 'physical', type: 'CLEARING', amount: '64.00', follows: 'books' },
+  { key: 'books:refund', card: 'physical', type: 'REFUND', amount: '24.00', follows: 'books' },
+  {
+    key: 'streaming',
+    card: 'virtual',
+    type: 'AUTHORIZATION',
+    amount: '12.99',
+    merchant: STREAMING,
+  },
+]
+
 /** A fixed id for a demo item: the same at every start, so inserting it again is a no-op. */
 const demoId = (name: string) => uuidv5(`demo-seed:${name}`, DEMO_TENANT_ID)
 
 export interface DemoDeps {
   db: Kysely<DB>
   jobs: Pick<JobRunner, 'enqueue'>
-  config: Pick<Config, 'demo' | 'sandboxChain' | 'secrets'>
+  config: Pick<Config, 'demo' | 'sandboxChain' | 'sandboxShipping' | 'secrets'>
   log: FastifyBaseLogger
 }
 
@@ -156,6 +216,8 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
     if (!user) throw new Error('the demo user was not created')
   }
   const owner = { tenantId, userId: user.id }
+  // Verified, so the demo can issue cards and withdraw at once (KYC gates).
+  await approveForDemo(db, owner)
 
   const wallets = new WalletService(db)
   const addresses = new AddressService(db, new SeedStore(config.secrets.addressSeedKey))
@@ -189,6 +251,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
 
   const fiatWallet = walletIds.get(DEMO_FIAT_WALLET)!
   await seedFiat(db, owner, fiatWallet)
+  await seedCards(deps, owner, fiatWallet)
   await seedCounterparties(db, fiatWallet)
   return { email: DEMO_EMAIL, password }
 }
@@ -246,7 +309,7 @@ async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
       account = await find()
     }
     if (!account) throw new Error(`demo fiat account of ${plan.program} was not created`)
-    await topUp(db, owner, walletId, account.ledger_account_id, plan)
+    await topUp(db, owner, walletId, account, plan)
   }
 }
 
@@ -254,7 +317,7 @@ async function topUp(
   db: Kysely<DB>,
   { tenantId }: Owner,
   walletId: string,
-  subAccount: string,
+  { id: fiatAccountId, ledger_account_id: subAccount }: { id: string; ledger_account_id: string },
   plan: (typeof DEMO_TOP_UPS)[number],
 ) {
   const key = `demo-seed:top-up:${plan.program}`
@@ -274,6 +337,7 @@ async function topUp(
     }
     const entry = await post(trx, { tenantId, kind: 'card_top_up', idempotencyKey: key, postings })
     if (entry.replayed) return
+    await recordDeposit(trx, { fiatAccountId, operationId, amountMinor: amount, at: new Date() })
     const record = {
       tenant_id: tenantId,
       wallet_id: walletId,
@@ -305,6 +369,71 @@ async function topUp(
       ])
       .execute()
   })
+}
+
+/**
+ * The cards and their transactions, through the card service and the sandbox
+ * processor: the physical card is driven through its delivery (the courier's
+ * steps run here, not after SANDBOX_SHIPPING_MS) and activated with the
+ * security code printed on it. Fixed request ids and network message ids make a restart
+ * replay every step.
+ */
+async function seedCards(deps: DemoDeps, owner: Owner, walletId: string) {
+  const { db } = deps
+  const { tenantId } = owner
+  const crypto = new CardCrypto(deps.config.secrets)
+  const courier = new SandboxCourier(db, deps.jobs, deps.config.sandboxShipping.stepMs)
+  const cards = new CardService(db, crypto, { jobs: deps.jobs, shipping: courier })
+  const virtual = await cards.createStandAlone(owner, {
+    walletId,
+    programId: defaultProgramId(tenantId, 'eur-prepaid'),
+    formFactor: 'VIRTUAL',
+    nickName: 'Online shopping',
+    requestKey: 'demo-seed:card:virtual',
+  })
+  const balanceProgram = defaultProgramId(tenantId, 'eur-balance')
+  const account = (await findFiatAccounts(db, owner, walletId, { limit: 100, offset: 0 })).find(
+    (a) => a.program_id === balanceProgram,
+  )
+  if (!account) throw new Error('the demo EUR balance account was not created')
+  const physical = await cards.createOnAccount(owner, {
+    fiatAccountId: account.id,
+    formFactor: 'PHYSICAL',
+    nickName: 'Everyday',
+    deliveryAddress: DEMO_DELIVERY_ADDRESS,
+    requestKey: 'demo-seed:card:physical',
+  })
+  const cardId = physical.card.id
+  const job = {
+    id: `deliver:${cardId}`,
+    kind: CARD_DELIVERY_JOB,
+    tenantId,
+    payload: { card_id: cardId },
+    attempt: 1,
+  }
+  const context = { db, log: deps.log, now: new Date() }
+  for (let step = 0; step < 3; step++) {
+    if ((await courier.deliver(job, context)) === undefined) break
+  }
+  const delivered = await cards.get(owner, cardId)
+  if (delivered.status === 'INACTIVE') {
+    await cards.activate(owner, cardId, await printedCvv(db, crypto, { tenantId, cardId }))
+  }
+
+  const processor = new CardProcessor(db)
+  const ids = new Map<string, string>()
+  for (const message of DEMO_CARD_MESSAGES) {
+    const { transaction } = await processor.receive({
+      card_id: message.card === 'virtual' ? virtual.card.id : cardId,
+      type: message.type,
+      amount: message.amount,
+      currency: 'EUR',
+      ...(message.merchant && { merchant: message.merchant }),
+      ...(message.follows && { authorization_id: ids.get(message.follows) }),
+      network_message_id: `demo-seed:${message.key}`,
+    })
+    ids.set(message.key, transaction.id)
+  }
 }
 
 /** Straight rows under fixed ids: inserting again (a restart, two seeds at once) adds nothing. */

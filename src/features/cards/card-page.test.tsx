@@ -34,6 +34,7 @@ function renderPage(routes: Record<string, Route> = {}, card: Partial<CardDetail
   const api = mockApi({
     [`GET ${CARD}`]: () => ({ body: stored }),
     [`GET ${CARD}/reveals`]: { body: aPage([]) },
+    'GET /issuing/transactions/': { body: aPage([]) },
     [`PATCH ${CARD}/freeze`]: move('FROZEN'),
     [`PATCH ${CARD}/unfreeze`]: move('ACTIVE'),
     [`DELETE ${CARD}`]: move('CLOSED'),

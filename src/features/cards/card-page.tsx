@@ -1,24 +1,24 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId, useState } from 'react'
 import { Link } from 'wouter'
-import type { CardDetail } from '../../../contract/cards.ts'
+import { type CardDetail, cardFinished, cardRevealable } from '../../../contract/cards.ts'
 import { href } from '../../app/paths.ts'
 import { formatDateTime, formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice } from '../../ui/components.tsx'
+import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { CardActivityList } from './card-activity-list.tsx'
+import { CardDelivery } from './card-delivery.tsx'
 import { CardError, CardOtpPanel, CardSecretsPanel } from './card-secrets-panel.tsx'
 import { LimitsEditor, RenameCard } from './card-settings.tsx'
 import { CardVisual } from './card-visual.tsx'
 import { formFactorLabel } from './labels.ts'
 import { type CardAction, useCardAction, useCloseCard } from './mutations.ts'
-import { cardQuery, revealsQuery } from './queries.ts'
+import { cardCsvUrl, cardQuery, cardTransactionsQuery, revealsQuery } from './queries.ts'
 import './cards.css'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
-
-/** A card whose number and codes may still be shown (the server refuses the rest with 409). */
-const SHOWS_SECRETS = new Set(['ACTIVE', 'FROZEN', 'BLOCKED', 'INACTIVE'])
 
 /** /cards/:id — the card, its secrets on request, its settings and who saw what. */
 export default function CardPage(props: { id: string }) {
@@ -40,7 +40,7 @@ export default function CardPage(props: { id: string }) {
     )
   }
   const data = card.data
-  const closed = data.status === 'CLOSED' || data.status === 'CANCELED'
+  const closed = cardFinished(data.status)
   return (
     <div className="stack">
       <p>
@@ -49,7 +49,9 @@ export default function CardPage(props: { id: string }) {
       <h1>{data.nick_name ?? t('cards.unnamed')}</h1>
       <CardVisual card={data} />
       <Facts card={data} />
-      {SHOWS_SECRETS.has(data.status) && (
+      <CardDelivery card={data} />
+      {/* The server's own rule: it refuses the rest with 409. */}
+      {cardRevealable(data.status) && (
         <>
           <CardSecretsPanel card={data} />
           <CardOtpPanel card={data} />
@@ -71,6 +73,13 @@ export default function CardPage(props: { id: string }) {
           </Section>
         </>
       )}
+      <CardActivityList
+        title={t('cards.tx.title')}
+        query={cardTransactionsQuery(data.id)}
+        actions={
+          <CsvButton url={cardCsvUrl(data.id)} fileName={`card-${data.last4}-transactions.csv`} />
+        }
+      />
       <RevealLog card={data} />
     </div>
   )
@@ -97,14 +106,23 @@ function Facts(props: { card: CardDetail }) {
     [t('cards.balance'), formatMoney(language, account.balance, account.currency)],
   ]
   return (
-    <dl className="fields">
-      {rows.map(([label, value]) => (
-        <div key={label} className="field-row">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className="fields">
+        {rows.map(([label, value]) => (
+          <div key={label} className="field-row">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {!card.stand_alone && (
+        <p>
+          <Link href={href.fiatAccount(account.id, { wallet: card.wallet_uuid })}>
+            {t('cards.account.open', { program: account.program_name })}
+          </Link>
+        </p>
+      )}
+    </>
   )
 }
 

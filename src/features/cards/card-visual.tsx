@@ -7,10 +7,9 @@ import { cardStatusLabel, formFactorLabel, printedExpiry } from './labels.ts'
  * status. Decorative styling only; every fact is also text.
  */
 export function CardVisual(props: {
-  card: Pick<
-    Card,
-    'nick_name' | 'last4' | 'expiry_month' | 'expiry_year' | 'status' | 'form_factor' | 'currency'
-  >
+  /** An account lists its cards without expiry and currency: those lines are left out. */
+  card: Pick<Card, 'nick_name' | 'last4' | 'status' | 'form_factor'> &
+    Partial<Pick<Card, 'expiry_month' | 'expiry_year' | 'currency'>>
 }) {
   const { t } = useI18n()
   const { card } = props
@@ -23,11 +22,14 @@ export function CardVisual(props: {
         <span aria-hidden="true">{card.last4}</span>
       </span>
       <span className="card-visual-meta">
+        {card.expiry_month !== undefined && card.expiry_year !== undefined && (
+          <span>
+            {t('cards.expires', { expiry: printedExpiry(card.expiry_month, card.expiry_year) })}
+          </span>
+        )}
         <span>
-          {t('cards.expires', { expiry: printedExpiry(card.expiry_month, card.expiry_year) })}
-        </span>
-        <span>
-          {formFactorLabel(t, card.form_factor)} · {card.currency}
+          {formFactorLabel(t, card.form_factor)}
+          {card.currency && ` · ${card.currency}`}
         </span>
       </span>
       <span className={`card-status card-status-${card.status.toLowerCase()}`}>

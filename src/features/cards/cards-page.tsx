@@ -45,10 +45,11 @@ export default function CardsPage() {
               ))}
             </SelectField>
           )}
-          <p>
+          <p className="row">
             <Link href={href.newCard({ wallet })} className="button button-primary">
               {t('cards.issue')}
             </Link>
+            <Link href={href.fiatAccounts({ wallet })}>{t('cards.accounts.link')}</Link>
           </p>
           <WalletCards wallet={wallet} />
         </>

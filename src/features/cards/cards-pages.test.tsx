@@ -69,7 +69,7 @@ describe('cards list', () => {
 })
 
 describe('issuing a card', () => {
-  const account: FiatAccount = aCardDetail().fiat_account
+  const account: FiatAccount = { ...aCardDetail().fiat_account, stand_alone: false }
 
   it('issues a stand-alone virtual card under a prepaid program, then opens it', async () => {
     const api = mockApi({
@@ -88,13 +88,15 @@ describe('issuing a card', () => {
     await user.click(screen.getByRole('radio', { name: 'Physical' }))
     await user.click(screen.getByRole('radio', { name: 'Virtual' }))
     await user.type(screen.getByRole('textbox', { name: 'Card name (optional)' }), ' Groceries ')
-    await user.click(screen.getByRole('button', { name: 'Issue card' }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
     await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
     expect(api.to('POST /issuing/cards/create')[0]?.body).toEqual({
       wallet_uuid: CARD_WALLET,
       program_id: PROGRAM_ID,
       form_factor: 'VIRTUAL',
       nick_name: 'Groceries',
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     })
   })
 
@@ -102,23 +104,31 @@ describe('issuing a card', () => {
     const api = mockApi({
       'GET /wallets': WALLETS,
       'GET /issuing/config/programs': {
-        body: aPage([aProgram({ form_factors: ['PHYSICAL'], sub_account_type: 'balance' })]),
+        body: aPage([aProgram({ form_factors: ['VIRTUAL'], sub_account_type: 'balance' })]),
       },
-      [`GET /fiat-accounts/${CARD_WALLET}`]: { body: aPage([account]) },
+      [`GET /fiat-accounts/${CARD_WALLET}`]: {
+        body: aPage([
+          // A stand-alone card's own account takes no other card: not offered.
+          { ...account, id: 'own', program_name: 'Solo EUR', stand_alone: true },
+          account,
+        ]),
+      },
       'POST /issuing/cards/balance': { status: 201, body: listCard() },
     })
     const { user } = renderApp(<NewCardPage />, { path: '/cards/new' })
     // No prepaid program: the account is the only way, chosen already.
     expect(await screen.findByRole('radio', { name: 'An account I already have' })).toBeChecked()
-    expect(screen.getByRole('combobox', { name: 'Account' })).toHaveDisplayValue(
-      /Everyday EUR · €125.50/,
-    )
-    expect(screen.getByRole('radio', { name: 'Physical' })).toBeChecked()
-    await user.click(screen.getByRole('button', { name: 'Issue card' }))
+    const accounts = screen.getByRole('combobox', { name: 'Account' })
+    expect(accounts).toHaveDisplayValue(/Everyday EUR · €125.50/)
+    expect(within(accounts).getAllByRole('option')).toHaveLength(1)
+    expect(screen.getByRole('radio', { name: 'Virtual' })).toBeChecked()
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
     await waitFor(() =>
       expect(api.to('POST /issuing/cards/balance')[0]?.body).toEqual({
         fiat_account_id: ACCOUNT_ID,
-        form_factor: 'PHYSICAL',
+        form_factor: 'VIRTUAL',
+        request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       }),
     )
   })
@@ -131,6 +141,7 @@ describe('issuing a card', () => {
       'POST /issuing/cards/create': problem(422, 'PROGRAM_NOT_ACTIVE'),
     })
     const { user } = renderApp(<NewCardPage />)
+    await user.click(await screen.findByRole('button', { name: 'Continue' }))
     await user.click(await screen.findByRole('button', { name: 'Issue card' }))
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).not.toBe('')
@@ -142,6 +153,7 @@ describe('card settings', () => {
   const routes = {
     [`GET ${CARD}`]: { body: aCardDetail() },
     [`GET ${CARD}/reveals`]: { body: aPage([]) },
+    'GET /issuing/transactions/': { body: aPage([]) },
   }
 
   it('checks limits before sending: positive, two decimals, per payment ≤ daily ≤ monthly', async () => {

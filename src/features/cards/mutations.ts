@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type {
+  ActivateCardBody,
   Card,
   CardDetail,
   CardLimits,
@@ -7,6 +8,7 @@ import type {
   CreateCardBody,
   UpdateCardBody,
 } from '../../../contract/cards.ts'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { api } from '../../net/api.ts'
 import { cardKeys, cardPath } from './queries.ts'
 
@@ -22,6 +24,11 @@ function useCardChanged() {
       queryClient.invalidateQueries({ queryKey: cardKeys.detail(card.id) }),
       queryClient.invalidateQueries({ queryKey: cardKeys.lists() }),
       queryClient.invalidateQueries({ queryKey: cardKeys.accounts(card.wallet_uuid) }),
+      // An account page lists the card too, and an issue fee changes its balance.
+      queryClient.invalidateQueries({ queryKey: [...cardKeys.all, 'fiat-account'] }),
+      // An issue fee, a closing's refund, a change of status: the histories
+      // must say what the balances beside them already show.
+      queryClient.invalidateQueries({ queryKey: cardKeys.transactions() }),
     ])
   }
 }
@@ -62,9 +69,10 @@ export function useRenameCard(card: CardDetail) {
   })
 }
 
+/** Both ways carry a `request_id` fixed for the attempt: a double tap issues one card. */
 export type IssueCard =
-  | { kind: 'stand-alone'; body: CreateCardBody }
-  | { kind: 'account'; body: CreateBalanceCardBody }
+  | { kind: 'stand-alone'; body: CreateCardBody & { request_id: string } }
+  | { kind: 'account'; body: CreateBalanceCardBody & { request_id: string } }
 
 export function useIssueCard() {
   const changed = useCardChanged()
@@ -74,5 +82,37 @@ export function useIssueCard() {
         ? api.v1.post<Card>('/issuing/cards/create', issue.body)
         : api.v1.post<Card>('/issuing/cards/balance', issue.body),
     onSuccess: changed,
+  })
+}
+
+/**
+ * A physical card, once delivered, is activated with the security code (CVV)
+ * printed on it. The code is the mutation's variables: the form resets the
+ * mutation once it settles, and an unwatched one leaves the cache at once.
+ */
+export function useActivateCard(card: CardDetail) {
+  const changed = useCardChanged()
+  return useMutation({
+    mutationFn: (body: ActivateCardBody) =>
+      api.v1.patch<Card>(`${cardPath(card.id)}/activate`, body),
+    gcTime: 0,
+    onSuccess: changed,
+    // A 409 CARD_NOT_DELIVERED means the delivery moved on elsewhere: read it again.
+    onError: () => changed(card),
+  })
+}
+
+/** Opens a fiat account in the wallet under a program. */
+export function useOpenAccount(wallet: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (programId: string) =>
+      api.v2.post<FiatAccount>(`/fiat-accounts/${encodeURIComponent(wallet)}`, {
+        program_id: programId,
+      }),
+    onSuccess: (account) => {
+      queryClient.setQueryData(cardKeys.account(account.id), { ...account, cards: [] })
+      return queryClient.invalidateQueries({ queryKey: cardKeys.accounts(wallet) })
+    },
   })
 }

@@ -1,7 +1,15 @@
-import { queryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import type { CardTransactionList } from '../../../contract/card-transactions.ts'
 import type { CardDetail, CardList, CardRevealList } from '../../../contract/cards.ts'
-import type { CardProgramList, FiatAccountList } from '../../../contract/fiat-accounts.ts'
+import type {
+  CardProgramList,
+  FiatAccount,
+  FiatAccountList,
+} from '../../../contract/fiat-accounts.ts'
 import { api } from '../../net/api.ts'
+import { netConfig } from '../../net/config.ts'
+import { cardsRootKey } from '../../queries/money-moved.ts'
+import { onItsWay } from './delivery.ts'
 
 /*
  * Card reads. Number, expiry, CVV and one-time codes are NEVER read through a
@@ -10,19 +18,31 @@ import { api } from '../../net/api.ts'
  */
 
 export const cardKeys = {
-  all: ['cards'] as const,
+  /** Shared with the order flow, whose top-ups move money into card accounts. */
+  all: cardsRootKey,
   lists: () => [...cardKeys.all, 'list'] as const,
   list: (wallet: string) => [...cardKeys.lists(), wallet] as const,
   detail: (id: string) => [...cardKeys.all, 'detail', id] as const,
   reveals: (id: string) => [...cardKeys.all, 'reveals', id] as const,
   programs: () => [...cardKeys.all, 'programs'] as const,
   accounts: (wallet: string) => [...cardKeys.all, 'fiat-accounts', wallet] as const,
+  /** Under `accounts(wallet)`, so whatever changes an account's cards reads both again. */
+  accountPages: (wallet: string) => [...cardKeys.accounts(wallet), 'pages'] as const,
+  account: (id: string) => [...cardKeys.all, 'fiat-account', id] as const,
+  transactions: () => [...cardKeys.all, 'transactions'] as const,
+  cardTransactions: (card: string) => [...cardKeys.transactions(), 'card', card] as const,
+  accountTransactions: (account: string) =>
+    [...cardKeys.transactions(), 'account', account] as const,
 }
 
 /** A person has a handful of cards; one page holds them (the server's MAX_LIMIT). */
 const LIST_LIMIT = 100
 
 export const cardPath = (id: string) => `/issuing/cards/${encodeURIComponent(id)}`
+
+/** The card's transactions as CSV (v1, streamed); the auth proxy adds the raw token. */
+export const cardCsvUrl = (id: string) =>
+  `${netConfig.v1Base}/issuing/transactions/csv?card_id=${encodeURIComponent(id)}`
 
 export const cardsQuery = (wallet: string) =>
   queryOptions({
@@ -34,10 +54,17 @@ export const cardsQuery = (wallet: string) =>
       }),
   })
 
+/** How often a card on its way is read again: the stepper follows the courier. */
+export const DELIVERY_POLL_MS = 5_000
+
 export const cardQuery = (id: string) =>
   queryOptions({
     queryKey: cardKeys.detail(id),
     queryFn: ({ signal }) => api.v1.get<CardDetail>(cardPath(id), { signal }),
+    // Until DELIVERED, then never again. Only while the page is visible:
+    // refetchIntervalInBackground stays false.
+    refetchInterval: (query) =>
+      query.state.data && onItsWay(query.state.data) ? DELIVERY_POLL_MS : false,
   })
 
 /** Who saw this card's secrets and when: only meaningful fresh, so not kept on the device. */
@@ -70,4 +97,73 @@ export const fiatAccountsQuery = (wallet: string) =>
         signal,
         query: { limit: LIST_LIMIT },
       }),
+  })
+
+/** Rows per page of the paged lists (transactions, accounts). */
+export const PAGE_SIZE = 20
+
+/** The next page's offset, or undefined when the last answer was the last page. */
+const nextOffset = (last: { is_last_page: boolean; offset: number; data: unknown[] }) =>
+  last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length
+
+/** A card's or an account's transactions, a page at a time: one shape for both lists. */
+const activityPages = (
+  queryKey: readonly string[],
+  fetchPage: (offset: number, signal: AbortSignal) => Promise<CardTransactionList>,
+) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ signal, pageParam }) => fetchPage(pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: nextOffset,
+  })
+export type ActivityQuery = ReturnType<typeof activityPages>
+
+export const cardTransactionsQuery = (card: string) =>
+  activityPages(cardKeys.cardTransactions(card), (offset, signal) =>
+    api.v1.get<CardTransactionList>('/issuing/transactions/', {
+      signal,
+      query: { card_id: card, new_scheme: true, limit: PAGE_SIZE, offset },
+    }),
+  )
+
+const accountPath = (wallet: string, account: string) =>
+  `/fiat-accounts/${encodeURIComponent(wallet)}/${encodeURIComponent(account)}`
+
+export const accountTransactionsQuery = (wallet: string, account: string) =>
+  activityPages(cardKeys.accountTransactions(account), (offset, signal) =>
+    api.v2.get<CardTransactionList>(`${accountPath(wallet, account)}/transactions`, {
+      signal,
+      query: { limit: PAGE_SIZE, offset },
+    }),
+  )
+
+/** A wallet's accounts with their cards, a page at a time (the accounts screen). */
+export const accountPagesQuery = (wallet: string) =>
+  infiniteQueryOptions({
+    queryKey: cardKeys.accountPages(wallet),
+    queryFn: ({ signal, pageParam }) =>
+      api.v2.get<FiatAccountList>(`/fiat-accounts/${encodeURIComponent(wallet)}`, {
+        signal,
+        query: { show_cards: true, limit: PAGE_SIZE, offset: pageParam },
+      }),
+    initialPageParam: 0,
+    getNextPageParam: nextOffset,
+  })
+
+/**
+ * One account with its cards. v2 names the wallet in the path; a link
+ * without it (typed by hand, an old bookmark) asks v1, which needs none and
+ * answers the same account.
+ */
+export const accountQuery = (id: string, wallet: string | undefined) =>
+  queryOptions({
+    queryKey: cardKeys.account(id),
+    queryFn: ({ signal }) =>
+      wallet
+        ? api.v2.get<FiatAccount>(accountPath(wallet, id), { signal, query: { show_cards: true } })
+        : api.v1.get<FiatAccount>(`/fiat_accounts/${encodeURIComponent(id)}`, {
+            signal,
+            query: { show_cards: true },
+          }),
   })

@@ -1,3 +1,4 @@
+import type { CardTransaction } from '../../../contract/card-transactions.ts'
 import type { CardDetail } from '../../../contract/cards.ts'
 
 export const CARD_ID = '0190b0a4-0000-7000-8000-0000000000d1'
@@ -21,6 +22,7 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
   currency: 'EUR',
   stand_alone: true,
   limits: { per_transaction: '1000.00', daily: '2500.00', monthly: '10000.00' },
+  delivery: null,
   created_at: '2026-01-02T00:00:00Z',
   updated_at: '2026-01-02T00:00:00Z',
   fiat_account: {
@@ -30,6 +32,7 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
     program_name: 'Everyday EUR',
     sub_account_type: 'prepaid',
     type: 'prepaid',
+    stand_alone: true,
     status: 'ACTIVE',
     currency_uuid: EUR_UUID,
     currency: 'EUR',
@@ -46,4 +49,24 @@ export const aPage = <T>(data: T[]) => ({
   limit: 100,
   offset: 0,
   is_last_page: true,
+})
+
+export const aCardTransaction = (overrides: Partial<CardTransaction> = {}): CardTransaction => ({
+  id: '0190b0a4-0000-7000-8000-0000000000e1',
+  card_id: CARD_ID,
+  card_last4: '4242',
+  fiat_account_id: ACCOUNT_ID,
+  wallet_uuid: CARD_WALLET,
+  type: 'AUTHORIZATION',
+  status: 'APPROVED',
+  amount: '25.00',
+  currency: 'EUR',
+  currency_uuid: EUR_UUID,
+  merchant: { name: 'Corner Shop', mcc: '5411', city: 'Berlin', country: 'DE' },
+  decline_reason: null,
+  exceeded_limit: null,
+  authorization_id: null,
+  created_at: '2026-03-01T10:00:00Z',
+  updated_at: '2026-03-01T10:00:00Z',
+  ...overrides,
 })

@@ -3,6 +3,7 @@ import type { ChainId } from '../../../contract/catalog.ts'
 import type { Order, OrderType, PlaceOrderBody } from '../../../contract/orders.ts'
 import type { WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import { api } from '../../net/api.ts'
+import { moneyMoved } from '../../queries/money-moved.ts'
 import { walletPath } from '../../queries/wallets.ts'
 import { forgetPlacement, isDefiniteRefusal, rememberPlacement } from './pending-placement.ts'
 import { orderKeys, walletKeys } from './queries.ts'
@@ -17,8 +18,9 @@ export async function orderChanged(queryClient: QueryClient, order: Order) {
   queryClient.setQueryData(orderKeys.detail(order.id), order)
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: orderKeys.lists() }),
-    // Balances (held, released, received) and every wallet history.
-    queryClient.invalidateQueries({ queryKey: walletKeys.all }),
+    // Balances (held, released, received), every wallet history, and the
+    // card accounts a top-up fills.
+    moneyMoved(queryClient),
   ])
 }
 

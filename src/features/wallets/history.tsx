@@ -3,9 +3,10 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import type { Balance } from '../../../contract/wallets.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, SelectField, Spinner, TextField } from '../../ui/components.tsx'
+import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
-import { CsvButton } from './csv-button.tsx'
+import { csvUrl } from './csv-export.ts'
 import {
   statusLabel,
   TRANSACTION_STATUSES,
@@ -132,7 +133,10 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
           </Suspense>
         </>
       )}
-      <CsvButton walletUuid={props.walletUuid} query={historyQueryParams(filters)} />
+      <CsvButton
+        url={csvUrl(props.walletUuid, historyQueryParams(filters))}
+        fileName={`transactions-${props.walletUuid}.csv`}
+      />
     </section>
   )
 }

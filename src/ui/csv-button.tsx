@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
-import { formatBytes } from '../../i18n/format.ts'
-import { useI18n } from '../../i18n/i18n.tsx'
-import { Button } from '../../ui/components.tsx'
-import { useNeedsServer } from '../../ui/online.tsx'
-import { csvUrl, downloadCsv } from './csv-export.ts'
+import { formatBytes } from '../i18n/format.ts'
+import { useI18n } from '../i18n/i18n.tsx'
+import { downloadCsv } from '../net/download.ts'
+import { Button } from './components.tsx'
+import { useNeedsServer } from './online.tsx'
 
 type State =
   | { step: 'idle' }
@@ -16,16 +16,12 @@ type State =
  * "Download CSV" with the bytes received so far, cancellable. The file is
  * saved through a blob link once complete; the link stays for a second try.
  */
-export function CsvButton(props: {
-  walletUuid: string
-  query: Record<string, string | undefined>
-}) {
+export function CsvButton(props: { url: string; fileName: string }) {
   const { t, language } = useI18n()
   const server = useNeedsServer()
   const [state, setState] = useState<State>({ step: 'idle' })
   const controller = useRef<AbortController | undefined>(undefined)
   const link = useRef<HTMLAnchorElement>(null)
-  const fileName = `transactions-${props.walletUuid}.csv`
 
   // The blob lives until a new download replaces it or the screen goes.
   const objectUrl = state.step === 'done' ? state.url : undefined
@@ -46,7 +42,7 @@ export function CsvButton(props: {
     controller.current = abort
     setState({ step: 'running', bytes: 0 })
     try {
-      const blob = await downloadCsv(csvUrl(props.walletUuid, props.query), {
+      const blob = await downloadCsv(props.url, {
         signal: abort.signal,
         onProgress: (bytes) => setState({ step: 'running', bytes }),
       })
@@ -82,7 +78,7 @@ export function CsvButton(props: {
         </p>
       )}
       {state.step === 'done' && (
-        <a ref={link} href={state.url} download={fileName} data-testid="csv-link">
+        <a ref={link} href={state.url} download={props.fileName} data-testid="csv-link">
           {t('csv.again')}
         </a>
       )}

@@ -1,0 +1,85 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
+import { expect } from 'vitest'
+import { CardCrypto } from './card-crypto.ts'
+import { isLuhnValid } from './rules.ts'
+import { printedCvv } from './service.ts'
+
+/**
+ * Card keys for a test app, and the card factory's view of them: pass
+ * `env` to createTestApp, read a card's printed security code with `cvvOf`
+ * (what its holder types to activate it).
+ */
+export function testCardKeys() {
+  const dataKey = randomBytes(32)
+  const cvk = randomBytes(32)
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+  const crypto = new CardCrypto({ cardDataKey: dataKey, cardCvk: cvk, cardSecretPrivateKey: pem })
+  return {
+    cvk,
+    env: {
+      CARD_DATA_KEY: dataKey.toString('base64url'),
+      CARD_CVK: cvk.toString('base64url'),
+      CARD_SECRET_PRIVATE_KEY: pem,
+    },
+    cvvOf: (app: FastifyInstance, tenantId: string, cardId: string) =>
+      printedCvv(app.db, crypto, { tenantId, cardId }),
+  }
+}
+
+/**
+ * Every Luhn-valid run of exactly 16 digits in a text, except the fraction of
+ * a decimal number (pino's responseTime: 1.6907400000000052) and a run inside
+ * a hex token of 32 or more characters with a letter in it (a SHA-256 hash
+ * holds a Luhn-valid 16-digit run by chance often enough to fail a dump of
+ * hundreds of rows now and then; a card number is never stored as hex).
+ */
+export const cardNumbersIn = (text: string) =>
+  [
+    ...text
+      .replace(/[0-9a-f]{32,}/gi, (token) => (/[a-f]/i.test(token) ? '<hex>' : token))
+      .matchAll(/(?<![0-9.])[0-9]{16}(?![0-9])/g),
+  ]
+    .map((m) => m[0])
+    .filter(isLuhnValid)
+
+/**
+ * The leak check, run last in a card test file: no answer, log line or row
+ * of any table (as text) holds a card number, nor a number's first twelve
+ * digits. `revealed` are the numbers the file saw through the secret exchange.
+ */
+export async function expectNoCardNumbers(
+  app: FastifyInstance,
+  seen: { logs: string[]; answers?: LightMyRequestResponse[]; revealed?: string[] },
+): Promise<void> {
+  const revealed = seen.revealed ?? []
+  for (const response of seen.answers ?? []) {
+    expect(cardNumbersIn(response.body), response.body).toEqual([])
+  }
+  const logText = seen.logs.join('')
+  expect(seen.logs.length).toBeGreaterThan(0)
+  expect(cardNumbersIn(logText)).toEqual([])
+  for (const pan of revealed) expect(logText).not.toContain(pan)
+
+  const tables = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(app.db)
+  expect(tables.rows.map((row) => row.table_name)).toContain('cards')
+  let dumped = 0
+  for (const { table_name } of tables.rows) {
+    const rows = await sql<{
+      row: string
+    }>`select t::text as row from ${sql.table(table_name)} t`.execute(app.db)
+    for (const { row } of rows.rows) {
+      dumped++
+      expect(cardNumbersIn(row), `${table_name}: ${row}`).toEqual([])
+      for (const pan of revealed) {
+        expect(row).not.toContain(pan)
+        expect(row).not.toContain(pan.slice(0, 12))
+      }
+    }
+  }
+  expect(dumped).toBeGreaterThan(100)
+}

@@ -1,0 +1,119 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId } from 'react'
+import { Link, useSearch } from 'wouter'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
+import { href } from '../../app/paths.ts'
+import { formatMoney } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { Button } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { CardActivityList } from './card-activity-list.tsx'
+import { CardVisual } from './card-visual.tsx'
+import { accountStatusLabel } from './labels.ts'
+import { accountQuery, accountTransactionsQuery } from './queries.ts'
+import './cards.css'
+
+/** /accounts/:id?wallet= — one fiat account: balance, status, its cards and transactions. */
+export default function FiatAccountPage(props: { id: string }) {
+  const { t } = useI18n()
+  const wallet = new URLSearchParams(useSearch()).get('wallet') ?? undefined
+  const account = useQuery(accountQuery(props.id, wallet))
+  const back = (
+    <p>
+      <Link href={href.fiatAccounts(wallet ? { wallet } : {})}>← {t('cards.accounts.back')}</Link>
+    </p>
+  )
+
+  if (account.isPending) return <Pending paused={account.isPaused} />
+  if (account.isError) {
+    return (
+      <div className="stack">
+        {back}
+        <ErrorSummary error={account.error} />
+        <div>
+          <Button variant="secondary" onClick={() => account.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <div className="stack">
+      {back}
+      <Account account={account.data} />
+    </div>
+  )
+}
+
+function Account(props: { account: FiatAccount }) {
+  const { t, language } = useI18n()
+  const cardsTitle = useId()
+  const { account } = props
+  const wallet = account.wallet_uuid
+  const cards = account.cards ?? []
+  const active = account.status === 'ACTIVE'
+  return (
+    <>
+      <h1>{account.program_name}</h1>
+      <dl className="fields">
+        <div className="field-row">
+          <dt>{t('cards.balance')}</dt>
+          <dd className="account-balance">
+            {formatMoney(language, account.balance, account.currency)}
+          </dd>
+        </div>
+        <div className="field-row">
+          <dt>{t('cards.accounts.status')}</dt>
+          <dd>
+            {accountStatusLabel(t, account.status)}
+            {!active && (
+              <span className="muted"> · {t(`cards.accountStatus.lead.${account.status}`)}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {active && (
+        <p className="row">
+          <Link
+            href={href.topUp({ wallet, account: account.id })}
+            className="button button-secondary"
+          >
+            {t('cards.accounts.topUp')}
+          </Link>
+          {/* A stand-alone card's own account takes no other card (the server answers 422). */}
+          {!account.stand_alone && (
+            <Link
+              href={href.newCard({ wallet, account: account.id })}
+              className="button button-primary"
+            >
+              {t('cards.accounts.issue')}
+            </Link>
+          )}
+        </p>
+      )}
+      <section className="stack" aria-labelledby={cardsTitle}>
+        <h2 id={cardsTitle}>{t('cards.accounts.cards')}</h2>
+        {cards.length === 0 ? (
+          <p className="muted">{t('cards.accounts.noCards')}</p>
+        ) : (
+          <ul className="card-list">
+            {cards.map((card) => (
+              <li key={card.id}>
+                <Link href={href.card(card.id)} className="card-link">
+                  <CardVisual card={card} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <CardActivityList
+        title={t('cards.tx.title')}
+        query={accountTransactionsQuery(wallet, account.id)}
+        showCard
+      />
+    </>
+  )
+}

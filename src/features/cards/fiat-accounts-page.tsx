@@ -1,0 +1,208 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { Link, useLocation, useSearch } from 'wouter'
+import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
+import { href } from '../../app/paths.ts'
+import { formatMoney } from '../../i18n/format.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
+import { walletsQuery } from '../../queries/wallets.ts'
+import { Button, SelectField } from '../../ui/components.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { accountStatusLabel, cardCountLabel, walletName } from './labels.ts'
+import { useOpenAccount } from './mutations.ts'
+import { accountPagesQuery, programsQuery } from './queries.ts'
+import './cards.css'
+
+/** /accounts?wallet= — a wallet's fiat accounts, and opening one. */
+export default function FiatAccountsPage() {
+  const { t } = useI18n()
+  const titleId = useId()
+  const [, navigate] = useLocation()
+  const wallets = useQuery(walletsQuery())
+  const asked = new URLSearchParams(useSearch()).get('wallet') ?? undefined
+  const list = wallets.data?.data ?? []
+  const wallet = list.find((item) => item.uuid === asked)?.uuid ?? list[0]?.uuid
+
+  const back = (
+    <p>
+      <Link href={href.cards(wallet ? { wallet } : {})}>← {t('cards.back')}</Link>
+    </p>
+  )
+  if (wallets.isPending) return <Pending paused={wallets.isPaused} />
+  if (wallets.isError) return <ErrorSummary error={wallets.error} />
+
+  return (
+    <section className="stack" aria-labelledby={titleId}>
+      {back}
+      <h1 id={titleId}>{t('cards.accounts.title')}</h1>
+      {!wallet ? (
+        <p>{t('cards.noWallet')}</p>
+      ) : (
+        <>
+          {list.length > 1 && (
+            <SelectField
+              label={t('cards.wallet')}
+              value={wallet}
+              onChange={(event) => navigate(href.fiatAccounts({ wallet: event.target.value }))}
+            >
+              {list.map((item) => (
+                <option key={item.uuid} value={item.uuid}>
+                  {walletName(t, item)}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <WalletAccounts key={wallet} wallet={wallet} />
+          <OpenAccount key={`open-${wallet}`} wallet={wallet} />
+        </>
+      )}
+    </section>
+  )
+}
+
+function WalletAccounts(props: { wallet: string }) {
+  const { t } = useI18n()
+  const server = useNeedsServer()
+  const accounts = useInfiniteQuery(accountPagesQuery(props.wallet))
+  const rows = accounts.data?.pages.flatMap((page) => page.data) ?? []
+
+  if (accounts.isPending) return <Pending paused={accounts.isPaused} />
+  if (accounts.isError && rows.length === 0) {
+    return (
+      <div className="stack">
+        <ErrorSummary error={accounts.error} />
+        <div>
+          <Button variant="secondary" onClick={() => accounts.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </div>
+      </div>
+    )
+  }
+  if (rows.length === 0) return <p className="muted">{t('cards.accounts.empty')}</p>
+  return (
+    <>
+      <ul className="account-rows" aria-label={t('cards.accounts.list')}>
+        {rows.map((account) => (
+          <li key={account.id}>
+            <AccountRow account={account} />
+          </li>
+        ))}
+      </ul>
+      {accounts.isFetchNextPageError && <ErrorSummary error={accounts.error} />}
+      {accounts.hasNextPage && (
+        <div>
+          <Button
+            variant="secondary"
+            busy={accounts.isFetchingNextPage}
+            onClick={() => accounts.fetchNextPage()}
+            {...server.disabledProps}
+          >
+            {accounts.isFetchingNextPage ? t('cards.tx.loadingMore') : t('cards.accounts.more')}
+          </Button>
+          {server.reason}
+        </div>
+      )}
+    </>
+  )
+}
+
+function AccountRow(props: { account: FiatAccount }) {
+  const { t, language } = useI18n()
+  const { account } = props
+  const cards = account.cards?.length ?? 0
+  return (
+    <Link
+      href={href.fiatAccount(account.id, { wallet: account.wallet_uuid })}
+      className="account-row"
+    >
+      <span className="account-row-main">
+        <span className="card-tx-title">{account.program_name}</span>
+        <span className="muted">
+          {account.currency} · {cardCountLabel(t, language, cards)}
+        </span>
+      </span>
+      <span className="account-row-side">
+        <span>{formatMoney(language, account.balance, account.currency)}</span>
+        <span className={`account-status account-status-${account.status.toLowerCase()}`}>
+          {accountStatusLabel(t, account.status)}
+        </span>
+      </span>
+    </Link>
+  )
+}
+
+/** Programs that open accounts cards can share: ACTIVE, sub-account type `balance`. */
+const opensAccounts = (program: CardProgram) =>
+  program.status === 'ACTIVE' && program.sub_account_type === 'balance'
+
+function OpenAccount(props: { wallet: string }) {
+  const { t, language } = useI18n()
+  const titleId = useId()
+  const [, navigate] = useLocation()
+  const server = useNeedsServer()
+  const programs = useQuery(programsQuery())
+  const open = useOpenAccount(props.wallet)
+  const offered = programs.data?.data.filter(opensAccounts) ?? []
+  const [chosen, setChosen] = useState('')
+  const programId = offered.some((program) => program.id === chosen) ? chosen : offered[0]?.id
+  // PROGRAM_NOT_FOUND / PROGRAM_ARCHIVED name /body/program_id.
+  const fieldError =
+    open.error instanceof ApiError &&
+    (open.error.problem?.errors ?? []).some((item) => item.field === '/body/program_id')
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!programId) return
+    open.mutate(programId, {
+      onSuccess: (account) =>
+        navigate(href.fiatAccount(account.id, { wallet: account.wallet_uuid })),
+    })
+  }
+
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('cards.accounts.open')}</h2>
+      {programs.isPending ? (
+        <Pending paused={programs.isPaused} />
+      ) : programs.isError ? (
+        <ErrorSummary error={programs.error} />
+      ) : offered.length === 0 ? (
+        <p className="muted">{t('cards.accounts.noPrograms')}</p>
+      ) : (
+        <form className="stack" onSubmit={submit} noValidate>
+          <SelectField
+            label={t('cards.new.program')}
+            value={programId}
+            onChange={(event) => {
+              setChosen(event.target.value)
+              open.reset()
+            }}
+            error={fieldError ? t('cards.accounts.programUnavailable') : undefined}
+          >
+            {offered.map((program) => (
+              <option key={program.id} value={program.id}>
+                {/* The account costs nothing; the fees are per card issued on it. */}
+                {t('cards.accounts.programOption', {
+                  name: program.name,
+                  currency: program.currency,
+                  issue: formatMoney(language, program.fees.issue, program.currency),
+                  monthly: formatMoney(language, program.fees.monthly, program.currency),
+                })}
+              </option>
+            ))}
+          </SelectField>
+          {open.isError && !fieldError && <ErrorSummary error={open.error} />}
+          <div>
+            <Button type="submit" busy={open.isPending} {...server.disabledProps}>
+              {t('cards.accounts.openSubmit')}
+            </Button>
+            {server.reason}
+          </div>
+        </form>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,279 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
+import { aWallet } from '../../../tests/support/builders.ts'
+import { COUNTRIES, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import NewCardPage from './new-card-page.tsx'
+import { accountQuery, accountTransactionsQuery } from './queries.ts'
+import {
+  ACCOUNT_ID,
+  aCardDetail,
+  aPage,
+  CARD_ID,
+  CARD_WALLET,
+  EUR_UUID,
+  PROGRAM_ID,
+} from './test-builders.ts'
+
+const CREATE = 'POST /issuing/cards/create'
+const BALANCE = 'POST /issuing/cards/balance'
+
+const aProgram = (overrides: Partial<CardProgram> = {}): CardProgram => ({
+  id: PROGRAM_ID,
+  name: 'Everyday EUR',
+  status: 'ACTIVE',
+  currency_uuid: EUR_UUID,
+  currency: 'EUR',
+  form_factors: ['VIRTUAL', 'PHYSICAL'],
+  card_type: 'DEBIT',
+  sub_account_type: 'prepaid',
+  fees: { issue: '5.00', monthly: '1.00', top_up_percent: '1' },
+  ...overrides,
+})
+
+const created = () => {
+  const { fiat_account, ...card } = aCardDetail()
+  return { status: 201, body: { ...card, fiat_account: { id: fiat_account.id, type: 'prepaid' } } }
+}
+
+function renderIssue(
+  routes: Record<string, Route>,
+  options: { accounts?: FiatAccount[]; path?: string } = {},
+) {
+  const api = mockApi({
+    'GET /wallets': { body: aPage([aWallet({ uuid: CARD_WALLET })]) },
+    'GET /issuing/config/programs': { body: aPage([aProgram()]) },
+    [`GET /fiat-accounts/${CARD_WALLET}`]: { body: aPage(options.accounts ?? []) },
+    'GET /location/countries': COUNTRIES,
+    ...routes,
+  })
+  return {
+    api,
+    ...renderApp(<NewCardPage />, { path: options.path ?? `/cards/new?wallet=${CARD_WALLET}` }),
+  }
+}
+
+const field = (name: string) => screen.getByRole('textbox', { name })
+const UUID = /^[0-9a-f-]{36}$/
+
+describe('issuing a physical card', () => {
+  it('asks where to send it, checks the address, shows the fees, then issues it', async () => {
+    const { api, user, history } = renderIssue({ [CREATE]: created() })
+    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+
+    expect(await screen.findByRole('heading', { name: 'Delivery address' })).toHaveFocus()
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(field('Recipient name')).toHaveAccessibleDescription('This is required.')
+    expect(field('Recipient name')).toHaveFocus()
+    expect(field('Address line 2 (optional)')).not.toHaveAccessibleDescription()
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveAccessibleDescription(
+      'This is required.',
+    )
+
+    await user.type(field('Recipient name'), 'Ada Lovelace')
+    await user.type(field('Address line 1'), ' 12 Square ')
+    await user.type(field('City'), 'London')
+    await user.type(field('Postal code'), 'SW1Y#4JH')
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'GB')
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(field('Postal code')).toHaveAccessibleDescription(
+      'Enter a postal code: letters, digits, spaces and dashes.',
+    )
+    expect(field('Postal code')).toHaveFocus()
+    await user.clear(field('Postal code'))
+    await user.type(field('Postal code'), 'SW1Y 4JH')
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+
+    const review = await screen.findByRole('heading', { name: 'Check and confirm' })
+    expect(review).toHaveFocus()
+    const facts = screen.getByText('Issue fee').closest('dl')!
+    expect(within(facts).getByText('Issue fee').nextSibling).toHaveTextContent('€5.00')
+    expect(within(facts).getByText('Monthly fee').nextSibling).toHaveTextContent('€1.00')
+    expect(within(facts).getByText('Delivery address').nextSibling).toHaveTextContent(
+      'Ada Lovelace, 12 Square, SW1Y 4JH London, GB',
+    )
+    await user.click(screen.getByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    expect(api.to(CREATE)[0]?.body).toEqual({
+      wallet_uuid: CARD_WALLET,
+      program_id: PROGRAM_ID,
+      form_factor: 'PHYSICAL',
+      request_id: expect.stringMatching(UUID),
+      delivery_address: {
+        recipient_name: 'Ada Lovelace',
+        line1: '12 Square',
+        city: 'London',
+        postal_code: 'SW1Y 4JH',
+        country: 'GB',
+      },
+    })
+  })
+
+  it('takes the server’s word on a field back to the address, and asks again with a new request', async () => {
+    let calls = 0
+    const { api, user } = renderIssue({
+      [CREATE]: () => {
+        calls += 1
+        return calls === 1
+          ? problem(422, 'INVALID_DELIVERY_ADDRESS', {
+              errors: [{ field: '/body/delivery_address/country', message: 'Unknown.' }],
+            })
+          : created()
+      },
+    })
+    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.type(await screen.findByRole('textbox', { name: 'Recipient name' }), 'Ada')
+    await user.type(field('Address line 1'), '1 Road')
+    await user.type(field('City'), 'Berlin')
+    await user.type(field('Postal code'), '10115')
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'GB')
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+
+    const country = await screen.findByRole('combobox', { name: 'Country' })
+    expect(country).toHaveAccessibleDescription('Check this field.')
+    await waitFor(() => expect(country).toHaveFocus())
+    expect(field('City')).not.toHaveAccessibleDescription()
+    await user.selectOptions(country, 'DE')
+    expect(country).not.toHaveAccessibleDescription()
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(api.to(CREATE)).toHaveLength(2))
+    const [first, second] = api.to(CREATE).map((call) => call.body as { request_id: string })
+    expect(second?.request_id).not.toBe(first?.request_id)
+  })
+
+  it('leaves the focus in the field the server named while it is corrected', async () => {
+    const { user } = renderIssue({
+      [CREATE]: problem(422, 'INVALID_DELIVERY_ADDRESS', {
+        errors: [{ field: '/body/delivery_address/city', message: 'Too vague.' }],
+      }),
+    })
+    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.type(await screen.findByRole('textbox', { name: 'Recipient name' }), 'Ada')
+    await user.type(field('Address line 1'), '1 Road')
+    await user.type(field('City'), 'Berlin')
+    await user.type(field('Postal code'), '10115')
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'DE')
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+
+    const city = await screen.findByRole('textbox', { name: 'City' })
+    await waitFor(() => expect(city).toHaveFocus())
+    // Typing clears the error: the step must not take that as a reason to move the focus.
+    await user.keyboard(' Mitte')
+    expect(city).toHaveValue('Berlin Mitte')
+    expect(city).toHaveFocus()
+    expect(screen.getByRole('heading', { name: 'Delivery address' })).not.toHaveFocus()
+  })
+})
+
+describe('issuing: one card per attempt', () => {
+  it('sends one request for a double tap, and the same request_id on a retry', async () => {
+    let calls = 0
+    let release!: () => void
+    const slow = new Promise<void>((resolve) => (release = resolve))
+    const { api, user } = renderIssue({
+      [CREATE]: async () => {
+        calls += 1
+        if (calls > 1) return created()
+        await slow
+        return problem(503, 'UNAVAILABLE')
+      },
+    })
+    await user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await user.dblClick(await screen.findByRole('button', { name: 'Issue card' }))
+    release()
+    expect(await screen.findByRole('alert')).toBeVisible()
+    expect(api.to(CREATE)).toHaveLength(1)
+    await user.click(screen.getByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(api.to(CREATE)).toHaveLength(2))
+    const [first, retry] = api.to(CREATE).map((call) => call.body)
+    expect(retry).toEqual(first)
+  })
+})
+
+describe('issuing: the issue fee', () => {
+  const account: FiatAccount = {
+    ...aCardDetail().fiat_account,
+    sub_account_type: 'balance',
+    stand_alone: false,
+    balance: '2.00',
+  }
+
+  it('on an account (preselected by the link), says the fee is not covered and links to top it up', async () => {
+    const { api, user } = renderIssue(
+      {
+        'GET /issuing/config/programs': {
+          body: aPage([aProgram({ sub_account_type: 'balance', form_factors: ['VIRTUAL'] })]),
+        },
+        [BALANCE]: problem(422, 'INSUFFICIENT_FUNDS', {
+          errors: [{ field: '/body/fiat_account_id', message: 'Not enough.' }],
+        }),
+      },
+      { accounts: [account], path: `/cards/new?wallet=${CARD_WALLET}&account=${ACCOUNT_ID}` },
+    )
+    expect(await screen.findByRole('radio', { name: 'An account I already have' })).toBeChecked()
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent(
+      'There is not enough money to pay the issue fee of €5.00. Top up, then try again.',
+    )
+    expect(within(alert).getByRole('link', { name: 'Top up' })).toHaveAttribute(
+      'href',
+      `/top-up?wallet=${CARD_WALLET}&account=${ACCOUNT_ID}`,
+    )
+    expect(api.to(BALANCE)[0]?.body).toMatchObject({ fiat_account_id: ACCOUNT_ID })
+  })
+
+  it('on an account, has the account’s balance and transactions read again once issued', async () => {
+    const { user, queryClient, history } = renderIssue(
+      {
+        'GET /issuing/config/programs': {
+          body: aPage([aProgram({ sub_account_type: 'balance', form_factors: ['VIRTUAL'] })]),
+        },
+        [BALANCE]: created(),
+      },
+      { accounts: [account], path: `/cards/new?wallet=${CARD_WALLET}&account=${ACCOUNT_ID}` },
+    )
+    // What the account page had read before: its detail and a page of its history.
+    const detail = accountQuery(ACCOUNT_ID, CARD_WALLET).queryKey
+    const transactions = accountTransactionsQuery(CARD_WALLET, ACCOUNT_ID).queryKey
+    queryClient.setQueryData(detail, account)
+    queryClient.setQueryData(transactions, { pages: [aPage([])], pageParams: [0] })
+    const seen: readonly (readonly string[])[] = [detail, transactions]
+    await user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    for (const key of seen)
+      expect(queryClient.getQueryState(key)?.isInvalidated, key.join('/')).toBe(true)
+  })
+
+  it('stand-alone, links to adding money to the wallet the fee comes from', async () => {
+    const { user } = renderIssue({ [CREATE]: problem(422, 'INSUFFICIENT_FUNDS') })
+    await user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    const alert = await screen.findByRole('alert')
+    expect(within(alert).getByRole('link', { name: 'Add money to the wallet' })).toHaveAttribute(
+      'href',
+      `/deposit?wallet=${CARD_WALLET}&currency=${EUR_UUID}`,
+    )
+  })
+
+  it('speaks Russian', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet({ uuid: CARD_WALLET })]) },
+      'GET /issuing/config/programs': { body: aPage([aProgram()]) },
+      [`GET /fiat-accounts/${CARD_WALLET}`]: { body: aPage([]) },
+    })
+    const { user } = renderApp(<NewCardPage />, { language: 'ru' })
+    await user.click(await screen.findByRole('button', { name: 'Продолжить' }))
+    expect(await screen.findByRole('heading', { name: 'Проверьте и подтвердите' })).toBeVisible()
+    expect(screen.getByText('Плата за выпуск')).toBeVisible()
+  })
+})
