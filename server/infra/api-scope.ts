@@ -11,6 +11,14 @@ export type RoutesPlugin = FastifyPluginAsync<{ config: Config }>
  */
 export function apiScope(scheme: AuthScheme, routes: RoutesPlugin[]) {
   return async function scope(app: FastifyInstance, opts: { config: Config }) {
+    // The document says what the auth hook does: a developer key works wherever a session
+    // does, except on the routes that insist on a person (`sessionOnly`).
+    app.addHook('onRoute', (route) => {
+      const security = route.schema?.security as Record<string, string[]>[] | undefined
+      if (!security?.length || route.config?.sessionOnly) return
+      if (security.some((requirement) => 'apiKey' in requirement)) return
+      route.schema = { ...route.schema, security: [...security, { apiKey: [] }] }
+    })
     app.addHook('onRequest', app.requireTenant)
     app.addHook('onRequest', app.authenticate(scheme))
     for (const plugin of routes) await app.register(plugin, { config: opts.config })

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { API_KEY_HEADER, type ApiKeyRole } from '../../contract/developer.ts'
 import type { Config } from '../config.ts'
 import { sessionState } from '../domain/auth/repository.ts'
 import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
+import { ApiKeyAuthenticator } from '../domain/developer/key-auth.ts'
+import { actionOf, refusal } from '../domain/developer/rules.ts'
 import { ProblemError } from './problem.ts'
 
 /** v2 sends `Authorization: Bearer <token>`, v1 the raw token (SPEC.md §6). */
@@ -15,12 +18,42 @@ declare module 'fastify' {
     authenticate: (scheme: AuthScheme) => (request: FastifyRequest) => Promise<void>
   }
   interface FastifyRequest {
-    /** Set on every protected route once the access token checked out. */
+    /**
+     * Set on every protected route once the access token or API key checked
+     * out. A key acts as its owner; its id stands in for the session id (so a
+     * card's reveal log names the key).
+     */
     auth: AccessClaims
+    /** The developer API key the call came with; null for a signed-in session. */
+    apiKey: { id: string; role: ApiKeyRole } | null
   }
   interface FastifyContextConfig {
     public?: boolean
+    /** The call moves money: an API key needs the money role (domain/developer/rules.ts). */
+    movesMoney?: boolean
+    /** Only a signed-in person may make the call, never an API key (managing keys). */
+    sessionOnly?: boolean
   }
+}
+
+/**
+ * Every route registered after this call in `app`'s scope is `sessionOnly`:
+ * a person's own acts (changing their contacts, verifying their identity)
+ * that no developer key may do for them.
+ */
+export function sessionOnlyRoutes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, sessionOnly: true }
+    // The API scope's onRoute hook (a parent's: it runs first) has already
+    // offered a key in the document: take that back, so it says what happens.
+    const security = route.schema?.security as Record<string, string[]>[] | undefined
+    if (security?.some((requirement) => 'apiKey' in requirement)) {
+      route.schema = {
+        ...route.schema,
+        security: security.filter((requirement) => !('apiKey' in requirement)),
+      }
+    }
+  })
 }
 
 const unauthorized = (detail: string) =>
@@ -40,14 +73,71 @@ function tokenFrom(header: string | undefined, scheme: AuthScheme): string | und
   return match?.[1]
 }
 
+/** One answer for every unusable key, so none tells an attacker which check failed. */
+const keyInvalid = () =>
+  new ProblemError(401, 'API_KEY_INVALID', 'The API key is invalid.', {
+    headers: { 'www-authenticate': 'ApiKey' },
+  })
+
 export default fp(
   async function auth(app: FastifyInstance, opts: { config: Config }) {
     const tokens = new Tokens(opts.config.secrets, opts.config.accessTokenTtl)
+    const keys = new ApiKeyAuthenticator(app.db, {
+      ratePerMinute: opts.config.apiKeys.rateLimitPerMinute,
+    })
     app.decorate('tokens', tokens)
     app.decorateRequest('auth', null as unknown as AccessClaims)
+    app.decorateRequest('apiKey', null)
+
+    /** X-API-Key: the key's owner in the key's tenant, within the key's role. */
+    async function authenticateKey(request: FastifyRequest, key: string) {
+      const { config } = request.routeOptions
+      const check = await keys.check(key, { tenantId: request.tenantId, ip: request.ip })
+      if (!check.ok) {
+        if (check.reason === 'blocked') throw userBlocked()
+        if (check.reason === 'rate_limited') {
+          throw new ProblemError(
+            429,
+            'API_KEY_RATE_LIMITED',
+            'This API key made too many calls this minute. Wait and try again.',
+            {
+              headers: { 'retry-after': String(check.retryAfterSeconds) },
+              extensions: { retry_after: check.retryAfterSeconds },
+            },
+          )
+        }
+        throw keyInvalid()
+      }
+      const { identity } = check
+      if (config.sessionOnly) {
+        throw new ProblemError(
+          403,
+          'SESSION_REQUIRED',
+          'Only a signed-in person can make this call, not an API key.',
+        )
+      }
+      const action = actionOf(request.method, config.movesMoney === true)
+      const required = refusal(identity.role, action, opts.config.sandbox)
+      if (required) {
+        throw new ProblemError(
+          403,
+          'API_KEY_ROLE_FORBIDDEN',
+          `This call needs an API key with the ${required} role; this key is ${identity.role}.`,
+          { extensions: { required_role: required } },
+        )
+      }
+      request.auth = {
+        userId: identity.userId,
+        tenantId: identity.tenantId,
+        sessionId: identity.keyId,
+      }
+      request.apiKey = { id: identity.keyId, role: identity.role }
+    }
 
     app.decorate('authenticate', (scheme: AuthScheme) => async (request: FastifyRequest) => {
       if (request.routeOptions.config.public) return
+      const key = request.headers[API_KEY_HEADER]
+      if (typeof key === 'string') return authenticateKey(request, key.trim())
       const token = tokenFrom(request.headers.authorization, scheme)
       if (!token) {
         throw unauthorized(

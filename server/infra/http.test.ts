@@ -226,6 +226,8 @@ describeServer('HTTP behaviour shared by every route', () => {
 
       expect(csp).toMatch(/(^|;)\s*script-src 'self'(;|$)/)
       expect(csp).toMatch(/(^|;)\s*object-src 'none'(;|$)/)
+      // The sandbox verification screen is ours: no third party may be framed.
+      expect(csp).toMatch(/(^|;)\s*frame-src 'self'(;|$)/)
       expect(csp).not.toContain('unsafe-inline')
       expect(csp).not.toContain('unsafe-eval')
     }
@@ -243,5 +245,16 @@ describeServer('HTTP behaviour shared by every route', () => {
     // Hidden routes (probes, test routes) stay out of the contract.
     expect(Object.keys(document.paths)).not.toContain('/healthz')
     expect(Object.keys(document.paths)).not.toContain('/api/v2/test/broken')
+  })
+
+  it('documents the developer key wherever it works, and not where a person must sign in', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+    expect(document.components.securitySchemes.apiKey).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+    })
+    expect(document.paths['/api/v2/user'].get.security).toEqual([{ bearer: [] }, { apiKey: [] }])
+    expect(document.paths['/api/v1/developer/access/create'].post.security).toEqual([{ raw: [] }])
   })
 })

@@ -23,6 +23,8 @@ export default fp(
             bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
             // v1 sends the access token raw, without "Bearer " (SPEC.md §6).
             raw: { type: 'apiKey', in: 'header', name: 'authorization' },
+            // Developer keys (issue 8), accepted on both bases instead of a session.
+            apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           },
         },
       },

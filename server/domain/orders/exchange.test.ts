@@ -264,7 +264,7 @@ describeServer('exchange directions: GET /api/v1/exchange/', () => {
   it('the OpenAPI document shows the calc and the list (with its slash) behind the raw token', async () => {
     const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
     for (const path of ['/api/v1/orders/calc', '/api/v1/exchange/']) {
-      expect(document.paths[path].get.security, path).toEqual([{ raw: [] }])
+      expect(document.paths[path].get.security, path).toEqual([{ raw: [] }, { apiKey: [] }])
     }
     expect(document.paths['/api/v1/exchange']).toBeUndefined()
     expect(document.paths['/api/v1/orders/calc'].get.description).toContain('NOT checked')

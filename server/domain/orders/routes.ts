@@ -14,6 +14,7 @@ import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { SandboxBank } from '../../providers/banking/sandbox.ts'
 import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
+import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
 import { ORDER_JOB, OrderService } from './service.ts'
 
@@ -71,6 +72,12 @@ export const toProblem = (error: unknown) => {
         'INSUFFICIENT_FUNDS',
         `Not enough ${failure.currency}: the order needs ${failure.needed} ${failure.currency}, ` +
           `the wallet has ${failure.available} ${failure.currency} available.`,
+        '/body/quote_id',
+      )
+    case 'FIAT_ACCOUNT_UNAVAILABLE':
+      return unprocessable(
+        'FIAT_ACCOUNT_UNAVAILABLE',
+        `The fiat account of this quote is ${failure.status ?? 'gone'}: it takes no top-ups.`,
         '/body/quote_id',
       )
     case 'ORDER_NOT_FOUND':
@@ -135,6 +142,8 @@ export default async function orderRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/orders/:order_type',
     {
+      // Holds the total at once: an API key needs the money role (infra/auth.ts).
+      config: { movesMoney: true, product: productOfOrderType },
       schema: {
         tags: ['orders'],
         summary: 'Place an order from a firm quote',
@@ -207,6 +216,8 @@ export default async function orderRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/orders/:id/cancel',
     {
+      // Releases the hold through the ledger.
+      config: { movesMoney: true },
       schema: {
         tags: ['orders'],
         summary: 'Cancel an order the rail does not have yet',

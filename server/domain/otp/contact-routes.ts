@@ -10,6 +10,7 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { User } from '../../../contract/user.ts'
 import type { Config } from '../../config.ts'
+import { sessionOnlyRoutes } from '../../infra/auth.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { UserService } from '../user/service.ts'
 import { createOtpService, emailRecipient, phoneRecipient, translate } from './http.ts'
@@ -38,6 +39,8 @@ const confirmProblems = {
  * to the new contact, POST with that code makes the change. Protected.
  */
 export default async function contactRoutes(app: FastifyInstance, opts: { config: Config }) {
+  // A key acting for its owner must not change where their codes go (and sign them out).
+  sessionOnlyRoutes(app)
   const service = createOtpService(app, opts.config)
   const users = new UserService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()

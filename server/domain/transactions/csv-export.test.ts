@@ -255,7 +255,7 @@ describeServer('wallet transactions as CSV (v1)', () => {
     const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
     const operation = document.paths['/api/v1/wallets/transactions/{wallet_uuid}/csv'].get
     expect(operation.responses['200'].content).toHaveProperty('text/csv')
-    expect(operation.security).toEqual([{ raw: [] }])
+    expect(operation.security).toEqual([{ raw: [] }, { apiKey: [] }])
     expect(document.components.securitySchemes.raw).toMatchObject({ in: 'header' })
     expect(document.paths['/api/v2/wallets/{wallet_uuid}/transactions/{uuid}']).toHaveProperty(
       'get',

@@ -92,6 +92,28 @@ describe('personal details', () => {
   })
 })
 
+describe('identity verification', () => {
+  it('shows the status in words and leads to the verification page', async () => {
+    renderProfile()
+    const link = await screen.findByRole('link', { name: 'Verify your identity' })
+    expect(link).toHaveAttribute('href', '/verify')
+    expect(link.closest('dd')).toHaveTextContent('Not verified')
+  })
+
+  it('once verified, the link only offers the details', async () => {
+    renderProfile({ 'GET /user': { body: user({ kyc_status: 'APPROVED' }) } })
+    expect(await screen.findByRole('link', { name: 'Details' })).toHaveAttribute('href', '/verify')
+    expect(screen.queryByRole('link', { name: 'Verify your identity' })).toBeNull()
+  })
+
+  it('leads developers to their API keys', async () => {
+    renderProfile()
+    expect(
+      await screen.findByRole('link', { name: 'API keys and developer tools' }),
+    ).toHaveAttribute('href', '/developer')
+  })
+})
+
 describe('changing a contact', () => {
   it('changes the e-mail in two steps and shows the new one', async () => {
     let current = user()

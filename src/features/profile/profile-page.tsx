@@ -43,7 +43,12 @@ export default function ProfilePage() {
         <p className="lead">{t('profile.lead')}</p>
         <dl className="details">
           <dt>{t('profile.verification')}</dt>
-          <dd>{t(`kyc.${user.kyc_status}`)}</dd>
+          <dd>
+            {t(`kyc.${user.kyc_status}`)}{' '}
+            <Link href={paths.verify}>
+              {t(user.kyc_status === 'APPROVED' ? 'kyc.profile.details' : 'kyc.profile.verify')}
+            </Link>
+          </dd>
           <dt>{t('profile.memberSince')}</dt>
           <dd>{formatDate(user.created_at)}</dd>
         </dl>
@@ -55,6 +60,13 @@ export default function ProfilePage() {
       </section>
       <section className="card">
         <PersonalDetails data={details.data} />
+      </section>
+      <section className="card stack" aria-labelledby="developer-title">
+        <h2 id="developer-title">{t('profile.developer')}</h2>
+        <p className="muted">{t('profile.developerLead')}</p>
+        <p>
+          <Link href={paths.developer}>{t('profile.developerLink')}</Link>
+        </p>
       </section>
       <section className="card stack" aria-labelledby="session-title">
         <h2 id="session-title">{t('profile.session')}</h2>

@@ -1,0 +1,40 @@
+import type { ApiKey, ApiKeyWithSecret, Vendor } from '../../../contract/developer.ts'
+
+export const KEY_ID = '0190f2a0-0000-7000-8000-000000000001'
+export const SECRET = 'fpk_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde'
+
+export const anApiKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
+  id: KEY_ID,
+  name: 'Accounting export',
+  role: 'READ_ONLY',
+  prefix: 'fpk_0123456789abcdef',
+  enabled: true,
+  allowed_ips: [],
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-01T09:00:00.000Z',
+  last_used_at: null,
+  previous_secret_expires_at: null,
+  ...overrides,
+})
+
+export const withSecret = (
+  key: ApiKey = anApiKey(),
+  secret: string = SECRET,
+): ApiKeyWithSecret => ({ ...key, secret })
+
+export const aVendor = (overrides: Partial<Vendor> = {}): Vendor => ({
+  kind: 'rates',
+  name: 'sandbox',
+  mode: 'sandbox',
+  health: 'up',
+  checked_at: '2026-11-22T10:00:00.000Z',
+  ...overrides,
+})
+
+export const aPage = <T>(data: T[]) => ({
+  data,
+  total: data.length,
+  limit: 100,
+  offset: 0,
+  is_last_page: true,
+})
