@@ -1,13 +1,19 @@
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Config } from '../config.ts'
 
 /**
  * Security headers on every answer. The CSP allows no inline script at all;
- * Telegram's clients embed the Mini App in a frame, so they may frame us.
+ * Telegram's clients embed the Mini App in a frame, so they may frame us. We
+ * frame nobody, except Sumsub's verification flow where the deployment uses it.
  */
 export default fp(
-  async function security(app: FastifyInstance) {
+  async function security(app: FastifyInstance, opts: { config: Pick<Config, 'kyc'> }) {
+    // Sumsub's WebSDK runs its flow in a frame of SUMSUB_WEBSDK_ORIGIN (the
+    // token's `url` claim names it; in.sumsub.com unless the account is regional).
+    const sumsub = opts.config.kyc.provider === 'sumsub' ? opts.config.kyc.sumsub : undefined
+    const frames = sumsub ? [sumsub.websdkOrigin] : []
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -19,6 +25,7 @@ export default fp(
           'font-src': ["'self'"],
           'connect-src': ["'self'"],
           'worker-src': ["'self'", 'blob:'],
+          'frame-src': ["'self'", ...frames],
           'manifest-src': ["'self'"],
           'object-src': ["'none'"],
           'base-uri': ["'self'"],

@@ -3,6 +3,7 @@ import { errorMessage, type Wording } from '../i18n/error-message.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { ApiError } from '../net/api.ts'
 import { useSecondsLeft } from './countdown.ts'
+import { KycPrompt, needsVerification } from './kyc-prompt.tsx'
 
 /** When a rate limit in `error` lifts, in ms; undefined when it says nothing about waiting. */
 export const retryAt = (error: unknown): number | undefined =>
@@ -27,6 +28,7 @@ export function ErrorSummary(props: { error: unknown; about?: Wording['about'] }
   }, [props.error])
 
   if (!props.error) return null
+  if (needsVerification(props.error)) return <KycPrompt ref={ref} />
   const wording = { language, about: props.about }
   const live = errorMessage(props.error, t, { ...wording, secondsLeft })
   const counting = until !== undefined && secondsLeft > 0

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import { approveIdentity, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -26,6 +26,8 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   const page = await context.newPage()
 
   await signUpThroughUi(page, session.server.url, uniqueEmail('orders-sepa'))
+  // SEPA deposits and payouts need a verified identity.
+  await approveIdentity(page, session.server.url)
   await createPersonalWallet(page)
 
   // Deposit: the bank rail, the amount, the review, then the bank details with a reference.

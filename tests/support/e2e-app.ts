@@ -29,6 +29,28 @@ export async function signUpThroughUi(page: Page, baseUrl: string, email: string
   await expectSignedInAs(page, email)
 }
 
+/**
+ * The sandbox operator approves the signed-in person's identity verification
+ * (POST /api/sandbox/kyc/decision with the token from the vault): cards,
+ * withdrawals and fiat deposits refuse anyone else with 403 KYC_REQUIRED.
+ */
+export async function approveIdentity(page: Page, baseUrl: string): Promise<void> {
+  const tokens = await readVault(page)
+  if (!tokens) throw new Error('no tokens in the vault')
+  const response = await fetch(`${baseUrl}/api/sandbox/kyc/decision`, {
+    method: 'POST',
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: tokens.access_token,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ status: 'APPROVED' }),
+  })
+  if (!response.ok) {
+    throw new Error(`the KYC decision answered ${response.status}: ${await response.text()}`)
+  }
+}
+
 /** Fills the sign-in screen and submits it. */
 export async function signInThroughUi(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email)

@@ -233,6 +233,8 @@ describeServer('orders survive a server killed with SIGKILL', () => {
       201,
     )
     client.token = pair.access_token
+    // Bank deposits need a verified identity: the sandbox reviewer approves it.
+    await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
     const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))
       .uuid
     const funding = await client.quote(wallet, {

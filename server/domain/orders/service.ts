@@ -17,8 +17,12 @@ import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { BankingProvider, PayoutSubmission } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
+import { recordDeposit } from '../card-transactions/service.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
 import { requiredConfirmations } from '../deposits/rules.ts'
+import { KycRequiredError } from '../kyc/errors.ts'
+import { requireApprovedKyc } from '../kyc/gate.ts'
+import { orderNeedsKyc } from '../kyc/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { pageOf } from '../page.ts'
@@ -150,6 +154,10 @@ export class OrderService {
     return this.db.transaction().execute(async (trx) => {
       const early = await replay(trx, owner, key, hash)
       if (early) return early
+      // Money in from or out to the outside world needs a verified identity (403 KYC_REQUIRED).
+      if (orderNeedsKyc(request.orderType)) {
+        await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+      }
       const quote = await repo.lockQuote(trx, owner.tenantId, request.quoteId)
       if (!quote || quote.user_id !== owner.userId)
         throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
@@ -189,6 +197,16 @@ export class OrderService {
       }
 
       const rail = railOf(quote.order_type, quote.target)
+      // A top-up's fiat account may have closed since the quote (its stand-alone card was closed).
+      if (rail === 'fiat_account') {
+        const accountId = quote.target.fiat_account_id
+        const account = accountId
+          ? await repo.findFiatAccount(trx, owner.tenantId, accountId)
+          : undefined
+        if (account?.status !== 'ACTIVE') {
+          throw new OrderError({ kind: 'FIAT_ACCOUNT_UNAVAILABLE', status: account?.status })
+        }
+      }
       const id = uuidv7()
       const status: OrderStatus = rail === 'bank_in' ? 'PENDING' : 'NEW'
       let reference: string | null = null
@@ -427,6 +445,22 @@ export class OrderService {
       const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
       if (locked?.status !== 'NEW') return undefined
       if (locked.submitted_at) return locked.submitted_at
+      // The gate again, at the last moment money can still be stopped: a HOLD,
+      // REJECT or reset since placement keeps the payout from leaving. FOR
+      // SHARE: a status change waits until this order is handed off or failed.
+      if (orderNeedsKyc(locked.order_type)) {
+        const refused = await requireApprovedKyc(trx, locked.tenant_id, locked.user_id).then(
+          () => false,
+          (error: unknown) => {
+            if (error instanceof KycRequiredError) return true
+            throw error
+          },
+        )
+        if (refused) {
+          await this.#end(trx, locked, 'FAILED', 'KYC_REQUIRED', now)
+          return undefined
+        }
+      }
       await repo.updateOrder(trx, row.id, { submitted_at: now, updated_at: now })
       return now
     })
@@ -550,6 +584,8 @@ export class OrderService {
     const held = await walletAccounts(trx, tenantId, row.wallet_id)
     if (!held) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
     let destination: string
+    /** A top-up's fiat account: its DEPOSIT card transaction goes with the entry. */
+    let topUp: string | undefined
     switch (rail) {
       case 'bank_out':
       case 'chain':
@@ -570,6 +606,7 @@ export class OrderService {
           return this.#end(trx, row, 'FAILED', 'FIAT_ACCOUNT_INACTIVE', now)
         }
         destination = account.ledger_account_id
+        topUp = account.id
         break
       }
       case 'bank_in':
@@ -592,6 +629,14 @@ export class OrderService {
         factsOf(row),
       ),
     })
+    if (topUp) {
+      await recordDeposit(trx, {
+        fiatAccountId: topUp,
+        operationId: row.id,
+        amountMinor: BigInt(conversion ? row.amount_to_minor : row.amount_from_minor),
+        at: now,
+      })
+    }
     const completed = await this.#move(trx, row, rail, 'COMPLETE', null, now)
     await repo.insertRecords(trx, this.#records(row, 'completed', 'complete', now))
     return completed

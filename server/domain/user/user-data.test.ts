@@ -55,7 +55,7 @@ describeServer('the signed-in user’s profile', () => {
 
   it('GET /user answers the account: id, e-mail, phone, Telegram id, KYC status, creation time', async () => {
     const email = uniqueEmail()
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { email, kyc: false })
 
     const user = (await getUser(app, pair.access_token)).json<User>()
 

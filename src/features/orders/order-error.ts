@@ -18,6 +18,8 @@ export interface OrderProblem {
   recovery: Recovery
   /** QUOTE_USED: the order this quote placed may be in the history already. */
   seeHistory: boolean
+  /** KYC_REQUIRED: the way on is verifying the identity (src/ui/kyc-prompt.tsx). */
+  verify?: true
 }
 
 /**
@@ -36,6 +38,8 @@ export function orderProblem(error: unknown, t: Translate, language: string): Or
   switch (error.code) {
     case 'INSUFFICIENT_FUNDS':
       return plain(t('orders.error.INSUFFICIENT_FUNDS'), 'edit')
+    case 'KYC_REQUIRED':
+      return { ...plain(t('error.KYC_REQUIRED'), 'edit'), verify: true }
     case 'QUOTE_EXPIRED':
       return plain(t('orders.error.QUOTE_EXPIRED'), 'requote')
     case 'QUOTE_USED':
