@@ -25,7 +25,7 @@ test('offline, a reload shows what was last seen, marked offline, with server ac
   await expectSignedInAs(page, email)
   await page.getByRole('link', { name: 'Edit your profile' }).click()
   await page.getByRole('button', { name: 'Save changes' }).waitFor()
-  await page.getByRole('link', { name: 'Finplatform' }).click()
+  await page.getByRole('link', { name: 'Finplatform', exact: true }).click()
   await expectSignedInAs(page, email)
 
   // Writes are throttled: wait until the profile's answers are on disk.

@@ -7,6 +7,7 @@ import { Problem } from '../../../contract/problem.ts'
 import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { belongsTo } from '../tenants/product-gate.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { SeedStore } from './seed-store.ts'
 import { AddressService } from './service.ts'
@@ -33,6 +34,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 /** Deposit addresses of the signed-in user's wallets (SPEC.md §7). Protected. */
 export default async function addressRoutes(app: FastifyInstance, opts: { config: Config }) {
+  belongsTo(app, 'crypto')
   const service = new AddressService(app.db, new SeedStore(opts.config.secrets.addressSeedKey))
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Country, CountryList } from '../../../contract/location.ts'
 import { createTestApp, describeServer, expectProblem, headers } from '../../test-support.ts'
-import { isKnownCountry } from './countries.ts'
+import { cachedCountryLanguages, countryLanguage, isKnownCountry } from './countries.ts'
 
 describeServer('the country list', () => {
   let app: FastifyInstance
@@ -63,9 +63,89 @@ describeServer('the country list', () => {
     expect(isKnownCountry('us')).toBe(false)
   })
 
+  it('names and sorts the countries in the request’s language', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/location/countries',
+      headers: headers({ 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' }),
+    })
+
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-language']).toBe('ru')
+    expect(String(response.headers.vary)).toMatch(/accept-language/i)
+    const russian = response.json<CountryList>()
+    expect(russian.data.find((entry) => entry.code === 'DE')).toEqual<Country>({
+      code: 'DE',
+      name: 'Германия',
+      dial_codes: ['49'],
+      flag: '🇩🇪',
+    })
+    const names = russian.data.map((entry) => entry.name)
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'ru')))
+    expect(russian.total).toBe(list.total)
+    expect(new Set(russian.data.map((entry) => entry.code))).toEqual(
+      new Set(list.data.map((entry) => entry.code)),
+    )
+  })
+
+  it('answers in English when it cannot name countries in any language asked for', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/location/countries',
+      headers: headers({ 'accept-language': 'x-klingon' }),
+    })
+
+    expect(response.headers['content-language']).toBe('en')
+    expect(response.json<CountryList>().data.find((entry) => entry.code === 'US')?.name).toBe(
+      'United States',
+    )
+  })
+
+  it('keeps one list per app language, whatever tags are asked for', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/location/countries',
+      headers: headers({ 'accept-language': 'en-Abcd' }),
+    })
+    expect(response.headers['content-language']).toBe('en')
+    for (const script of ['Aaaa', 'Bbbb', 'Cccc', 'Zzzq']) {
+      for (const language of ['en', 'ru', 'de', 'fr']) {
+        const other = await app.inject({
+          method: 'GET',
+          url: '/api/v2/location/countries',
+          headers: headers({ 'accept-language': `${language}-${script}` }),
+        })
+        expect(['en', 'ru']).toContain(other.headers['content-language'])
+      }
+    }
+    expect(cachedCountryLanguages().every((language) => ['en', 'ru'].includes(language))).toBe(true)
+  })
+
   it('still needs the tenant header, like every v2 call', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/v2/location/countries' })
 
     expectProblem(response, 400, 'TENANT_REQUIRED')
+  })
+})
+
+describe('the language countries are named in', () => {
+  it.each([
+    [undefined, 'en'],
+    ['', 'en'],
+    ['ru', 'ru'],
+    ['ru-RU', 'ru'],
+    ['RU', 'ru'],
+    // Only the app's languages: German and French are not among them.
+    ['de-CH,de;q=0.9', 'en'],
+    ['de-CH, ru;q=0.8, en;q=0.5', 'ru'],
+    ['en;q=0.5, ru;q=0.8', 'ru'],
+    ['ru;q=0, en', 'en'],
+    ['*', 'en'],
+    ['zh-Hant-TW', 'en'],
+    ['en-Abcd', 'en'],
+    ['ru-Zzzq', 'ru'],
+    ['not a tag!, ru', 'ru'],
+  ])('Accept-Language %j names them in %s', (header, language) => {
+    expect(countryLanguage(header)).toBe(language)
   })
 })

@@ -1,32 +1,82 @@
 import { countries, getEmojiFlag, type TCountryCode } from 'countries-list'
 import type { Country } from '../../../contract/location.ts'
+import { USER_LANGUAGES } from '../../../contract/user.ts'
 
 /**
  * The countries we know, from the `countries-list` dataset: the country
  * picker (GET /location/countries) and the profile's address check both read
  * this one list, so a country the picker offers is always one the profile takes.
+ * Names in other languages than English come from the CLDR data of Node's ICU
+ * (Intl.DisplayNames), also maintained upstream.
  */
 
-let list: readonly Country[] | undefined
+/** The languages countries are named in: the app's own (its catalogues), no other. */
+export type CountryLanguage = (typeof USER_LANGUAGES)[number]
+
+/**
+ * Built on first use per language and kept: both datasets only change with an
+ * upgrade, which restarts the process. At most one entry per USER_LANGUAGES.
+ */
+const lists = new Map<CountryLanguage, readonly Country[]>()
 let codes: ReadonlySet<string> | undefined
 
 /**
- * Sorted by English name; dialling codes as digit strings ("1", "44").
- * Built on first use and kept: the dataset ships with the package and only
- * changes with an upgrade, which restarts the process.
+ * Sorted by name in `language` ("en" when not given); dialling codes as
+ * digit strings ("1", "44").
  */
-export function countryList(): readonly Country[] {
-  list ??= Object.freeze(
+export function countryList(wanted: CountryLanguage = 'en'): readonly Country[] {
+  // A caller's typo must not grow the cache: anything else is English.
+  const language: CountryLanguage = USER_LANGUAGES.includes(wanted) ? wanted : 'en'
+  let list = lists.get(language)
+  if (list) return list
+  const names =
+    language === 'en' ? undefined : new Intl.DisplayNames([language], { type: 'region' })
+  list = Object.freeze(
     (Object.entries(countries) as Array<[TCountryCode, (typeof countries)[TCountryCode]]>)
       .map(([code, country]) => ({
         code,
-        name: country.name,
+        // ICU answers the code itself for a region it cannot name: the English name is better.
+        name: names && names.of(code) !== code ? (names.of(code) ?? country.name) : country.name,
         dial_codes: country.phone.map(String),
         flag: getEmojiFlag(code),
       }))
-      .sort((a, b) => a.name.localeCompare(b.name, 'en')),
+      .sort((a, b) => a.name.localeCompare(b.name, language)),
   )
+  lists.set(language, list)
   return list
+}
+
+/**
+ * The language to name countries in, from an Accept-Language header: the
+ * first (by q) whose primary language is one of the app's (USER_LANGUAGES:
+ * en, ru), so "ru-RU" is "ru"; "en" when none. Only those few, so no header
+ * can make the server build and keep another list.
+ */
+export function countryLanguage(acceptLanguage: string | undefined): CountryLanguage {
+  const wanted = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';')
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean)
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index }
+    })
+    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+  for (const { tag } of wanted) {
+    try {
+      const language = new Intl.Locale(tag).language.toLowerCase()
+      const known = USER_LANGUAGES.find((candidate) => candidate === language)
+      if (known) return known
+    } catch {
+      // Not a language tag: try the next.
+    }
+  }
+  return 'en'
+}
+
+/** The languages a list has been built in so far (at most USER_LANGUAGES). */
+export function cachedCountryLanguages(): string[] {
+  return [...lists.keys()]
 }
 
 /** True for an ISO 3166-1 alpha-2 code of countryList(). */

@@ -3,13 +3,20 @@ import type { FastifyInstance } from 'fastify'
 import { CountryList } from '../../../contract/location.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { wholePage } from '../page.ts'
-import { countryList } from './countries.ts'
+import { type CountryLanguage, countryLanguage, countryList } from './countries.ts'
 
 export default async function locationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const countries = countryList()
-  // One answer for every caller and tenant, built once.
-  const page: CountryList = wholePage([...countries])
+  // One answer per app language (en, ru) for every caller and tenant, built on first ask and kept.
+  const pages = new Map<CountryLanguage, CountryList>()
+  const pageIn = (language: CountryLanguage) => {
+    let page = pages.get(language)
+    if (!page) {
+      page = wholePage([...countryList(language)])
+      pages.set(language, page)
+    }
+    return page
+  }
 
   api.get(
     '/location/countries',
@@ -18,11 +25,19 @@ export default async function locationRoutes(app: FastifyInstance) {
       config: { public: true },
       schema: {
         tags: ['location'],
-        summary: 'Every country with its dialling codes and flag, sorted by English name',
-        description: 'The whole list on one page: limit is the total, offset 0.',
+        summary:
+          'Every country with its dialling codes and flag, named and sorted in your language',
+        description:
+          'The whole list on one page: limit is the total, offset 0. `name` is in the first ' +
+          'language of `Accept-Language` the app speaks (en, ru; English when none), and the ' +
+          'list is sorted by it; `Content-Language` says which.',
         response: { 200: CountryList, 400: Problem, 404: Problem },
       },
     },
-    async () => page,
+    async (request, reply) => {
+      const language = countryLanguage(request.headers['accept-language'])
+      reply.header('content-language', language).header('vary', 'Accept-Language')
+      return pageIn(language)
+    },
   )
 }

@@ -53,3 +53,13 @@ export async function countWallets(db: Executor, owner: Owner): Promise<number> 
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
+
+/** The wallet types the tenant offers (its configuration; every type when it names none). */
+export async function offeredWalletTypes(db: Executor, tenantId: string): Promise<string[]> {
+  const row = await db
+    .selectFrom('tenants')
+    .select('wallet_types')
+    .where('id', '=', tenantId)
+    .executeTakeFirst()
+  return row?.wallet_types ?? []
+}

@@ -5,13 +5,21 @@ import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateWalletBody, Wallet, WalletList } from '../../../contract/wallets.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { WalletNotFoundError, WalletService } from './service.ts'
+import { WalletNotFoundError, WalletService, WalletTypeNotOfferedError } from './service.ts'
 
 /** The one switch from wallet failures to HTTP answers. */
 const toProblem = (error: unknown) => {
   // Another user's wallet answers exactly like one that does not exist.
   if (error instanceof WalletNotFoundError) {
     return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+  }
+  if (error instanceof WalletTypeNotOfferedError) {
+    return new ProblemError(
+      422,
+      'WALLET_TYPE_NOT_OFFERED',
+      `This service offers ${error.offered.join(', ') || 'no'} wallets.`,
+      { errors: [{ field: '/body/type', message: `One of: ${error.offered.join(', ')}.` }] },
+    )
   }
   return undefined
 }
@@ -36,7 +44,11 @@ export default async function walletRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.createWallet(request.auth, request.body.type)),
+      reply
+        .code(201)
+        .send(
+          await translateErrors(service.createWallet(request.auth, request.body.type), toProblem),
+        ),
   )
 
   api.get(

@@ -16,6 +16,14 @@ export class WalletNotFoundError extends Error {
   }
 }
 
+/** The tenant does not offer wallets of this type (its configuration's `wallet_types`). */
+export class WalletTypeNotOfferedError extends Error {
+  constructor(readonly offered: string[]) {
+    super('WALLET_TYPE_NOT_OFFERED')
+    this.name = 'WalletTypeNotOfferedError'
+  }
+}
+
 type WalletRow = Awaited<ReturnType<typeof repo.findWallet>> & {}
 
 /**
@@ -29,8 +37,11 @@ export class WalletService {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** A new, empty wallet of any type; a user may have several of one type. */
+  /** @throws WalletTypeNotOfferedError when the tenant does not offer `type` */
   async createWallet(owner: Owner, type: WalletType): Promise<Wallet> {
     const row = await this.db.transaction().execute(async (trx) => {
+      const offered = await repo.offeredWalletTypes(trx, owner.tenantId)
+      if (!offered.includes(type)) throw new WalletTypeNotOfferedError(offered)
       const wallet = await repo.insertWallet(trx, owner, uuidv7(), type)
       await openWalletAccounts(trx, owner.tenantId, wallet.id)
       return wallet

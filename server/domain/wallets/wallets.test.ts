@@ -16,6 +16,7 @@ import {
 import { credit, ETH, EUR, postAlone, USDT_TRON } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { type WalletAccounts, walletAccounts } from '../ledger/service.ts'
+import { TenantService } from '../tenants/service.ts'
 
 describeServer('wallets', () => {
   let app: FastifyInstance
@@ -59,6 +60,24 @@ describeServer('wallets', () => {
       expectProblem(await call(pair, 'POST', '/wallets', { type }), 422, 'VALIDATION_FAILED')
     }
     expectProblem(await call(pair, 'POST', '/wallets', {}), 422, 'VALIDATION_FAILED')
+  })
+
+  it('a type the tenant does not offer answers 422 WALLET_TYPE_NOT_OFFERED on the type', async () => {
+    const tenants = new TenantService(app.db)
+    const tenantId = (await tenants.create({ name: 'Personal Only', wallet_types: ['personal'] }))
+      .id
+    const own = { 'x-tenant-id': tenantId }
+    const pair = await signUp(app, { headers: headers(own) })
+    const create = (type: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v2/wallets',
+        headers: headers({ ...own, ...bearer(pair.access_token) }),
+        payload: { type },
+      })
+    const refused = expectProblem(await create('business'), 422, 'WALLET_TYPE_NOT_OFFERED')
+    expect(refused.errors).toEqual([{ field: '/body/type', message: 'One of: personal.' }])
+    expect((await create('personal')).statusCode).toBe(201)
   })
 
   it('the list pages with limit 10 and offset 0 by default, oldest first', async () => {

@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely'
-import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
-import { ensureDefaultPrograms } from '../../domain/fiat-accounts/service.ts'
+import { seedTenants } from '../../domain/tenants/service.ts'
 import type { DB } from './schema.ts'
 
-/** The demo tenant the app talks to unless configured otherwise (DESIGN.md), with its card programs. */
+/**
+ * The demo tenant the app talks to unless configured otherwise (DESIGN.md),
+ * configured from server/db/tenants.seed.json until an operator changes it,
+ * with its card programs.
+ */
 export async function ensureDemoTenant(db: Kysely<DB>): Promise<void> {
-  await db
-    .insertInto('tenants')
-    .values({ id: DEMO_TENANT_ID, name: 'Demo' })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute()
-  await ensureDefaultPrograms(db, DEMO_TENANT_ID)
+  await seedTenants(db)
 }

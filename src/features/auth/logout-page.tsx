@@ -4,7 +4,9 @@ import { useLocation } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { signOut } from '../../net/session.ts'
+import { logoutDestination } from '../../queries/tenant.ts'
 import { forgetPersistedQueries } from '../../storage/query-persister.ts'
+import { isTelegram } from '../../telegram/launch.ts'
 import { Spinner } from '../../ui/components.tsx'
 
 /**
@@ -19,12 +21,18 @@ export default function LogoutPage() {
   useEffect(() => {
     let cancelled = false
     void (async () => {
+      // Read before the cache is cleared: the tenant's own page after a sign-out, if it has one.
+      // Not in the Mini App: every logout there is the proxy giving up, and the app
+      // signs in again with Telegram (SPEC.md §4) — a web page would strand it.
+      const destination = isTelegram() ? undefined : logoutDestination(queryClient)
       await signOut()
       await queryClient.cancelQueries()
       queryClient.clear()
       // After the memory: nothing is left in it to be written back.
       await forgetPersistedQueries()
-      if (!cancelled) navigate(paths.signIn, { replace: true })
+      if (cancelled) return
+      if (destination) window.location.replace(destination)
+      else navigate(paths.signIn, { replace: true })
     })()
     return () => {
       cancelled = true

@@ -1,18 +1,25 @@
 import { useId, useState } from 'react'
 import type { WalletType } from '../../../contract/wallets.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { useTenantConfig } from '../../queries/tenant.ts'
 import { Button, Notice, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { WALLET_TYPES, walletTypeLabel } from './labels.ts'
 import { useCreateWallet } from './mutations.ts'
 
-/** "Create wallet": choose a type, create it; the list above shows it at once. */
+/**
+ * "Create wallet": choose a type the tenant offers (all while its
+ * configuration is unknown), create it; the list above shows it at once.
+ */
 export function CreateWallet() {
   const { t } = useI18n()
   const titleId = useId()
+  const offered = useTenantConfig()?.wallet_types
+  const types = WALLET_TYPES.filter((value) => !offered || offered.includes(value))
   const [open, setOpen] = useState(false)
-  const [type, setType] = useState<WalletType>('personal')
+  const [chosen, setType] = useState<WalletType | undefined>(undefined)
+  const type = chosen && types.includes(chosen) ? chosen : (types[0] ?? 'personal')
   const create = useCreateWallet()
   const server = useNeedsServer()
 
@@ -53,7 +60,7 @@ export function CreateWallet() {
         value={type}
         onChange={(event) => setType(event.target.value as WalletType)}
       >
-        {WALLET_TYPES.map((value) => (
+        {types.map((value) => (
           <option key={value} value={value}>
             {walletTypeLabel(t, value)}
           </option>

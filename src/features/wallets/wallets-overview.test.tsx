@@ -92,6 +92,22 @@ describe('wallets on the home screen', () => {
     )
   })
 
+  it('offers only the wallet types the tenant offers', async () => {
+    const { user } = renderOverview({
+      'GET /wallets': page([aWallet()]),
+      'GET /tenants/config': { body: { wallet_types: ['personal', 'business'] } },
+    })
+    await user.click(await screen.findByRole('button', { name: 'Create wallet' }))
+    const type = screen.getByRole('combobox', { name: 'Wallet type' })
+    await vi.waitFor(() =>
+      expect(
+        within(type)
+          .getAllByRole('option')
+          .map((option) => option.getAttribute('value')),
+      ).toEqual(['business', 'personal']),
+    )
+  })
+
   it('cannot create a wallet offline, and says why', async () => {
     const { api } = renderOverview({ 'GET /wallets': page([aWallet()]) })
     await screen.findByTestId('wallet')

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { Problem } from '../../../contract/problem.ts'
+import { TenantConfig } from '../../../contract/tenants.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { CardCrypto } from '../cards/card-crypto.ts'
+import { TenantError } from './errors.ts'
+import { TenantService, toConfig } from './service.ts'
+
+const toProblem = (error: unknown) => {
+  if (!(error instanceof TenantError)) return undefined
+  // The tenant was checked by the scope a moment ago; only a deletion in between lands here.
+  if (error.failure.kind === 'TENANT_NOT_FOUND') {
+    return new ProblemError(
+      404,
+      'TENANT_NOT_FOUND',
+      `There is no tenant ${error.failure.tenantId}.`,
+    )
+  }
+  return undefined
+}
+
+/** A strong validator of the exact JSON sent: equal bodies, equal tags. */
+const etagOf = (body: string) =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+
+/** `If-None-Match` names this tag (or `*`), weak or strong, in a list or alone. */
+const matches = (header: string | undefined, etag: string) =>
+  header?.split(',').some((tag) => {
+    const trimmed = tag.trim()
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag
+  }) === true
+
+/** v2: the configuration of the tenant the request names (X-Tenant-Id). Public. */
+export default async function tenantRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const service = new TenantService(app.db)
+  const publicKey = new CardCrypto(opts.config.secrets).publicKeyPem
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.get(
+    '/tenants/config',
+    {
+      // Public: the sign-in screen wears the tenant's colours before anyone
+      // signs in, and nothing in it is a secret (the card key is a public key).
+      config: { public: true },
+      schema: {
+        tags: ['tenants'],
+        summary: 'The tenant’s branding, products, wallet types, countries and contacts',
+        description:
+          'For the tenant of `X-Tenant-Id`; no sign-in needed. An unknown tenant is 404 ' +
+          'TENANT_NOT_FOUND. A product that is false here answers 403 PRODUCT_DISABLED on its ' +
+          'calls. Sent with an `ETag` and `Cache-Control: public, no-cache`: send ' +
+          '`If-None-Match` and an unchanged config answers 304 with no body.',
+        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
+        response: {
+          200: TenantConfig,
+          304: Type.Null({ description: 'Not modified: no body' }),
+          400: Problem,
+          404: Problem,
+        },
+      },
+    },
+    async (request, reply) => {
+      const tenant = await translateErrors(service.show(request.tenantId), toProblem)
+      const body = JSON.stringify(toConfig(tenant, publicKey))
+      const etag = etagOf(body)
+      reply
+        .header('etag', etag)
+        // Stored by the browser but asked again each time: a product switched
+        // off shows at the next request; offline, the app has its persisted copy.
+        .header('cache-control', 'public, no-cache')
+        .header('vary', 'X-Tenant-Id')
+      // No body at all, not the serialised `null` of the 304 schema (which is there for the docs).
+      if (matches(request.headers['if-none-match'], etag))
+        return reply
+          .code(304)
+          .removeHeader('content-type')
+          .send('' as unknown as null)
+      // Already JSON (the tag is of these bytes): Fastify sends a JSON string as it is.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as TenantConfig)
+    },
+  )
+}
