@@ -9,6 +9,10 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
+  // Telegram launch data signs a person in (the proxies strip it; an outdated worker may not).
+  'req.headers["x-telegram-init-data"]',
+  'init_data',
+  '*.init_data',
   'res.headers["set-cookie"]',
   'password',
   'access_token',

@@ -1,7 +1,13 @@
 import { IsRestoringProvider, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
-import { I18nProvider, type Language } from '../i18n/i18n.tsx'
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
+import { I18nProvider, type Language, useI18n } from '../i18n/i18n.tsx'
+import { isTelegram } from '../telegram/launch.ts'
+import { MiniAppProvider, TelegramBackButton } from '../telegram/mini-app.tsx'
+import type { MiniAppControls } from '../telegram/sdk.ts'
+import { Spinner } from '../ui/components.tsx'
 import { Routes } from './routes.tsx'
+
+const TelegramSession = lazy(() => import('../features/auth/telegram-session.tsx'))
 
 /**
  * `restored` settles once the query cache stored on this device is in memory
@@ -13,16 +19,43 @@ export function App(props: {
   restored: Promise<void>
   /** The starting language, its catalogue already loaded (src/app/main.tsx). */
   language: Language
+  /**
+   * Inside Telegram: the started Mini App (src/telegram/); undefined in a
+   * browser, and in Telegram when the SDK failed to load or start — the app
+   * is still the Mini App then (`isTelegram()`), only without Telegram's buttons.
+   */
+  miniApp?: MiniAppControls
 }) {
   const restoring = useRestoring(props.restored)
   return (
     <QueryClientProvider client={props.queryClient}>
       <IsRestoringProvider value={restoring}>
         <I18nProvider initial={props.language}>
-          <Routes />
+          <MiniAppProvider controls={props.miniApp}>
+            {isTelegram() ? (
+              <>
+                <TelegramBackButton />
+                <TelegramStart>
+                  <Routes />
+                </TelegramStart>
+              </>
+            ) : (
+              <Routes />
+            )}
+          </MiniAppProvider>
         </I18nProvider>
       </IsRestoringProvider>
     </QueryClientProvider>
+  )
+}
+
+/** In the Mini App, the person is signed in with Telegram (or signed up) before any route shows. */
+function TelegramStart(props: { children: ReactNode }) {
+  const { t } = useI18n()
+  return (
+    <Suspense fallback={<Spinner label={t('app.loading')} />}>
+      <TelegramSession>{props.children}</TelegramSession>
+    </Suspense>
   )
 }
 

@@ -1,11 +1,16 @@
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../i18n/i18n.tsx'
+import { isTelegram } from '../telegram/launch.ts'
 import { paths } from './paths.ts'
 import { InstallButton, OfflineBanner, UpdatePrompt } from './pwa.tsx'
+import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding.tsx'
 
 export function Layout(props: { children: ReactNode; signedIn: boolean }) {
   const { t, language, setLanguage } = useI18n()
+  // In Telegram the person is who Telegram says: signing out would only sign them in again.
+  const inTelegram = isTelegram()
+  useTenantBranding()
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -14,8 +19,7 @@ export function Layout(props: { children: ReactNode; signedIn: boolean }) {
       <OfflineBanner />
       <header className="topbar">
         <Link href={paths.home} className="brand">
-          <img src="/icons/icon-192.png" alt="" />
-          {t('app.name')}
+          <TenantBrand />
         </Link>
         <div className="row">
           <label>
@@ -36,17 +40,20 @@ export function Layout(props: { children: ReactNode; signedIn: boolean }) {
               <Link href={paths.profile} className="button button-ghost">
                 {t('nav.profile')}
               </Link>
-              <Link href={paths.logout} className="button button-ghost">
-                {t('auth.signOut')}
-              </Link>
+              {!inTelegram && (
+                <Link href={paths.logout} className="button button-ghost">
+                  {t('auth.signOut')}
+                </Link>
+              )}
             </nav>
           )}
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
         {props.children}
-        {props.signedIn && <InstallButton />}
+        {props.signedIn && !inTelegram && <InstallButton />}
       </main>
+      <TenantSupport />
       <UpdatePrompt />
     </div>
   )

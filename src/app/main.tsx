@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { detectLanguage, loadLanguage } from '../i18n/i18n.tsx'
 import { installPageProxy } from '../net/page-proxy.ts'
+import { loadMiniApp } from '../telegram/mini-app.tsx'
 import { App } from './app.tsx'
 import { startOfflineCache } from './offline-cache.ts'
 import { createQueryClient } from './query-client.ts'
@@ -21,10 +22,12 @@ const { restored } = startOfflineCache(queryClient)
 // The first render speaks the person's language: its catalogue (a lazy chunk
 // for anything but English, precached by the worker) is in memory before it,
 // so a Russian start never flashes English. Resolves to English if it fails.
-void loadLanguage(detectLanguage()).then((language) => {
+// Inside Telegram the SDK (a lazy chunk, never loaded in a browser) starts
+// alongside, so the first render already wears the chat's theme.
+void Promise.all([loadLanguage(detectLanguage()), loadMiniApp()]).then(([language, miniApp]) => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App queryClient={queryClient} restored={restored} language={language} />
+      <App queryClient={queryClient} restored={restored} language={language} miniApp={miniApp} />
     </StrictMode>,
   )
 })

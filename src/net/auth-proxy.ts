@@ -23,7 +23,11 @@ export interface AuthProxyDeps {
   locks: Locks
   /** Sends every window of the app to `location`. Called once per logout. */
   onLogout: (location: string) => void | Promise<void>
-  /** Mini App only: signs in again with the launch init data when there is no refresh token. */
+  /**
+   * Mini App only: signs in again when there is no refresh token. Without
+   * it, the proxy signs in with the init data the request carries in
+   * `X-Telegram-Init-Data` (set by the page; never sent on).
+   */
   reauthenticate?: (appEnv: AppEnv) => Promise<Tokens | undefined>
   log?: (message: string, details: Record<string, unknown>) => void
 }
@@ -40,10 +44,17 @@ export const TENANT_HEADER = 'X-Tenant-Id'
 export const APP_ENV_HEADER = 'X-App-Env'
 /** Marks a replay, so a second 401 signs out instead of refreshing again. */
 export const RETRIED_HEADER = 'X-Auth-Retried'
+/**
+ * The Mini App's launch init data, from the page to whichever proxy handles
+ * its request (page or service worker), for signing in again without a
+ * refresh token. Taken off before the request leaves for the network.
+ */
+export const INIT_DATA_HEADER = 'X-Telegram-Init-Data'
 
 const REFRESH_PATH = '/auth/refresh/refresh-token'
+const TELEGRAM_SIGN_IN_PATH = '/auth/sign-in/telegram'
 /** A failing call to one of these can never be rescued by a refresh (SPEC.md §4). */
-const NO_REFRESH_PATHS = [REFRESH_PATH, '/auth/sign-in/telegram', '/auth/sign-up/telegram']
+const NO_REFRESH_PATHS = [REFRESH_PATH, TELEGRAM_SIGN_IN_PATH, '/auth/sign-up/telegram']
 /** Answers of these calls carry a new token pair, which goes straight into the vault. */
 const ISSUES_TOKENS = /^\/auth\/(sign-in|sign-up|verify|refresh)\//
 
@@ -91,6 +102,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     stale: Tokens | undefined,
     appEnv: AppEnv,
     origin: string,
+    initData: string | null,
   ): Promise<Tokens | undefined> {
     refreshing ??= locks
       .request(REFRESH_LOCK, async () => {
@@ -98,7 +110,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
         if (current && current.access_token !== stale?.access_token) return current
         const fresh = current?.refresh_token
           ? await exchange(current.refresh_token, appEnv, origin)
-          : await deps.reauthenticate?.(appEnv)
+          : await reauthenticate(appEnv, origin, initData)
         if (fresh) await vault.write(fresh)
         return fresh
       })
@@ -117,17 +129,39 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     appEnv: AppEnv,
     origin: string,
   ): Promise<Tokens | undefined> {
-    const url = new URL(`${config.v2Base.replace(/\/$/, '')}${REFRESH_PATH}`, origin)
+    return issue(REFRESH_PATH, { refresh_token: refreshToken }, appEnv, origin, 'token refresh')
+  }
+
+  /** SPEC.md §4 in the Mini App: no refresh token, so sign in again with the launch init data. */
+  async function reauthenticate(
+    appEnv: AppEnv,
+    origin: string,
+    initData: string | null,
+  ): Promise<Tokens | undefined> {
+    if (deps.reauthenticate) return deps.reauthenticate(appEnv)
+    if (appEnv !== 'telegram' || !initData) return undefined
+    return issue(TELEGRAM_SIGN_IN_PATH, { init_data: initData }, appEnv, origin, 'telegram sign-in')
+  }
+
+  /** A POST on v2 that answers with a token pair; undefined when it is refused. */
+  async function issue(
+    path: string,
+    body: unknown,
+    appEnv: AppEnv,
+    origin: string,
+    what: string,
+  ): Promise<Tokens | undefined> {
+    const url = new URL(`${config.v2Base.replace(/\/$/, '')}${path}`, origin)
     const response = await deps.fetch(
       new Request(url, {
         method: 'POST',
         headers: baseHeaders(new Headers(), appEnv),
-        body: JSON.stringify({ refresh_token: refreshToken }),
+        body: JSON.stringify(body),
         signal: AbortSignal.timeout(config.timeoutMs),
       }),
     )
     if (!response.ok) {
-      log('token refresh refused', { status: response.status })
+      log(`${what} refused`, { status: response.status })
       return undefined
     }
     return tokensIn(await response.json())
@@ -149,6 +183,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     if (!target) return deps.fetch(request)
 
     const appEnv = (request.headers.get(APP_ENV_HEADER) as AppEnv | null) ?? config.appEnv
+    const initData = request.headers.get(INIT_DATA_HEADER)
     // Buffered once, before the first send: a replay must be able to send it again.
     const body =
       request.method === 'GET' || request.method === 'HEAD'
@@ -157,6 +192,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
 
     const send = (tokens: Tokens | undefined, retried: boolean) => {
       const headers = baseHeaders(new Headers(request.headers), appEnv)
+      headers.delete(INIT_DATA_HEADER)
       if (tokens?.access_token) {
         headers.set(
           'Authorization',
@@ -189,7 +225,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     const current = await vault.read()
     if (!current?.refresh_token && appEnv !== 'telegram') return loggedOut(response)
 
-    const fresh = await refresh(sentWith, appEnv, url.origin)
+    const fresh = await refresh(sentWith, appEnv, url.origin, initData)
     if (!fresh) return loggedOut(response)
 
     const replay = await send(fresh, true)

@@ -11,6 +11,28 @@ export interface NetConfig {
   timeoutMs: number
 }
 
+/**
+ * SPEC.md §5: the values that mean "off" wherever a launch parameter or a
+ * config flag is read — the strings "false", "0", "" and "FALSE", boolean
+ * false, null, undefined, NaN and the number 0. Everything else is "on".
+ */
+export function isFalsy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return true
+  if (typeof value === 'number') return value === 0 || Number.isNaN(value)
+  if (typeof value === 'string') return ['false', '0', '', 'FALSE'].includes(value)
+  return false
+}
+
+/** A build-time flag: unset means `fallback`; set, it is on unless it is one of the falsy values. */
+export const flag = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined ? fallback : !isFalsy(value)
+
+/**
+ * `VITE_TELEGRAM_MINI_APP` (on unless set to a falsy value): whether this
+ * build acts as a Telegram Mini App when it is launched from one.
+ */
+export const telegramEnabled = flag(import.meta.env.VITE_TELEGRAM_MINI_APP, true)
+
 /** SPEC.md §9 constants, overridable at build time through VITE_* variables (DESIGN.md). */
 export const netConfig: NetConfig = {
   v1Base: import.meta.env.VITE_API_V1_URL || '/api/v1',

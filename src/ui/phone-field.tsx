@@ -1,5 +1,7 @@
+import { useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
-import { TextField } from './components.tsx'
+import { useMiniApp } from '../telegram/mini-app.tsx'
+import { Button, TextField } from './components.tsx'
 import { defaultCountry, type LocalCountry } from './countries.ts'
 import { CountryPicker, dialChoice, parseDialChoice } from './country-picker.tsx'
 import { internationalPhone, type PhoneDraft } from './phone.ts'
@@ -62,6 +64,48 @@ export function PhoneField(props: {
         hint={props.countriesFailed ? t('phone.countriesFailed') : t('phone.numberHint')}
         error={props.error}
       />
+      <TelegramContact onPhone={(phone) => onChange({ choice: '', national: phone })} />
     </fieldset>
+  )
+}
+
+type ContactState = 'idle' | 'asking' | 'refused' | 'timeout'
+
+/**
+ * In the Telegram Mini App: "Use my Telegram number" asks Telegram for the
+ * person's contact and fills the number in whole ("+…", taken as typed).
+ * Telegram gets 5 s (src/telegram/limits.ts); a refusal or silence says so
+ * and leaves the field as it was. Outside Telegram, and where Telegram
+ * cannot share contacts, it renders nothing.
+ */
+function TelegramContact(props: { onPhone: (phone: string) => void }) {
+  const { t } = useI18n()
+  const miniApp = useMiniApp()
+  const [state, setState] = useState<ContactState>('idle')
+  const requestContact = miniApp?.requestContact
+  if (!requestContact) return null
+
+  const ask = async () => {
+    setState('asking')
+    const result = await requestContact()
+    if (result.status === 'shared') {
+      const digits = result.contact.phone.replace(/\D/g, '')
+      props.onPhone(`+${digits}`)
+      setState('idle')
+    } else {
+      setState(result.status)
+    }
+  }
+
+  return (
+    <div className="stack">
+      <Button variant="secondary" busy={state === 'asking'} onClick={ask}>
+        {t('phone.telegramContact')}
+      </Button>
+      <p role="status" className="muted">
+        {state === 'refused' && t('phone.telegramRefused')}
+        {state === 'timeout' && t('phone.telegramTimeout')}
+      </p>
+    </div>
   )
 }

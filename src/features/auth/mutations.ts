@@ -7,6 +7,7 @@ import type {
   PhoneOtpRequest,
   PhoneOtpVerify,
 } from '../../../contract/otp.ts'
+import type { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Language } from '../../i18n/i18n.tsx'
 import { api } from '../../net/api.ts'
 import type { CodeCheck } from '../../ui/otp-steps.tsx'
@@ -57,4 +58,23 @@ export const useVerifySignInCode = (channel: 'email' | 'sms') =>
             token: code,
             type: 'sms',
           } satisfies PhoneOtpVerify),
+  })
+
+/** Signs in with the Mini App's launch init data; 404 USER_NOT_FOUND: sign up first. */
+export const useTelegramSignIn = () =>
+  useMutation({
+    mutationFn: (initData: string) =>
+      api.v2.post<TokenPair>('/auth/sign-in/telegram', {
+        init_data: initData,
+      } satisfies TelegramSignInBody),
+  })
+
+/** Creates the account of the Telegram launch user, once they agreed to the terms. */
+export const useTelegramSignUp = () =>
+  useMutation({
+    mutationFn: (initData: string) =>
+      api.v2.post<TokenPair>('/auth/sign-up/telegram', {
+        init_data: initData,
+        terms_accepted: true,
+      } satisfies TelegramSignUpBody),
   })

@@ -14,10 +14,12 @@ import { href } from '../../app/paths.ts'
 import { formatAmount } from '../../i18n/format.ts'
 import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
+import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import { Alert, Button, Notice, Spinner, TextField } from '../../ui/components.tsx'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { KycPrompt } from '../../ui/kyc-prompt.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { type AmountReading, readAmount } from './amount-input.ts'
 import { onPushedReview, REVIEW_STATE, withParams } from './flow-url.ts'
@@ -106,6 +108,8 @@ export function OrderFlow(props: OrderFlowProps) {
   const [path, navigate] = useLocation()
   const search = useSearch()
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const formRef = useRef<HTMLFormElement>(null)
+  const haptic = useHaptics()
   const [review, setReview] = useState<Review>()
   const [placedId, setPlacedId] = useState<string>()
   const [amount, setAmount] = useState<{ side: AmountSide; text: string }>({
@@ -149,6 +153,8 @@ export function OrderFlow(props: OrderFlowProps) {
     addEventListener('beforeunload', warn)
     return () => removeEventListener('beforeunload', warn)
   }, [unresolved])
+  // In Telegram, closing the Mini App asks too.
+  useClosingConfirmation(unresolved)
 
   const typedSide = amount.side === 'from' ? props.from : props.to
   const reading = typedSide ? readAmount(amount.text, typedSide.decimals, language) : undefined
@@ -177,6 +183,18 @@ export function OrderFlow(props: OrderFlowProps) {
 
   const canReview = live.current && !live.expired && !overspent && query !== undefined
 
+  // In Telegram the MainButton carries the form's primary action too.
+  useMainButton(
+    step === 'form'
+      ? {
+          text: t('orders.review.open'),
+          enabled: canReview && !server.offline,
+          busy: false,
+          onClick: () => formRef.current?.requestSubmit(),
+        }
+      : undefined,
+  )
+
   const openReview = (event: FormEvent) => {
     event.preventDefault()
     if (!canReview || !live.quote) return
@@ -200,6 +218,7 @@ export function OrderFlow(props: OrderFlowProps) {
 
   /** The result replaces the flow in history: back from it leaves the flow, never onto a spent review. */
   const showResult = (orderId: string) => {
+    haptic('success')
     setPlacedId(orderId)
     const result = withParams(path, search, { step: undefined, order: orderId })
     if (onPushedReview()) {
@@ -251,6 +270,7 @@ export function OrderFlow(props: OrderFlowProps) {
         {
           onSuccess: (order) => showResult(order.id),
           onError: (error) => {
+            haptic('error')
             if (!(error instanceof ApiError)) return
             if (error.code === 'DESTINATION_NOT_FOUND') props.refreshTarget?.()
             // Edited since the quote: the new details, at a new price, for the person to check.
@@ -306,7 +326,10 @@ export function OrderFlow(props: OrderFlowProps) {
     const label = side === 'from' ? labels.pay : labels.receive
     return currency ? t('orders.amount.label', { label, currency }) : label
   }
-  const type = (side: AmountSide) => (text: string) => setAmount({ side, text })
+  const type = (side: AmountSide) => (text: string) => {
+    if (side !== amount.side) haptic('selection')
+    setAmount({ side, text })
+  }
   const fields =
     typeof props.fields === 'function'
       ? props.fields({
@@ -316,7 +339,7 @@ export function OrderFlow(props: OrderFlowProps) {
       : props.fields
 
   return (
-    <form className="stack" onSubmit={openReview} noValidate>
+    <form ref={formRef} className="stack" onSubmit={openReview} noValidate>
       <h1 ref={headingRef} tabIndex={-1}>
         {props.title}
       </h1>
@@ -516,6 +539,29 @@ function ReviewStep(props: ReviewProps) {
   if (props.details) lines.push(...props.details(quote))
   if (props.note) lines.push([t('orders.note.label'), props.note])
 
+  // In Telegram the MainButton carries the review's primary action too.
+  useMainButton(
+    mustEdit
+      ? { text: t('orders.review.change'), enabled: true, busy: false, onClick: props.onBack }
+      : mustRequote
+        ? {
+            text: props.refreshing ? t('orders.review.refreshing') : t('orders.review.refresh'),
+            enabled: !props.refreshing && !server.offline,
+            busy: props.refreshing,
+            onClick: props.onRefresh,
+          }
+        : {
+            text: props.placing
+              ? t('orders.review.confirming')
+              : ambiguous
+                ? t('orders.review.retry')
+                : t('orders.review.confirm'),
+            enabled: !props.placing && !server.offline,
+            busy: props.placing,
+            onClick: props.onConfirm,
+          },
+  )
+
   let primary: ReactNode
   if (mustEdit) {
     primary = (
@@ -563,6 +609,7 @@ function ReviewStep(props: ReviewProps) {
             {problem.message}
             {ambiguous && ` ${t('orders.review.unknown')}`}
           </p>
+          {problem.verify && <KycPrompt />}
           {(problem.seeHistory || ambiguous) && (
             <Link href={href.orders({ wallet: quote.wallet_uuid })}>
               {t('orders.review.seeHistory')}

@@ -1,0 +1,154 @@
+import {
+  backButton,
+  closingBehavior,
+  hapticFeedback,
+  init,
+  mainButton,
+  miniApp,
+  popup,
+  requestContact,
+  sendData,
+  themeParams,
+  viewport,
+} from '@telegram-apps/sdk'
+import { applyColorScheme, colorSchemeOf, osPrefersDark } from './color-scheme.ts'
+import {
+  type ContactResult,
+  isOwnButton,
+  type PopupParams,
+  requestContactWithin,
+  validatePopup,
+  validateSendData,
+} from './limits.ts'
+
+/**
+ * The only module that imports @telegram-apps/sdk. It is reached through a
+ * dynamic `import()` (src/telegram/mini-app.tsx) and only once the launch
+ * parameters said this is a Mini App, so the web entry carries none of it.
+ * Everything the app asks of Telegram goes through `MiniAppControls`, with
+ * the limits of src/telegram/limits.ts checked before the SDK is called.
+ */
+
+export type Haptic = 'success' | 'error' | 'warning' | 'selection'
+
+export interface MainButtonState {
+  text: string
+  enabled: boolean
+  /** The spinner on the button while its action runs. */
+  busy: boolean
+}
+
+export interface MiniAppControls {
+  setBackButton(visible: boolean): void
+  onBack(listener: () => void): () => void
+  /** Shows the MainButton with this state; undefined hides it. */
+  setMainButton(state: MainButtonState | undefined): void
+  onMainButton(listener: () => void): () => void
+  haptic(kind: Haptic): void
+  /** Telegram asks before closing the Mini App while this is on. */
+  setClosingConfirmation(on: boolean): void
+  /** @throws TelegramLimitError before anything is shown, when a limit is exceeded */
+  popup(params: PopupParams): Promise<string | null>
+  /** Sends data to the bot (Telegram closes the Mini App). @throws TelegramLimitError */
+  sendData(data: string): void
+  /**
+   * The person's phone number, if they share it within 5000 ms. Missing
+   * where Telegram cannot share contacts (clients before 6.9), so no screen
+   * offers what would always be refused.
+   */
+  requestContact?: () => Promise<ContactResult>
+}
+
+const warn = (what: string) => (error: unknown) => console.warn(`[telegram] ${what} failed`, error)
+
+export function startMiniApp(): MiniAppControls {
+  init()
+
+  miniApp.mountSync.ifAvailable()
+  if (themeParams.mountSync.isAvailable()) {
+    themeParams.mountSync()
+    themeParams.bindCssVars.ifAvailable()
+  }
+  // Light or dark as the chat is (not the OS), for the tokens, form controls and scrollbars.
+  const scheme = () => {
+    const scheme = colorSchemeOf(themeParams.backgroundColor(), osPrefersDark())
+    applyColorScheme(document.documentElement, scheme)
+  }
+  scheme()
+  themeParams.state.sub(scheme)
+
+  if (viewport.mount.isAvailable()) {
+    viewport
+      .mount()
+      .then(() => {
+        viewport.expand.ifAvailable()
+        viewport.bindCssVars.ifAvailable()
+      })
+      .catch(warn('viewport'))
+  }
+  backButton.mount.ifAvailable()
+  mainButton.mount.ifAvailable()
+  closingBehavior.mount.ifAvailable()
+  miniApp.ready.ifAvailable()
+
+  return {
+    setBackButton(visible) {
+      if (visible) backButton.show.ifAvailable()
+      else backButton.hide.ifAvailable()
+    },
+    onBack(listener) {
+      const [called, off] = backButton.onClick.ifAvailable(listener)
+      return called ? off : () => {}
+    },
+    setMainButton(state) {
+      mainButton.setParams.ifAvailable(
+        state
+          ? {
+              text: state.text,
+              isVisible: true,
+              isEnabled: state.enabled,
+              isLoaderVisible: state.busy,
+            }
+          : { isVisible: false, isLoaderVisible: false },
+      )
+    },
+    onMainButton(listener) {
+      const [called, off] = mainButton.onClick.ifAvailable(listener)
+      return called ? off : () => {}
+    },
+    haptic(kind) {
+      if (kind === 'selection') hapticFeedback.selectionChanged.ifAvailable()
+      else hapticFeedback.notificationOccurred.ifAvailable(kind)
+    },
+    setClosingConfirmation(on) {
+      if (on) closingBehavior.enableConfirmation.ifAvailable()
+      else closingBehavior.disableConfirmation.ifAvailable()
+    },
+    async popup(params) {
+      const { title, message, buttons } = validatePopup(params)
+      return popup.open({
+        title,
+        message,
+        buttons: buttons?.map((button) =>
+          isOwnButton(button)
+            ? { id: button.id, type: button.type }
+            : { id: button.id, type: button.type ?? 'default', text: button.text },
+        ),
+      })
+    },
+    sendData(data) {
+      sendData(validateSendData(data))
+    },
+    requestContact: requestContact.isAvailable()
+      ? () =>
+          requestContactWithin(async (signal) => {
+            const { contact } = await requestContact({ abortSignal: signal })
+            return {
+              phone: contact.phone_number,
+              firstName: contact.first_name,
+              lastName: contact.last_name,
+            }
+          })
+      : undefined,
+  }
+}

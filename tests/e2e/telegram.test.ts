@@ -1,0 +1,306 @@
+import { resolve } from 'node:path'
+import type { BrowserContext, Page, Request } from 'playwright-core'
+import { expect, test } from 'vitest'
+import type { TelegramUser } from '../../contract/telegram.ts'
+import {
+  launchUser,
+  signedInitData,
+  TEST_BOT_TOKEN,
+} from '../../server/domain/auth/telegram-test-support.ts'
+import { pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+
+/*
+ * The Mini App in Chromium. Telegram is played by the SDK's own
+ * mockTelegramEnv (its IIFE build, injected before the app loads): the launch
+ * parameters carry init data signed with the server's test bot token, and
+ * every method the app calls on Telegram is recorded; events come back the
+ * way Telegram sends them (window.Telegram.WebView.receiveEvent).
+ */
+
+const session = e2eSession({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })
+
+const SDK_IIFE = resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js')
+
+const THEME = {
+  bg_color: '#17212b',
+  secondary_bg_color: '#232e3c',
+  section_bg_color: '#17212b',
+  text_color: '#f5f5f5',
+  hint_color: '#708499',
+  link_color: '#6ab3f3',
+  button_color: '#5288c1',
+  button_text_color: '#ffffff',
+}
+
+interface TelegramCall {
+  name: string
+  params: unknown
+}
+
+declare global {
+  interface Window {
+    __telegramCalls: TelegramCall[]
+    telegramApps: { sdk: { mockTelegramEnv: (options: unknown) => void } }
+    Telegram?: { WebView?: { receiveEvent: (name: string, data?: unknown) => void } }
+  }
+}
+
+/** A browser context: one device, whose storage every Telegram account of it shares. */
+function miniAppContext(options: {
+  serviceWorkers: 'allow' | 'block'
+  colorScheme?: 'light' | 'dark'
+}): Promise<BrowserContext> {
+  return session.newContext({ locale: 'en-US', ...options })
+}
+
+/** A new page of `context` that opens as the Mini App launched by `user`, in `theme`. */
+async function openMiniApp(
+  context: BrowserContext,
+  user: TelegramUser,
+  theme: Record<string, string> = THEME,
+): Promise<Page> {
+  const page = await context.newPage()
+  const launchParams = new URLSearchParams({
+    tgWebAppData: signedInitData({ user }),
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: 'tdesktop',
+    tgWebAppThemeParams: JSON.stringify(theme),
+  }).toString()
+  await page.addInitScript({ path: SDK_IIFE })
+  await page.addInitScript(
+    ({ launchParams, theme }) => {
+      window.__telegramCalls = []
+      const reply = (event: string, data: unknown) =>
+        setTimeout(() => window.Telegram?.WebView?.receiveEvent(event, data))
+      window.telegramApps.sdk.mockTelegramEnv({
+        launchParams,
+        onEvent([name, params]: [string, unknown]) {
+          window.__telegramCalls.push({ name, params })
+          if (name === 'web_app_request_viewport') {
+            reply('viewport_changed', {
+              height: innerHeight,
+              width: innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            })
+          }
+          if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: theme })
+          if (name === 'web_app_request_safe_area') {
+            reply('safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 })
+          }
+          if (name === 'web_app_request_content_safe_area') {
+            reply('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 })
+          }
+        },
+      })
+    },
+    { launchParams, theme },
+  )
+  return page
+}
+
+interface SeenRequest {
+  path: string
+  fromWorker: boolean
+  appEnv: string | undefined
+  initData: string | undefined
+}
+
+/** Every API request the browser makes in `context`, from pages and from the worker. */
+function recordApiRequests(context: BrowserContext): SeenRequest[] {
+  const seen: SeenRequest[] = []
+  context.on('request', (request: Request) => {
+    const url = new URL(request.url())
+    if (!url.pathname.startsWith('/api/')) return
+    void request.allHeaders().then((headers) => {
+      seen.push({
+        path: url.pathname,
+        fromWorker: request.serviceWorker() !== null,
+        appEnv: headers['x-app-env'],
+        initData: headers['x-telegram-init-data'],
+      })
+    })
+  })
+  return seen
+}
+
+const telegramCalls = (page: Page) => page.evaluate(() => window.__telegramCalls)
+
+/** What the app last told Telegram about the BackButton; hidden until it says otherwise. */
+const backButtonShown = async (page: Page) => {
+  const setups = (await telegramCalls(page)).filter((c) => c.name === 'web_app_setup_back_button')
+  return (setups.at(-1)?.params as { is_visible?: boolean } | undefined)?.is_visible === true
+}
+
+const cssVar = (page: Page, name: string) =>
+  page.evaluate(
+    (property) => getComputedStyle(document.documentElement).getPropertyValue(property).trim(),
+    name,
+  )
+
+async function signUpWithTelegram(user: TelegramUser, baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/telegram`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'x-app-env': 'telegram', 'content-type': 'application/json' },
+    body: JSON.stringify({ init_data: signedInitData({ user }), terms_accepted: true }),
+  })
+  if (response.status !== 201) {
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
+  }
+}
+
+/** The home screen of a signed-in person. */
+const home = (page: Page) => page.getByRole('heading', { name: 'Hello!' }).waitFor()
+
+/** The first visit: the terms, nothing else; refused without the box ticked; then home. */
+async function acceptTermsAndLand(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Welcome to Finplatform' }).waitFor()
+  expect(await page.getByLabel('Email').count()).toBe(0)
+  await page.getByRole('button', { name: 'Open my account' }).click()
+  await page.getByText('Agree to the terms to open your account.').waitFor()
+  await page.getByLabel('I agree to the Terms of Service and the Privacy Policy').check()
+  await page.getByRole('button', { name: 'Open my account' }).click()
+  await home(page)
+}
+
+/** Profile and back through Telegram's BackButton, which is shown only where back stays in the app. */
+async function backButtonNavigatesBack(page: Page): Promise<void> {
+  await expect.poll(() => backButtonShown(page)).toBe(false)
+  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await page.waitForURL('**/profile')
+  await expect.poll(() => backButtonShown(page)).toBe(true)
+  await page.evaluate(() => window.Telegram!.WebView!.receiveEvent('back_button_pressed'))
+  await page.waitForURL((url) => url.pathname === '/')
+  await home(page)
+  await expect.poll(() => backButtonShown(page)).toBe(false)
+}
+
+async function expectChatTheme(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.dataset.appEnv)).toBe('telegram')
+  await expect.poll(() => cssVar(page, '--tg-theme-button-color')).toBe(THEME.button_color)
+  expect(await cssVar(page, '--color-accent')).toBe(THEME.button_color)
+  expect(await cssVar(page, '--color-text')).toBe(THEME.text_color)
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+    'rgb(35, 46, 60)', // secondary_bg_color
+  )
+  // A dark chat on a light OS (Playwright's default): the alert and offline-banner
+  // backgrounds are dark too, under the chat's light text.
+  expect(await page.evaluate(() => document.documentElement.dataset.colorScheme)).toBe('dark')
+  expect(await cssVar(page, '--color-warning-bg')).toBe('#3a3016')
+  expect(await cssVar(page, '--color-success-bg')).toBe('#153326')
+}
+
+test('a Telegram user with an account is signed in with no form, in the chat’s colours', async () => {
+  const user = launchUser()
+  await signUpWithTelegram(user, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'allow' })
+  const requests = recordApiRequests(context)
+  const page = await openMiniApp(context, user)
+
+  await page.goto(`${session.server.url}/`)
+  await home(page)
+  expect(pathOf(page)).toBe('/')
+  expect(await page.getByLabel('Email').count()).toBe(0)
+  expect(await page.getByRole('heading', { name: 'Welcome to Finplatform' }).count()).toBe(0)
+  // No way to sign out of Telegram's identity.
+  expect(await page.getByRole('link', { name: 'Sign out' }).count()).toBe(0)
+  await expectChatTheme(page)
+  const calls = (await telegramCalls(page)).map((c) => c.name)
+  expect(calls).toEqual(expect.arrayContaining(['web_app_ready', 'web_app_expand']))
+
+  // Under the worker too: every request it sends on says telegram, and the init data stays home.
+  await waitForServiceWorkerControl(page)
+  await page.reload()
+  await home(page)
+  await expect.poll(() => requests.filter((r) => r.fromWorker).length).toBeGreaterThan(0)
+  expect(requests.find((r) => r.path === '/api/v2/auth/sign-in/telegram')).toBeDefined()
+  expect(requests.every((r) => r.appEnv === 'telegram')).toBe(true)
+  expect(requests.filter((r) => r.fromWorker && r.initData !== undefined)).toEqual([])
+
+  await backButtonNavigatesBack(page)
+})
+
+test('a brand-new Telegram user is signed up once they agree to the terms', async () => {
+  const user = launchUser({ language_code: 'en' })
+  const context = await miniAppContext({ serviceWorkers: 'allow' })
+  const requests = recordApiRequests(context)
+  const page = await openMiniApp(context, user)
+
+  await page.goto(`${session.server.url}/`)
+  await acceptTermsAndLand(page)
+  expect(requests.map((r) => r.path)).toEqual(
+    expect.arrayContaining(['/api/v2/auth/sign-in/telegram', '/api/v2/auth/sign-up/telegram']),
+  )
+  expect(requests.every((r) => r.appEnv === 'telegram')).toBe(true)
+})
+
+test('without service workers (Telegram on iOS) the page proxy does it all', async () => {
+  const user = launchUser()
+  const context = await miniAppContext({ serviceWorkers: 'block' })
+  const requests = recordApiRequests(context)
+  const page = await openMiniApp(context, user)
+
+  await page.goto(`${session.server.url}/`)
+  await acceptTermsAndLand(page)
+  expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null)).toBeNull()
+  await expectChatTheme(page)
+
+  // A reload is still the Mini App (the launch parameters are kept for the tab), still signed in.
+  await page.reload()
+  await home(page)
+  expect(requests.length).toBeGreaterThan(3)
+  expect(requests.every((r) => !r.fromWorker && r.appEnv === 'telegram')).toBe(true)
+  expect(requests.filter((r) => r.initData !== undefined)).toEqual([])
+
+  await backButtonNavigatesBack(page)
+})
+
+test('a second Telegram account on the same device never gets the first one’s session', async () => {
+  const ada = launchUser({ first_name: 'Ada' })
+  const grace = launchUser({ first_name: 'Grace' })
+  await signUpWithTelegram(ada, session.server.url)
+  await signUpWithTelegram(grace, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'allow' })
+  const requests = recordApiRequests(context)
+
+  const first = await openMiniApp(context, ada)
+  await first.goto(`${session.server.url}/profile`)
+  await expect.poll(() => first.getByLabel('First name').inputValue()).toBe('Ada')
+  await waitForServiceWorkerControl(first)
+  await first.close()
+
+  // The same Telegram app, another account: the tokens and the cache on disk are Ada's.
+  const signInsBefore = requests.filter((r) => r.path === '/api/v2/auth/sign-in/telegram').length
+  const second = await openMiniApp(context, grace)
+  await second.goto(`${session.server.url}/profile`)
+  await expect.poll(() => second.getByLabel('First name').inputValue()).toBe('Grace')
+  expect(requests.filter((r) => r.path === '/api/v2/auth/sign-in/telegram').length).toBeGreaterThan(
+    signInsBefore,
+  )
+
+  // And back: Ada is signed in as Ada again, not left in Grace's session.
+  const again = await openMiniApp(context, ada)
+  await again.goto(`${session.server.url}/profile`)
+  await expect.poll(() => again.getByLabel('First name').inputValue()).toBe('Ada')
+})
+
+test('a light chat on a dark OS keeps light alert backgrounds under its dark text', async () => {
+  const user = launchUser()
+  await signUpWithTelegram(user, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'block', colorScheme: 'dark' })
+  const light = {
+    ...THEME,
+    bg_color: '#ffffff',
+    secondary_bg_color: '#f0f0f0',
+    text_color: '#000000',
+  }
+  const page = await openMiniApp(context, user, light)
+  await page.goto(`${session.server.url}/`)
+  await home(page)
+  expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true)
+  expect(await page.evaluate(() => document.documentElement.dataset.colorScheme)).toBe('light')
+  await expect.poll(() => cssVar(page, '--color-text')).toBe('#000000')
+  expect(await cssVar(page, '--color-warning-bg')).toBe('#fff6dd')
+  expect(await cssVar(page, '--color-danger-bg')).toBe('#fdecee')
+})
