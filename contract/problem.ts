@@ -37,6 +37,17 @@ export const Problem = Type.Object({
   card_status: Type.Optional(
     Type.String({ description: 'The card’s current status, when it forbids the call (409)' }),
   ),
+  required_role: Type.Optional(
+    Type.String({
+      description: 'The API key role the call needs (403 API_KEY_ROLE_FORBIDDEN)',
+    }),
+  ),
+  kyc_status: Type.Optional(
+    Type.String({
+      description:
+        'The person’s identity-verification status, when it forbids the call (403 KYC_REQUIRED)',
+    }),
+  ),
 })
 export type Problem = Static<typeof Problem>
 

@@ -10,8 +10,11 @@ import cardRoutes from './domain/cards/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
 import counterpartyRoutes from './domain/counterparties/routes.ts'
 import sandboxDepositRoutes from './domain/deposits/routes.ts'
+import developerRoutes from './domain/developer/routes.ts'
+import vendors from './domain/developer/vendors.ts'
 import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
+import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
 import quoteRoutes from './domain/orders/quote-routes.ts'
 import orderRoutes from './domain/orders/routes.ts'
@@ -21,6 +24,8 @@ import otpRoutes from './domain/otp/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import productGate from './domain/tenants/product-gate.ts'
+import tenantRoutes from './domain/tenants/routes.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
@@ -46,6 +51,9 @@ export interface BuildOptions {
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
 }
 
+/** TRUST_PROXY as a hop count: believe the nearest `hops` proxies' X-Forwarded-For entries. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
+
 /** The whole server, composed: infrastructure first, then the two API bases, then the app. */
 export async function buildApp(
   config: Config,
@@ -53,21 +61,27 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
-    trustProxy: true,
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // Opening the database runs the migrations (and generates keys on a fresh DATA_DIR): on a
+    // busy machine that outlasts Fastify's 10 s default for one plugin.
+    pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
   })
 
   await app.register(errors)
   await app.register(json)
-  await app.register(security)
+  await app.register(security, { config })
   await app.register(metrics)
   await app.register(openapi)
   await app.register(rateLimit, { global: false })
   await app.register(db, { config })
   await app.register(tenancy)
   await app.register(auth, { config })
+  await app.register(productGate)
   await app.register(messaging, { config })
   await app.register(rates, { config })
+  await app.register(vendors, { config })
   await app.register(jobs, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
@@ -80,6 +94,7 @@ export async function buildApp(
       authRoutes,
       userRoutes,
       locationRoutes,
+      tenantRoutes,
       otpRoutes,
       contactRoutes,
       catalogRoutes,
@@ -105,10 +120,14 @@ export async function buildApp(
       fiatAccountV1Routes,
       quoteRoutes,
       orderRoutes,
+      kycRoutes,
+      developerRoutes,
       ...(options.extraRoutes?.v1 ?? []),
     ]),
     { prefix: '/api/v1', config },
   )
+  // Sumsub calls it with neither tenant nor token: outside the v1 scope, checked by its digest.
+  await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {
@@ -116,6 +135,7 @@ export async function buildApp(
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxKycRoutes, { prefix: '/api/sandbox', config })
     if (config.demo.seed) await app.register(demoSeed, { config })
   }
 

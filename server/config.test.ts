@@ -24,6 +24,18 @@ describe('loadConfig', () => {
     expect(config.sandbox).toBe(false)
   })
 
+  it('TRUST_PROXY: nobody by default, else all, a hop count or the named proxies', () => {
+    const base = { DATA_DIR: tempDir() }
+    expect(loadConfig(base).trustProxy).toBe(false)
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false)
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' }).trustProxy).toBe(
+      '10.0.0.0/8,192.0.2.1',
+    )
+    expect(() => loadConfig({ ...base, TRUST_PROXY: 'the load balancer' })).toThrow(/TRUST_PROXY/)
+  })
+
   it('lists every invalid setting in one error', () => {
     const bad = {
       PORT: 'eighty',
@@ -92,6 +104,94 @@ describe('loadConfig', () => {
     expect(config.demo).toEqual({ seed: true, password: DEFAULT_DEMO_PASSWORD })
     const production = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })
     expect(production.demo.seed).toBe(false)
+  })
+
+  it('KYC: the sandbox by default; Sumsub needs its token pair and webhook secret', () => {
+    const sandbox = loadConfig({ DATA_DIR: tempDir() }).kyc
+    expect(sandbox).toEqual({
+      provider: 'sandbox',
+      sandboxDecisionMs: 3_000,
+      sandboxDecides: true,
+      levelName: 'basic-kyc-level',
+      tokenTtlSeconds: 1_800,
+      sumsub: undefined,
+    })
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), KYC_PROVIDER: 'sumsub', SUMSUB_APP_TOKEN: 't' }),
+    ).toThrowError(/KYC_PROVIDER=sumsub needs SUMSUB_SECRET_KEY, SUMSUB_WEBHOOK_SECRET/)
+    expect(() => loadConfig({ DATA_DIR: tempDir(), KYC_PROVIDER: 'onfido' })).toThrowError(
+      /KYC_PROVIDER must be one of sandbox, sumsub/,
+    )
+    const sumsub = loadConfig({
+      DATA_DIR: tempDir(),
+      KYC_PROVIDER: 'sumsub',
+      SUMSUB_APP_TOKEN: 'app-token',
+      SUMSUB_SECRET_KEY: 'secret',
+      SUMSUB_WEBHOOK_SECRET: 'webhook',
+      SUMSUB_BASE_URL: 'https://api.sumsub.example/',
+      SUMSUB_LEVEL_NAME: 'id-and-liveness',
+    }).kyc
+    expect(sumsub).toMatchObject({
+      provider: 'sumsub',
+      levelName: 'id-and-liveness',
+      sumsub: {
+        baseUrl: 'https://api.sumsub.example',
+        appToken: 'app-token',
+        secretKey: 'secret',
+        webhookSecret: 'webhook',
+        webhookDigestAlg: 'HMAC_SHA256_HEX',
+        websdkOrigin: 'https://in.sumsub.com',
+      },
+    })
+  })
+
+  it('KYC in production: the sandbox provider decides nothing unless named and acknowledged', () => {
+    const production = { DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' }
+    // No KYC_PROVIDER: the sandbox provider stands in, but its rules approve no one.
+    expect(loadConfig(production).kyc).toMatchObject({ provider: 'sandbox', sandboxDecides: false })
+    expect(() => loadConfig({ ...production, KYC_PROVIDER: 'sandbox' })).toThrowError(
+      /KYC_PROVIDER=sandbox with SANDBOX=false .* KYC_SANDBOX_IN_PRODUCTION=true/,
+    )
+    const acknowledged = loadConfig({
+      ...production,
+      KYC_PROVIDER: 'sandbox',
+      KYC_SANDBOX_IN_PRODUCTION: 'true',
+    })
+    expect(acknowledged.kyc.sandboxDecides).toBe(true)
+  })
+
+  it('Sumsub: https outside the sandbox, a pinned digest algorithm, the WebSDK origin', () => {
+    const sumsubEnv = {
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://db/app',
+      KYC_PROVIDER: 'sumsub',
+      SUMSUB_APP_TOKEN: 'app-token',
+      SUMSUB_SECRET_KEY: 'secret',
+      SUMSUB_WEBHOOK_SECRET: 'webhook',
+    }
+    expect(() =>
+      loadConfig({ ...sumsubEnv, SUMSUB_BASE_URL: 'http://api.sumsub.example' }),
+    ).toThrowError(/SUMSUB_BASE_URL must be https:\/\/ unless SANDBOX=true/)
+    expect(
+      loadConfig({ ...sumsubEnv, SANDBOX: 'true', SUMSUB_BASE_URL: 'http://127.0.0.1:9' }).kyc
+        .sumsub?.baseUrl,
+    ).toBe('http://127.0.0.1:9')
+    expect(() => loadConfig({ ...sumsubEnv, SUMSUB_WEBHOOK_DIGEST_ALG: 'MD5' })).toThrowError(
+      /SUMSUB_WEBHOOK_DIGEST_ALG must be one of/,
+    )
+    expect(() =>
+      loadConfig({ ...sumsubEnv, SUMSUB_WEBSDK_ORIGIN: 'http://eu.sumsub.example' }),
+    ).toThrowError(/SUMSUB_WEBSDK_ORIGIN must be an https origin/)
+    expect(
+      loadConfig({
+        ...sumsubEnv,
+        SUMSUB_WEBHOOK_DIGEST_ALG: 'HMAC_SHA512_HEX',
+        SUMSUB_WEBSDK_ORIGIN: 'https://eu.sumsub.example',
+      }).kyc.sumsub,
+    ).toMatchObject({
+      webhookDigestAlg: 'HMAC_SHA512_HEX',
+      websdkOrigin: 'https://eu.sumsub.example',
+    })
   })
 
   it('takes secrets from the environment and refuses short ones', () => {

@@ -1,10 +1,18 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
 
 export interface Config {
   port: number
   host: string
+  /**
+   * TRUST_PROXY: whom to believe about the caller's address (X-Forwarded-For).
+   * false (the default): nobody — the socket's peer is the caller, so an
+   * allow-list or a per-IP limit cannot be talked round by a header. A number:
+   * that many proxy hops; a list of addresses or CIDRs: those proxies only.
+   */
+  trustProxy: boolean | number | string
   dataDir: string
   /** Unset: embedded PGlite in `dataDir`. `memory://` keeps PGlite in memory (tests, bench). */
   databaseUrl: string | undefined
@@ -47,6 +55,10 @@ export interface Config {
     /** SANDBOX_BANK_MS: milliseconds after which a sandbox bank payout settles (or comes back). */
     payoutMs: number
   }
+  sandboxShipping: {
+    /** SANDBOX_SHIPPING_MS: each step of a physical card's sandbox delivery (ordered → shipped → delivered). */
+    stepMs: number
+  }
   sandboxChain: {
     /** Milliseconds between two sandbox "blocks": one more confirmation per block. */
     blockMs: number
@@ -61,6 +73,14 @@ export interface Config {
   }
   /** QUOTE_TTL_SECONDS: how long a firm quote (GET /orders/calc) can be placed as an order. */
   quoteTtlSeconds: number
+  apiKeys: {
+    /** API_KEY_ROTATION_OVERLAP_SECONDS: how long a rotated-out secret keeps working by default. */
+    rotationOverlapSeconds: number
+    /** API_KEY_RATE_LIMIT_PER_MINUTE: calls one developer API key may make per minute. */
+    rateLimitPerMinute: number
+  }
+  /** Identity verification: the provider and its settings (see kycConfig). */
+  kyc: KycConfig
   demo: {
     /** Seed the demo user, wallets and deposits at start (sandbox only). */
     seed: boolean
@@ -107,6 +127,20 @@ class ConfigError extends Error {
  * Reads the environment once at boot. Every problem is collected so one start
  * reports all of them, instead of failing on the first.
  */
+/** TRUST_PROXY: unset or false → false; true; a hop count; or comma-separated IPs/CIDRs. */
+function trustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
+  if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false
+  if (/^(true|yes|on)$/i.test(raw)) return true
+  if (/^[1-9][0-9]?$/.test(raw)) return Number(raw)
+  const entries = raw.split(',').map((entry) => entry.trim())
+  const address = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)(?:\/[0-9]{1,3})?$/i
+  if (entries.every((entry) => address.test(entry))) return entries.join(',')
+  problems.push(
+    `TRUST_PROXY must be true, false, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`,
+  )
+  return false
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
 
@@ -144,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     dataDir,
     databaseUrl,
     // The sandbox is the default for the embedded database: a fresh clone is a demo.
@@ -172,8 +207,15 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int('JOBS_LEASE_MS', 60_000, 1_000, 3_600_000),
     },
     quoteTtlSeconds: int('QUOTE_TTL_SECONDS', 30, 5, 600),
+    apiKeys: {
+      rotationOverlapSeconds: int('API_KEY_ROTATION_OVERLAP_SECONDS', 0, 0, 604_800),
+      rateLimitPerMinute: int('API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    },
     sandboxBank: {
       payoutMs: int('SANDBOX_BANK_MS', 2_000, 0, 600_000),
+    },
+    sandboxShipping: {
+      stepMs: int('SANDBOX_SHIPPING_MS', 5_000, 0, 86_400_000),
     },
     sandboxChain: {
       blockMs: int('SANDBOX_BLOCK_MS', 1_000, 0, 600_000),
@@ -184,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!(RATES_PROVIDERS as readonly string[]).includes(ratesProvider)) {
     problems.push(`RATES_PROVIDER must be one of ${RATES_PROVIDERS.join(', ')}`)
   }
+  const kyc = kycConfig(env, problems, int, config.sandbox)
   const rates = {
     provider: ratesProvider as RatesProviderName,
     sandboxLatencyMs: int('RATES_SANDBOX_LATENCY_MS', 25, 0, 10_000),
@@ -211,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     ...config,
     rates,
+    kyc,
     demo,
     secrets: {
       jwtKey: jwtKey ?? stored!.jwtKey,
@@ -316,5 +360,103 @@ function loadOrCreateCardSecretKey(dataDir: string): string {
       // Another process wrote it first: theirs is the key.
       return readFileSync(file, 'utf8')
     }
+  }
+}
+
+export interface KycConfig {
+  /** KYC_PROVIDER: sandbox (decides by rules or through /api/sandbox/kyc/decision) or sumsub. */
+  provider: KycProviderName
+  /** SANDBOX_KYC_MS: milliseconds after a sandbox submission before the rules decide it. */
+  sandboxDecisionMs: number
+  /**
+   * Whether the sandbox provider takes submissions and its rules decide them:
+   * always with SANDBOX=true; with SANDBOX=false only when KYC_PROVIDER=sandbox
+   * is set explicitly together with KYC_SANDBOX_IN_PRODUCTION=true. Otherwise
+   * a production deployment without a real provider verifies nobody.
+   */
+  sandboxDecides: boolean
+  /** SUMSUB_LEVEL_NAME: the verification level asked for (the sandbox names its level the same). */
+  levelName: string
+  /** Seconds an SDK access token lives (SUMSUB_TOKEN_TTL). */
+  tokenTtlSeconds: number
+  /** Set when provider is sumsub; every field is then required. */
+  sumsub:
+    | {
+        /** SUMSUB_BASE_URL, default https://api.sumsub.com */
+        baseUrl: string
+        /** SUMSUB_APP_TOKEN and SUMSUB_SECRET_KEY: the app token pair requests are signed with. */
+        appToken: string
+        secretKey: string
+        /** SUMSUB_WEBHOOK_SECRET: the key webhook digests (X-Payload-Digest) are checked with. */
+        webhookSecret: string
+        /** SUMSUB_WEBHOOK_DIGEST_ALG: the one X-Payload-Digest-Alg accepted (HMAC_SHA256_HEX). */
+        webhookDigestAlg: SumsubDigestAlg
+        /** SUMSUB_WEBSDK_ORIGIN: the origin the WebSDK frames its flow from (CSP frame-src). */
+        websdkOrigin: string
+      }
+    | undefined
+}
+
+/** The webhook digest algorithms Sumsub can be set to sign with. */
+export const SUMSUB_DIGEST_ALGS = ['HMAC_SHA256_HEX', 'HMAC_SHA512_HEX', 'HMAC_SHA1_HEX'] as const
+export type SumsubDigestAlg = (typeof SUMSUB_DIGEST_ALGS)[number]
+
+function kycConfig(
+  env: Env,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  sandbox: boolean,
+): KycConfig {
+  const provider = env.KYC_PROVIDER || 'sandbox'
+  if (!(KYC_PROVIDERS as readonly string[]).includes(provider)) {
+    problems.push(`KYC_PROVIDER must be one of ${KYC_PROVIDERS.join(', ')}`)
+  }
+  // The sandbox's rules approve anyone whose name lacks "reject": in
+  // production that only runs when asked for by name and acknowledged.
+  const sandboxInProduction = env.KYC_SANDBOX_IN_PRODUCTION === 'true'
+  if (!sandbox && env.KYC_PROVIDER === 'sandbox' && !sandboxInProduction) {
+    problems.push(
+      'KYC_PROVIDER=sandbox with SANDBOX=false approves anyone by rules: set KYC_PROVIDER=sumsub, or KYC_SANDBOX_IN_PRODUCTION=true to accept that',
+    )
+  }
+  const sandboxDecides =
+    provider === 'sandbox' && (sandbox || (env.KYC_PROVIDER === 'sandbox' && sandboxInProduction))
+  const baseUrl = env.SUMSUB_BASE_URL || 'https://api.sumsub.com'
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
+    problems.push('SUMSUB_BASE_URL must be an http(s) URL')
+  } else if (!sandbox && !baseUrl.startsWith('https://')) {
+    problems.push('SUMSUB_BASE_URL must be https:// unless SANDBOX=true (it carries the app token)')
+  }
+  const websdkOrigin = env.SUMSUB_WEBSDK_ORIGIN || 'https://in.sumsub.com'
+  if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/i.test(websdkOrigin)) {
+    problems.push('SUMSUB_WEBSDK_ORIGIN must be an https origin, e.g. https://in.sumsub.com')
+  }
+  const digestAlg = env.SUMSUB_WEBHOOK_DIGEST_ALG || 'HMAC_SHA256_HEX'
+  if (!(SUMSUB_DIGEST_ALGS as readonly string[]).includes(digestAlg)) {
+    problems.push(`SUMSUB_WEBHOOK_DIGEST_ALG must be one of ${SUMSUB_DIGEST_ALGS.join(', ')}`)
+  }
+  let sumsub: KycConfig['sumsub']
+  if (provider === 'sumsub') {
+    const missing = ['SUMSUB_APP_TOKEN', 'SUMSUB_SECRET_KEY', 'SUMSUB_WEBHOOK_SECRET'].filter(
+      (name) => !env[name],
+    )
+    if (missing.length > 0) problems.push(`KYC_PROVIDER=sumsub needs ${missing.join(', ')}`)
+    sumsub = {
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      appToken: env.SUMSUB_APP_TOKEN ?? '',
+      secretKey: env.SUMSUB_SECRET_KEY ?? '',
+      webhookSecret: env.SUMSUB_WEBHOOK_SECRET ?? '',
+      webhookDigestAlg: digestAlg as SumsubDigestAlg,
+      websdkOrigin,
+    }
+  }
+  const levelName = env.SUMSUB_LEVEL_NAME || 'basic-kyc-level'
+  return {
+    provider: provider as KycConfig['provider'],
+    sandboxDecisionMs: int('SANDBOX_KYC_MS', 3_000, 0, 3_600_000),
+    sandboxDecides,
+    levelName,
+    tokenTtlSeconds: int('SUMSUB_TOKEN_TTL', 1_800, 60, 86_400),
+    sumsub,
   }
 }

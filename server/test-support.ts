@@ -7,7 +7,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import { describe, expect, inject } from 'vitest'
 import type { TokenPair } from '../contract/auth.ts'
+import type { KycStatus } from '../contract/enums.ts'
 import type { FiatAccount } from '../contract/fiat-accounts.ts'
+import type { KycStatusReply } from '../contract/kyc.ts'
 import type { Problem } from '../contract/problem.ts'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import type { Wallet, WalletType } from '../contract/wallets.ts'
@@ -169,8 +171,18 @@ interface Credentials {
   headers: Record<string, string>
 }
 
-/** Signs up a new user (a unique e-mail unless given) and returns the token pair. */
-export async function signUp(app: FastifyInstance, overrides: Partial<Credentials> = {}) {
+/**
+ * Signs up a new user (a unique e-mail unless given) and returns the token pair.
+ * The user comes back with an APPROVED identity verification, decided through
+ * the sandbox's own route (POST /api/sandbox/kyc/decision), because cards,
+ * withdrawals and fiat deposits refuse anyone else (403 KYC_REQUIRED). Pass
+ * `kyc: false` for a user who never verified (UNVERIFIED), e.g. to test the
+ * gates or an app built with SANDBOX=false.
+ */
+export async function signUp(
+  app: FastifyInstance,
+  overrides: Partial<Credentials> & { kyc?: boolean } = {},
+) {
   const response = await app.inject({
     method: 'POST',
     url: '/api/v2/auth/sign-up/password/email',
@@ -181,7 +193,28 @@ export async function signUp(app: FastifyInstance, overrides: Partial<Credential
     },
   })
   expect(response.statusCode, response.body).toBe(201)
-  return response.json<TokenPair>()
+  const pair = response.json<TokenPair>()
+  if (overrides.kyc !== false) {
+    await decideKyc(app, pair.access_token, 'APPROVED', overrides.headers ?? headers())
+  }
+  return pair
+}
+
+/** The sandbox operator's KYC decision for the holder of `accessToken`; answers the new status. */
+export async function decideKyc(
+  app: FastifyInstance,
+  accessToken: string,
+  status: KycStatus,
+  on: Record<string, string> = headers(),
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/sandbox/kyc/decision',
+    headers: { ...on, ...bearer(accessToken) },
+    payload: { status },
+  })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json<KycStatusReply>()
 }
 
 /** Creates a wallet for the holder of `accessToken` through the API. */

@@ -4,7 +4,14 @@ import type { Problem } from '../../contract/problem.ts'
 /** RFC 9457 extension members the contract declares (retry_after, blocked_until, limit, …). */
 export type ProblemExtensions = Pick<
   Problem,
-  'retry_after' | 'blocked_until' | 'limit' | 'attempts_left' | 'order_status' | 'card_status'
+  | 'retry_after'
+  | 'blocked_until'
+  | 'limit'
+  | 'attempts_left'
+  | 'order_status'
+  | 'card_status'
+  | 'required_role'
+  | 'kyc_status'
 >
 
 /**

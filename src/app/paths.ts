@@ -19,6 +19,10 @@ export const paths = {
   cards: '/cards',
   newCard: '/cards/new',
   card: '/cards/:id',
+  verify: '/verify',
+  developer: '/developer',
+  fiatAccounts: '/accounts',
+  fiatAccount: '/accounts/:id',
 } as const
 
 const segment = encodeURIComponent
@@ -58,6 +62,11 @@ export const href = {
     `/orders${query(params)}`,
   order: (id: string) => `/orders/${segment(id)}`,
   cards: (params: { wallet?: string } = {}) => `/cards${query(params)}`,
-  newCard: (params: { wallet?: string } = {}) => `/cards/new${query(params)}`,
+  /** `account` preselects issuing on that fiat account. */
+  newCard: (params: { wallet?: string; account?: string } = {}) => `/cards/new${query(params)}`,
   card: (id: string) => `/cards/${segment(id)}`,
+  fiatAccounts: (params: { wallet?: string } = {}) => `/accounts${query(params)}`,
+  /** The wallet lets the page ask v2, which names it in the path. */
+  fiatAccount: (id: string, params: { wallet?: string } = {}) =>
+    `/accounts/${segment(id)}${query(params)}`,
 } as const

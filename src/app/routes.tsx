@@ -28,6 +28,10 @@ const OrderPage = lazy(() => import('../features/orders/order-page.tsx'))
 const CardsPage = lazy(() => import('../features/cards/cards-page.tsx'))
 const NewCardPage = lazy(() => import('../features/cards/new-card-page.tsx'))
 const CardPage = lazy(() => import('../features/cards/card-page.tsx'))
+const VerifyPage = lazy(() => import('../features/kyc/verify-page.tsx'))
+const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'))
+const FiatAccountsPage = lazy(() => import('../features/cards/fiat-accounts-page.tsx'))
+const FiatAccountPage = lazy(() => import('../features/cards/fiat-account-page.tsx'))
 
 /**
  * Whether tokens are stored, read again on every navigation: a sign-in just
@@ -157,6 +161,20 @@ export function Routes() {
             {(params) =>
               signedIn ? <CardPage id={params.id} /> : <Redirect to={paths.signIn} replace />
             }
+          </Route>
+          <Route path={paths.fiatAccounts}>
+            {signedIn ? <FiatAccountsPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.fiatAccount}>
+            {(params) =>
+              signedIn ? <FiatAccountPage id={params.id} /> : <Redirect to={paths.signIn} replace />
+            }
+          </Route>
+          <Route path={paths.developer}>
+            {signedIn ? <DeveloperPage /> : <Redirect to={paths.signIn} replace />}
+          </Route>
+          <Route path={paths.verify}>
+            {signedIn ? <VerifyPage /> : <Redirect to={paths.signIn} replace />}
           </Route>
           <Route path={paths.home}>
             {signedIn ? <HomePage /> : <Redirect to={paths.signIn} replace />}

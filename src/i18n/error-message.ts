@@ -16,6 +16,14 @@ const KNOWN_CODES = new Set<string>([
   'MESSAGE_NOT_DELIVERED',
   'PASSWORD_TOO_WEAK',
   'USER_NOT_FOUND',
+  'KYC_REQUIRED',
+  'KYC_IN_REVIEW',
+  'KYC_ALREADY_APPROVED',
+  'KYC_FINAL',
+  'KYC_PROVIDER_UNAVAILABLE',
+  'KYC_PROVIDER_MISMATCH',
+  'API_KEY_LIMIT',
+  'PRODUCT_DISABLED',
 ])
 
 /** SPEC.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */

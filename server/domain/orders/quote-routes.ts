@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
+import { productOfOrderType } from '../tenants/product-gate.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { QuoteRejectedError, QuoteService, QuoteTargetNotFoundError } from './quotes.ts'
 
@@ -54,6 +55,7 @@ export default async function quoteRoutes(app: FastifyInstance, opts: { config: 
   api.get(
     '/orders/calc',
     {
+      config: { product: productOfOrderType },
       schema: {
         tags: ['orders'],
         summary: 'A firm quote for an order: amounts, rate, fee lines, expiry',

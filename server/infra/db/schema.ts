@@ -1,19 +1,27 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type {
+  CardFeeKind,
   CardLimitKind,
   CardTransactionStatus,
   CardTransactionType,
   DeclineReason,
 } from '../../../contract/card-transactions.ts'
-import type { CardFormFactor, CardStatus } from '../../../contract/cards.ts'
+import type {
+  CardFormFactor,
+  CardStatus,
+  DeliveryAddress,
+  DeliveryStatus,
+} from '../../../contract/cards.ts'
 import type { AddressFormat, ChainId, CurrencyType } from '../../../contract/catalog.ts'
 import type {
   BankAccountType,
   CounterpartyType,
   DestinationType,
 } from '../../../contract/counterparties.ts'
+import type { ApiKeyRole } from '../../../contract/developer.ts'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { FiatAccountStatus, SubAccountType } from '../../../contract/fiat-accounts.ts'
+import type { KycDocumentType, KycProviderName, KycStatusSource } from '../../../contract/kyc.ts'
 import type {
   FeeKind,
   OrderEventCode,
@@ -32,6 +40,21 @@ export interface TenantsTable {
   id: string
   name: string
   created_at: CreatedAt
+  /** The configuration of migration 0012 (contract/tenants.ts); defaults in the migration. */
+  primary_color: Generated<string>
+  accent_color: Generated<string>
+  logo_url: ColumnType<string | null, string | null | undefined, string | null>
+  products: ColumnType<Record<string, boolean>, string | undefined, string>
+  wallet_types: ColumnType<string[], string | undefined, string>
+  default_display_currency: Generated<string>
+  /** Null: every country of GET /location/countries. */
+  supported_countries: ColumnType<string[] | null, string | null | undefined, string | null>
+  support_email: Generated<string>
+  support_phone: ColumnType<string | null, string | null | undefined, string | null>
+  support_url: ColumnType<string | null, string | null | undefined, string | null>
+  logout_url: ColumnType<string | null, string | null | undefined, string | null>
+  configured_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  updated_at: CreatedAt
 }
 
 export interface UsersTable {
@@ -463,8 +486,30 @@ export interface CardsTable {
   limit_daily_minor: Minor
   limit_monthly_minor: Minor
   closed_at: Date | null
+  /** PHYSICAL cards (migration 0009): jsonb DeliveryAddress, written as JSON text. */
+  delivery_address: ColumnType<DeliveryAddress | null, string | null | undefined, string | null>
+  delivery_status: ColumnType<
+    DeliveryStatus | null,
+    DeliveryStatus | null | undefined,
+    DeliveryStatus | null
+  >
+  delivery_updated_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** Wrong activation codes within the hour from activation_failed_since (migration 0009). */
+  activation_failures: Generated<number>
+  activation_failed_since: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: CreatedAt
   updated_at: CreatedAt
+}
+
+/** Idempotent card creation (migration 0009): the first answer under a request key. */
+export interface CardCreateRequestsTable {
+  tenant_id: string
+  user_id: string
+  request_key: string
+  request_hash: string
+  card_id: string
+  first_response: ColumnType<unknown, string | null | undefined, string | null>
+  created_at: CreatedAt
 }
 
 export interface CardRenameRequestsTable {
@@ -504,7 +549,8 @@ export interface CardTransactionsTable {
   id: string
   tenant_id: string
   user_id: string
-  card_id: string
+  /** Null for account-level records (a top-up's DEPOSIT), migration 0009. */
+  card_id: string | null
   fiat_account_id: string
   wallet_id: string
   type: CardTransactionType
@@ -518,8 +564,78 @@ export interface CardTransactionsTable {
   decline_reason: DeclineReason | null
   exceeded_limit: CardLimitKind | null
   authorization_id: string | null
+  /** Migration 0009: FEE records' kind and, for MONTHLY, the 'YYYY-MM' of the anniversary. */
+  fee_kind: ColumnType<CardFeeKind | null, CardFeeKind | null | undefined, CardFeeKind | null>
+  fee_period: ColumnType<string | null, string | null | undefined, string | null>
+  /** A DEPOSIT's operation (the top-up order). */
+  operation_id: ColumnType<string | null, string | null | undefined, string | null>
+  network_message_id: ColumnType<string | null, string | null | undefined, string | null>
+  message_hash: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
   updated_at: CreatedAt
+}
+
+export interface ApiKeysTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  name: string
+  role: ApiKeyRole
+  enabled: ColumnType<boolean, boolean | undefined, boolean>
+  /** jsonb array of canonical addresses and CIDR networks; empty: from anywhere. */
+  allowed_ips: Json<string[]>
+  created_at: CreatedAt
+  updated_at: CreatedAt
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+}
+
+export interface ApiKeySecretsTable {
+  id: string
+  api_key_id: string
+  /** 16 hex digits: the `<public id>` of `fpk_<public id>_<secret>`. */
+  public_id: string
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  secret_hash: string
+  created_at: CreatedAt
+  /** Null: the current secret; set by a rotation to when this one stops working. */
+  expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+}
+
+/** Identity verification (0011_kyc.sql): one row per submission to the provider. */
+export interface KycVerificationsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  provider: KycProviderName
+  first_name: string | null
+  last_name: string | null
+  document_type: KycDocumentType | null
+  country: string | null
+  status: KycStatus
+  submitted_at: CreatedAt
+  decided_at: Date | null
+}
+
+export interface KycStatusHistoryTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  status: KycStatus
+  reason: string | null
+  source: KycStatusSource
+  occurred_at: Date
+  created_at: CreatedAt
+}
+
+export interface KycWebhookEventsTable {
+  /** Hex SHA-256 of the raw body. */
+  event_key: string
+  tenant_id: string | null
+  user_id: string | null
+  type: string
+  occurred_at: Date | null
+  outcome: 'applied' | 'ignored' | 'stale'
+  received_at: CreatedAt
 }
 
 export interface DB {
@@ -552,11 +668,17 @@ export interface DB {
   order_events: OrderEventsTable
   bank_transfers: BankTransfersTable
   cards: CardsTable
+  card_create_requests: CardCreateRequestsTable
   card_rename_requests: CardRenameRequestsTable
   card_reveals: CardRevealsTable
   card_secret_exchanges: CardSecretExchangesTable
   card_otps: CardOtpsTable
   card_transactions: CardTransactionsTable
+  api_keys: ApiKeysTable
+  api_key_secrets: ApiKeySecretsTable
+  kyc_verifications: KycVerificationsTable
+  kyc_status_history: KycStatusHistoryTable
+  kyc_webhook_events: KycWebhookEventsTable
 }
 
 export type UserRow = Selectable<UsersTable>
