@@ -2,9 +2,50 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import { expect } from 'vitest'
+import { createWallet, headers, signUp } from '../../test-support.ts'
 import { CardCrypto } from './card-crypto.ts'
 import { isLuhnValid } from './rules.ts'
 import { printedCvv } from './service.ts'
+
+export type V1Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/**
+ * The v1 calls of a card test file against the app `app()` returns (set in
+ * beforeAll): every answer is kept in `answers`, which the leak check at the
+ * end of the file reads.
+ */
+export function cardCalls(app: () => FastifyInstance) {
+  const answers: LightMyRequestResponse[] = []
+  const call = async (
+    token: string,
+    method: V1Method,
+    url: string,
+    payload?: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    const response = await app().inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: headers({ authorization: token, ...extra }),
+      ...(payload !== undefined && { payload: payload as object }),
+    })
+    answers.push(response)
+    return response
+  }
+  /** A signed-up, verified person with a personal wallet. */
+  const person = async () => {
+    const pair = await signUp(app())
+    const wallet = await createWallet(app(), pair.access_token)
+    return { token: pair.access_token, wallet }
+  }
+  return { answers, call, person }
+}
+
+/** The body of an answer that must have `status`. */
+export const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
+  expect(response.statusCode, response.body).toBe(status)
+  return response.json<T>()
+}
 
 /**
  * Card keys for a test app, and the card factory's view of them: pass

@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Card } from '../../../contract/cards.ts'
 import type { ApiKeyRole, ApiKeyWithSecret } from '../../../contract/developer.ts'
@@ -14,6 +14,7 @@ import {
 } from '../../test-support.ts'
 import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
+import { ok } from './card-test-support.ts'
 import { CARD_DELIVERY_JOB } from './shipping.ts'
 
 const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
@@ -52,11 +53,6 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
       headers: headers('key' in auth ? { 'x-api-key': auth.key } : { authorization: auth.token }),
       ...(payload !== undefined && { payload: payload as object }),
     })
-
-  const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
-    expect(response.statusCode, response.body).toBe(status)
-    return response.json<T>()
-  }
 
   async function keyOf(app: FastifyInstance, token: string, role: ApiKeyRole) {
     const created = ok<ApiKeyWithSecret>(

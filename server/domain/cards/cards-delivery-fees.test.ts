@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CardTransaction, CardTransactionList } from '../../../contract/card-transactions.ts'
@@ -9,16 +9,14 @@ import {
   captureLogs,
   createFiatAccount,
   createTestApp,
-  createWallet,
   describeServer,
   expectProblem,
   headers,
-  signUp,
 } from '../../test-support.ts'
 import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
 import { balance, credit, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
-import { expectNoCardNumbers, testCardKeys } from './card-test-support.ts'
+import { cardCalls, expectNoCardNumbers, ok, testCardKeys } from './card-test-support.ts'
 import { ACTIVATION_TRIES, anniversary, feePeriod } from './rules.ts'
 import { CARD_MONTHLY_FEE_JOB } from './service.ts'
 
@@ -42,7 +40,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   const keys = testCardKeys()
   const logs = captureLogs()
   /** Every answer of the file, for the leak check at the end. */
-  const answers: LightMyRequestResponse[] = []
+  const { answers, call, person } = cardCalls(() => app)
   /** The security code printed on a card: what its holder types to activate it. */
   const printed = (card: Card) => keys.cvvOf(app, DEMO_TENANT_ID, card.id)
   /** A 3-digit code that is not the card's. */
@@ -70,34 +68,6 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
       .execute()
   })
   afterAll(() => app?.close())
-
-  const call = async (
-    token: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    extra: Record<string, string> = {},
-  ) => {
-    const response = await app.inject({
-      method,
-      url: `/api/v1${url}`,
-      headers: headers({ authorization: token, ...extra }),
-      ...(payload !== undefined && { payload: payload as object }),
-    })
-    answers.push(response)
-    return response
-  }
-
-  const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
-    expect(response.statusCode, response.body).toBe(status)
-    return response.json<T>()
-  }
-
-  async function person() {
-    const pair = await signUp(app)
-    const wallet = await createWallet(app, pair.access_token)
-    return { token: pair.access_token, wallet }
-  }
 
   async function ledgerOf(fiatAccountId: string) {
     const row = await app.db

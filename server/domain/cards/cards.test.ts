@@ -28,12 +28,11 @@ import {
   describeServer,
   expectProblem,
   headers,
-  signUp,
 } from '../../test-support.ts'
 import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
-import { cardNumbersIn, expectNoCardNumbers } from './card-test-support.ts'
+import { cardCalls, cardNumbersIn, expectNoCardNumbers, ok } from './card-test-support.ts'
 import { REVEALS_PER_MINUTE } from './routes.ts'
 import { deriveCvv, isLuhnValid } from './rules.ts'
 
@@ -53,7 +52,7 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
   let app: FastifyInstance
   const logs = captureLogs()
   /** Every answer of the file, for the check that no number is ever in one. */
-  const answers: LightMyRequestResponse[] = []
+  const { answers, call, person } = cardCalls(() => app)
   /** Every number revealed, for the leak checks. */
   const revealed: string[] = []
 
@@ -61,33 +60,6 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
     app = await createTestApp({ CARD_CVK: CVK.toString('base64url') }, { logStream: logs.stream })
   })
   afterAll(() => app?.close())
-
-  async function call(
-    token: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ) {
-    const response = await app.inject({
-      method,
-      url: `/api/v1${url}`,
-      headers: headers({ authorization: token }),
-      ...(payload !== undefined && { payload: payload as object }),
-    })
-    answers.push(response)
-    return response
-  }
-
-  const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
-    expect(response.statusCode, response.body).toBe(status)
-    return response.json<T>()
-  }
-
-  async function person() {
-    const pair = await signUp(app)
-    const wallet = await createWallet(app, pair.access_token)
-    return { token: pair.access_token, wallet }
-  }
 
   async function standAlone(token: string, walletId: string, extra: Record<string, unknown> = {}) {
     return ok<Card>(
