@@ -4,12 +4,12 @@ import { Link, useLocation, useSearch } from 'wouter'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletsQuery } from '../../queries/wallets.ts'
-import { Button, SelectField } from '../../ui/components.tsx'
+import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { CardVisual } from './card-visual.tsx'
-import { walletName } from './labels.ts'
 import { cardsQuery } from './queries.ts'
+import { WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /cards?wallet= — the cards of one wallet (the first, unless the link says). */
@@ -32,19 +32,11 @@ export default function CardsPage() {
         <p>{t('cards.noWallet')}</p>
       ) : (
         <>
-          {list.length > 1 && (
-            <SelectField
-              label={t('cards.wallet')}
-              value={wallet}
-              onChange={(event) => navigate(href.cards({ wallet: event.target.value }))}
-            >
-              {list.map((item) => (
-                <option key={item.uuid} value={item.uuid}>
-                  {walletName(t, item)}
-                </option>
-              ))}
-            </SelectField>
-          )}
+          <WalletSelect
+            wallets={list}
+            value={wallet}
+            onChange={(uuid) => navigate(href.cards({ wallet: uuid }))}
+          />
           <p className="row">
             <Link href={href.newCard({ wallet })} className="button button-primary">
               {t('cards.issue')}

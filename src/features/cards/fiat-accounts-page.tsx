@@ -10,9 +10,10 @@ import { walletsQuery } from '../../queries/wallets.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
-import { accountStatusLabel, cardCountLabel, walletName } from './labels.ts'
+import { accountStatusLabel, cardCountLabel } from './labels.ts'
 import { useOpenAccount } from './mutations.ts'
 import { accountPagesQuery, programsQuery } from './queries.ts'
+import { WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /accounts?wallet= — a wallet's fiat accounts, and opening one. */
@@ -41,19 +42,11 @@ export default function FiatAccountsPage() {
         <p>{t('cards.noWallet')}</p>
       ) : (
         <>
-          {list.length > 1 && (
-            <SelectField
-              label={t('cards.wallet')}
-              value={wallet}
-              onChange={(event) => navigate(href.fiatAccounts({ wallet: event.target.value }))}
-            >
-              {list.map((item) => (
-                <option key={item.uuid} value={item.uuid}>
-                  {walletName(t, item)}
-                </option>
-              ))}
-            </SelectField>
-          )}
+          <WalletSelect
+            wallets={list}
+            value={wallet}
+            onChange={(uuid) => navigate(href.fiatAccounts({ wallet: uuid }))}
+          />
           <WalletAccounts key={wallet} wallet={wallet} />
           <OpenAccount key={`open-${wallet}`} wallet={wallet} />
         </>
