@@ -7,6 +7,7 @@ export type KycFailure =
   | { kind: SubmissionRefusal; status: KycStatus }
   | { kind: 'PROVIDER_MISMATCH'; provider: KycProviderName; unconfigured?: boolean }
   | { kind: 'USER_NOT_FOUND' }
+  | { kind: 'COUNTRY_NOT_SUPPORTED'; country: string; supported: string[] }
 
 /** A KYC use case refused: each use case documents the kinds it throws. */
 export class KycError extends Error {

@@ -28,6 +28,7 @@ import {
   place,
   quote,
 } from '../orders/order-fixtures.ts'
+import { TenantService } from '../tenants/service.ts'
 import { TOKENS_PER_MINUTE } from './routes.ts'
 import { kycVendorProbe } from './vendor.ts'
 
@@ -96,6 +97,28 @@ describeServer('identity verification (sandbox provider)', () => {
     // The job ran once: running again decides nothing more.
     await after(DECISION_MS * 2)
     expect((await status(token)).history).toHaveLength(2)
+  })
+
+  it('a country the tenant does not serve is refused on the field, and nothing is submitted', async () => {
+    const tenants = new TenantService(app.db)
+    const tenantId = (await tenants.create({ name: 'UK Only', supported_countries: ['GB'] })).id
+    const own = headers({ 'x-tenant-id': tenantId })
+    const token = (await signUp(app, { kyc: false, headers: own })).access_token
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/v1/kyc/sandbox/applicant',
+      headers: headers({ 'x-tenant-id': tenantId, authorization: token }),
+      payload: { ...applicant, country: 'FR' },
+    })
+    const problem = expectProblem(refused, 422, 'COUNTRY_NOT_SUPPORTED')
+    expect(problem.errors).toEqual([{ field: '/body/country', message: 'One of: GB.' }])
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/api/v1/kyc/sandbox/applicant',
+      headers: headers({ 'x-tenant-id': tenantId, authorization: token }),
+      payload: applicant,
+    })
+    expect(accepted.statusCode, accepted.body).toBe(201)
   })
 
   it('a name containing "reject" is DECLINED with a reason; the person may submit again', async () => {

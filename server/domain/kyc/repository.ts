@@ -22,6 +22,16 @@ export function lockUser(trx: Transaction<DB>, owner: Owner) {
     .executeTakeFirst()
 }
 
+/** The countries the tenant serves (its configuration); null: every country. */
+export async function supportedCountries(db: Executor, tenantId: string) {
+  const row = await db
+    .selectFrom('tenants')
+    .select('supported_countries')
+    .where('id', '=', tenantId)
+    .executeTakeFirst()
+  return row?.supported_countries ?? null
+}
+
 export function findStatus(db: Executor, owner: Owner) {
   return db
     .selectFrom('users')

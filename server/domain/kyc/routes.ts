@@ -50,6 +50,15 @@ export const toProblem = (error: unknown) => {
       return new ProblemError(409, 'KYC_ALREADY_APPROVED', 'The identity is already verified.', {
         extensions: { kyc_status: failure.status },
       })
+    case 'COUNTRY_NOT_SUPPORTED':
+      return new ProblemError(
+        422,
+        'COUNTRY_NOT_SUPPORTED',
+        `This service verifies people from ${failure.supported.join(', ')} only.`,
+        {
+          errors: [{ field: '/body/country', message: `One of: ${failure.supported.join(', ')}.` }],
+        },
+      )
     case 'KYC_FINAL':
       return new ProblemError(
         409,

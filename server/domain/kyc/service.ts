@@ -95,7 +95,8 @@ export class KycService {
   /**
    * The sandbox screen's submission: PENDING now, decided by the rules after
    * SANDBOX_KYC_MS unless the sandbox operator decides first.
-   * @throws KycError PROVIDER_MISMATCH, USER_NOT_FOUND, KYC_IN_REVIEW, KYC_ALREADY_APPROVED, KYC_FINAL
+   * @throws KycError PROVIDER_MISMATCH, USER_NOT_FOUND, KYC_IN_REVIEW, KYC_ALREADY_APPROVED, KYC_FINAL,
+   *   COUNTRY_NOT_SUPPORTED (a country outside the tenant's supported_countries)
    */
   async submitSandboxApplicant(
     owner: Owner,
@@ -111,6 +112,10 @@ export class KycService {
       if (!user) throw new KycError({ kind: 'USER_NOT_FOUND' })
       const refusal = submissionRefusal(user.kyc_status)
       if (refusal) throw new KycError({ kind: refusal, status: user.kyc_status })
+      const supported = await repo.supportedCountries(trx, owner.tenantId)
+      if (supported && !supported.includes(body.country)) {
+        throw new KycError({ kind: 'COUNTRY_NOT_SUPPORTED', country: body.country, supported })
+      }
       const id = uuidv7()
       await repo.insertVerification(trx, owner, {
         id,

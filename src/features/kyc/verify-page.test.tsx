@@ -192,6 +192,30 @@ describe('the sandbox verification screen', () => {
     ])
   })
 
+  it('offers only the countries the tenant serves', async () => {
+    const { user } = renderVerify({
+      'GET /kyc/status': { body: kycStatus('UNVERIFIED') },
+      'POST /kyc/sumsub/generate_token': sandboxToken,
+      'GET /tenants/config': {
+        body: {
+          products: { crypto: true, fiat: true, cards: true, exchange: true, p2p: true },
+          supported_countries: ['DE', 'GB'],
+        },
+      },
+    })
+    await user.click(await screen.findByRole('button', { name: 'Start verification' }))
+    const country = await screen.findByRole('combobox', { name: 'Issuing country' })
+    await waitFor(() =>
+      expect(
+        within(country)
+          .getAllByRole('option')
+          .map((option) => option.getAttribute('value'))
+          .filter(Boolean)
+          .sort(),
+      ).toEqual(['DE', 'GB']),
+    )
+  })
+
   it('polls while PENDING and shows the decision when it comes', async () => {
     let current = kycStatus('PENDING')
     const { api } = renderVerify({ 'GET /kyc/status': () => ({ body: current }) })

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react'
 import type { RateBase } from '../../../contract/rates.ts'
+import { useTenantConfig } from '../../queries/tenant.ts'
 
 /** What totals can be shown in: the bases the server quotes rates in. */
 export const DISPLAY_CURRENCIES = ['USD', 'EUR', 'GBP'] as const satisfies readonly RateBase[]
@@ -32,19 +33,31 @@ export function currencyForLocales(locales: readonly string[]): DisplayCurrency 
   return region && EURO_REGIONS.has(region) ? 'EUR' : 'USD'
 }
 
-function initialCurrency(): DisplayCurrency {
+/** The choice made on this device earlier, if any. */
+function storedCurrency(): DisplayCurrency | undefined {
   try {
     const stored = localStorage.getItem(STORAGE_KEY)
     if (isDisplayCurrency(stored)) return stored
   } catch {
-    // Storage refused (private mode): fall through to the locale.
+    // Storage refused (private mode): nothing was kept.
   }
-  return currencyForLocales(globalThis.navigator?.languages ?? [])
+  return undefined
 }
 
-/** The person's display currency, kept on this device (it is a preference, not account data). */
+/**
+ * The person's display currency, kept on this device (it is a preference, not
+ * account data): their own choice, else the tenant's default display
+ * currency, else a guess from the browser's locale (before the tenant's
+ * configuration is known).
+ */
 export function useDisplayCurrency(): [DisplayCurrency, (currency: DisplayCurrency) => void] {
-  const [currency, setState] = useState(initialCurrency)
+  const tenantDefault = useTenantConfig()?.default_display_currency
+  const [chosen, setState] = useState(storedCurrency)
+  const currency =
+    chosen ??
+    (isDisplayCurrency(tenantDefault)
+      ? tenantDefault
+      : currencyForLocales(globalThis.navigator?.languages ?? []))
   const setCurrency = useCallback((next: DisplayCurrency) => {
     setState(next)
     try {

@@ -81,6 +81,22 @@ describe('the total balance on the home screen', () => {
     expect(api.to('GET /rates').map((call) => call.query.get('base'))).toEqual(['USD', 'EUR'])
   })
 
+  it('without a choice of their own, a person sees the tenant’s default display currency', async () => {
+    const { api } = renderTotal({
+      'GET /wallets': { body: WALLETS },
+      'GET /tenants/config': { body: { default_display_currency: 'GBP' } },
+      'GET /rates': (call) =>
+        call.query.get('base') === 'GBP'
+          ? { body: ratesIn('GBP', '76000.00') }
+          : { body: ratesIn('USD', '97342.17') },
+    })
+    await vi.waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Display currency' })).toHaveValue('GBP'),
+    )
+    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ £38,000.30')
+    expect(api.to('GET /rates').at(-1)?.query.get('base')).toBe('GBP')
+  })
+
   it('offline, totals the stored wallets at the stored rates without asking the server', async () => {
     localStorage.setItem('displayCurrency', 'GBP')
     act(() => onlineManager.setOnline(false))
