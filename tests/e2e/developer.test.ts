@@ -53,10 +53,18 @@ test('create a READ_ONLY key on the developer page and see a write with it refus
   await done.click()
   expect(await page.getByText(secret).count()).toBe(0)
 
-  // The key's use shows after a reload; the providers are listed with their health.
-  await page.reload()
+  // The key's use shows after a reload (recorded just after the answer, so it may take a
+  // moment); the providers are listed with their health.
   const key = page.getByRole('listitem').filter({ hasText: 'Reports' })
-  await key.getByText('Read only').waitFor()
-  expect(await key.getByText('Never').count()).toBe(0)
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        await key.getByText('Read only').waitFor()
+        return key.getByText('Never').count()
+      },
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe(0)
   await page.getByRole('table', { name: 'Providers' }).getByText('Exchange rates').waitFor()
 })
