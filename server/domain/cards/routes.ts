@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   ActivateCardBody,
   Card,
@@ -133,6 +133,26 @@ const movesMoney = { movesMoney: true }
 const security = [{ raw: [] }]
 const tags = ['issuing']
 
+/** What both ways of issuing a card take alike: the card itself and the idempotency key. */
+function newCard(
+  body: CreateCardBody | CreateBalanceCardBody,
+  headers: { 'idempotency-key'?: string },
+) {
+  return {
+    formFactor: body.form_factor,
+    nickName: body.nick_name,
+    limits: body.limits,
+    deliveryAddress: body.delivery_address,
+    requestKey: idempotencyKey({ requestId: body.request_id, header: headers['idempotency-key'] }),
+  }
+}
+
+/** 201 with the card; a replayed creation says so. */
+function issued(reply: FastifyReply, result: { card: Card; replayed: boolean }) {
+  if (result.replayed) reply.header('idempotent-replayed', 'true')
+  return reply.code(201).send(result.card)
+}
+
 /** Card issuing (v1): cards, their actions, secrets, one-time codes and reveal log. Protected. */
 export default async function cardRoutes(app: FastifyInstance, opts: { config: Config }) {
   belongsTo(app, 'cards')
@@ -205,23 +225,12 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
       },
     },
     async (request, reply) => {
-      const body = request.body
-      const { card, replayed } = await translated(
-        service.createStandAlone(request.auth, {
-          walletId: body.wallet_uuid,
-          programId: body.program_id,
-          formFactor: body.form_factor,
-          nickName: body.nick_name,
-          limits: body.limits,
-          deliveryAddress: body.delivery_address,
-          requestKey: idempotencyKey({
-            requestId: body.request_id,
-            header: request.headers['idempotency-key'],
-          }),
-        }),
-      )
-      if (replayed) reply.header('idempotent-replayed', 'true')
-      return reply.code(201).send(card)
+      const created = service.createStandAlone(request.auth, {
+        walletId: request.body.wallet_uuid,
+        programId: request.body.program_id,
+        ...newCard(request.body, request.headers),
+      })
+      return issued(reply, await translated(created))
     },
   )
 
@@ -244,22 +253,11 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
       },
     },
     async (request, reply) => {
-      const body = request.body
-      const { card, replayed } = await translated(
-        service.createOnAccount(request.auth, {
-          fiatAccountId: body.fiat_account_id,
-          formFactor: body.form_factor,
-          nickName: body.nick_name,
-          limits: body.limits,
-          deliveryAddress: body.delivery_address,
-          requestKey: idempotencyKey({
-            requestId: body.request_id,
-            header: request.headers['idempotency-key'],
-          }),
-        }),
-      )
-      if (replayed) reply.header('idempotent-replayed', 'true')
-      return reply.code(201).send(card)
+      const created = service.createOnAccount(request.auth, {
+        fiatAccountId: request.body.fiat_account_id,
+        ...newCard(request.body, request.headers),
+      })
+      return issued(reply, await translated(created))
     },
   )
 

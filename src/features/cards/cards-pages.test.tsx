@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { aWallet } from '../../../tests/support/builders.ts'
 import { mockApi, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
@@ -11,9 +11,9 @@ import {
   ACCOUNT_ID,
   aCardDetail,
   aPage,
+  aProgram,
   CARD_ID,
   CARD_WALLET,
-  EUR_UUID,
   PROGRAM_ID,
 } from './test-builders.ts'
 
@@ -24,19 +24,6 @@ const listCard = (overrides: Record<string, unknown> = {}) => {
   const { fiat_account, ...card } = aCardDetail()
   return { ...card, fiat_account: { id: fiat_account.id, type: fiat_account.type }, ...overrides }
 }
-
-const aProgram = (overrides: Partial<CardProgram> = {}): CardProgram => ({
-  id: PROGRAM_ID,
-  name: 'Everyday EUR',
-  status: 'ACTIVE',
-  currency_uuid: EUR_UUID,
-  currency: 'EUR',
-  form_factors: ['VIRTUAL', 'PHYSICAL'],
-  card_type: 'DEBIT',
-  sub_account_type: 'prepaid',
-  fees: { issue: '5.00', monthly: '1.00', top_up_percent: '1' },
-  ...overrides,
-})
 
 describe('cards list', () => {
   it('shows each card of the wallet with its last four, status and name', async () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
+import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { aWallet } from '../../../tests/support/builders.ts'
 import { COUNTRIES, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
@@ -10,6 +10,7 @@ import {
   ACCOUNT_ID,
   aCardDetail,
   aPage,
+  aProgram,
   CARD_ID,
   CARD_WALLET,
   EUR_UUID,
@@ -18,19 +19,6 @@ import {
 
 const CREATE = 'POST /issuing/cards/create'
 const BALANCE = 'POST /issuing/cards/balance'
-
-const aProgram = (overrides: Partial<CardProgram> = {}): CardProgram => ({
-  id: PROGRAM_ID,
-  name: 'Everyday EUR',
-  status: 'ACTIVE',
-  currency_uuid: EUR_UUID,
-  currency: 'EUR',
-  form_factors: ['VIRTUAL', 'PHYSICAL'],
-  card_type: 'DEBIT',
-  sub_account_type: 'prepaid',
-  fees: { issue: '5.00', monthly: '1.00', top_up_percent: '1' },
-  ...overrides,
-})
 
 const created = () => {
   const { fiat_account, ...card } = aCardDetail()

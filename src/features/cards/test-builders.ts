@@ -1,5 +1,6 @@
 import type { CardTransaction } from '../../../contract/card-transactions.ts'
 import type { CardDetail } from '../../../contract/cards.ts'
+import type { CardProgram } from '../../../contract/fiat-accounts.ts'
 
 export const CARD_ID = '0190b0a4-0000-7000-8000-0000000000d1'
 export const CARD_WALLET = '0190b0a4-0000-7000-8000-0000000000a1'
@@ -68,5 +69,19 @@ export const aCardTransaction = (overrides: Partial<CardTransaction> = {}): Card
   authorization_id: null,
   created_at: '2026-03-01T10:00:00Z',
   updated_at: '2026-03-01T10:00:00Z',
+  ...overrides,
+})
+
+/** An ACTIVE prepaid EUR program offering both form factors, with fees. */
+export const aProgram = (overrides: Partial<CardProgram> = {}): CardProgram => ({
+  id: PROGRAM_ID,
+  name: 'Everyday EUR',
+  status: 'ACTIVE',
+  currency_uuid: EUR_UUID,
+  currency: 'EUR',
+  form_factors: ['VIRTUAL', 'PHYSICAL'],
+  card_type: 'DEBIT',
+  sub_account_type: 'prepaid',
+  fees: { issue: '5.00', monthly: '1.00', top_up_percent: '1' },
   ...overrides,
 })
