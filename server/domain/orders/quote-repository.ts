@@ -93,6 +93,46 @@ export function insertQuote(db: Executor, quote: NewQuote): Promise<QuoteRow> {
 }
 
 /**
+ * Deletes at most `limit` quotes, oldest first, that expired before `before`
+ * and that no order placed; answers how many. A placed quote stays: its order
+ * references it (orders.quote_id). A quote another transaction has locked (one
+ * placing it, or a concurrent prune) is skipped, not waited for. An order is
+ * never placed on a quote this old (placing refuses an expired one under the
+ * same row lock), so none can appear between the check and the delete.
+ */
+export async function pruneQuotes(
+  trx: Transaction<DB>,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const result = await trx
+    .deleteFrom('order_quotes')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('order_quotes as q')
+        .select('q.id')
+        .where('q.expires_at', '<', before)
+        .where((inner) =>
+          inner.not(
+            inner.exists(
+              inner
+                .selectFrom('orders as o')
+                .select('o.id')
+                .whereRef('o.tenant_id', '=', 'q.tenant_id')
+                .whereRef('o.quote_id', '=', 'q.id'),
+            ),
+          ),
+        )
+        .orderBy('q.expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/**
  * The caller's quote, expired or not (the caller decides what expiry means);
  * nothing for another user's. For placing an order (orders/service.ts).
  */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { ChainId } from '../../../contract/catalog.ts'
@@ -23,10 +24,12 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
+import type { Owner } from '../wallets/repository.ts'
+import { fund, getOrder, placed } from './order-fixtures.ts'
 import { exchangeRate } from './pricing.ts'
-import { findQuote } from './quote-repository.ts'
+import { findQuote, insertQuote } from './quote-repository.ts'
 import { CURRENCY, calc, insertDestination, insertFiatAccount } from './quote-test-support.ts'
-import { QuoteService, toQuote } from './quotes.ts'
+import { QUOTE_PRUNE_BATCH, QUOTE_RETENTION_MS, QuoteService, toQuote } from './quotes.ts'
 
 const TTL_SECONDS = 30
 
@@ -1117,6 +1120,135 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       expect(stored).toEqual([])
       // The next call prices again.
       await quoteOk(token, query)
+    })
+  })
+
+  describe('pruning: each new quote deletes stale ones no order placed', () => {
+    const DAY = QUOTE_RETENTION_MS
+
+    /** A quote of `owner` given by a service whose clock says `at`. */
+    async function quoteAt(owner: Owner, wallet: string, at: Date) {
+      const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
+        ttlSeconds: TTL_SECONDS,
+        now: () => at,
+      })
+      const quote = await service.create(owner, {
+        order_type: 'DEPOSIT_FIAT_SEPA',
+        wallet_uuid: wallet,
+        from_uuid: CURRENCY.EUR,
+        amount_from: '10',
+      })
+      return quote.quote_id
+    }
+
+    /** When a quote must be given to have expired `ago` ms before `at`. */
+    const givenSoItExpired = (ago: number, at: Date) =>
+      new Date(at.getTime() - ago - TTL_SECONDS * 1000)
+
+    async function kept(owner: Owner, ids: string[]) {
+      const rows = await app.db
+        .selectFrom('order_quotes')
+        .select('id')
+        .where('tenant_id', '=', owner.tenantId)
+        .where('id', 'in', ids)
+        .execute()
+      return ids.filter((id) => rows.some((row) => row.id === id))
+    }
+
+    async function ownerOf(pair: TokenPair): Promise<Owner> {
+      return { tenantId: DEMO_TENANT_ID, userId: await userId(pair) }
+    }
+
+    it('an unused quote expired over a day ago is gone after the next quote; recent and live ones stay', async () => {
+      const { pair, token, wallet } = await person()
+      const owner = await ownerOf(pair)
+      const now = new Date()
+      const stale = await quoteAt(owner, wallet, givenSoItExpired(DAY + 60_000, now))
+      const recent = await quoteAt(owner, wallet, givenSoItExpired(60 * 60_000, now))
+      const justExpired = await quoteAt(owner, wallet, givenSoItExpired(1, now))
+      // Given at `now`: its own prune keeps it, whatever the clock of the next one.
+      const live = await quoteAt(owner, wallet, now)
+      expect(await kept(owner, [stale, recent, justExpired, live])).toEqual([
+        recent,
+        justExpired,
+        live,
+      ])
+      // The stale one was deleted by the live one's request; the route prunes the same way.
+      const staleAgain = await quoteAt(owner, wallet, givenSoItExpired(DAY + 60_000, now))
+      expect(await kept(owner, [staleAgain])).toEqual([staleAgain])
+      const next = await quoteOk(token, {
+        order_type: 'DEPOSIT_FIAT_SEPA',
+        wallet_uuid: wallet,
+        from_uuid: CURRENCY.EUR,
+        amount_from: '10',
+      })
+      expect(await kept(owner, [staleAgain, recent, justExpired, live, next.quote_id])).toEqual([
+        recent,
+        justExpired,
+        live,
+        next.quote_id,
+      ])
+    })
+
+    it('the day is counted from expires_at, to the millisecond', async () => {
+      const { pair, wallet } = await person()
+      const owner = await ownerOf(pair)
+      const at = new Date()
+      const exactlyADay = await quoteAt(owner, wallet, givenSoItExpired(DAY, at))
+      const aDayAndAMillisecond = await quoteAt(owner, wallet, givenSoItExpired(DAY + 1, at))
+      expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toHaveLength(2)
+      await quoteAt(owner, wallet, at)
+      expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toEqual([exactlyADay])
+    })
+
+    it('a quote an order placed stays however old, and its order still reads', async () => {
+      const { pair, token, wallet } = await person()
+      const owner = await ownerOf(pair)
+      const user = { token, walletId: wallet }
+      await fund(app.db, wallet, CURRENCY.USDT_TRON, '100')
+      const used = await quoteOk(token, {
+        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+        wallet_uuid: wallet,
+        from_uuid: CURRENCY.USDT_TRON,
+        to_uuid: CURRENCY.EUR,
+        amount_from: '50',
+      })
+      const order = await placed(app, user, used)
+      const longAgo = new Date(Date.now() - 30 * DAY)
+      await app.db
+        .updateTable('order_quotes')
+        .set({ created_at: longAgo, expires_at: longAgo })
+        .where('id', '=', used.quote_id)
+        .execute()
+      const unused = await quoteAt(owner, wallet, givenSoItExpired(30 * DAY, new Date()))
+      await quoteAt(owner, wallet, new Date())
+      expect(await kept(owner, [used.quote_id, unused])).toEqual([used.quote_id])
+      expect(await getOrder(app, user, order.id)).toMatchObject({
+        id: order.id,
+        quote_id: used.quote_id,
+      })
+    })
+
+    it(`one quote deletes at most ${QUOTE_PRUNE_BATCH} stale ones, oldest first`, async () => {
+      const { pair, wallet } = await person()
+      const owner = await ownerOf(pair)
+      const at = new Date()
+      // The newest of the backlog, and a batch of copies that expired earlier still.
+      const newest = await quoteAt(owner, wallet, givenSoItExpired(20 * DAY, at))
+      const row = await findQuote(app.db, owner.tenantId, owner.userId, newest)
+      const older: string[] = []
+      for (let i = 1; i <= QUOTE_PRUNE_BATCH; i++) {
+        const copy = await insertQuote(app.db, {
+          ...row!,
+          id: uuidv7(),
+          expires_at: new Date(row!.expires_at.getTime() - i * 1000),
+        })
+        older.push(copy.id)
+      }
+      await quoteAt(owner, wallet, at)
+      expect(await kept(owner, [...older, newest])).toEqual([newest])
+      await quoteAt(owner, wallet, at)
+      expect(await kept(owner, [newest])).toEqual([])
     })
   })
 

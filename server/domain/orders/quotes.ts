@@ -165,6 +165,22 @@ const emptyTarget = {
 const invalid = (field: QuoteField, reason: string) =>
   new QuoteRejectedError('VALIDATION_FAILED', field, `/querystring/${field} ${reason}`, { reason })
 
+/**
+ * How long a quote no order placed is kept after it expired. Placing refuses
+ * it from expires_at on (the TTL is at most 600 s), so this is not about
+ * money: for a day a client retrying a stale quote still hears QUOTE_EXPIRED
+ * with the expiry rather than QUOTE_NOT_FOUND, and support can still look up
+ * the quote someone asks about. Past it, the row is only weight: the app
+ * re-quotes every few seconds while a form is open.
+ */
+export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000
+
+/**
+ * At most this many stale quotes are deleted per quote given, so no request
+ * pays for a large backlog; as each request adds one quote, a backlog drains.
+ */
+export const QUOTE_PRUNE_BATCH = 100
+
 export interface QuoteOptions {
   /** QUOTE_TTL_SECONDS: how long a quote can be placed. */
   ttlSeconds: number
@@ -187,6 +203,8 @@ export class QuoteService {
   ) {}
 
   /**
+   * Stores the quote and, in the same transaction, prunes a batch of quotes
+   * no order placed that expired over QUOTE_RETENTION_MS ago.
    * @throws QuoteRejectedError (422), WalletNotFoundError and
    *   QuoteTargetNotFoundError (404), RatesUnavailableError (502)
    */
@@ -259,27 +277,31 @@ export class QuoteService {
     }
 
     const now = this.options.now?.() ?? new Date()
-    const row = await repo.insertQuote(this.db, {
-      id: uuidv7(),
-      tenant_id: owner.tenantId,
-      user_id: owner.userId,
-      wallet_id: wallet.id,
-      order_type: query.order_type,
-      from_currency_uuid: from.uuid,
-      to_currency_uuid: to.uuid,
-      amount_from_minor: priced.fromMinor.toString(),
-      amount_to_minor: priced.toMinor.toString(),
-      rate,
-      fees: priced.fees.map((line) => ({
-        kind: line.kind,
-        amount_minor: line.amountMinor.toString(),
-        percent: line.percent,
-      })),
-      total_minor: priced.totalMinor.toString(),
-      target: resolved.target,
-      payee: resolved.payee,
-      expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
-      created_at: now,
+    const row = await this.db.transaction().execute(async (trx) => {
+      const inserted = await repo.insertQuote(trx, {
+        id: uuidv7(),
+        tenant_id: owner.tenantId,
+        user_id: owner.userId,
+        wallet_id: wallet.id,
+        order_type: query.order_type,
+        from_currency_uuid: from.uuid,
+        to_currency_uuid: to.uuid,
+        amount_from_minor: priced.fromMinor.toString(),
+        amount_to_minor: priced.toMinor.toString(),
+        rate,
+        fees: priced.fees.map((line) => ({
+          kind: line.kind,
+          amount_minor: line.amountMinor.toString(),
+          percent: line.percent,
+        })),
+        total_minor: priced.totalMinor.toString(),
+        target: resolved.target,
+        payee: resolved.payee,
+        expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
+        created_at: now,
+      })
+      await repo.pruneQuotes(trx, new Date(now.getTime() - QUOTE_RETENTION_MS), QUOTE_PRUNE_BATCH)
+      return inserted
     })
     return toQuote(row, new Map([from, to].map((currency) => [currency.uuid, currency])))
   }
