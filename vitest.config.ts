@@ -17,6 +17,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts', 'contract/**/*.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/support/unit-setup.ts'],
+          // vitest's 5 s default is too tight for real 1–2 s app timers on a loaded 2-core CI.
+          testTimeout: 20_000,
         },
       },
       {
@@ -52,6 +54,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // expect.poll's own default is 1 s: too short for a cold Chromium on 2 cores.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
     ],

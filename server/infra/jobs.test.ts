@@ -200,7 +200,8 @@ describeServer('the job runner', () => {
     })
     const first = await runner.enqueue(app.db, { kind, tenantId: null })
     runner.start(10)
-    for (let i = 0; i < 400 && !(await jobRow(first)).done_at; i++) await sleep(10)
+    // No count of its own: the test's timeout is the only limit on a busy machine.
+    while (!(await jobRow(first)).done_at) await sleep(10)
     expect((await jobRow(first)).done_at).toBeInstanceOf(Date)
 
     const second = await runner.enqueue(app.db, { kind, tenantId: null })

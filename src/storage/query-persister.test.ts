@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import {
   forgetPersistedQueries,
   onPersistedQueriesForgotten,
@@ -60,24 +60,39 @@ describe('the IndexedDB query persister', () => {
   })
 
   it('writes at most once per interval, and only the newest snapshot', async () => {
+    // The throttle's clock is fake, so "not before 150 ms" is exact whatever the machine's
+    // load; fake-indexeddb schedules its work with setImmediate, which stays real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const store = freshStore()
     await store.claim(ALICE)
     const persister = store.persister(ALICE, { throttleMs: 150 })
     const read = async () => labelOf(await store.persister(ALICE).restoreClient())
+    /** Reads until the write already under way lands; the fake clock stands still meanwhile. */
+    const landed = async (label: string) => {
+      for (let turn = 0; turn < 1_000 && (await read()) !== label; turn++) {
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      expect(await read()).toBe(label)
+    }
 
     await persister.persistClient(snapshot('one'))
     await persister.persistClient(snapshot('two'))
     await persister.persistClient(snapshot('three'))
     expect(await read()).toBeUndefined()
 
-    await vi.waitFor(async () => expect(await read()).toBe('three'), { timeout: 1000 })
-    const firstWrite = Date.now()
+    // The first write is due at once, with the newest snapshot.
+    await vi.advanceTimersByTimeAsync(0)
+    await landed('three')
 
+    // The next one waits for the interval, counted from the first write.
     await persister.persistClient(snapshot('four'))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await vi.advanceTimersByTimeAsync(149)
     expect(await read()).toBe('three')
-    await vi.waitFor(async () => expect(await read()).toBe('four'), { timeout: 1000 })
-    expect(Date.now() - firstWrite).toBeGreaterThanOrEqual(100)
+    await vi.advanceTimersByTimeAsync(1)
+    await landed('four')
   })
 
   it('keeps users apart: the other user restores nothing, and claiming drops the previous one', async () => {

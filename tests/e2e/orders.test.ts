@@ -215,7 +215,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   const first = secondsIn(await countdown.innerText())
   expect(first).toBeGreaterThan(5)
   await expect
-    .poll(async () => secondsIn(await countdown.innerText()), { timeout: 3_000 })
+    .poll(async () => secondsIn(await countdown.innerText()), { timeout: 10_000 })
     .toBeLessThan(first)
 
   await page.getByRole('button', { name: 'Review' }).click()

@@ -243,8 +243,9 @@ describe('with the default token lifetimes', () => {
  */
 for (const worker of ['allow', 'block'] as const) {
   const who = worker === 'allow' ? 'the service worker' : 'the page proxy (no worker)'
-  describe(`with 2-second access tokens, through ${who}`, () => {
-    const server = serverFor({ ACCESS_TOKEN_TTL: '2' })
+  describe(`with 5-second access tokens, through ${who}`, () => {
+    // Whole-second expiry: a 5 s token lives 4–5 s, room for 20 replays on a busy machine.
+    const server = serverFor({ ACCESS_TOKEN_TTL: '5' })
 
     test('20 parallel calls after the token expired cause exactly one rotation', async () => {
       const page = await openPage({ serviceWorkers: worker })

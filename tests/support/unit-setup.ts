@@ -1,9 +1,13 @@
 // IndexedDB for the token vault and the query-cache persister, in memory.
 import 'fake-indexeddb/auto'
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
 import { LANGUAGES, loadLanguage } from '../../src/i18n/i18n.tsx'
+
+// findBy*/waitFor default to 1 s: too short for happy-dom on a loaded 2-core CI machine.
+// A passing test keeps its speed; only a failure waits longer.
+configure({ asyncUtilTimeout: 5_000 })
 
 // Every catalogue in memory, as src/app/main.tsx has the starting one before
 // the first render: a test renders in Russian at once. The lazy load itself

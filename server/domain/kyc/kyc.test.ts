@@ -83,11 +83,14 @@ describeServer('identity verification (sandbox provider)', () => {
 
   it('a submission is PENDING, then APPROVED by the rules after SANDBOX_KYC_MS', async () => {
     const token = await unverified()
+    const before = Date.now()
     const submitted = await submit(token)
     expect(submitted.statusCode, submitted.body).toBe(201)
     expect(submitted.json<KycStatusReply>()).toMatchObject({ status: 'PENDING', can_retry: false })
 
-    await after(DECISION_MS / 2)
+    // Due at submission + DECISION_MS ≥ before + DECISION_MS: one ms earlier is never due,
+    // however long the submission took.
+    await app.jobs.runDue({ now: new Date(before + DECISION_MS - 1) })
     expect((await status(token)).status).toBe('PENDING')
     await after(DECISION_MS + 1_000)
     const decided = await status(token)

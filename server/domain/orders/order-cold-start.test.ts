@@ -77,8 +77,9 @@ describeServer('an order service just started', () => {
     const owner = await ownerOf(user)
     const service = freshService()
 
+    // A deadlock never answers; a busy machine only answers late: the cap is far above that.
     const canceled = await within(
-      10_000,
+      25_000,
       Promise.all(orders.map((order) => service.cancel(owner, order.id))),
     )
     expect(canceled.map((order) => order.status)).toEqual(orders.map(() => 'CANCELED'))
@@ -86,7 +87,7 @@ describeServer('an order service just started', () => {
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toMatchObject({
       held: '0.000000',
     })
-  }, 30_000)
+  }, 60_000)
 
   it('a catalogue read that failed is read again on the next call, not failed for good', async () => {
     const user = await orderUser(app)

@@ -25,8 +25,13 @@ import {
 describeServer('orders under retries and races', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    // Withdrawals complete at their first run: no blocks to wait for.
-    app = await createTestApp({ SANDBOX_BLOCK_MS: '0' })
+    // Withdrawals complete at their first run: no blocks to wait for. Quotes answer at
+    // once and outlive a slow run (100 quotes taken one by one, then 100 placements).
+    app = await createTestApp({
+      SANDBOX_BLOCK_MS: '0',
+      RATES_SANDBOX_LATENCY_MS: '0',
+      QUOTE_TTL_SECONDS: '600',
+    })
   })
   afterAll(() => app?.close())
 
@@ -209,5 +214,5 @@ describeServer('orders under retries and races', () => {
       group by currency_uuid having sum(amount_minor) <> 0`.execute(app.db)
     expect(perCurrency.rows).toEqual([])
     await expectLedgerInvariants(app)
-  })
+  }, 120_000)
 })

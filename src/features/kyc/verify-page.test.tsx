@@ -35,10 +35,10 @@ function renderVerify(routes: Record<string, Route>, language: 'en' | 'ru' = 'en
   return { api, ...renderApp(<VerifyPage />, { path: '/verify', language }) }
 }
 
-/** The line saying the status, once it says `words`. */
+/** The line saying the status, once it says `words` (the PENDING poll is a real 2 s interval). */
 const statusSays = (words: string) =>
   waitFor(() => expect(document.querySelector('[data-status]')).toHaveTextContent(words), {
-    timeout: 4_000,
+    timeout: 10_000,
   })
 
 afterEach(() => {
