@@ -5,6 +5,7 @@ import { expect } from 'vitest'
 import type { DB } from '../../infra/db/schema.ts'
 import { WalletService } from '../wallets/service.ts'
 import {
+  balanceOf,
   type EntryInput,
   post,
   systemAccount,
@@ -51,15 +52,8 @@ export async function credit(
   })
 }
 
-export async function balance(db: Kysely<DB>, account: string, currency: string) {
-  const row = await db
-    .selectFrom('account_balances')
-    .select('balance_minor')
-    .where('account_id', '=', account)
-    .where('currency_uuid', '=', currency)
-    .executeTakeFirst()
-  return BigInt(row?.balance_minor ?? '0')
-}
+export const balance = (db: Kysely<DB>, account: string, currency: string) =>
+  balanceOf(db, account, currency)
 
 /**
  * The ledger's invariants, checked in SQL over the whole database: every entry

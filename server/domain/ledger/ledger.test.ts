@@ -14,9 +14,10 @@ import {
   USDT_TRON,
 } from './ledger-test-support.ts'
 import { transfer } from './rules.ts'
-import { reverse, systemAccount } from './service.ts'
+import { balanceOf, reverse, systemAccount } from './service.ts'
 
 const tenantId = DEMO_TENANT_ID
+const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
 
 async function failureOf(work: Promise<unknown>): Promise<LedgerFailure> {
   const error = await work.then(
@@ -301,4 +302,42 @@ describeServer('the ledger', () => {
     )
     expect(failure).toMatchObject({ kind: 'INSUFFICIENT_FUNDS', account: bob.accounts.user_wallet })
   })
+
+  it('balanceOf reads one account in one currency, 0 before anything was posted to it', async () => {
+    const alice = await newWallet(app.db, tenantId)
+    expect(await balanceOf(app.db, alice.accounts.user_wallet, EUR)).toBe(0n)
+    await credit(app.db, tenantId, alice.accounts.user_wallet, EUR, 1_234n)
+    expect(await balanceOf(app.db, alice.accounts.user_wallet, EUR)).toBe(1_234n)
+    expect(await balanceOf(app.db, alice.accounts.user_wallet, USDT_TRON)).toBe(0n)
+    expect(await balanceOf(app.db, alice.accounts.held, EUR)).toBe(0n)
+    await app.db.transaction().execute(async (trx) => {
+      expect(await balanceOf(trx, alice.accounts.user_wallet, EUR, { lock: true })).toBe(1_234n)
+    })
+  })
+
+  // PGlite is one connection: no second transaction can try the row while the
+  // first holds it, so this case exists only on PostgreSQL.
+  if (onPostgres) {
+    it('balanceOf with lock holds the balance row until the transaction ends; without, it does not', async () => {
+      const alice = await newWallet(app.db, tenantId)
+      await credit(app.db, tenantId, alice.accounts.user_wallet, EUR, 500n)
+      // Another connection, refused at once instead of waiting (NOWAIT): no timing involved.
+      const tryLock = () =>
+        app.db
+          .selectFrom('account_balances')
+          .select('balance_minor')
+          .where('account_id', '=', alice.accounts.user_wallet)
+          .where('currency_uuid', '=', EUR)
+          .forUpdate()
+          .noWait()
+          .execute()
+      await app.db.transaction().execute(async (trx) => {
+        expect(await balanceOf(trx, alice.accounts.user_wallet, EUR)).toBe(500n)
+        await expect(tryLock()).resolves.toHaveLength(1)
+        expect(await balanceOf(trx, alice.accounts.user_wallet, EUR, { lock: true })).toBe(500n)
+        await expect(tryLock()).rejects.toMatchObject({ code: '55P03' })
+      })
+      await expect(tryLock()).resolves.toHaveLength(1)
+    })
+  }
 })

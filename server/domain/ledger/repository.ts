@@ -169,12 +169,18 @@ export async function spendFromBalance(
   return updated !== undefined
 }
 
-export async function balanceOf(db: Executor, account: string, currency: string): Promise<bigint> {
+export async function balanceOf(
+  db: Executor,
+  account: string,
+  currency: string,
+  options: { lock?: boolean } = {},
+): Promise<bigint> {
   const row = await db
     .selectFrom('account_balances')
     .select('balance_minor')
     .where('account_id', '=', account)
     .where('currency_uuid', '=', currency)
+    .$if(options.lock === true, (query) => query.forUpdate())
     .executeTakeFirst()
   return BigInt(row?.balance_minor ?? '0')
 }

@@ -273,6 +273,22 @@ export async function systemAccount(
 // ---------------------------------------------------------------------------
 // Reading balances
 
+/**
+ * An account's balance in one currency, minor units (0 before anything was
+ * posted to it). With `lock` the balance row stays locked until `trx` ends, so
+ * no entry lands on or leaves the account between this read and the caller's
+ * own post() (a card closing pays out all of it). A missing row locks
+ * nothing: the balance is 0 and a concurrent first credit is not held back.
+ */
+export function balanceOf(
+  db: Db | Transaction<DB>,
+  account: string,
+  currency: string,
+  options: { lock?: boolean } = {},
+): Promise<bigint> {
+  return repo.balanceOf(db, account, currency, options)
+}
+
 export interface WalletBalance {
   currency: string
   /** The user_wallet account's balance. */
