@@ -37,6 +37,11 @@ export const DECLINE_REASONS = [
   'LIMIT_EXCEEDED',
   /** More than the fiat account's balance. */
   'INSUFFICIENT_FUNDS',
+  /**
+   * The 3-D Secure code was not the card's current one-time code (wrong,
+   * used or expired), or the card took too many wrong codes lately.
+   */
+  'THREE_DS_FAILED',
 ] as const
 export type DeclineReason = (typeof DECLINE_REASONS)[number]
 
@@ -134,6 +139,9 @@ export const PROCESSOR_MESSAGE_TYPES = ['AUTHORIZATION', 'CLEARING', 'REVERSAL',
  * per card: the same message again answers the stored record (200, header
  * `Idempotent-Replayed: true`) and moves nothing; another message under the
  * same id is 409 IDEMPOTENCY_CONFLICT.
+ *
+ * `three_ds_code` (AUTHORIZATION only) is the 3-D Secure code the cardholder
+ * typed: the card's one-time code (`GET /vcards/cards/{id}/sensitive/otp`).
  */
 export const ProcessorMessageBody = Type.Object(
   {
@@ -144,6 +152,7 @@ export const ProcessorMessageBody = Type.Object(
     merchant: Type.Optional(Merchant),
     authorization_id: Type.Optional(uuid),
     network_message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    three_ds_code: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
   },
   { additionalProperties: false },
 )

@@ -49,6 +49,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream
   /** Extra routes mounted in a base, for tests of the base's own rules. */
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
+  /** How slow a vendor's answer may be before it is degraded (default DEGRADED_MS, 1 s). */
+  vendorDegradedMs?: number
 }
 
 /** TRUST_PROXY as a hop count: believe the nearest `hops` proxies' X-Forwarded-For entries. */
@@ -81,7 +83,7 @@ export async function buildApp(
   await app.register(productGate)
   await app.register(messaging, { config })
   await app.register(rates, { config })
-  await app.register(vendors, { config })
+  await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
@@ -134,7 +136,7 @@ export async function buildApp(
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
-    await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxKycRoutes, { prefix: '/api/sandbox', config })
     if (config.demo.seed) await app.register(demoSeed, { config })
   }

@@ -15,6 +15,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
+import { testCardKeys } from '../cards/card-test-support.ts'
 import { defaultProgramId } from '../fiat-accounts/rules.ts'
 import { balance, credit, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
@@ -28,9 +29,10 @@ const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
 
 describeServer('card transactions: the sandbox processor and /api/v1/issuing/transactions', () => {
   let app: FastifyInstance
+  const keys = testCardKeys()
 
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(keys.env)
   })
   afterAll(() => app?.close())
 
@@ -187,7 +189,7 @@ describeServer('card transactions: the sandbox processor and /api/v1/issuing/tra
         monthly: '200.00',
       }),
     )
-    const processor = new CardProcessor(app.db)
+    const processor = new CardProcessor(app.db, keys.crypto)
     const at = (iso: string, amount: string) =>
       processor.process(
         { card_id: card.id, type: 'AUTHORIZATION', amount, currency: 'EUR', merchant: SHOP },

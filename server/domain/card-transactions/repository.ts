@@ -1,5 +1,6 @@
 import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
+import { type ActivationTries, afterWrongCode } from '../cards/rules.ts'
 import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -20,6 +21,8 @@ export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
       'k.limit_per_transaction_minor',
       'k.limit_daily_minor',
       'k.limit_monthly_minor',
+      'k.three_ds_failures',
+      'k.three_ds_failed_since',
       'f.status as account_status',
       'f.ledger_account_id',
       'f.hold_ledger_account_id',
@@ -32,6 +35,30 @@ export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
     .executeTakeFirst()
 }
 export type ProcessingCard = NonNullable<Awaited<ReturnType<typeof lockCardForProcessing>>>
+
+/** One more wrong 3-D Secure code, counted in the open window or a new one (cards rules.afterWrongCode). */
+export async function recordThreeDsFailure(
+  trx: Transaction<DB>,
+  cardId: string,
+  tries: ActivationTries,
+  now: Date,
+) {
+  const next = afterWrongCode(tries, now)
+  await trx
+    .updateTable('cards')
+    .set({ three_ds_failures: next.failures, three_ds_failed_since: next.since })
+    .where('id', '=', cardId)
+    .execute()
+}
+
+/** The cardholder typed the right code: earlier wrong ones no longer count. */
+export async function clearThreeDsFailures(trx: Transaction<DB>, cardId: string) {
+  await trx
+    .updateTable('cards')
+    .set({ three_ds_failures: 0, three_ds_failed_since: null })
+    .where('id', '=', cardId)
+    .execute()
+}
 
 /** Locks the fiat account row: one authorisation at a time spends from it. */
 export async function lockFiatAccount(trx: Transaction<DB>, id: string) {
@@ -53,17 +80,6 @@ export async function setHoldAccount(
     .set({ hold_ledger_account_id: ledgerId })
     .where('id', '=', fiatAccountId)
     .execute()
-}
-
-/** A ledger account's balance in one currency (0 before anything was posted). */
-export async function balanceOf(trx: Transaction<DB>, account: string, currency: string) {
-  const row = await trx
-    .selectFrom('account_balances')
-    .select('balance_minor')
-    .where('account_id', '=', account)
-    .where('currency_uuid', '=', currency)
-    .executeTakeFirst()
-  return BigInt(row?.balance_minor ?? '0')
 }
 
 /** What the card's approved (and since cleared) authorisations add up to from `since` on. */

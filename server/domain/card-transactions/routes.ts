@@ -10,7 +10,9 @@ import {
   ProcessorMessageBody,
 } from '../../../contract/card-transactions.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { CardCrypto } from '../cards/card-crypto.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { CardTransactionError } from './errors.ts'
 import { cardCsvFilename } from './rules.ts'
@@ -123,8 +125,8 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
 }
 
 /** /api/sandbox/card-transactions: the sandbox card network. Sandbox only, no token. */
-export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
-  const processor = new CardProcessor(app.db)
+export async function sandboxCardTransactionRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const processor = new CardProcessor(app.db, new CardCrypto(opts.config.secrets))
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
@@ -134,7 +136,10 @@ export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
         tags: ['sandbox'],
         summary: 'Simulate the card network: authorise, clear, reverse or refund a card payment',
         description:
-          'AUTHORIZATION is approved or declined (both answer 201 with the record): a card not ' +
+          'AUTHORIZATION is approved or declined (both answer 201 with the record): with ' +
+          '`three_ds_code` (6 digits) it must be the card’s current one-time code of GET ' +
+          '/vcards/cards/{id}/sensitive/otp, unexpired and unused — it is then spent — else ' +
+          'THREE_DS_FAILED (also, unchecked, after 5 wrong codes within the hour); a card not ' +
           'ACTIVE declines CARD_FROZEN/CARD_BLOCKED/…, an account not ACTIVE ' +
           'ACCOUNT_UNAVAILABLE, then LIMIT_EXCEEDED (`exceeded_limit`: per_transaction, daily or ' +
           'monthly — sums of approved authorisations of the UTC day/month), then ' +
@@ -142,7 +147,8 @@ export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
           'settles the hold and releases the rest; REVERSAL (the authorised amount) releases it; ' +
           'REFUND (≤ cleared less refunded) credits the account. An authorisation already ' +
           'ended answers 409 AUTHORIZATION_NOT_OPEN, a refund of one not cleared 409 ' +
-          'AUTHORIZATION_NOT_SETTLED; malformed messages 422 naming the field. With ' +
+          'AUTHORIZATION_NOT_SETTLED; malformed messages 422 naming the field (a ' +
+          '`three_ds_code` on another type: THREE_DS_NOT_APPLICABLE). With ' +
           '`network_message_id` (unique per card) the same message again answers its stored ' +
           'record, 200 with `Idempotent-Replayed: true`, and moves nothing; another message ' +
           'under that id is 409 IDEMPOTENCY_CONFLICT.',

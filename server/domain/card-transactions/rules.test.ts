@@ -11,9 +11,11 @@ import {
   monthStart,
   refundPostings,
   reversalPostings,
+  threeDsLocked,
 } from './rules.ts'
 
 const facts = (over: Partial<AuthorizationFacts> = {}): AuthorizationFacts => ({
+  threeDs: 'NOT_ASKED',
   cardStatus: 'ACTIVE',
   accountStatus: 'ACTIVE',
   amount: 100n,
@@ -67,6 +69,17 @@ describe('decide: the processor’s answer to an authorisation', () => {
       { cardStatus: 'FROZEN', accountStatus: 'CANCELED' },
       { status: 'DECLINED', reason: 'CARD_FROZEN', limit: null },
     ],
+    ['a 3-D Secure code that passed', { threeDs: 'PASSED' }, { status: 'APPROVED' }],
+    [
+      'a 3-D Secure code that failed, before everything else',
+      { threeDs: 'FAILED', cardStatus: 'FROZEN', amount: 501n, balance: 0n },
+      { status: 'DECLINED', reason: 'THREE_DS_FAILED', limit: null },
+    ],
+    [
+      'a passed code approves nothing the rest declines',
+      { threeDs: 'PASSED', balance: 99n },
+      { status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS', limit: null },
+    ],
   ])('%s', (_, over, expected) => {
     expect(decide(facts(over))).toEqual(expected)
   })
@@ -79,6 +92,19 @@ describe('decide: the processor’s answer to an authorisation', () => {
     ['CLOSED', 'CARD_CLOSED'],
   ])('a %s card declines %s', (cardStatus, reason) => {
     expect(decide(facts({ cardStatus }))).toMatchObject({ status: 'DECLINED', reason })
+  })
+})
+
+describe('threeDsLocked: wrong 3-D Secure codes are bounded like activation codes', () => {
+  const now = new Date('2031-03-10T12:00:00Z')
+  const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
+  it.each([
+    ['no wrong code yet', { failures: 0, since: null }, false],
+    ['four wrong codes within the hour', { failures: 4, since: ago(10) }, false],
+    ['five wrong codes within the hour', { failures: 5, since: ago(59) }, true],
+    ['five wrong codes, the hour over', { failures: 5, since: ago(60) }, false],
+  ])('%s: locked %s', (_, tries, locked) => {
+    expect(threeDsLocked(tries, now)).toBe(locked)
   })
 })
 

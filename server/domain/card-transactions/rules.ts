@@ -10,10 +10,18 @@ import type {
 } from '../../../contract/card-transactions.ts'
 import type { CardStatus } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+import { type ActivationTries, activationRetryAfter } from '../cards/rules.ts'
 import type { Posting } from '../ledger/rules.ts'
 import { CRLF, csvField } from '../transactions/rules.ts'
 
+/**
+ * The 3-D Secure step of an authorisation: no code sent, or the code sent
+ * was the card's current one-time code (PASSED) or not (FAILED).
+ */
+export type ThreeDsResult = 'NOT_ASKED' | 'PASSED' | 'FAILED'
+
 export interface AuthorizationFacts {
+  threeDs: ThreeDsResult
   cardStatus: CardStatus
   accountStatus: FiatAccountStatus
   /** Minor units, in the account's currency. */
@@ -46,10 +54,12 @@ const declined = (reason: DeclineReason, limit: CardLimitKind | null = null): De
 
 /**
  * The processor's answer to an authorisation, checked in this order: the
- * card's status, the account's status, the per-transaction, daily and monthly
- * limits, then the balance. The first failure is the reason.
+ * 3-D Secure code (the cardholder is authenticated before the issuer
+ * authorises), the card's status, the account's status, the per-transaction,
+ * daily and monthly limits, then the balance. The first failure is the reason.
  */
 export function decide(facts: AuthorizationFacts): Decision {
+  if (facts.threeDs === 'FAILED') return declined('THREE_DS_FAILED')
   if (facts.cardStatus !== 'ACTIVE') return declined(CARD_DECLINES[facts.cardStatus])
   if (facts.accountStatus !== 'ACTIVE') return declined('ACCOUNT_UNAVAILABLE')
   const limit = exceededLimit(facts)
@@ -67,6 +77,15 @@ export function exceededLimit(
   if (facts.spentThisMonth + facts.amount > facts.limits.monthly) return 'monthly'
   return undefined
 }
+
+/**
+ * Whether the card takes no 3-D Secure code now: wrong codes are bounded like
+ * activation codes (ACTIVATION_TRIES within ACTIVATION_WINDOW_MS), so six
+ * digits cannot be guessed; once the bound is reached every code declines
+ * unchecked until the window ends.
+ */
+export const threeDsLocked = (tries: ActivationTries, now: Date): boolean =>
+  activationRetryAfter(tries, now) !== undefined
 
 /** 00:00 UTC of the instant's day: the daily limit's window starts here. */
 export const dayStart = (now: Date) =>

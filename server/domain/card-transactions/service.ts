@@ -7,11 +7,19 @@ import type {
 } from '../../../contract/card-transactions.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { CardCrypto } from '../cards/card-crypto.ts'
 import { insertWalletRecord } from '../cards/repository.ts'
+import { consumeOtp } from '../cards/service.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { canonicalHash } from '../idempotency.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
-import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import {
+  balanceOf,
+  openSubAccount,
+  post,
+  systemAccount,
+  walletAccounts,
+} from '../ledger/service.ts'
 import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { CardTransactionError } from './errors.ts'
@@ -27,6 +35,8 @@ import {
   monthStart,
   refundPostings,
   reversalPostings,
+  type ThreeDsResult,
+  threeDsLocked,
 } from './rules.ts'
 
 type Page = { limit: number; offset: number }
@@ -49,9 +59,15 @@ const bodyFault = (
  * amount to external, the rest back); a reversal returns the hold; a refund
  * comes from external. Entry keys: `card_tx:<authorization>:hold|clear|reverse`,
  * `card_tx:<refund>:refund`.
+ *
+ * 3-D Secure: an authorisation's `three_ds_code` must be the card's current
+ * one-time code (cards service consumeOtp spends it); `crypto` keys its hash.
  */
 export class CardProcessor {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly crypto: CardCrypto,
+  ) {}
 
   /** @throws CardTransactionError (422/409 failures of the message; never a decline) */
   async process(message: ProcessorMessageBody, now: Date = new Date()): Promise<CardTransaction> {
@@ -73,7 +89,8 @@ export class CardProcessor {
       const card = await repo.lockCardForProcessing(trx, message.card_id)
       if (!card) throw bodyFault('UNKNOWN_CARD', 'card_id', 'No such card.')
       const networkId = message.network_message_id
-      const hash = networkId === undefined ? undefined : messageHash(message, card.decimals)
+      const hash =
+        networkId === undefined ? undefined : messageHash(message, card.decimals, this.crypto)
       if (networkId !== undefined && hash !== undefined) {
         const earlier = await repo.findMessage(trx, card.id, networkId)
         if (earlier) {
@@ -106,6 +123,13 @@ export class CardProcessor {
     }
     const amount = parseAmount(message.amount, card.decimals)
     if (message.type === 'AUTHORIZATION') return this.authorize(trx, card, message, amount, now)
+    if (message.three_ds_code !== undefined) {
+      throw bodyFault(
+        'THREE_DS_NOT_APPLICABLE',
+        'three_ds_code',
+        'Only an authorisation carries a 3-D Secure code.',
+      )
+    }
     if (!message.authorization_id) {
       throw bodyFault('AUTHORIZATION_REQUIRED', 'authorization_id', `${message.type} needs one.`)
     }
@@ -131,10 +155,11 @@ export class CardProcessor {
       throw bodyFault('MERCHANT_REQUIRED', 'merchant', 'An authorisation names its merchant.')
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)
     const decision = decide({
+      threeDs: await this.checkThreeDs(trx, card, message.three_ds_code, now),
       cardStatus: card.status,
       accountStatus: card.account_status,
       amount,
-      balance: await repo.balanceOf(trx, card.ledger_account_id, card.currency_uuid),
+      balance: await balanceOf(trx, card.ledger_account_id, card.currency_uuid),
       limits: {
         per_transaction: BigInt(card.limit_per_transaction_minor),
         daily: BigInt(card.limit_daily_minor),
@@ -192,6 +217,28 @@ export class CardProcessor {
     }
     await record(decision)
     return id
+  }
+
+  /**
+   * The authorisation's 3-D Secure step. A right code is spent and clears the
+   * card's count of wrong ones; a wrong one is counted (the decline commits
+   * with it); past the bound no code is checked, nor spent, nor counted.
+   */
+  private async checkThreeDs(
+    trx: Transaction<DB>,
+    card: repo.ProcessingCard,
+    code: string | undefined,
+    now: Date,
+  ): Promise<ThreeDsResult> {
+    if (code === undefined) return 'NOT_ASKED'
+    const tries = { failures: card.three_ds_failures, since: card.three_ds_failed_since }
+    if (threeDsLocked(tries, now)) return 'FAILED'
+    if (await consumeOtp(trx, this.crypto, { cardId: card.id, code, now })) {
+      if (tries.failures > 0) await repo.clearThreeDsFailures(trx, card.id)
+      return 'PASSED'
+    }
+    await repo.recordThreeDsFailure(trx, card.id, tries, now)
+    return 'FAILED'
   }
 
   /** A clearing, reversal or refund of `authorization`. */
@@ -341,8 +388,12 @@ type Stamped = ProcessorMessageBody & { stamp: { id: string; hash: string } | un
  * What makes two messages the same: every field but the id, the amount in
  * minor units (so 10.5 and 10.50 are one amount), codes and ids normalised;
  * keys in any order (a network retry may serialise its merchant differently).
+ * A 3-D Secure code counts only when sent, so hashes of messages without one
+ * stay what they were before the field existed; it enters keyed, as the card's
+ * OTPs are stored, since a bare hash of six digits is read back by trying all
+ * million.
  */
-function messageHash(message: ProcessorMessageBody, decimals: number): string {
+function messageHash(message: ProcessorMessageBody, decimals: number, crypto: CardCrypto): string {
   let amount: string
   try {
     amount = toMinor(message.amount, decimals).toString()
@@ -356,6 +407,9 @@ function messageHash(message: ProcessorMessageBody, decimals: number): string {
     currency: message.currency.trim().toUpperCase(),
     merchant: message.merchant ?? null,
     authorization_id: message.authorization_id?.toLowerCase() ?? null,
+    ...(message.three_ds_code !== undefined && {
+      three_ds_code: crypto.otpHash(message.card_id.toLowerCase(), message.three_ds_code),
+    }),
   })
 }
 

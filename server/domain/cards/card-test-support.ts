@@ -50,7 +50,7 @@ export const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
 /**
  * Card keys for a test app, and the card factory's view of them: pass
  * `env` to createTestApp, read a card's printed security code with `cvvOf`
- * (what its holder types to activate it).
+ * (what its holder types to activate it); `crypto` is the app's CardCrypto.
  */
 export function testCardKeys() {
   const dataKey = randomBytes(32)
@@ -60,6 +60,7 @@ export function testCardKeys() {
   const crypto = new CardCrypto({ cardDataKey: dataKey, cardCvk: cvk, cardSecretPrivateKey: pem })
   return {
     cvk,
+    crypto,
     env: {
       CARD_DATA_KEY: dataKey.toString('base64url'),
       CARD_CVK: cvk.toString('base64url'),

@@ -690,6 +690,21 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
     })
   })
 
+  it('a new code supersedes the earlier ones: one stored code per card, every one still in the log', async () => {
+    const { token, wallet } = await person()
+    const card = await standAlone(token, wallet.uuid)
+    ok<CardOtp>(await call(token, 'GET', `/vcards/cards/${card.id}/sensitive/otp`))
+    const second = ok<CardOtp>(await call(token, 'GET', `/vcards/cards/${card.id}/sensitive/otp`))
+    const rows = await app.db
+      .selectFrom('card_otps')
+      .select('expires_at')
+      .where('card_id', '=', card.id)
+      .execute()
+    expect(rows.map((row) => row.expires_at.toISOString())).toEqual([second.expires_at])
+    const log = ok<CardRevealList>(await call(token, 'GET', `/issuing/cards/${card.id}/reveals`))
+    expect(log.data.map((line) => line.kind)).toEqual(['OTP', 'OTP'])
+  })
+
   it('keeps the number encrypted at rest: no answer, log line or database text holds a card number', async () => {
     // Runs last in the file: every card issued and revealed above is checked.
     expect(revealed.length).toBeGreaterThanOrEqual(5)

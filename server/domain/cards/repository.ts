@@ -290,25 +290,6 @@ export async function hasStandAloneCard(db: Executor, fiatAccountId: string): Pr
   return row !== undefined
 }
 
-/**
- * The balance of a ledger account in one currency, minor units (0 without a
- * balance row), its row locked so nothing lands on it before `trx` ends.
- */
-export async function ledgerBalance(
-  trx: Transaction<DB>,
-  accountId: string,
-  currencyUuid: string,
-): Promise<bigint> {
-  const row = await trx
-    .selectFrom('account_balances')
-    .select('balance_minor')
-    .where('account_id', '=', accountId)
-    .where('currency_uuid', '=', currencyUuid)
-    .forUpdate()
-    .executeTakeFirst()
-  return BigInt(row?.balance_minor ?? '0')
-}
-
 export async function setFiatAccountStatus(
   trx: Transaction<DB>,
   id: string,
@@ -422,6 +403,10 @@ export async function pruneExchangeKeys(trx: Transaction<DB>, before: Date) {
   await trx.deleteFrom('card_secret_exchanges').where('created_at', '<', before).execute()
 }
 
+export async function deleteOtps(trx: Transaction<DB>, cardId: string) {
+  await trx.deleteFrom('card_otps').where('card_id', '=', cardId).execute()
+}
+
 export async function insertOtp(
   trx: Transaction<DB>,
   row: { id: string; tenantId: string; cardId: string; codeHash: string; expiresAt: Date },
@@ -436,6 +421,33 @@ export async function insertOtp(
       expires_at: row.expiresAt,
     })
     .execute()
+}
+
+/**
+ * The card's current one-time code: the last one issued (the latest expiry;
+ * each lives CARD_OTP_TTL_MS), used or not. A newer code supersedes the older.
+ */
+export function findCurrentOtp(trx: Transaction<DB>, cardId: string) {
+  return trx
+    .selectFrom('card_otps')
+    .select(['id', 'code_hash', 'expires_at', 'used_at'])
+    .where('card_id', '=', cardId)
+    .orderBy('expires_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/** Spends a one-time code; false when it was spent already. */
+export async function markOtpUsed(trx: Transaction<DB>, id: string, at: Date): Promise<boolean> {
+  const row = await trx
+    .updateTable('card_otps')
+    .set({ used_at: at })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()
+  return row !== undefined
 }
 
 // ---------------------------------------------------------------------------

@@ -28,7 +28,13 @@ import { canonicalHash } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { transfer } from '../ledger/rules.ts'
-import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import {
+  balanceOf,
+  openSubAccount,
+  post,
+  systemAccount,
+  walletAccounts,
+} from '../ledger/service.ts'
 import { isKnownCountry } from '../location/countries.ts'
 import { pageOf } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
@@ -502,7 +508,9 @@ export class CardService {
     card: NonNullable<Awaited<ReturnType<typeof repo.lockCard>>>,
     now: Date,
   ): Promise<void> {
-    const balance = await repo.ledgerBalance(trx, card.ledger_account_id, card.currency_uuid)
+    const balance = await balanceOf(trx, card.ledger_account_id, card.currency_uuid, {
+      lock: true,
+    })
     if (balance > 0n) {
       const wallet = await walletAccounts(trx, owner.tenantId, card.wallet_id)
       if (!wallet) throw new Error(`wallet ${card.wallet_id} of card ${card.id} has no accounts`)
@@ -617,7 +625,9 @@ export class CardService {
     period: string,
     at: Date,
   ): Promise<void> {
-    const balance = await repo.ledgerBalance(trx, card.ledger_account_id, card.currency_uuid)
+    const balance = await balanceOf(trx, card.ledger_account_id, card.currency_uuid, {
+      lock: true,
+    })
     const paid = balance >= fee
     if (paid) {
       await post(trx, {
@@ -759,6 +769,9 @@ export class CardService {
       }
       const code = generateOtp()
       const expiresAt = new Date(this.clock().getTime() + CARD_OTP_TTL_MS)
+      // A new code supersedes the card's earlier ones (consumeOtp reads only the
+      // newest), so they go: one row per card, however often codes are asked for.
+      await repo.deleteOtps(trx, id)
       await repo.insertOtp(trx, {
         id: uuidv7(),
         tenantId: caller.tenantId,
@@ -902,6 +915,26 @@ export async function printedCvv(
   if (!row) throw new Error(`card ${card.cardId} not found`)
   const pan = crypto.decryptPan(card, row.pan_ciphertext)
   return deriveCvv(crypto.cvk, pan, { month: row.expiry_month, year: row.expiry_year })
+}
+
+/**
+ * The card network's check of a one-time code (issueOtp's): true when `code`
+ * is the card's current code, unexpired at `now` and unused — which it then
+ * spends. Keyed hashes compared in constant time. Runs in the caller's
+ * transaction, which holds the card's row lock (as issueOtp takes it), so a
+ * code is spent once however many messages carry it.
+ */
+export async function consumeOtp(
+  trx: Transaction<DB>,
+  crypto: CardCrypto,
+  card: { cardId: string; code: string; now: Date },
+): Promise<boolean> {
+  const current = await repo.findCurrentOtp(trx, card.cardId)
+  if (!current || current.used_at !== null || current.expires_at <= card.now) return false
+  const typed = Buffer.from(crypto.otpHash(card.cardId, card.code))
+  const stored = Buffer.from(current.code_hash)
+  if (typed.length !== stored.length || !timingSafeEqual(typed, stored)) return false
+  return repo.markOtpUsed(trx, current.id, card.now)
 }
 
 function checkFormFactor(program: repo.ProgramForCard, formFactor: CardFormFactor) {

@@ -420,7 +420,7 @@ async function seedCards(deps: DemoDeps, owner: Owner, walletId: string) {
     await cards.activate(owner, cardId, await printedCvv(db, crypto, { tenantId, cardId }))
   }
 
-  const processor = new CardProcessor(db)
+  const processor = new CardProcessor(db, crypto)
   const ids = new Map<string, string>()
   for (const message of DEMO_CARD_MESSAGES) {
     const { transaction } = await processor.receive({

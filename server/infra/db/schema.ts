@@ -497,6 +497,9 @@ export interface CardsTable {
   /** Wrong activation codes within the hour from activation_failed_since (migration 0009). */
   activation_failures: Generated<number>
   activation_failed_since: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** Wrong 3-D Secure codes within the hour from three_ds_failed_since (migration 0013). */
+  three_ds_failures: Generated<number>
+  three_ds_failed_since: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: CreatedAt
   updated_at: CreatedAt
 }

@@ -130,6 +130,12 @@ describe('card page: transactions', () => {
     expect(deposit).toHaveTextContent('+€100.00')
   })
 
+  it('says when a payment was not confirmed with the card’s one-time code (3-D Secure)', async () => {
+    renderCard(page([aCardTransaction({ status: 'DECLINED', decline_reason: 'THREE_DS_FAILED' })]))
+    const [declined] = await rows()
+    expect(declined).toHaveTextContent('Declined: not confirmed with the card’s one-time code')
+  })
+
   it('shows a declined fee or top-up as void: struck through, no sign, declined in words', async () => {
     renderCard(
       page([
