@@ -1,37 +1,52 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
+import { useMiniApp } from '../telegram/mini-app.tsx'
 import { Button } from './components.tsx'
+
+export interface ConfirmDialogProps {
+  open: boolean
+  title: string
+  /**
+   * The question's text, plain: one paragraph a line in the <dialog>, and
+   * what Telegram's popup shows. Without it (a body with fields, say) the
+   * <dialog> asks in Telegram too.
+   */
+  message?: string
+  /** Shown after the message, in the <dialog> only: fields, and the action's error. */
+  children?: ReactNode
+  confirmLabel: string
+  busy: boolean
+  onConfirm: () => void
+  onCancel: () => void
+}
 
 /**
  * A question that must be answered before anything else: the native modal
  * <dialog>, so focus stays inside it and the page behind is inert. Escape
  * cancels, as does the Cancel button, which has focus when it opens (the
  * safe answer first). While the action runs it cannot be dismissed.
+ *
+ * In the Telegram Mini App a question with a `message` is asked with
+ * Telegram's own popup instead (see useTelegramPopup).
  */
-export function ConfirmDialog(props: {
-  open: boolean
-  title: string
-  children: ReactNode
-  confirmLabel: string
-  busy: boolean
-  onConfirm: () => void
-  onCancel: () => void
-}) {
+export function ConfirmDialog(props: ConfirmDialogProps) {
   const { t } = useI18n()
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const bodyId = useId()
+  const popupAsks = useTelegramPopup(props)
+  const open = props.open && !popupAsks
 
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
-    if (props.open && !dialog.open) {
+    if (open && !dialog.open) {
       dialog.showModal()
       dialog.querySelector<HTMLButtonElement>('[data-cancel]')?.focus()
-    } else if (!props.open && dialog.open) {
+    } else if (!open && dialog.open) {
       dialog.close()
     }
-  }, [props.open])
+  }, [open])
 
   const cancel = () => {
     if (!props.busy) props.onCancel()
@@ -54,10 +69,17 @@ export function ConfirmDialog(props: {
         cancel()
       }}
     >
-      {props.open && (
+      {open && (
         <div className="stack">
           <h2 id={titleId}>{props.title}</h2>
           <div id={bodyId} className="stack">
+            {props.message
+              ?.split('\n')
+              .filter((line) => line.trim() !== '')
+              // A line is its own key: a question does not say the same thing twice.
+              .map((line) => (
+                <p key={line}>{line}</p>
+              ))}
             {props.children}
           </div>
           <div className="row dialog-actions">
@@ -72,4 +94,75 @@ export function ConfirmDialog(props: {
       )}
     </dialog>
   )
+}
+
+/** The popup button that confirms; any other answer, or the popup closed, cancels. */
+const CONFIRM = 'confirm'
+
+/**
+ * In Telegram, asks the question with Telegram's popup: the same title and
+ * message, the confirm label as a destructive button, and Telegram's own
+ * Cancel. Returns whether the popup has the question, so the <dialog> stays
+ * closed meanwhile. The <dialog> takes over once the popup is answered yes —
+ * it shows the action running (`busy`) and the action's error, as on the web
+ * — and whenever the popup cannot ask: no `message`, a title or message over
+ * Telegram's limits (refused whole, never cut: src/telegram/limits.ts), or a
+ * client without popups. Outside Telegram it does nothing and loads nothing.
+ */
+function useTelegramPopup(props: ConfirmDialogProps): boolean {
+  const controls = useMiniApp()
+  const latest = useRef(props)
+  latest.current = props
+  const mounted = useRef(false)
+  // One popup per opening: StrictMode runs the effect twice, and a second
+  // popup while one is shown is refused by Telegram.
+  const asked = useRef(false)
+  const opening = useRef(0)
+  const [answered, setAnswered] = useState(false)
+
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+    }
+  }, [])
+
+  useEffect(() => {
+    if (!props.open) {
+      asked.current = false
+      opening.current += 1
+      setAnswered(false)
+      return
+    }
+    const { title, message, confirmLabel } = latest.current
+    if (!controls || message === undefined || asked.current) return
+    asked.current = true
+    const mine = opening.current
+    // An answer for a question the page has closed since, or a page that is gone, changes nothing.
+    const current = () => mounted.current && opening.current === mine
+    controls
+      .popup({
+        title,
+        message,
+        buttons: [
+          { id: CONFIRM, type: 'destructive', text: confirmLabel },
+          { id: 'cancel', type: 'cancel' },
+        ],
+      })
+      .then(
+        (pressed) => {
+          if (!current()) return
+          setAnswered(true)
+          if (pressed === CONFIRM) latest.current.onConfirm()
+          else latest.current.onCancel()
+        },
+        (error: unknown) => {
+          if (!current()) return
+          console.warn('[telegram] the popup cannot ask this; the dialog does', error)
+          setAnswered(true)
+        },
+      )
+  }, [props.open, controls])
+
+  return props.open && controls !== undefined && props.message !== undefined && !answered
 }

@@ -187,13 +187,14 @@ function CloseCard(props: { card: CardDetail }) {
       <ConfirmDialog
         open={asking}
         title={t('cards.close.confirmTitle')}
+        message={[t('cards.close.body'), props.card.stand_alone && t('cards.close.balance')]
+          .filter(Boolean)
+          .join('\n')}
         confirmLabel={t('cards.close.confirm')}
         busy={close.isPending}
         onConfirm={() => close.mutate(undefined, { onSuccess: () => setAsking(false) })}
         onCancel={() => setAsking(false)}
       >
-        <p>{t('cards.close.body')}</p>
-        {props.card.stand_alone && <p>{t('cards.close.balance')}</p>}
         {close.isError && <CardError error={close.error} />}
       </ConfirmDialog>
     </div>

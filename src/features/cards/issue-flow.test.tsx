@@ -4,6 +4,9 @@ import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { aWallet } from '../../../tests/support/builders.ts'
 import { COUNTRIES, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import { fakeMiniApp } from '../../telegram/fake-mini-app.ts'
+import { MiniAppProvider } from '../../telegram/mini-app.tsx'
+import type { MiniAppControls } from '../../telegram/sdk.ts'
 import NewCardPage from './new-card-page.tsx'
 import { accountQuery, accountTransactionsQuery } from './queries.ts'
 import {
@@ -27,7 +30,7 @@ const created = () => {
 
 function renderIssue(
   routes: Record<string, Route>,
-  options: { accounts?: FiatAccount[]; path?: string } = {},
+  options: { accounts?: FiatAccount[]; path?: string; telegram?: MiniAppControls } = {},
 ) {
   const api = mockApi({
     'GET /wallets': { body: aPage([aWallet({ uuid: CARD_WALLET })]) },
@@ -38,7 +41,12 @@ function renderIssue(
   })
   return {
     api,
-    ...renderApp(<NewCardPage />, { path: options.path ?? `/cards/new?wallet=${CARD_WALLET}` }),
+    ...renderApp(
+      <MiniAppProvider controls={options.telegram}>
+        <NewCardPage />
+      </MiniAppProvider>,
+      { path: options.path ?? `/cards/new?wallet=${CARD_WALLET}` },
+    ),
   }
 }
 
@@ -263,5 +271,76 @@ describe('issuing: the issue fee', () => {
     await user.click(await screen.findByRole('button', { name: 'Продолжить' }))
     expect(await screen.findByRole('heading', { name: 'Проверьте и подтвердите' })).toBeVisible()
     expect(screen.getByText('Плата за выпуск')).toBeVisible()
+  })
+})
+
+describe('issuing in Telegram', () => {
+  it('puts Continue, then Issue card on the MainButton, asks before closing while issuing, and buzzes on success', async () => {
+    const tg = fakeMiniApp()
+    let answer: () => void = () => {}
+    const { api, history } = renderIssue(
+      {
+        [CREATE]: () =>
+          new Promise((resolve) => {
+            answer = () => resolve(created())
+          }),
+      },
+      { telegram: tg.controls },
+    )
+    await screen.findByRole('heading', { name: 'Choose the card' })
+    expect(tg.state.mainButton).toEqual({ text: 'Continue', enabled: true, busy: false })
+
+    await tg.pressMain()
+    expect(await screen.findByRole('heading', { name: 'Check and confirm' })).toHaveFocus()
+    expect(tg.state.mainButton).toEqual({ text: 'Issue card', enabled: true, busy: false })
+    expect(tg.state.closing).toBe(false)
+
+    await tg.pressMain()
+    await waitFor(() =>
+      expect(tg.state.mainButton).toEqual({ text: 'Issue card', enabled: false, busy: true }),
+    )
+    expect(tg.state.closing).toBe(true)
+    // A second press while the first is on its way sends nothing more.
+    await tg.pressMain()
+
+    answer()
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    expect(api.to(CREATE)).toHaveLength(1)
+    expect(tg.state.closing).toBe(false)
+    expect(tg.state.haptics).toEqual(['success'])
+  })
+
+  it('checks the delivery address when the MainButton is pressed, as the form’s own button does', async () => {
+    const tg = fakeMiniApp()
+    const { user } = renderIssue({}, { telegram: tg.controls })
+    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
+    await tg.pressMain()
+    await screen.findByRole('heading', { name: 'Delivery address' })
+    expect(tg.state.mainButton).toEqual({ text: 'Continue', enabled: true, busy: false })
+    await tg.pressMain()
+    expect(field('Recipient name')).toHaveAccessibleDescription('This is required.')
+    expect(screen.getByRole('heading', { name: 'Delivery address' })).toBeVisible()
+  })
+
+  it('buzzes an error when issuing fails, and the MainButton tries again with the same request', async () => {
+    const tg = fakeMiniApp()
+    let calls = 0
+    const { api } = renderIssue(
+      { [CREATE]: () => (++calls === 1 ? problem(503, 'UNAVAILABLE') : created()) },
+      { telegram: tg.controls },
+    )
+    await screen.findByRole('heading', { name: 'Choose the card' })
+    await tg.pressMain()
+    await screen.findByRole('heading', { name: 'Check and confirm' })
+    await tg.pressMain()
+    expect(await screen.findByRole('alert')).toBeVisible()
+    expect(tg.state.haptics).toEqual(['error'])
+    expect(tg.state.mainButton).toEqual({ text: 'Issue card', enabled: true, busy: false })
+
+    await tg.pressMain()
+    await waitFor(() => expect(api.to(CREATE)).toHaveLength(2))
+    const [first, retry] = api.to(CREATE).map((call) => call.body)
+    expect(retry).toEqual(first)
+    await waitFor(() => expect(tg.state.haptics).toEqual(['error', 'success']))
   })
 })

@@ -9,6 +9,8 @@ import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { walletsQuery } from '../../queries/wallets.ts'
+import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
+import type { MainButtonState } from '../../telegram/sdk.ts'
 import { Button, SelectField, TextField } from '../../ui/components.tsx'
 import { useCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
@@ -112,6 +114,9 @@ function IssueFlow(props: {
 }) {
   const [, navigate] = useLocation()
   const issue = useIssueCard()
+  const haptic = useHaptics()
+  // In Telegram, closing the Mini App while the card is being issued asks first.
+  useClosingConfirmation(issue.isPending)
   const standAlonePrograms = props.programs.filter((p) => p.sub_account_type === 'prepaid')
   const preselected = props.accounts.find((item) => item.id === props.preselectedAccount)
   const [step, setStepState] = useState<Step>('choose')
@@ -173,8 +178,12 @@ function IssueFlow(props: {
           }
         : { kind: 'account', body: { fiat_account_id: accountId, ...common } },
       {
-        onSuccess: (card) => navigate(href.card(card.id)),
+        onSuccess: (card) => {
+          haptic('success')
+          navigate(href.card(card.id))
+        },
         onError: (error) => {
+          haptic('error')
           // The server found fault with the address: back to it, the fields
           // marked; the first of them gets the focus, not the heading.
           if (physical && serverAddressFaults(error).length > 0) {
@@ -240,16 +249,24 @@ function IssueFlow(props: {
   )
 }
 
-/** A step's frame: the flow's title, the step's own heading, focused when the step opens. */
+/**
+ * A step's frame: the flow's title, the step's own heading, focused when the
+ * step opens. In Telegram the MainButton carries the step's primary action
+ * (`primary`): it submits the form, so it goes the way the step's own submit
+ * button goes — checks, the in-flight latch and all.
+ */
 function StepFrame(props: {
   title: string
   focus: boolean
+  primary: MainButtonState
   onSubmit: (event: FormEvent) => void
   children: ReactNode
 }) {
   const { t } = useI18n()
   const titleId = useId()
   const heading = useRef<HTMLHeadingElement>(null)
+  const form = useRef<HTMLFormElement>(null)
+  useMainButton({ ...props.primary, onClick: () => form.current?.requestSubmit() })
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the step opens
   useEffect(() => {
     // A step the person moved to: keyboard and screen-reader users start at its
@@ -257,7 +274,13 @@ function StepFrame(props: {
     if (props.focus) heading.current?.focus()
   }, [])
   return (
-    <form className="stack" aria-labelledby={titleId} onSubmit={props.onSubmit} noValidate>
+    <form
+      ref={form}
+      className="stack"
+      aria-labelledby={titleId}
+      onSubmit={props.onSubmit}
+      noValidate
+    >
       <h1>{t('cards.new.title')}</h1>
       <h2 id={titleId} ref={heading} tabIndex={-1}>
         {props.title}
@@ -291,6 +314,7 @@ function ChooseStep(props: {
     <StepFrame
       title={t('cards.new.stepChoose')}
       focus={props.focus}
+      primary={{ text: t('cards.new.continue'), enabled: props.ready, busy: false }}
       onSubmit={(event) => {
         event.preventDefault()
         if (props.ready) props.onNext()
@@ -454,7 +478,12 @@ function AddressStep(props: {
   }
 
   return (
-    <StepFrame title={t('cards.new.stepAddress')} focus={props.focus} onSubmit={submit}>
+    <StepFrame
+      title={t('cards.new.stepAddress')}
+      focus={props.focus}
+      primary={{ text: t('cards.new.continue'), enabled: true, busy: false }}
+      onSubmit={submit}
+    >
       <p className="muted">{t('cards.address.lead')}</p>
       {(Object.keys(FIELD_LABEL) as Exclude<AddressField, 'country'>[]).map((field) => (
         <TextField
@@ -548,6 +577,11 @@ function ReviewStep(props: {
     <StepFrame
       title={t('cards.new.stepReview')}
       focus={props.focus}
+      primary={{
+        text: t('cards.new.submit'),
+        enabled: !props.busy && !server.offline,
+        busy: props.busy,
+      }}
       onSubmit={(event) => {
         event.preventDefault()
         props.onConfirm()

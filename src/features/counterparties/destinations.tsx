@@ -202,19 +202,18 @@ export function Destinations(props: { walletUuid: string; counterparty: Counterp
       <ConfirmDialog
         open={deleting !== undefined}
         title={t('cp.dest.deleteTitle')}
+        message={
+          deleting &&
+          t('cp.dest.deleteBody', {
+            destination: `${title(deleting)} (${deleting.display})`,
+            name: props.counterparty.name,
+          })
+        }
         confirmLabel={t('cp.dest.deleteConfirm')}
         busy={remove.isPending}
         onConfirm={confirmDelete}
         onCancel={cancelDelete}
       >
-        {deleting && (
-          <p>
-            {t('cp.dest.deleteBody', {
-              destination: `${title(deleting)} (${deleting.display})`,
-              name: props.counterparty.name,
-            })}
-          </p>
-        )}
         {remove.isError && <Alert>{deleteErrorMessage(remove.error)}</Alert>}
       </ConfirmDialog>
     </section>

@@ -115,6 +115,7 @@ export function KeyRow(props: {
       <ConfirmDialog
         open={disabling}
         title={t('dev.disable.title', { name })}
+        message={t('dev.disable.body')}
         confirmLabel={t('dev.disable.confirm')}
         busy={toggle.isPending}
         onConfirm={() => setEnabled(false)}
@@ -123,7 +124,6 @@ export function KeyRow(props: {
           setDisabling(false)
         }}
       >
-        <p>{t('dev.disable.body')}</p>
         {toggle.isError && <ErrorSummary error={toggle.error} />}
       </ConfirmDialog>
       <ConfirmDialog
