@@ -1097,6 +1097,12 @@ export const en = {
   'tenant.support.intro': 'Need help?',
   'tenant.support.web': 'Help centre',
   'error.PRODUCT_DISABLED': 'This service is not offered here.',
+  // developer & profile (s4): the key list past one page
+  'dev.keys.count': '{shown} of {total} keys',
+  'dev.keys.more': 'Show more keys',
+  'dev.keys.loadingMore': 'Loading more keys…',
+  // card 3-DS (s4): a payment the one-time code did not confirm
+  'cards.tx.declined.THREE_DS_FAILED': 'Declined: not confirmed with the card’s one-time code',
 } as const
 
 export type MessageKey = keyof typeof en

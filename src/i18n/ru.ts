@@ -1091,4 +1091,10 @@ export const ru: Messages = {
   'tenant.support.intro': 'Нужна помощь?',
   'tenant.support.web': 'Центр помощи',
   'error.PRODUCT_DISABLED': 'Эта услуга здесь недоступна.',
+  // developer & profile (s4): the key list past one page
+  'dev.keys.count': 'Показано ключей: {shown} из {total}',
+  'dev.keys.more': 'Показать ещё ключи',
+  'dev.keys.loadingMore': 'Загружаем ещё ключи…',
+  // card 3-DS (s4): a payment the one-time code did not confirm
+  'cards.tx.declined.THREE_DS_FAILED': 'Отклонена: не подтверждена одноразовым кодом карты',
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { TenantConfig } from '../../contract/tenants.ts'
 import { mockApi } from '../../tests/support/mock-api.ts'
 import { persistable } from '../storage/query-persister.ts'
-import { logoutDestination, offers, tenantConfigQuery, tenantKeys } from './tenant.ts'
+import { logoutDestination, offers, serves, tenantConfigQuery, tenantKeys } from './tenant.ts'
 
 const products = { crypto: true, fiat: false, cards: true, exchange: false, p2p: true }
 
@@ -14,6 +14,16 @@ describe('the tenant’s configuration in the app', () => {
     expect(offers(config, 'cards')).toBe(true)
     expect(offers(config, 'fiat')).toBe(false)
     expect(offers(undefined, 'fiat')).toBe(true)
+  })
+
+  it.each([
+    [['DE', 'GB'], 'GB', true],
+    [['DE', 'GB'], 'RU', false],
+    [[], 'RU', true],
+    [undefined, 'RU', true],
+  ])('with supported countries %j, serves %s: %s', (listed, country, expected) => {
+    const config = listed && ({ supported_countries: listed } as unknown as TenantConfig)
+    expect(serves(config, country)).toBe(expected)
   })
 
   it('a sign-out ends at the tenant’s logout_url when it has one', () => {

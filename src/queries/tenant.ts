@@ -42,6 +42,16 @@ export function useOffers(product: Product): boolean {
 }
 
 /**
+ * Whether the tenant takes customers from `country`. An empty or absent list
+ * means every country, and so does an unknown configuration (as `offers`):
+ * the server refuses where it must.
+ */
+export function serves(config: TenantConfig | undefined, country: string): boolean {
+  const listed = config?.supported_countries
+  return !listed?.length || listed.includes(country)
+}
+
+/**
  * Where a finished sign-out goes: the tenant's logout_url when it has one,
  * else undefined (the app's own sign-in screen). Read from the cache, before
  * the sign-out clears it.

@@ -3,6 +3,7 @@ import { useMemo } from 'react'
 import type { Country, CountryList } from '../../contract/location.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { api } from '../net/api.ts'
+import { serves, useTenantConfig } from '../queries/tenant.ts'
 
 /**
  * The countries of GET /location/countries: reference data more than one
@@ -49,6 +50,21 @@ export function useCountries() {
       .sort((a, b) => collator.compare(a.localName, b.localName))
   }, [query.data, language])
   return { countries, isPending: query.isPending, isError: query.isError }
+}
+
+/**
+ * The countries the tenant takes customers from (see `serves`), in the same
+ * order. `keep` stays listed although outside: a country the person saved
+ * before the tenant narrowed its list is shown, not silently dropped.
+ */
+export function useServedCountries(keep?: string) {
+  const { countries, ...rest } = useCountries()
+  const config = useTenantConfig()
+  const served = useMemo(
+    () => countries?.filter((country) => country.code === keep || serves(config, country.code)),
+    [countries, config, keep],
+  )
+  return { countries: served, ...rest }
 }
 
 /** The region of the browser's locale ("en-US" → "US", "ru" → "RU"), if it names one. */

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useInfiniteQuery } from '@tanstack/react-query'
 import { type ReactNode, useId, useState } from 'react'
 import type { ApiKeyWithSecret } from '../../../contract/developer.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -22,7 +22,7 @@ export default function DeveloperPage() {
   const keysId = useId()
   const saveFirstId = useId()
   const server = useNeedsServer()
-  const keys = useQuery(apiKeysQuery())
+  const keys = useInfiniteQuery(apiKeysQuery())
   const [creating, setCreating] = useState(false)
   const [revealed, setRevealed] = useState<{ key: ApiKeyWithSecret; rotated: boolean }>()
   // One secret on screen at a time: another would replace it before the person saved it.
@@ -34,7 +34,7 @@ export default function DeveloperPage() {
   let list: ReactNode
   if (keys.isPending) {
     list = <Pending paused={keys.isPaused} />
-  } else if (keys.isError) {
+  } else if (keys.isError && !keys.data) {
     list = (
       <div className="stack">
         <ErrorSummary error={keys.error} />
@@ -43,20 +43,44 @@ export default function DeveloperPage() {
         </Button>
       </div>
     )
-  } else if (keys.data.data.length === 0) {
+  } else if (keys.data.keys.length === 0) {
     list = <p className="muted">{t('dev.keys.empty')}</p>
   } else {
+    const { keys: shown, total } = keys.data
     list = (
-      <ul className="dev-keys">
-        {keys.data.data.map((key) => (
-          <KeyRow
-            key={key.id}
-            apiKey={key}
-            rotateProps={blocked}
-            onRotated={(rotated) => setRevealed({ key: rotated, rotated: true })}
-          />
-        ))}
-      </ul>
+      <>
+        <ul className="dev-keys">
+          {shown.map((key) => (
+            <KeyRow
+              key={key.id}
+              apiKey={key}
+              rotateProps={blocked}
+              onRotated={(rotated) => setRevealed({ key: rotated, rotated: true })}
+            />
+          ))}
+        </ul>
+        {/* How far the list goes, while there is more than shown. */}
+        <p className="muted" aria-live="polite">
+          {keys.hasNextPage ? t('dev.keys.count', { shown: shown.length, total }) : null}
+        </p>
+        {keys.isFetchNextPageError && <ErrorSummary error={keys.error} />}
+        {keys.hasNextPage && (
+          <div>
+            <Button
+              variant="secondary"
+              busy={keys.isFetchingNextPage}
+              onClick={() => keys.fetchNextPage()}
+              {...server.disabledProps}
+            >
+              {keys.isFetchingNextPage
+                ? t('dev.keys.loadingMore')
+                : keys.isFetchNextPageError
+                  ? t('error.retry')
+                  : t('dev.keys.more')}
+            </Button>
+          </div>
+        )}
+      </>
     )
   }
 

@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query'
-import type { ApiKeyList, VendorList } from '../../../contract/developer.ts'
+import { type InfiniteData, infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import type { ApiKey, ApiKeyList, VendorList } from '../../../contract/developer.ts'
+import { MAX_LIMIT } from '../../../contract/pagination.ts'
 import { api } from '../../net/api.ts'
 
 /** The generated API reference the server renders from its OpenAPI document. */
@@ -12,15 +13,47 @@ export const developerKeys = {
   vendors: () => [...developerKeys.all, 'vendors'] as const,
 }
 
-/** A person keeps a handful of keys: one page of the API's maximum holds them all. */
-const KEYS_LIMIT = 100
+/**
+ * Keys per page: the API's maximum, so the handful most people keep comes in
+ * one read. Disabled keys do not count against the limit of enabled ones, so
+ * a list may grow past a page: the rest come on demand.
+ */
+export const KEYS_PAGE = MAX_LIMIT
 
-/** Names, roles and prefixes only: a key's secret is never in a list, so the list may persist. */
+/** The keys read so far, each once, and how many there are in all. */
+export interface KeysRead {
+  keys: ApiKey[]
+  total: number
+}
+
+/**
+ * Pages are read by offset, newest first: a key created elsewhere between two
+ * reads pushes the last one of a page onto the next, so a key seen twice is
+ * shown once.
+ */
+export function keysRead(data: InfiniteData<ApiKeyList, number>): KeysRead {
+  const byId = new Map<string, ApiKey>()
+  for (const page of data.pages) for (const key of page.data) byId.set(key.id, key)
+  return { keys: [...byId.values()], total: data.pages.at(-1)?.total ?? 0 }
+}
+
+/**
+ * Names, roles and prefixes only: a key's secret is never in a list, so the
+ * list may persist. A refetch (after a change, or when the page is shown
+ * again) reads every loaded page again, so last use stays current on each.
+ */
 export const apiKeysQuery = () =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: developerKeys.apiKeys(),
-    queryFn: ({ signal }) =>
-      api.v1.get<ApiKeyList>('/developer/access/list', { signal, query: { limit: KEYS_LIMIT } }),
+    queryFn: ({ signal, pageParam }) =>
+      api.v1.get<ApiKeyList>('/developer/access/list', {
+        signal,
+        query: { limit: KEYS_PAGE, offset: pageParam },
+      }),
+    initialPageParam: 0,
+    getNextPageParam: (last) =>
+      last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length,
+    select: keysRead,
   })
 
 export const vendorsQuery = () =>

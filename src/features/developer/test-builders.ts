@@ -38,3 +38,16 @@ export const aPage = <T>(data: T[]) => ({
   offset: 0,
   is_last_page: true,
 })
+
+/** One page of `rows` as the server cuts it, by the call's limit and offset. */
+export const aPageOf = <T>(rows: T[], query: URLSearchParams) => {
+  const limit = Number(query.get('limit') ?? 10)
+  const offset = Number(query.get('offset') ?? 0)
+  return {
+    data: rows.slice(offset, offset + limit),
+    total: rows.length,
+    limit,
+    offset,
+    is_last_page: offset + limit >= rows.length,
+  }
+}

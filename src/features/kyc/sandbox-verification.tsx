@@ -1,9 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { KycDocumentType } from '../../../contract/kyc.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { useTenantConfig } from '../../queries/tenant.ts'
 import { Button, SelectField, TextField } from '../../ui/components.tsx'
-import { useCountries } from '../../ui/countries.ts'
+import { useServedCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { DOCUMENT_TYPES } from './kyc-status.ts'
@@ -29,10 +28,7 @@ type Problems = Partial<Record<'firstName' | 'lastName' | 'country', string>>
  */
 export function SandboxVerification(props: { onSubmitted: () => void; onCancel: () => void }) {
   const { t } = useI18n()
-  const { countries: every } = useCountries()
-  // Only the countries the tenant serves (all while its configuration is unknown).
-  const served = useTenantConfig()?.supported_countries
-  const countries = served ? every?.filter((country) => served.includes(country.code)) : every
+  const { countries } = useServedCountries()
   const submit = useSubmitSandboxApplicant()
   const [step, setStep] = useState<Step>('document')
   const [applicant, setApplicant] = useState<Applicant>({

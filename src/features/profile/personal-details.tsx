@@ -4,7 +4,7 @@ import type { MessageKey } from '../../i18n/en.ts'
 import { fieldErrors } from '../../i18n/error-message.ts'
 import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice, SelectField, TextField } from '../../ui/components.tsx'
-import { useCountries } from '../../ui/countries.ts'
+import { useServedCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
@@ -28,8 +28,9 @@ type Outcome = 'saved' | 'unchanged' | undefined
 export function PersonalDetails(props: { data: UserData }) {
   const { t, language, setLanguage } = useI18n()
   const update = useUpdateUserData()
-  const { countries } = useCountries()
   const [loaded, setLoaded] = useState(() => toForm(props.data, language))
+  // The countries the tenant serves, and the saved one even when it is not among them.
+  const { countries } = useServedCountries(loaded.country)
   const [form, setForm] = useState(loaded)
   const [checked, setChecked] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>()

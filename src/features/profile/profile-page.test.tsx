@@ -22,6 +22,20 @@ function renderProfile(routes: Record<string, Route> = {}, language: 'en' | 'ru'
   return { api, ...renderApp(<ProfilePage />, { path: '/profile', language }) }
 }
 
+/** A tenant configuration that takes customers from these countries only. */
+const servingOnly = (countries: string[]) => ({
+  products: { crypto: true, fiat: true, cards: true, exchange: true, p2p: true },
+  supported_countries: countries,
+})
+
+/** The country codes the address's country field offers, sorted. */
+const countryOptions = () =>
+  within(screen.getByRole('combobox', { name: 'Country' }))
+    .getAllByRole('option')
+    .map((option) => option.getAttribute('value'))
+    .filter(Boolean)
+    .sort()
+
 afterEach(() => {
   vi.unstubAllGlobals()
   localStorage.clear()
@@ -69,6 +83,39 @@ describe('personal details', () => {
       'Choose a country from the list.',
     )
     expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid')
+  })
+
+  it('offers only the countries the tenant serves', async () => {
+    renderProfile({ 'GET /tenants/config': { body: servingOnly(['DE', 'GB']) } })
+    await waitFor(() => expect(countryOptions()).toEqual(['DE', 'GB']))
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('GB')
+  })
+
+  it('keeps a saved country the tenant no longer serves, and sends it back untouched', async () => {
+    const { api, user } = renderProfile({
+      'GET /tenants/config': { body: servingOnly(['DE', 'GB']) },
+      'GET /user/user-data': {
+        body: userData({
+          address: { country: 'RU', city: 'Kazan', line1: '1 Bauman St', postal_code: '420111' },
+        }),
+      },
+      'PATCH /user/user-data': (call) => ({ body: { ...userData(), ...(call.body as object) } }),
+    })
+    await waitFor(() => expect(countryOptions()).toEqual(['DE', 'GB', 'RU']))
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('RU')
+    const first = screen.getByLabelText('First name')
+    await user.clear(first)
+    await user.type(first, 'Augusta')
+    await user.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Your details are saved.')
+    expect(api.to('PATCH /user/user-data').map((call) => call.body)).toEqual([
+      { first_name: 'Augusta' },
+    ])
+  })
+
+  it('offers every country when the tenant lists none', async () => {
+    renderProfile({ 'GET /tenants/config': { body: servingOnly([]) } })
+    await waitFor(() => expect(countryOptions()).toEqual(['DE', 'GB', 'RU', 'US']))
   })
 
   it('switches the app to the language it saves', async () => {
