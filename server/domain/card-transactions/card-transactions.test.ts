@@ -13,11 +13,10 @@ import {
   describeServer,
   expectProblem,
   headers,
-  signUp,
 } from '../../test-support.ts'
-import { testCardKeys } from '../cards/card-test-support.ts'
+import { cardCalls, ok, testCardKeys } from '../cards/card-test-support.ts'
 import { defaultProgramId } from '../fiat-accounts/rules.ts'
-import { balance, credit, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
+import { balance, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
 import { CardProcessor, CardTransactionService } from './service.ts'
@@ -36,24 +35,7 @@ describeServer('card transactions: the sandbox processor and /api/v1/issuing/tra
   })
   afterAll(() => app?.close())
 
-  async function call(
-    token: string,
-    method: 'GET' | 'POST' | 'PATCH',
-    url: string,
-    payload?: unknown,
-  ) {
-    return app.inject({
-      method,
-      url: `/api/v1${url}`,
-      headers: headers({ authorization: token }),
-      ...(payload !== undefined && { payload: payload as object }),
-    })
-  }
-
-  const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
-    expect(response.statusCode, response.body).toBe(status)
-    return response.json<T>()
-  }
+  const { call, fundedCard } = cardCalls(() => app)
 
   /** The token of each card's owner. */
   const owners = new Map<string, string>()
@@ -61,25 +43,9 @@ describeServer('card transactions: the sandbox processor and /api/v1/issuing/tra
 
   /** A new user with a stand-alone EUR card whose account holds `funds` (minor units). */
   async function cardholder(funds = 50_000n) {
-    const pair = await signUp(app)
-    const token = pair.access_token
-    const wallet = await createWallet(app, token)
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/create', {
-        wallet_uuid: wallet.uuid,
-        program_id: PREPAID,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
-    const account = await app.db
-      .selectFrom('fiat_accounts')
-      .select(['ledger_account_id'])
-      .where('id', '=', card.fiat_account.id)
-      .executeTakeFirstOrThrow()
-    if (funds > 0n) await credit(app.db, DEMO_TENANT_ID, account.ledger_account_id, EUR, funds)
-    owners.set(card.id, token)
-    return { token, wallet, card, spendable: account.ledger_account_id }
+    const held = await fundedCard(funds)
+    owners.set(held.card.id, held.token)
+    return held
   }
 
   async function holdOf(fiatAccountId: string) {

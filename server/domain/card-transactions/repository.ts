@@ -1,6 +1,5 @@
 import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
-import { type ActivationTries, afterWrongCode } from '../cards/rules.ts'
 import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -35,30 +34,6 @@ export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
     .executeTakeFirst()
 }
 export type ProcessingCard = NonNullable<Awaited<ReturnType<typeof lockCardForProcessing>>>
-
-/** One more wrong 3-D Secure code, counted in the open window or a new one (cards rules.afterWrongCode). */
-export async function recordThreeDsFailure(
-  trx: Transaction<DB>,
-  cardId: string,
-  tries: ActivationTries,
-  now: Date,
-) {
-  const next = afterWrongCode(tries, now)
-  await trx
-    .updateTable('cards')
-    .set({ three_ds_failures: next.failures, three_ds_failed_since: next.since })
-    .where('id', '=', cardId)
-    .execute()
-}
-
-/** The cardholder typed the right code: earlier wrong ones no longer count. */
-export async function clearThreeDsFailures(trx: Transaction<DB>, cardId: string) {
-  await trx
-    .updateTable('cards')
-    .set({ three_ds_failures: 0, three_ds_failed_since: null })
-    .where('id', '=', cardId)
-    .execute()
-}
 
 /** Locks the fiat account row: one authorisation at a time spends from it. */
 export async function lockFiatAccount(trx: Transaction<DB>, id: string) {

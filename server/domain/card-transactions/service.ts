@@ -8,7 +8,7 @@ import type {
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
-import { insertWalletRecord } from '../cards/repository.ts'
+import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
 import { consumeOtp } from '../cards/service.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { canonicalHash } from '../idempotency.ts'
@@ -234,10 +234,10 @@ export class CardProcessor {
     const tries = { failures: card.three_ds_failures, since: card.three_ds_failed_since }
     if (threeDsLocked(tries, now)) return 'FAILED'
     if (await consumeOtp(trx, this.crypto, { cardId: card.id, code, now })) {
-      if (tries.failures > 0) await repo.clearThreeDsFailures(trx, card.id)
+      if (tries.failures > 0) await setWrongCodes(trx, card.id, 'three_ds', undefined)
       return 'PASSED'
     }
-    await repo.recordThreeDsFailure(trx, card.id, tries, now)
+    await setWrongCodes(trx, card.id, 'three_ds', { after: tries, now })
     return 'FAILED'
   }
 

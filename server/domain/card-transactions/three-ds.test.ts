@@ -1,16 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
-import type { Card, CardOtp } from '../../../contract/cards.ts'
-import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
+import type { CardOtp } from '../../../contract/cards.ts'
 import { captureLogs, createTestApp, describeServer, expectProblem } from '../../test-support.ts'
 import { cardCalls, expectNoCardNumbers, ok, testCardKeys } from '../cards/card-test-support.ts'
 import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS } from '../cards/rules.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
-import { balance, credit, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
+import { balance, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CardProcessor } from './service.ts'
 
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
 const SHOP: Merchant = { name: 'Web Shop', mcc: '5942', city: 'Dublin', country: 'IE' }
 
 /** Another six digits than `code`. */
@@ -20,32 +17,12 @@ describeServer('card transactions: the sandbox processor checks the 3-D Secure c
   let app: FastifyInstance
   const keys = testCardKeys()
   const logs = captureLogs()
-  const { answers, call, person } = cardCalls(() => app)
+  const { answers, call, fundedCard: cardholder } = cardCalls(() => app)
 
   beforeAll(async () => {
     app = await createTestApp(keys.env, { logStream: logs.stream })
   })
   afterAll(() => app?.close())
-
-  /** A new person's stand-alone EUR card holding 500.00. */
-  async function cardholder() {
-    const { token, wallet } = await person()
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/create', {
-        wallet_uuid: wallet.uuid,
-        program_id: PREPAID,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
-    const account = await app.db
-      .selectFrom('fiat_accounts')
-      .select('ledger_account_id')
-      .where('id', '=', card.fiat_account.id)
-      .executeTakeFirstOrThrow()
-    await credit(app.db, DEMO_TENANT_ID, account.ledger_account_id, EUR, 50_000n)
-    return { token, card, spendable: account.ledger_account_id }
-  }
 
   const otp = async (token: string, cardId: string) =>
     ok<CardOtp>(await call(token, 'GET', `/vcards/cards/${cardId}/sensitive/otp`))

@@ -2,7 +2,11 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import { expect } from 'vitest'
+import type { Card } from '../../../contract/cards.ts'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { createWallet, headers, signUp } from '../../test-support.ts'
+import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { credit, EUR } from '../ledger/ledger-test-support.ts'
 import { CardCrypto } from './card-crypto.ts'
 import { isLuhnValid } from './rules.ts'
 import { printedCvv } from './service.ts'
@@ -38,7 +42,26 @@ export function cardCalls(app: () => FastifyInstance) {
     const wallet = await createWallet(app(), pair.access_token)
     return { token: pair.access_token, wallet }
   }
-  return { answers, call, person }
+  /** A new person's stand-alone virtual EUR card, its account holding `funds` (minor units). */
+  const fundedCard = async (funds = 50_000n) => {
+    const { token, wallet } = await person()
+    const card = ok<Card>(
+      await call(token, 'POST', '/issuing/cards/create', {
+        wallet_uuid: wallet.uuid,
+        program_id: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
+        form_factor: 'VIRTUAL',
+      }),
+      201,
+    )
+    const { ledger_account_id: spendable } = await app()
+      .db.selectFrom('fiat_accounts')
+      .select('ledger_account_id')
+      .where('id', '=', card.fiat_account.id)
+      .executeTakeFirstOrThrow()
+    if (funds > 0n) await credit(app().db, DEMO_TENANT_ID, spendable, EUR, funds)
+    return { token, wallet, card, spendable }
+  }
+  return { answers, call, person, fundedCard }
 }
 
 /** The body of an answer that must have `status`. */

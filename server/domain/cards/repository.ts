@@ -214,17 +214,29 @@ export async function setStatus(trx: Transaction<DB>, id: string, status: CardSt
     .execute()
 }
 
-/** One more wrong activation code, counted in the open window or a new one (rules.afterWrongCode). */
-export async function recordActivationFailure(
+/** A card's counters of wrong codes: the printed CVV at activation, and 3-D Secure codes. */
+const WRONG_CODE_COLUMNS = {
+  activation: { failures: 'activation_failures', since: 'activation_failed_since' },
+  three_ds: { failures: 'three_ds_failures', since: 'three_ds_failed_since' },
+} as const
+export type WrongCodeCounter = keyof typeof WRONG_CODE_COLUMNS
+
+/**
+ * One more wrong code on the card's `counter`, counted in the open window or a
+ * new one (rules.afterWrongCode); `tries` undefined starts the count over (the
+ * right code was typed).
+ */
+export async function setWrongCodes(
   trx: Transaction<DB>,
   id: string,
-  tries: ActivationTries,
-  now: Date,
+  counter: WrongCodeCounter,
+  tries: { after: ActivationTries; now: Date } | undefined,
 ) {
-  const next = afterWrongCode(tries, now)
+  const next = tries ? afterWrongCode(tries.after, tries.now) : { failures: 0, since: null }
+  const columns = WRONG_CODE_COLUMNS[counter]
   await trx
     .updateTable('cards')
-    .set({ activation_failures: next.failures, activation_failed_since: next.since })
+    .set({ [columns.failures]: next.failures, [columns.since]: next.since })
     .where('id', '=', id)
     .execute()
 }

@@ -570,7 +570,7 @@ export class CardService {
         year: card.expiry_year,
       })
       if (!timingSafeEqual(Buffer.from(cvv.padEnd(3).slice(0, 3)), Buffer.from(printed))) {
-        await repo.recordActivationFailure(trx, id, tries, now)
+        await repo.setWrongCodes(trx, id, 'activation', { after: tries, now })
         return new CardError({
           kind: 'ACTIVATION_CODE_INVALID',
           fault: { field: '/body/cvv', message: 'Not the security code printed on this card.' },
