@@ -1123,23 +1123,26 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
     })
   })
 
+  /** A 10 EUR SEPA deposit quote of `owner`, given by a service whose clock says `at`. */
+  function quoteGivenAt(owner: Owner, wallet: string, at: Date) {
+    const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
+      ttlSeconds: TTL_SECONDS,
+      now: () => at,
+    })
+    return service.create(owner, {
+      order_type: 'DEPOSIT_FIAT_SEPA',
+      wallet_uuid: wallet,
+      from_uuid: CURRENCY.EUR,
+      amount_from: '10',
+    })
+  }
+
   describe('pruning: each new quote deletes stale ones no order placed', () => {
     const DAY = QUOTE_RETENTION_MS
 
-    /** A quote of `owner` given by a service whose clock says `at`. */
-    async function quoteAt(owner: Owner, wallet: string, at: Date) {
-      const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
-        ttlSeconds: TTL_SECONDS,
-        now: () => at,
-      })
-      const quote = await service.create(owner, {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.EUR,
-        amount_from: '10',
-      })
-      return quote.quote_id
-    }
+    /** The id of a quote of `owner` given by a service whose clock says `at`. */
+    const quoteAt = async (owner: Owner, wallet: string, at: Date) =>
+      (await quoteGivenAt(owner, wallet, at)).quote_id
 
     /** When a quote must be given to have expired `ago` ms before `at`. */
     const givenSoItExpired = (ago: number, at: Date) =>
@@ -1256,16 +1259,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
     const { pair, wallet } = await person()
     const owner = { tenantId: DEMO_TENANT_ID, userId: await userId(pair) }
     const then = new Date(Date.now() - 10 * 60_000)
-    const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
-      ttlSeconds: TTL_SECONDS,
-      now: () => then,
-    })
-    const quote = await service.create(owner, {
-      order_type: 'DEPOSIT_FIAT_SEPA',
-      wallet_uuid: wallet,
-      from_uuid: CURRENCY.EUR,
-      amount_from: '10',
-    })
+    const quote = await quoteGivenAt(owner, wallet, then)
     expect(quote.created_at).toBe(then.toISOString())
     expect(quote.expires_at).toBe(new Date(then.getTime() + TTL_SECONDS * 1000).toISOString())
     const row = await findQuote(app.db, owner.tenantId, owner.userId, quote.quote_id)
