@@ -13,6 +13,7 @@ import type { KycConfig } from '../../config.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { KycProvider, KycProviderEvent } from '../../providers/kyc/kyc.ts'
+import { serves } from '../tenants/rules.ts'
 import { KycError } from './errors.ts'
 import type { Owner } from './repository.ts'
 import * as repo from './repository.ts'
@@ -113,7 +114,7 @@ export class KycService {
       const refusal = submissionRefusal(user.kyc_status)
       if (refusal) throw new KycError({ kind: refusal, status: user.kyc_status })
       const supported = await repo.supportedCountries(trx, owner.tenantId)
-      if (supported && !supported.includes(body.country)) {
+      if (supported && !serves(supported, body.country)) {
         throw new KycError({ kind: 'COUNTRY_NOT_SUPPORTED', country: body.country, supported })
       }
       const id = uuidv7()

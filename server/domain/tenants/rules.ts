@@ -258,3 +258,11 @@ export function supportedCountries(
       .sort()
   )
 }
+
+/**
+ * Whether a tenant whose stored list is `supported` takes `country`: no list,
+ * or an empty one, takes every country (the app's `serves` reads it the same way).
+ */
+export function serves(supported: readonly string[] | null, country: string): boolean {
+  return !supported?.length || supported.includes(country)
+}

@@ -39,6 +39,21 @@ export function findUserData(db: Executor, owner: Owner) {
     .executeTakeFirst()
 }
 
+/**
+ * The country of the saved address (undefined: none saved), the row locked
+ * FOR UPDATE so the check against it holds until the change is written.
+ */
+export async function lockSavedCountry(trx: Transaction<DB>, owner: Owner) {
+  const row = await trx
+    .selectFrom('user_profiles')
+    .select('address')
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .forUpdate()
+    .executeTakeFirst()
+  return row?.address?.country
+}
+
 /** Sets the fields present in `changes` (undefined ones are left alone) and bumps updated_at. */
 export function updateUserData(db: Executor, owner: Owner, changes: UserDataPatch, now: Date) {
   const { address, ...rest } = changes

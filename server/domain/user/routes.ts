@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
 import { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { UserDataInvalidError, UserNotFoundError, UserService } from './service.ts'
+import {
+  UserCountryNotSupportedError,
+  UserDataInvalidError,
+  UserNotFoundError,
+  UserService,
+} from './service.ts'
 
 /** The one switch from user failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -18,6 +23,16 @@ const toProblem = (error: unknown) => {
       'VALIDATION_FAILED',
       error.errors.map((e) => `${e.field} ${e.message}`).join('; '),
       { title: 'Unprocessable Content', errors: error.errors },
+    )
+  }
+  // Worded as KYC's refusal of the same country (kyc/routes.ts), on this body's field.
+  if (error instanceof UserCountryNotSupportedError) {
+    const list = error.supported.join(', ')
+    return new ProblemError(
+      422,
+      'COUNTRY_NOT_SUPPORTED',
+      `This service takes addresses in ${list} only.`,
+      { errors: [{ field: '/body/address/country', message: `One of: ${list}.` }] },
     )
   }
   return undefined
@@ -66,7 +81,10 @@ export default async function userRoutes(app: FastifyInstance) {
           'Only the fields sent change; null clears one. An address is replaced whole. ' +
           'Beyond the schema: date_of_birth not in the future and 18 to 120 years ago, ' +
           'address.country one of GET /location/countries, names and address lines not blank ' +
-          '(they are trimmed). Every bad field is listed in one 422 VALIDATION_FAILED.',
+          '(they are trimmed). Every bad field is listed in one 422 VALIDATION_FAILED. ' +
+          'Then address.country must be one the tenant serves (its supported_countries; ' +
+          'none listed: every country) or the country already saved, else 422 ' +
+          'COUNTRY_NOT_SUPPORTED naming /body/address/country.',
         security: [{ bearer: [] }],
         body: UserDataPatch,
         response: { 200: UserData, ...problems, 422: Problem },

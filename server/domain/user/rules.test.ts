@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Address, UserDataPatch } from '../../../contract/user.ts'
-import { ageOn, checkUserDataPatch, type FieldError } from './rules.ts'
+import { ageOn, checkUserDataPatch, countryAccepted, type FieldError } from './rules.ts'
 
 const TODAY = '2026-03-01'
 const context = {
@@ -124,5 +124,20 @@ describe('ageOn', () => {
 
   it.each(cases)('%s', (_name, birthDate, today, age) => {
     expect(ageOn(birthDate, today)).toBe(age)
+  })
+})
+
+describe('countryAccepted', () => {
+  const cases: Array<[string, string, string[] | null, string | undefined, boolean]> = [
+    ['a served country', 'GB', ['FR', 'GB'], undefined, true],
+    ['a country not served', 'US', ['FR', 'GB'], undefined, false],
+    ['a country not served, another one saved', 'US', ['FR', 'GB'], 'DE', false],
+    ['the saved country the tenant no longer serves', 'DE', ['FR', 'GB'], 'DE', true],
+    ['no list: every country', 'US', null, undefined, true],
+    ['an empty list: every country', 'US', [], undefined, true],
+  ]
+
+  it.each(cases)('%s', (_name, country, supported, saved, accepted) => {
+    expect(countryAccepted(country, supported, saved)).toBe(accepted)
   })
 })

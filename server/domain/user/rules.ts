@@ -1,4 +1,5 @@
 import type { Address, UserDataPatch } from '../../../contract/user.ts'
+import { serves } from '../tenants/rules.ts'
 
 /**
  * What a profile change must satisfy beyond its schema (contract/user.ts).
@@ -57,6 +58,21 @@ export function checkUserDataPatch(patch: UserDataPatch, context: PatchContext):
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, changes }
+}
+
+/**
+ * Whether an address may be saved in `country`: the tenant serves it (its
+ * `supported_countries`; null or empty: every country, as the app's `serves`),
+ * or it is the country the person already has saved. A tenant may narrow its
+ * list after people saved their addresses; sending back what is saved (to fix
+ * a street, say) must not fail.
+ */
+export function countryAccepted(
+  country: string,
+  supported: readonly string[] | null,
+  savedCountry: string | null | undefined,
+): boolean {
+  return serves(supported, country) || country === savedCountry
 }
 
 function birthDateProblem(birthDate: string, today: string): string | undefined {

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { supportedCountries } from '../kyc/repository.ts'
 import { isKnownCountry } from '../location/countries.ts'
 import type { Owner } from './repository.ts'
 import * as repo from './repository.ts'
-import { checkUserDataPatch, type FieldError } from './rules.ts'
+import { checkUserDataPatch, countryAccepted, type FieldError } from './rules.ts'
 
 export class UserNotFoundError extends Error {
   constructor() {
@@ -18,6 +19,20 @@ export class UserDataInvalidError extends Error {
   constructor(readonly errors: FieldError[]) {
     super('VALIDATION_FAILED')
     this.name = 'UserDataInvalidError'
+  }
+}
+
+/**
+ * The address is in a country the tenant does not serve (and not the one
+ * already saved): the same refusal as a KYC submission's (kyc/routes.ts).
+ */
+export class UserCountryNotSupportedError extends Error {
+  constructor(
+    readonly country: string,
+    readonly supported: readonly string[],
+  ) {
+    super('COUNTRY_NOT_SUPPORTED')
+    this.name = 'UserCountryNotSupportedError'
   }
 }
 
@@ -50,8 +65,9 @@ export class UserService {
 
   /**
    * Changes only the fields sent (null clears one) and answers the whole
-   * profile as it now is.
-   * @throws UserDataInvalidError, UserNotFoundError
+   * profile as it now is. The tenant's country list is checked only once the
+   * body passes its rules, so a form's field mistakes all come in one answer.
+   * @throws UserDataInvalidError, UserCountryNotSupportedError, UserNotFoundError
    */
   async updateUserData(owner: Owner, patch: UserDataPatch): Promise<UserData> {
     const now = this.clock()
@@ -62,6 +78,14 @@ export class UserService {
     })
     if (!verdict.ok) throw new UserDataInvalidError(verdict.errors)
     return this.db.transaction().execute(async (trx) => {
+      const country = verdict.changes.address?.country
+      if (country) {
+        const supported = await supportedCountries(trx, owner.tenantId)
+        const saved = await repo.lockSavedCountry(trx, owner)
+        if (!countryAccepted(country, supported, saved)) {
+          throw new UserCountryNotSupportedError(country, supported ?? [])
+        }
+      }
       const row = await repo.updateUserData(trx, owner, verdict.changes, now)
       if (!row) throw new UserNotFoundError()
       return toUserData(row)

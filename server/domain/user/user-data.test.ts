@@ -11,6 +11,7 @@ import {
   signUp,
   uniqueEmail,
 } from '../../test-support.ts'
+import { TenantService } from '../tenants/service.ts'
 
 const address = (overrides: Partial<Address> = {}): Address => ({
   country: 'GB',
@@ -250,6 +251,77 @@ describeServer('the signed-in user’s profile', () => {
     })
 
     expectProblem(response, 401, 'UNAUTHORIZED')
+  })
+
+  /** A person signed up in a new tenant with these settings, and a PATCH in that tenant. */
+  const inTenant = async (settings: Record<string, unknown>) => {
+    const tenants = new TenantService(app.db)
+    const tenantId = (await tenants.create({ name: 'Countries', ...settings })).id
+    const own = { 'x-tenant-id': tenantId }
+    const { access_token } = await signUp(app, { headers: headers(own) })
+    const auth = headers({ ...own, ...bearer(access_token) })
+    return {
+      narrow: (supported_countries: string[]) => tenants.update(tenantId, { supported_countries }),
+      patch: (payload: UserDataPatch) =>
+        app.inject({
+          method: 'PATCH',
+          url: '/api/v2/user/user-data',
+          headers: auth,
+          payload,
+        }),
+      get: async () =>
+        (
+          await app.inject({ method: 'GET', url: '/api/v2/user/user-data', headers: auth })
+        ).json<UserData>(),
+    }
+  }
+
+  it('an address in a country the tenant serves is saved', async () => {
+    const person = await inTenant({ supported_countries: ['GB', 'FR'] })
+
+    const response = await person.patch({ address: address({ country: 'FR' }) })
+
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json<UserData>().address?.country).toBe('FR')
+  })
+
+  it('a country the tenant does not serve answers 422 COUNTRY_NOT_SUPPORTED on the field, and nothing changes', async () => {
+    const person = await inTenant({ supported_countries: ['GB', 'FR'] })
+    await person.patch({ address: address({ country: 'GB' }) })
+
+    const problem = expectProblem(
+      await person.patch({ first_name: 'Changed', address: address({ country: 'US' }) }),
+      422,
+      'COUNTRY_NOT_SUPPORTED',
+    )
+
+    expect(problem.errors).toEqual([{ field: '/body/address/country', message: 'One of: FR, GB.' }])
+    expect(await person.get()).toMatchObject({ first_name: null, address: { country: 'GB' } })
+  })
+
+  it('the saved country is still accepted after the tenant stops serving it; another is not', async () => {
+    const person = await inTenant({ supported_countries: ['GB', 'FR'] })
+    await person.patch({ address: address({ country: 'FR' }) })
+    await person.narrow(['GB'])
+
+    const resent = await person.patch({ address: address({ country: 'FR', line1: '3 Rue Neuve' }) })
+
+    expect(resent.statusCode, resent.body).toBe(200)
+    expect(resent.json<UserData>().address).toMatchObject({ country: 'FR', line1: '3 Rue Neuve' })
+    expectProblem(
+      await person.patch({ address: address({ country: 'US' }) }),
+      422,
+      'COUNTRY_NOT_SUPPORTED',
+    )
+  })
+
+  it('a tenant without a country list takes every known country', async () => {
+    const person = await inTenant({ supported_countries: null })
+
+    const response = await person.patch({ address: address({ country: 'JP' }) })
+
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json<UserData>().address?.country).toBe('JP')
   })
 })
 
