@@ -73,7 +73,7 @@ export function findActivePrograms(db: Executor, tenantId: string) {
 
 export type QuoteRow = Selectable<OrderQuotesTable>
 
-export interface NewQuote extends Omit<QuoteRow, 'fees' | 'target'> {
+export interface NewQuote extends Omit<QuoteRow, 'fees' | 'target' | 'placed_at'> {
   fees: StoredFee[]
   target: QuoteRow['target']
 }
@@ -95,10 +95,13 @@ export function insertQuote(db: Executor, quote: NewQuote): Promise<QuoteRow> {
 /**
  * Deletes at most `limit` quotes, oldest first, that expired before `before`
  * and that no order placed; answers how many. A placed quote stays: its order
- * references it (orders.quote_id). A quote another transaction has locked (one
- * placing it, or a concurrent prune) is skipped, not waited for. An order is
- * never placed on a quote this old (placing refuses an expired one under the
- * same row lock), so none can appear between the check and the delete.
+ * references it (orders.quote_id). The scan reads only unplaced quotes (the
+ * partial index of migration 0014, `placed_at is null`), so its cost does not
+ * grow with the order history; the NOT EXISTS guards the foreign key whatever
+ * the mark says. A quote another transaction has locked (one placing it, or a
+ * concurrent prune) is skipped, not waited for. An order is never placed on a
+ * quote this old (placing refuses an expired one under the same row lock), so
+ * none can appear between the check and the delete.
  */
 export async function pruneQuotes(
   trx: Transaction<DB>,
@@ -111,6 +114,7 @@ export async function pruneQuotes(
       eb
         .selectFrom('order_quotes as q')
         .select('q.id')
+        .where('q.placed_at', 'is', null)
         .where('q.expires_at', '<', before)
         .where((inner) =>
           inner.not(

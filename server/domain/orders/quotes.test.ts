@@ -1217,6 +1217,13 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         amount_from: '50',
       })
       const order = await placed(app, user, used)
+      // Placing marked it, in the placing transaction: the prune's index leaves it out.
+      const mark = await app.db
+        .selectFrom('order_quotes')
+        .select('placed_at')
+        .where('id', '=', used.quote_id)
+        .executeTakeFirstOrThrow()
+      expect(mark.placed_at?.toISOString()).toBe(order.created_at)
       const longAgo = new Date(Date.now() - 30 * DAY)
       await app.db
         .updateTable('order_quotes')
@@ -1226,6 +1233,14 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       const unused = await quoteAt(owner, wallet, givenSoItExpired(30 * DAY, new Date()))
       await quoteAt(owner, wallet, new Date())
       expect(await kept(owner, [used.quote_id, unused])).toEqual([used.quote_id])
+      // Without the mark (a row from before it existed), the order's reference still keeps it.
+      await app.db
+        .updateTable('order_quotes')
+        .set({ placed_at: null })
+        .where('id', '=', used.quote_id)
+        .execute()
+      await quoteAt(owner, wallet, new Date())
+      expect(await kept(owner, [used.quote_id])).toEqual([used.quote_id])
       expect(await getOrder(app, user, order.id)).toMatchObject({
         id: order.id,
         quote_id: used.quote_id,

@@ -106,6 +106,21 @@ export function insertOrder(trx: Transaction<DB>, order: NewOrder) {
     .executeTakeFirst()
 }
 
+/** Marks the quote placed, in the placing transaction: the prune never looks at it again. */
+export async function markQuotePlaced(
+  trx: Transaction<DB>,
+  tenantId: string,
+  quoteId: string,
+  at: Date,
+) {
+  await trx
+    .updateTable('order_quotes')
+    .set({ placed_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', quoteId)
+    .execute()
+}
+
 /** The order, locked for one step of its life: every writer of an order takes this lock first. */
 export function lockOrder(trx: Transaction<DB>, tenantId: string, id: string) {
   return trx

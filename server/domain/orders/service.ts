@@ -234,6 +234,7 @@ export class OrderService {
         }
         if (rail !== 'bank_in' || attempt >= 2) throw new Error(`order ${id} could not be inserted`)
       }
+      await repo.markQuotePlaced(trx, owner.tenantId, quote.id, now)
 
       const row = await repo.findOrder(trx, owner.tenantId, id)
       if (!row) throw new Error(`order ${id} vanished`)

@@ -401,6 +401,8 @@ export interface OrderQuotesTable {
   target: Json<OrderTarget>
   payee: PayeeColumn
   expires_at: Date
+  /** When an order placed it (migration 0014); null: never placed, prunable once long expired. */
+  placed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: CreatedAt
 }
 
