@@ -1103,6 +1103,8 @@ export const en = {
   'dev.keys.loadingMore': 'Loading more keys…',
   // card 3-DS (s4): a payment the one-time code did not confirm
   'cards.tx.declined.THREE_DS_FAILED': 'Declined: not confirmed with the card’s one-time code',
+  // confirm dialog (s4): what a screen reader hears while the confirmed action runs
+  'confirm.busy': 'Working on it…',
 } as const
 
 export type MessageKey = keyof typeof en

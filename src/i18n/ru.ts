@@ -1097,4 +1097,6 @@ export const ru: Messages = {
   'dev.keys.loadingMore': 'Загружаем ещё ключи…',
   // card 3-DS (s4): a payment the one-time code did not confirm
   'cards.tx.declined.THREE_DS_FAILED': 'Отклонена: не подтверждена одноразовым кодом карты',
+  // confirm dialog (s4): what a screen reader hears while the confirmed action runs
+  'confirm.busy': 'Выполняется…',
 }

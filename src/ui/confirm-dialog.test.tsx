@@ -125,6 +125,11 @@ describe('ConfirmDialog in Telegram', () => {
       'aria-busy',
       'true',
     )
+    // Both buttons are disabled: the heading holds focus, and says the action is running.
+    const heading = within(dialog).getByRole('heading', { name: TITLE })
+    expect(heading).toHaveFocus()
+    expect(heading).toHaveAccessibleDescription('Working on it…')
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Working on it…')
     await action.succeed()
     expect(screen.getByText('Card closed.')).toBeVisible()
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
@@ -137,9 +142,14 @@ describe('ConfirmDialog in Telegram', () => {
     await user.click(screen.getByRole('button', { name: 'Close card…' }))
     await waitFor(() => expect(tg.state.popups).toHaveLength(1))
     await tg.answerPopup('confirm')
-    await action.fail()
     const dialog = screen.getByRole('dialog', { name: TITLE })
+    expect(within(dialog).getByRole('heading', { name: TITLE })).toHaveFocus()
+    await action.fail()
     expect(within(dialog).getByRole('alert')).toHaveTextContent('The card could not be closed.')
+    // The buttons are back, and focus with them, on the safe answer.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+    expect(within(dialog).getByRole('status')).toBeEmptyDOMElement()
+    expect(within(dialog).getByRole('heading', { name: TITLE })).not.toHaveAccessibleDescription()
 
     await user.click(within(dialog).getByRole('button', { name: 'Close card' }))
     expect(action.runs).toBe(2)

@@ -24,7 +24,10 @@ export interface ConfirmDialogProps {
  * A question that must be answered before anything else: the native modal
  * <dialog>, so focus stays inside it and the page behind is inert. Escape
  * cancels, as does the Cancel button, which has focus when it opens (the
- * safe answer first). While the action runs it cannot be dismissed.
+ * safe answer first). While the action runs it cannot be dismissed, and says
+ * so in words. Opened already running (Telegram's popup answered yes), both
+ * buttons are disabled: the heading holds focus, and Cancel gets it back when
+ * the action ends with the question still open (it failed).
  *
  * In the Telegram Mini App a question with a `message` is asked with
  * Telegram's own popup instead (see useTelegramPopup).
@@ -34,6 +37,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const bodyId = useId()
+  const busyId = useId()
   const popupAsks = useTelegramPopup(props)
   const open = props.open && !popupAsks
 
@@ -42,11 +46,31 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     if (!dialog) return
     if (open && !dialog.open) {
       dialog.showModal()
-      dialog.querySelector<HTMLButtonElement>('[data-cancel]')?.focus()
+      const cancel = dialog.querySelector<HTMLButtonElement>('[data-cancel]')
+      if (cancel && !cancel.disabled) cancel.focus()
+      else dialog.querySelector<HTMLElement>('[data-title]')?.focus()
     } else if (!open && dialog.open) {
       dialog.close()
     }
   }, [open])
+
+  // The action ended and the question is still open: unless the person is on
+  // a control of the dialog, focus goes back to Cancel (the buttons were disabled).
+  const wasBusy = useRef(props.busy)
+  useEffect(() => {
+    const ended = wasBusy.current && !props.busy
+    wasBusy.current = props.busy
+    const dialog = ref.current
+    if (!ended || !open || !dialog?.open) return
+    const active = document.activeElement
+    const onControl =
+      active instanceof HTMLElement &&
+      active !== dialog &&
+      dialog.contains(active) &&
+      !active.hasAttribute('data-title') &&
+      !(active as HTMLButtonElement).disabled
+    if (!onControl) dialog.querySelector<HTMLButtonElement>('[data-cancel]')?.focus()
+  }, [props.busy, open])
 
   const cancel = () => {
     if (!props.busy) props.onCancel()
@@ -71,7 +95,14 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     >
       {open && (
         <div className="stack">
-          <h2 id={titleId}>{props.title}</h2>
+          <h2
+            id={titleId}
+            data-title
+            tabIndex={-1}
+            aria-describedby={props.busy ? busyId : undefined}
+          >
+            {props.title}
+          </h2>
           <div id={bodyId} className="stack">
             {props.message
               ?.split('\n')
@@ -82,6 +113,9 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               ))}
             {props.children}
           </div>
+          <p id={busyId} role="status" className="visually-hidden">
+            {props.busy ? t('confirm.busy') : null}
+          </p>
           <div className="row dialog-actions">
             <Button variant="secondary" data-cancel onClick={cancel} disabled={props.busy}>
               {t('action.cancel')}

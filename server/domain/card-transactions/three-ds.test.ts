@@ -99,15 +99,68 @@ describeServer('card transactions: the sandbox processor checks the 3-D Secure c
     // No code issued yet: whatever is typed is wrong.
     expect(await authorize(card.id, '000000')).toMatchObject(declinedThreeDs)
     const { code } = await otp(token, card.id)
+    // The other card has a live code of its own, a different one.
+    let theirs = await otp(other.token, other.card.id)
+    while (theirs.code === code) theirs = await otp(other.token, other.card.id)
+
     expect(await authorize(card.id, wrong(code))).toMatchObject(declinedThreeDs)
     expect(await authorize(other.card.id, code)).toMatchObject(declinedThreeDs)
-    expect((await failures(card.id)).three_ds_failures).toBe(2)
+    expect(await authorize(card.id, theirs.code)).toMatchObject(declinedThreeDs)
+    expect((await failures(card.id)).three_ds_failures).toBe(3)
     expect((await failures(other.card.id)).three_ds_failures).toBe(1)
-    expect((await otpRows(card.id))[0]!.used_at).toBeNull()
 
-    // The right code still passes, and wipes the count.
+    // The stored hash is keyed with its card: this card's hash, moved onto the
+    // other card's row, does not let this card's code through there.
+    const hashOf = async (cardId: string) =>
+      (
+        await app.db
+          .selectFrom('card_otps')
+          .select('code_hash')
+          .where('card_id', '=', cardId)
+          .executeTakeFirstOrThrow()
+      ).code_hash
+    const mine = await hashOf(card.id)
+    const theirHash = await hashOf(other.card.id)
+    const putHash = (codeHash: string) =>
+      app.db
+        .updateTable('card_otps')
+        .set({ code_hash: codeHash })
+        .where('card_id', '=', other.card.id)
+        .execute()
+    await putHash(mine)
+    expect(await authorize(other.card.id, code)).toMatchObject(declinedThreeDs)
+    await putHash(theirHash)
+    expect((await failures(other.card.id)).three_ds_failures).toBe(2)
+    expect((await otpRows(card.id))[0]!.used_at).toBeNull()
+    expect((await otpRows(other.card.id))[0]!.used_at).toBeNull()
+
+    // Each right code still passes on its own card, and wipes the count.
     expect((await authorize(card.id, code)).status).toBe('APPROVED')
     expect(await failures(card.id)).toEqual({ three_ds_failures: 0, three_ds_failed_since: null })
+    expect((await authorize(other.card.id, theirs.code)).status).toBe('APPROVED')
+    expect(await failures(other.card.id)).toEqual({
+      three_ds_failures: 0,
+      three_ds_failed_since: null,
+    })
+  })
+
+  it('ties the code to the card whatever the case of the id it was asked with', async () => {
+    const { token, card } = await cardholder()
+    const { code } = await otp(token, card.id.toUpperCase())
+    expect(await otpRows(card.id)).toHaveLength(1)
+    expect(await authorize(card.id, code)).toMatchObject({
+      status: 'APPROVED',
+      decline_reason: null,
+    })
+    expect((await failures(card.id)).three_ds_failures).toBe(0)
+    // Asked again with the upper-cased id, the earlier code is superseded as usual.
+    const first = await otp(token, card.id.toUpperCase())
+    const second = await otp(token, card.id)
+    expect(await otpRows(card.id)).toHaveLength(1)
+    if (first.code !== second.code) {
+      expect(await authorize(card.id, first.code)).toMatchObject(declinedThreeDs)
+    }
+    expect((await authorize(card.id, second.code)).status).toBe('APPROVED')
   })
 
   it('takes only the newest code: an older one, though unexpired and unused, declines', async () => {

@@ -494,7 +494,7 @@ export class CardService {
       const next = nextStatus(card.status, action)
       if (!next.ok) throw new CardError({ kind: 'CARD_STATUS_CONFLICT', status: next.current })
       const now = this.clock()
-      await repo.setStatus(trx, id, next.status, now)
+      await repo.setStatus(trx, card.id, next.status, now)
       if (next.status === 'CLOSED' && card.stand_alone) {
         await this.returnBalance(trx, owner, card, now)
       }
@@ -562,7 +562,7 @@ export class CardService {
         return new CardError({ kind: 'ACTIVATION_RATE_LIMITED', retryAfterSeconds: retryAfter })
       }
       const pan = this.crypto.decryptPan(
-        { tenantId: card.tenant_id, cardId: id },
+        { tenantId: card.tenant_id, cardId: card.id },
         card.pan_ciphertext,
       )
       const printed = deriveCvv(this.crypto.cvk, pan, {
@@ -570,13 +570,13 @@ export class CardService {
         year: card.expiry_year,
       })
       if (!timingSafeEqual(Buffer.from(cvv.padEnd(3).slice(0, 3)), Buffer.from(printed))) {
-        await repo.setWrongCodes(trx, id, 'activation', { after: tries, now })
+        await repo.setWrongCodes(trx, card.id, 'activation', { after: tries, now })
         return new CardError({
           kind: 'ACTIVATION_CODE_INVALID',
           fault: { field: '/body/cvv', message: 'Not the security code printed on this card.' },
         })
       }
-      await repo.setStatus(trx, id, next.status, now)
+      await repo.setStatus(trx, card.id, next.status, now)
       return undefined
     })
     if (refusal) throw refusal
@@ -673,7 +673,7 @@ export class CardService {
       if (cardFinished(card.status)) {
         throw new CardError({ kind: 'CARD_STATUS_CONFLICT', status: card.status })
       }
-      await repo.setLimits(trx, id, minor, this.clock())
+      await repo.setLimits(trx, card.id, minor, this.clock())
     })
     return this.get(owner, id)
   }
@@ -692,7 +692,7 @@ export class CardService {
     const replayed = await this.db.transaction().execute(async (trx) => {
       const card = await repo.lockCard(trx, owner, id)
       if (!card) throw new CardError({ kind: 'CARD_NOT_FOUND' })
-      const earlier = await repo.findRenameRequest(trx, id, request.requestId)
+      const earlier = await repo.findRenameRequest(trx, card.id, request.requestId)
       if (earlier) {
         if (earlier.nick_name !== nickName) throw new CardError({ kind: 'IDEMPOTENCY_CONFLICT' })
         return true
@@ -700,8 +700,12 @@ export class CardService {
       if (cardFinished(card.status)) {
         throw new CardError({ kind: 'CARD_STATUS_CONFLICT', status: card.status })
       }
-      await repo.insertRenameRequest(trx, { cardId: id, requestId: request.requestId, nickName })
-      await repo.setNickName(trx, id, nickName, this.clock())
+      await repo.insertRenameRequest(trx, {
+        cardId: card.id,
+        requestId: request.requestId,
+        nickName,
+      })
+      await repo.setNickName(trx, card.id, nickName, this.clock())
       return false
     })
     return { card: await this.get(owner, id), replayed }
@@ -732,19 +736,19 @@ export class CardService {
       const fresh = await repo.insertExchangeKey(trx, {
         keyHash: exchangeKeyHash(encryptedKey),
         tenantId: caller.tenantId,
-        cardId: id,
+        cardId: card.id,
       })
       if (!fresh) throw new CardError({ kind: 'SECRET_KEY_REPLAYED' })
       await repo.pruneExchangeKeys(trx, new Date(now - EXCHANGE_KEY_MEMORY_MS))
       await repo.insertReveal(trx, {
         id: uuidv7(),
         tenantId: caller.tenantId,
-        cardId: id,
+        cardId: card.id,
         sessionId: caller.sessionId,
         kind: 'SECRETS',
       })
       const pan = this.crypto.decryptPan(
-        { tenantId: card.tenant_id, cardId: id },
+        { tenantId: card.tenant_id, cardId: card.id },
         card.pan_ciphertext,
       )
       const expiry = { month: card.expiry_month, year: card.expiry_year }
@@ -771,18 +775,20 @@ export class CardService {
       const expiresAt = new Date(this.clock().getTime() + CARD_OTP_TTL_MS)
       // A new code supersedes the card's earlier ones (consumeOtp reads only the
       // newest), so they go: one row per card, however often codes are asked for.
-      await repo.deleteOtps(trx, id)
+      // Keyed by the stored id, as the processor checks it: the route's `id` may
+      // differ in case (a uuid path parameter is matched case-insensitively).
+      await repo.deleteOtps(trx, card.id)
       await repo.insertOtp(trx, {
         id: uuidv7(),
         tenantId: caller.tenantId,
-        cardId: id,
-        codeHash: this.crypto.otpHash(id, code),
+        cardId: card.id,
+        codeHash: this.crypto.otpHash(card.id, code),
         expiresAt,
       })
       await repo.insertReveal(trx, {
         id: uuidv7(),
         tenantId: caller.tenantId,
-        cardId: id,
+        cardId: card.id,
         sessionId: caller.sessionId,
         kind: 'OTP',
       })
@@ -796,10 +802,10 @@ export class CardService {
     id: string,
     page: { limit: number; offset: number },
   ): Promise<CardRevealList> {
-    await this.get(owner, id)
+    const card = await this.get(owner, id)
     const [rows, total] = await Promise.all([
-      repo.findReveals(this.db, id, page),
-      repo.countReveals(this.db, id),
+      repo.findReveals(this.db, card.id, page),
+      repo.countReveals(this.db, card.id),
     ])
     return pageOf(
       rows.map((row) => ({

@@ -298,7 +298,10 @@ describe('card page: CSV export', () => {
     )
     await user.click(await screen.findByRole('button', { name: 'Download CSV' }))
     expect(await screen.findByRole('button', { name: 'Cancel download' })).toBeInTheDocument()
-    expect(csv.requests).toEqual([`/api/v1/issuing/transactions/csv?card_id=${CARD_ID}`])
+    // The button shows as the download starts; the request itself may leave a moment later.
+    await waitFor(() =>
+      expect(csv.requests).toEqual([`/api/v1/issuing/transactions/csv?card_id=${CARD_ID}`]),
+    )
     act(() => csv.release())
     expect(await screen.findByText(/^Downloaded /)).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Save the file again' })).toHaveAttribute(

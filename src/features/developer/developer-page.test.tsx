@@ -378,6 +378,18 @@ describe('the developer page', () => {
     expect(rowCount()).toBe(101)
   })
 
+  it('moves focus to the first key of the page read, though the button goes with the last page', {
+    timeout: 60_000,
+  }, async () => {
+    const { user } = renderPage(manyKeys(101))
+    await user.click(await moreButton())
+    const first = await screen.findByText('Key 101', { selector: 'h3' }, LONG)
+    await waitFor(() => expect(first).toHaveFocus(), LONG)
+    expect(screen.queryByText('Show more keys', { selector: 'button' })).toBeNull()
+    // Focused from script only: the heading is not a stop on the Tab key.
+    expect(first).toHaveAttribute('tabindex', '-1')
+  })
+
   it('says when the next page failed, keeps what is shown, and tries again', {
     timeout: 60_000,
   }, async () => {

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { type ReactNode, useId, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import type { ApiKeyWithSecret } from '../../../contract/developer.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
@@ -25,6 +25,17 @@ export default function DeveloperPage() {
   const keys = useInfiniteQuery(apiKeysQuery())
   const [creating, setCreating] = useState(false)
   const [revealed, setRevealed] = useState<{ key: ApiKeyWithSecret; rotated: boolean }>()
+  const listRef = useRef<HTMLUListElement>(null)
+  // Where the rows "Show more keys" asked for begin: focus goes to the first of
+  // them once they are in, as the button may go (last page) and leave focus nowhere.
+  const firstNew = useRef<number>(undefined)
+  const shownCount = keys.data?.keys.length ?? 0
+  useEffect(() => {
+    const from = firstNew.current
+    if (from === undefined || shownCount <= from) return
+    firstNew.current = undefined
+    listRef.current?.children[from]?.querySelector<HTMLElement>('h3')?.focus()
+  }, [shownCount])
   // One secret on screen at a time: another would replace it before the person saved it.
   const secretShown = revealed !== undefined
   const blocked = secretShown
@@ -49,7 +60,7 @@ export default function DeveloperPage() {
     const { keys: shown, total } = keys.data
     list = (
       <>
-        <ul className="dev-keys">
+        <ul className="dev-keys" ref={listRef}>
           {shown.map((key) => (
             <KeyRow
               key={key.id}
@@ -69,7 +80,10 @@ export default function DeveloperPage() {
             <Button
               variant="secondary"
               busy={keys.isFetchingNextPage}
-              onClick={() => keys.fetchNextPage()}
+              onClick={() => {
+                firstNew.current = shown.length
+                void keys.fetchNextPage()
+              }}
               {...server.disabledProps}
             >
               {keys.isFetchingNextPage

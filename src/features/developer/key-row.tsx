@@ -52,7 +52,10 @@ export function KeyRow(props: {
   return (
     <li className="dev-key stack" aria-labelledby={nameId}>
       <div className="row dev-key-header">
-        <h3 id={nameId}>{name}</h3>
+        {/* Focusable from script: "Show more keys" moves focus to the first new row. */}
+        <h3 id={nameId} tabIndex={-1}>
+          {name}
+        </h3>
         <span className="dev-badge">{t(`dev.role.${apiKey.role}`)}</span>
         <span className={apiKey.enabled ? 'dev-badge' : 'dev-badge dev-badge-off'}>
           {apiKey.enabled ? t('dev.key.enabled') : t('dev.key.disabled')}
