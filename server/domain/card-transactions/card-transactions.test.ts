@@ -14,14 +14,12 @@ import {
   expectProblem,
   headers,
 } from '../../test-support.ts'
-import { cardCalls, ok, testCardKeys } from '../cards/card-test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { cardCalls, ok, PREPAID, testCardKeys } from '../cards/card-test-support.ts'
 import { balance, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
 import { CardProcessor, CardTransactionService } from './service.ts'
 
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
 const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
 
 const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'

@@ -18,6 +18,7 @@ import {
   place,
   placed,
   quote,
+  v1,
 } from '../orders/order-fixtures.ts'
 
 describeServer('top-ups of fiat accounts as DEPOSIT card transactions', () => {
@@ -27,9 +28,6 @@ describeServer('top-ups of fiat accounts as DEPOSIT card transactions', () => {
     app = await createTestApp()
   })
   afterAll(() => app?.close())
-
-  const get = (token: string, url: string) =>
-    app.inject({ method: 'GET', url: `/api/v1${url}`, headers: headers({ authorization: token }) })
 
   it.each([
     ['TRANSFER_CARD_PREPAID', 'prepaid', CUR.EUR, '100.00'],
@@ -51,7 +49,7 @@ describeServer('top-ups of fiat accounts as DEPOSIT card transactions', () => {
       // Nothing is written before the order completes.
       const listed = async () =>
         (
-          await get(user.token, `/issuing/transactions/?fiat_account_id=${account.id}`)
+          await v1(app, user, 'GET', `/issuing/transactions/?fiat_account_id=${account.id}`)
         ).json<CardTransactionList>()
       expect((await listed()).total).toBe(0)
       await app.jobs.runDue({ now: new Date() })
@@ -77,10 +75,10 @@ describeServer('top-ups of fiat accounts as DEPOSIT card transactions', () => {
       expect(await accountBalance(app.db, account.ledgerAccountId, CUR.EUR)).toBe(q.to.amount)
       // The fiat account's own list (v1) and the owner's whole list show it as well.
       const own = (
-        await get(user.token, `/fiat_accounts/${account.id}/transactions`)
+        await v1(app, user, 'GET', `/fiat_accounts/${account.id}/transactions`)
       ).json<CardTransactionList>()
       expect(own.data.map((t) => t.id)).toEqual([list.data[0]!.id])
-      const all = (await get(user.token, '/issuing/transactions')).json<CardTransactionList>()
+      const all = (await v1(app, user, 'GET', '/issuing/transactions')).json<CardTransactionList>()
       expect(all.data.map((t) => t.id)).toContain(list.data[0]!.id)
       const row = await app.db
         .selectFrom('card_transactions')
@@ -120,14 +118,14 @@ describeServer('top-ups of fiat accounts as DEPOSIT card transactions', () => {
     await placed(app, user, q)
     await app.jobs.runDue({ now: new Date() })
     const byAccount = (
-      await get(user.token, `/issuing/transactions/?fiat_account_id=${card.fiat_account.id}`)
+      await v1(app, user, 'GET', `/issuing/transactions/?fiat_account_id=${card.fiat_account.id}`)
     ).json<CardTransactionList>()
     expect(byAccount.data.map((t) => t.type)).toEqual(['DEPOSIT'])
     const byCard = (
-      await get(user.token, `/issuing/transactions/?card_id=${card.id}`)
+      await v1(app, user, 'GET', `/issuing/transactions/?card_id=${card.id}`)
     ).json<CardTransactionList>()
     expect(byCard.total).toBe(0)
-    const csv = await get(user.token, `/issuing/transactions/csv?card_id=${card.id}`)
+    const csv = await v1(app, user, 'GET', `/issuing/transactions/csv?card_id=${card.id}`)
     expect(csv.statusCode).toBe(200)
     expect(csv.body.trim().split('\r\n')).toHaveLength(1)
   })

@@ -13,6 +13,29 @@ import { printedCvv } from './service.ts'
 
 export type V1Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
+/** The demo tenant's prepaid EUR program (a card with its own account). */
+export const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
+/** The demo tenant's EUR balance program (issue fee 5.00, monthly fee 1.00). */
+export const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
+/** A valid delivery address for a PHYSICAL card. */
+export const ADDRESS = {
+  recipient_name: 'Ada Lovelace',
+  line1: '12 St James’s Square',
+  city: 'London',
+  postal_code: 'SW1Y 4JH',
+  country: 'GB',
+}
+
+/** The ledger account behind a fiat account. */
+export async function ledgerAccountOf(app: FastifyInstance, fiatAccountId: string) {
+  const row = await app.db
+    .selectFrom('fiat_accounts')
+    .select('ledger_account_id')
+    .where('id', '=', fiatAccountId)
+    .executeTakeFirstOrThrow()
+  return row.ledger_account_id
+}
+
 /**
  * The v1 calls of a card test file against the app `app()` returns (set in
  * beforeAll): every answer is kept in `answers`, which the leak check at the
@@ -42,26 +65,32 @@ export function cardCalls(app: () => FastifyInstance) {
     const wallet = await createWallet(app(), pair.access_token)
     return { token: pair.access_token, wallet }
   }
+  /** A VIRTUAL card on the fiat account `account` (the body takes `extra`), asserted 201. */
+  const onAccount = async (token: string, account: string, extra: Record<string, unknown> = {}) =>
+    ok<Card>(
+      await call(token, 'POST', '/issuing/cards/balance', {
+        fiat_account_id: account,
+        form_factor: 'VIRTUAL',
+        ...extra,
+      }),
+      201,
+    )
   /** A new person's stand-alone virtual EUR card, its account holding `funds` (minor units). */
   const fundedCard = async (funds = 50_000n) => {
     const { token, wallet } = await person()
     const card = ok<Card>(
       await call(token, 'POST', '/issuing/cards/create', {
         wallet_uuid: wallet.uuid,
-        program_id: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
+        program_id: PREPAID,
         form_factor: 'VIRTUAL',
       }),
       201,
     )
-    const { ledger_account_id: spendable } = await app()
-      .db.selectFrom('fiat_accounts')
-      .select('ledger_account_id')
-      .where('id', '=', card.fiat_account.id)
-      .executeTakeFirstOrThrow()
+    const spendable = await ledgerAccountOf(app(), card.fiat_account.id)
     if (funds > 0n) await credit(app().db, DEMO_TENANT_ID, spendable, EUR, funds)
     return { token, wallet, card, spendable }
   }
-  return { answers, call, person, fundedCard }
+  return { answers, call, person, onAccount, fundedCard }
 }
 
 /** The body of an answer that must have `status`. */

@@ -12,20 +12,10 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
+import { FIAT } from '../fiat-accounts/rules.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
-import { ok } from './card-test-support.ts'
+import { ADDRESS, EUR_BALANCE, ledgerAccountOf, ok, PREPAID } from './card-test-support.ts'
 import { CARD_DELIVERY_JOB } from './shipping.ts'
-
-const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
-const ADDRESS = {
-  recipient_name: 'Ada Lovelace',
-  line1: '12 St James’s Square',
-  city: 'London',
-  postal_code: 'SW1Y 4JH',
-  country: 'GB',
-}
 
 describeServer('cards: API-key roles, and the courier only in sandbox mode', () => {
   let sandbox: FastifyInstance
@@ -77,12 +67,7 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
     const token = pair.access_token
     const wallet = await createWallet(app, token)
     const account = await createFiatAccount(app, token, wallet.uuid, EUR_BALANCE)
-    const row = await app.db
-      .selectFrom('fiat_accounts')
-      .select('ledger_account_id')
-      .where('id', '=', account.id)
-      .executeTakeFirstOrThrow()
-    await credit(app.db, DEMO_TENANT_ID, row.ledger_account_id, FIAT.EUR, 10_000n)
+    await credit(app.db, DEMO_TENANT_ID, await ledgerAccountOf(app, account.id), FIAT.EUR, 10_000n)
     return { token, wallet, account }
   }
 

@@ -13,24 +13,23 @@ import {
   expectProblem,
   headers,
 } from '../../test-support.ts'
-import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
+import { FIAT } from '../fiat-accounts/rules.ts'
 import { balance, credit, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
-import { cardCalls, expectNoCardNumbers, ok, testCardKeys } from './card-test-support.ts'
+import {
+  ADDRESS,
+  cardCalls,
+  EUR_BALANCE,
+  expectNoCardNumbers,
+  ledgerAccountOf,
+  ok,
+  PREPAID,
+  testCardKeys,
+} from './card-test-support.ts'
 import { ACTIVATION_TRIES, anniversary, feePeriod } from './rules.ts'
 import { CARD_MONTHLY_FEE_JOB } from './service.ts'
 
 const EUR = FIAT.EUR
-/** Issue fee 5.00, monthly fee 1.00; VIRTUAL and PHYSICAL. */
-const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
-const ADDRESS = {
-  recipient_name: 'Ada Lovelace',
-  line1: '12 St James’s Square',
-  city: 'London',
-  postal_code: 'SW1Y 4JH',
-  country: 'GB',
-}
 const SHOP = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
 
 describeServer('cards: delivery, activation, program fees, idempotent creation', () => {
@@ -40,7 +39,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   const keys = testCardKeys()
   const logs = captureLogs()
   /** Every answer of the file, for the leak check at the end. */
-  const { answers, call, person } = cardCalls(() => app)
+  const { answers, call, person, onAccount } = cardCalls(() => app)
   /** The security code printed on a card: what its holder types to activate it. */
   const printed = (card: Card) => keys.cvvOf(app, DEMO_TENANT_ID, card.id)
   /** A 3-digit code that is not the card's. */
@@ -69,14 +68,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   })
   afterAll(() => app?.close())
 
-  async function ledgerOf(fiatAccountId: string) {
-    const row = await app.db
-      .selectFrom('fiat_accounts')
-      .select('ledger_account_id')
-      .where('id', '=', fiatAccountId)
-      .executeTakeFirstOrThrow()
-    return row.ledger_account_id
-  }
+  const ledgerOf = (fiatAccountId: string) => ledgerAccountOf(app, fiatAccountId)
 
   /** A balance account (issue fee 5.00) holding `minor`. */
   async function fundedAccount(token: string, walletId: string, minor: bigint) {
@@ -165,26 +157,16 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   it('issues a physical card INACTIVE, delivery ORDERED; the courier ships and delivers it; the printed security code activates it', async () => {
     const { token, wallet } = await person()
     const account = await fundedAccount(token, wallet.uuid, 10_000n)
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'PHYSICAL',
-        delivery_address: { ...ADDRESS, recipient_name: '  Ada Lovelace ', line2: ' ' },
-      }),
-      201,
-    )
+    const card = await onAccount(token, account.id, {
+      form_factor: 'PHYSICAL',
+      delivery_address: { ...ADDRESS, recipient_name: '  Ada Lovelace ', line2: ' ' },
+    })
     expect(card).toMatchObject({
       status: 'INACTIVE',
       form_factor: 'PHYSICAL',
       delivery: { address: ADDRESS, status: 'ORDERED', updated_at: card.created_at },
     })
-    const virtual = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const virtual = await onAccount(token, account.id)
     expect(virtual).toMatchObject({ status: 'ACTIVE', delivery: null })
     const detail = async () => ok<CardDetail>(await call(token, 'GET', `/issuing/cards/${card.id}`))
     expect((await detail()).delivery).toEqual(card.delivery)
@@ -279,15 +261,8 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   it('a closed card’s delivery stops where it is; wrong codes are counted in the database, then 429 for the hour', async () => {
     const { token, wallet } = await person()
     const account = await fundedAccount(token, wallet.uuid, 10_000n)
-    const issue = async () =>
-      ok<Card>(
-        await call(token, 'POST', '/issuing/cards/balance', {
-          fiat_account_id: account.id,
-          form_factor: 'PHYSICAL',
-          delivery_address: ADDRESS,
-        }),
-        201,
-      )
+    const issue = () =>
+      onAccount(token, account.id, { form_factor: 'PHYSICAL', delivery_address: ADDRESS })
     const closed = await issue()
     ok(await call(token, 'DELETE', `/issuing/cards/${closed.id}`))
     await runJobs()
@@ -341,13 +316,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
     const account = await fundedAccount(token, wallet.uuid, 2_000n)
     const sub = await ledgerOf(account.id)
     const fees0 = await feesEur()
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const card = await onAccount(token, account.id)
     expect(await balance(app.db, sub, EUR)).toBe(1_500n)
     expect((await feesEur()) - fees0).toBe(500n)
     const entry = await app.db
@@ -522,10 +491,10 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
     )
 
     // The header, when the body has no request_id; the fee is paid once.
-    const onAccount = { fiat_account_id: account.id, form_factor: 'VIRTUAL' }
+    const virtual = { fiat_account_id: account.id, form_factor: 'VIRTUAL' }
     const key = { 'idempotency-key': 'balance-1' }
-    const a = ok<Card>(await call(token, 'POST', '/issuing/cards/balance', onAccount, key), 201)
-    const b = await call(token, 'POST', '/issuing/cards/balance', onAccount, key)
+    const a = ok<Card>(await call(token, 'POST', '/issuing/cards/balance', virtual, key), 201)
+    const b = await call(token, 'POST', '/issuing/cards/balance', virtual, key)
     expect(ok<Card>(b, 201)).toEqual(a)
     expect(b.headers['idempotent-replayed']).toBe('true')
     expect(await balance(app.db, await ledgerOf(account.id), EUR)).toBe(9_500n)
@@ -585,14 +554,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
       const { token, wallet } = await person()
       // 5.00 + 5.00 issue fees, then 1.00 left: the fee or the purchase, not both.
       const account = await fundedAccount(token, wallet.uuid, 1_100n)
-      const issue = async () =>
-        ok<Card>(
-          await call(token, 'POST', '/issuing/cards/balance', {
-            fiat_account_id: account.id,
-            form_factor: 'VIRTUAL',
-          }),
-          201,
-        )
+      const issue = () => onAccount(token, account.id)
       const a = await issue()
       const b = await issue()
       const sub = await ledgerOf(account.id)
@@ -621,13 +583,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
     // 6.50: the issue fee (5.00), one monthly fee (1.00), and 0.50 short of the next.
     const account = await fundedAccount(token, wallet.uuid, 650n)
     const sub = await ledgerOf(account.id)
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const card = await onAccount(token, account.id)
     const issued = new Date(card.created_at)
     const job = () =>
       app.db
@@ -683,13 +639,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
   it('a monthly fee job that ran late charges every anniversary it missed, once each', async () => {
     const { token, wallet } = await person()
     const account = await fundedAccount(token, wallet.uuid, 1_000n)
-    const card = ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const card = await onAccount(token, account.id)
     const issued = new Date(card.created_at)
     await runJobs(new Date(anniversary(issued, 3).getTime() + 1_000))
     const fees = (await cardTransactions(token, `card_id=${card.id}`)).filter(

@@ -32,27 +32,26 @@ import {
 import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
-import { cardCalls, cardNumbersIn, expectNoCardNumbers, ok } from './card-test-support.ts'
+import {
+  ADDRESS,
+  cardCalls,
+  cardNumbersIn,
+  EUR_BALANCE,
+  expectNoCardNumbers,
+  ok,
+  PREPAID,
+} from './card-test-support.ts'
 import { REVEALS_PER_MINUTE } from './routes.ts'
 import { deriveCvv, isLuhnValid } from './rules.ts'
 
 const CVK = randomBytes(32)
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
-const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
 const ARCHIVED = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid-classic')
-const ADDRESS = {
-  recipient_name: 'Ada Lovelace',
-  line1: '12 St James’s Square',
-  city: 'London',
-  postal_code: 'SW1Y 4JH',
-  country: 'GB',
-}
 
 describeServer('card issuing: /api/v1/issuing/cards…', () => {
   let app: FastifyInstance
   const logs = captureLogs()
   /** Every answer of the file, for the check that no number is ever in one. */
-  const { answers, call, person } = cardCalls(() => app)
+  const { answers, call, person, onAccount } = cardCalls(() => app)
   /** Every number revealed, for the leak checks. */
   const revealed: string[] = []
 
@@ -66,17 +65,6 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
       await call(token, 'POST', '/issuing/cards/create', {
         wallet_uuid: walletId,
         program_id: PREPAID,
-        form_factor: 'VIRTUAL',
-        ...extra,
-      }),
-      201,
-    )
-  }
-
-  async function onAccount(token: string, account: string, extra: Record<string, unknown> = {}) {
-    return ok<Card>(
-      await call(token, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account,
         form_factor: 'VIRTUAL',
         ...extra,
       }),

@@ -61,6 +61,19 @@ async function listKeys(app: FastifyInstance, accessToken: string): Promise<ApiK
   return response.json<ApiKeyList>().data
 }
 
+/** `POST /developer/access/rotate` with the owner's session, answered as it comes. */
+const rotateKey = (
+  app: FastifyInstance,
+  accessToken: string,
+  payload: { id: string; overlap_seconds?: number },
+) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/developer/access/rotate',
+    headers: raw(accessToken),
+    payload,
+  })
+
 const call = (
   app: FastifyInstance,
   key: string,
@@ -122,12 +135,7 @@ describeServer('developer API keys', () => {
   it('keeps no secret in clear: every stored column of keys and secrets is scanned', async () => {
     const pair = await signUp(app)
     const first = await createKey(app, pair.access_token, { role: 'DEVELOPER' })
-    const rotated = await app.inject({
-      method: 'POST',
-      url: '/api/v1/developer/access/rotate',
-      headers: raw(pair.access_token),
-      payload: { id: first.id, overlap_seconds: 600 },
-    })
+    const rotated = await rotateKey(app, pair.access_token, { id: first.id, overlap_seconds: 600 })
     const second = rotated.json<ApiKeyWithSecret>()
     const { rows } = await sql<Record<string, unknown>>`
       select k.*, s.* from api_keys k join api_key_secrets s on s.api_key_id = k.id
@@ -411,12 +419,7 @@ describeServer('developer API keys', () => {
   it('rotates with no overlap: the old secret stops at once', async () => {
     const pair = await signUp(app)
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/developer/access/rotate',
-      headers: raw(pair.access_token),
-      payload: { id: key.id },
-    })
+    const response = await rotateKey(app, pair.access_token, { id: key.id })
     expect(response.statusCode, response.body).toBe(200)
     const rotated = response.json<ApiKeyWithSecret>()
     expect(rotated).toMatchObject({ id: key.id, previous_secret_expires_at: null })
@@ -432,12 +435,7 @@ describeServer('developer API keys', () => {
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const start = new Date()
     vi.setSystemTime(start)
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/developer/access/rotate',
-      headers: raw(pair.access_token),
-      payload: { id: key.id, overlap_seconds: 300 },
-    })
+    const response = await rotateKey(app, pair.access_token, { id: key.id, overlap_seconds: 300 })
     const rotated = response.json<ApiKeyWithSecret>()
     const ends = new Date(start.getTime() + 300_000)
     expect(rotated.previous_secret_expires_at).toBe(ends.toISOString())
@@ -487,11 +485,9 @@ describeServer('developer API keys', () => {
     const pair = await signUp(app)
     const a = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const rotate = async (overlapSeconds: number) => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/v1/developer/access/rotate',
-        headers: raw(pair.access_token),
-        payload: { id: a.id, overlap_seconds: overlapSeconds },
+      const response = await rotateKey(app, pair.access_token, {
+        id: a.id,
+        overlap_seconds: overlapSeconds,
       })
       expect(response.statusCode, response.body).toBe(200)
       return response.json<ApiKeyWithSecret>()
@@ -512,12 +508,7 @@ describeServer('developer API keys', () => {
     const start = new Date()
     vi.setSystemTime(start)
     const rotate = (overlapSeconds: number) =>
-      app.inject({
-        method: 'POST',
-        url: '/api/v1/developer/access/rotate',
-        headers: raw(pair.access_token),
-        payload: { id: a.id, overlap_seconds: overlapSeconds },
-      })
+      rotateKey(app, pair.access_token, { id: a.id, overlap_seconds: overlapSeconds })
     await rotate(604_800)
     const c = (await rotate(60)).json<ApiKeyWithSecret>()
     expect(c.previous_secret_expires_at).toBe(new Date(start.getTime() + 60_000).toISOString())
@@ -532,12 +523,7 @@ describeServer('developer API keys', () => {
       const pair = await signUp(configured)
       const key = await createKey(configured, pair.access_token, { role: 'READ_ONLY' })
       const before = Date.now()
-      const response = await configured.inject({
-        method: 'POST',
-        url: '/api/v1/developer/access/rotate',
-        headers: raw(pair.access_token),
-        payload: { id: key.id },
-      })
+      const response = await rotateKey(configured, pair.access_token, { id: key.id })
       const after = Date.now()
       // The server takes its clock inside the request: between our two readings.
       const ends = Date.parse(response.json<ApiKey>().previous_secret_expires_at ?? '')
@@ -635,12 +621,7 @@ describeServer('developer API keys: rate limit and logs', () => {
   it('never writes a key’s secret to the logs', async () => {
     const pair = await signUp(app)
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
-    await app.inject({
-      method: 'POST',
-      url: '/api/v1/developer/access/rotate',
-      headers: raw(pair.access_token),
-      payload: { id: key.id, overlap_seconds: 60 },
-    })
+    await rotateKey(app, pair.access_token, { id: key.id, overlap_seconds: 60 })
     await read(app, key.secret)
     await call(app, key.secret, 'POST', '/api/v2/probe/write')
     await read(app, `${key.secret.slice(0, -1)}x`)
