@@ -34,6 +34,7 @@ export function parseLaunchParams(raw: string): TelegramLaunch | undefined {
   const params = new URLSearchParams(raw.replace(/^[#?]/, ''))
   const initData = params.get('tgWebAppData')
   if (isFalsy(initData)) return undefined
+  const user = launchUser(initData!)
   return {
     raw: params.toString(),
     initData: initData!,
@@ -41,8 +42,8 @@ export function parseLaunchParams(raw: string): TelegramLaunch | undefined {
     version: params.get('tgWebAppVersion') ?? '0',
     themeParams: jsonObject(params.get('tgWebAppThemeParams')),
     botInline: !isFalsy(params.get('tgWebAppBotInline')),
-    languageCode: languageOf(initData!),
-    userId: userIdOf(initData!),
+    languageCode: languageOf(user),
+    userId: userIdOf(user),
   }
 }
 
@@ -74,13 +75,13 @@ function launchUser(initData: string): Record<string, unknown> | undefined {
   }
 }
 
-function languageOf(initData: string): string | undefined {
-  const code = launchUser(initData)?.language_code
+function languageOf(user: Record<string, unknown> | undefined): string | undefined {
+  const code = user?.language_code
   return typeof code === 'string' ? code : undefined
 }
 
-function userIdOf(initData: string): string | undefined {
-  const id = launchUser(initData)?.id
+function userIdOf(user: Record<string, unknown> | undefined): string | undefined {
+  const id = user?.id
   return (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id)
     ? String(id)
     : undefined

@@ -68,9 +68,6 @@ export interface PopupParams {
   buttons?: PopupButton[]
 }
 
-/** The length Telegram checks: trimmed, in UTF-16 code units. */
-export const popupLength = (text: string) => text.trim().length
-
 /**
  * The popup as it will be shown (title, message and button texts trimmed, as
  * the SDK trims them), or a TelegramLimitError saying which limit it breaks.

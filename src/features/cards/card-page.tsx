@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice } from '../../ui/components.tsx'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { FieldList } from '../../ui/field-list.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardDelivery } from './card-delivery.tsx'
@@ -107,14 +108,7 @@ function Facts(props: { card: CardDetail }) {
   ]
   return (
     <>
-      <dl className="fields">
-        {rows.map(([label, value]) => (
-          <div key={label} className="field-row">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FieldList rows={rows} />
       {!card.stand_alone && (
         <p>
           <Link href={href.fiatAccount(account.id, { wallet: card.wallet_uuid })}>

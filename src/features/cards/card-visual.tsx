@@ -1,16 +1,18 @@
+import { Link } from 'wouter'
 import type { Card } from '../../../contract/cards.ts'
+import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { cardStatusLabel, formFactorLabel, printedExpiry } from './labels.ts'
+
+/** An account lists its cards without expiry and currency: those lines are left out. */
+type PictureCard = Pick<Card, 'nick_name' | 'last4' | 'status' | 'form_factor'> &
+  Partial<Pick<Card, 'expiry_month' | 'expiry_year' | 'currency'>>
 
 /**
  * The card as a picture: its name, the last four digits, expiry, form and
  * status. Decorative styling only; every fact is also text.
  */
-export function CardVisual(props: {
-  /** An account lists its cards without expiry and currency: those lines are left out. */
-  card: Pick<Card, 'nick_name' | 'last4' | 'status' | 'form_factor'> &
-    Partial<Pick<Card, 'expiry_month' | 'expiry_year' | 'currency'>>
-}) {
+export function CardVisual(props: { card: PictureCard }) {
   const { t } = useI18n()
   const { card } = props
   return (
@@ -36,5 +38,20 @@ export function CardVisual(props: {
         {cardStatusLabel(t, card.status)}
       </span>
     </div>
+  )
+}
+
+/** Cards as pictures, each leading to its card page: a wallet's, or an account's. */
+export function CardLinks(props: { cards: readonly (PictureCard & Pick<Card, 'id'>)[] }) {
+  return (
+    <ul className="card-list">
+      {props.cards.map((card) => (
+        <li key={card.id}>
+          <Link href={href.card(card.id)} className="card-link">
+            <CardVisual card={card} />
+          </Link>
+        </li>
+      ))}
+    </ul>
   )
 }

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
-import { Link, useLocation, useSearch } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { walletsQuery } from '../../queries/wallets.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
-import { CardVisual } from './card-visual.tsx'
+import { CardLinks } from './card-visual.tsx'
 import { cardsQuery } from './queries.ts'
-import { WalletSelect } from './wallet-select.tsx'
+import { useChosenWallet, WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /cards?wallet= — the cards of one wallet (the first, unless the link says). */
@@ -17,10 +16,7 @@ export default function CardsPage() {
   const { t } = useI18n()
   const titleId = useId()
   const [, navigate] = useLocation()
-  const wallets = useQuery(walletsQuery())
-  const asked = new URLSearchParams(useSearch()).get('wallet') ?? undefined
-  const list = wallets.data?.data ?? []
-  const wallet = list.find((item) => item.uuid === asked)?.uuid ?? list[0]?.uuid
+  const { wallets, list, wallet } = useChosenWallet()
 
   if (wallets.isPending) return <Pending paused={wallets.isPaused} />
   if (wallets.isError) return <ErrorSummary error={wallets.error} />
@@ -65,15 +61,5 @@ function WalletCards(props: { wallet: string }) {
     )
   }
   if (cards.data.data.length === 0) return <p>{t('cards.empty')}</p>
-  return (
-    <ul className="card-list">
-      {cards.data.data.map((card) => (
-        <li key={card.id}>
-          <Link href={href.card(card.id)} className="card-link">
-            <CardVisual card={card} />
-          </Link>
-        </li>
-      ))}
-    </ul>
-  )
+  return <CardLinks cards={cards.data.data} />
 }

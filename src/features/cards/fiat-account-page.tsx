@@ -9,7 +9,7 @@ import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
-import { CardVisual } from './card-visual.tsx'
+import { CardLinks } from './card-visual.tsx'
 import { accountStatusLabel } from './labels.ts'
 import { accountQuery, accountTransactionsQuery } from './queries.ts'
 import './cards.css'
@@ -98,15 +98,7 @@ function Account(props: { account: FiatAccount }) {
         {cards.length === 0 ? (
           <p className="muted">{t('cards.accounts.noCards')}</p>
         ) : (
-          <ul className="card-list">
-            {cards.map((card) => (
-              <li key={card.id}>
-                <Link href={href.card(card.id)} className="card-link">
-                  <CardVisual card={card} />
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <CardLinks cards={cards} />
         )}
       </section>
       <CardActivityList

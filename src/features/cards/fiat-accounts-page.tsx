@@ -1,19 +1,18 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
-import { Link, useLocation, useSearch } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { href } from '../../app/paths.ts'
 import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
-import { walletsQuery } from '../../queries/wallets.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { accountStatusLabel, cardCountLabel } from './labels.ts'
 import { useOpenAccount } from './mutations.ts'
 import { accountPagesQuery, programsQuery } from './queries.ts'
-import { WalletSelect } from './wallet-select.tsx'
+import { useChosenWallet, WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /accounts?wallet= — a wallet's fiat accounts, and opening one. */
@@ -21,10 +20,7 @@ export default function FiatAccountsPage() {
   const { t } = useI18n()
   const titleId = useId()
   const [, navigate] = useLocation()
-  const wallets = useQuery(walletsQuery())
-  const asked = new URLSearchParams(useSearch()).get('wallet') ?? undefined
-  const list = wallets.data?.data ?? []
-  const wallet = list.find((item) => item.uuid === asked)?.uuid ?? list[0]?.uuid
+  const { wallets, list, wallet } = useChosenWallet()
 
   const back = (
     <p>

@@ -53,6 +53,19 @@ function renderIssue(
 const field = (name: string) => screen.getByRole('textbox', { name })
 const UUID = /^[0-9a-f-]{36}$/
 
+/** A physical card to Berlin, in `country`: through the address and the review, then issued. */
+async function issuePhysical(user: ReturnType<typeof renderIssue>['user'], country: string) {
+  await user.click(await screen.findByRole('radio', { name: 'Physical' }))
+  await user.click(screen.getByRole('button', { name: 'Continue' }))
+  await user.type(await screen.findByRole('textbox', { name: 'Recipient name' }), 'Ada')
+  await user.type(field('Address line 1'), '1 Road')
+  await user.type(field('City'), 'Berlin')
+  await user.type(field('Postal code'), '10115')
+  await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), country)
+  await user.click(screen.getByRole('button', { name: 'Continue' }))
+  await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+}
+
 describe('issuing a physical card', () => {
   it('asks where to send it, checks the address, shows the fees, then issues it', async () => {
     const { api, user, history } = renderIssue({ [CREATE]: created() })
@@ -119,15 +132,7 @@ describe('issuing a physical card', () => {
           : created()
       },
     })
-    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
-    await user.click(screen.getByRole('button', { name: 'Continue' }))
-    await user.type(await screen.findByRole('textbox', { name: 'Recipient name' }), 'Ada')
-    await user.type(field('Address line 1'), '1 Road')
-    await user.type(field('City'), 'Berlin')
-    await user.type(field('Postal code'), '10115')
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'GB')
-    await user.click(screen.getByRole('button', { name: 'Continue' }))
-    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await issuePhysical(user, 'GB')
 
     const country = await screen.findByRole('combobox', { name: 'Country' })
     expect(country).toHaveAccessibleDescription('Check this field.')
@@ -148,15 +153,7 @@ describe('issuing a physical card', () => {
         errors: [{ field: '/body/delivery_address/city', message: 'Too vague.' }],
       }),
     })
-    await user.click(await screen.findByRole('radio', { name: 'Physical' }))
-    await user.click(screen.getByRole('button', { name: 'Continue' }))
-    await user.type(await screen.findByRole('textbox', { name: 'Recipient name' }), 'Ada')
-    await user.type(field('Address line 1'), '1 Road')
-    await user.type(field('City'), 'Berlin')
-    await user.type(field('Postal code'), '10115')
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'DE')
-    await user.click(screen.getByRole('button', { name: 'Continue' }))
-    await user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await issuePhysical(user, 'DE')
 
     const city = await screen.findByRole('textbox', { name: 'City' })
     await waitFor(() => expect(city).toHaveFocus())

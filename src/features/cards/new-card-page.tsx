@@ -8,13 +8,13 @@ import type { MessageKey } from '../../i18n/en.ts'
 import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
-import { walletsQuery } from '../../queries/wallets.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import type { MainButtonState } from '../../telegram/sdk.ts'
 import { Button, SelectField, TextField } from '../../ui/components.tsx'
 import { useCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { FieldList } from '../../ui/field-list.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import {
   type AddressFault,
@@ -28,6 +28,7 @@ import {
 import { formFactorLabel } from './labels.ts'
 import { useIssueCard } from './mutations.ts'
 import { fiatAccountsQuery, programsQuery } from './queries.ts'
+import { useChosenWallet } from './wallet-select.tsx'
 import './cards.css'
 
 type Funding = 'stand-alone' | 'account'
@@ -39,12 +40,9 @@ type Step = 'choose' | 'address' | 'review'
  */
 export default function NewCardPage() {
   const { t } = useI18n()
-  const wallets = useQuery(walletsQuery())
+  const { wallets, wallet } = useChosenWallet()
   const programs = useQuery(programsQuery())
   const params = new URLSearchParams(useSearch())
-  const asked = params.get('wallet') ?? undefined
-  const wallet =
-    wallets.data?.data.find((item) => item.uuid === asked)?.uuid ?? wallets.data?.data[0]?.uuid
   const accounts = useQuery({ ...fiatAccountsQuery(wallet ?? ''), enabled: wallet !== undefined })
 
   const back = (
@@ -587,14 +585,7 @@ function ReviewStep(props: {
         props.onConfirm()
       }}
     >
-      <dl className="fields">
-        {rows.map(([label, value]) => (
-          <div key={label} className="field-row">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FieldList rows={rows} />
       <p className="muted">{t('cards.new.feeNote')}</p>
       {insufficient ? (
         <div className="stack" role="alert">

@@ -9,6 +9,7 @@ import type {
 import { api } from '../../net/api.ts'
 import { netConfig } from '../../net/config.ts'
 import { cardsRootKey } from '../../queries/money-moved.ts'
+import { nextOffset } from '../../queries/pages.ts'
 import { onItsWay } from './delivery.ts'
 
 /*
@@ -101,10 +102,6 @@ export const fiatAccountsQuery = (wallet: string) =>
 
 /** Rows per page of the paged lists (transactions, accounts). */
 export const PAGE_SIZE = 20
-
-/** The next page's offset, or undefined when the last answer was the last page. */
-const nextOffset = (last: { is_last_page: boolean; offset: number; data: unknown[] }) =>
-  last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length
 
 /** A card's or an account's transactions, a page at a time: one shape for both lists. */
 const activityPages = (

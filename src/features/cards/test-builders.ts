@@ -2,6 +2,8 @@ import type { CardTransaction } from '../../../contract/card-transactions.ts'
 import type { CardDetail } from '../../../contract/cards.ts'
 import type { CardProgram } from '../../../contract/fiat-accounts.ts'
 
+export { aPage } from '../../../tests/support/builders.ts'
+
 export const CARD_ID = '0190b0a4-0000-7000-8000-0000000000d1'
 export const CARD_WALLET = '0190b0a4-0000-7000-8000-0000000000a1'
 export const ACCOUNT_ID = '0190b0a4-0000-7000-8000-0000000000d2'
@@ -42,14 +44,6 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
     updated_at: '2026-01-02T00:00:00Z',
   },
   ...overrides,
-})
-
-export const aPage = <T>(data: T[]) => ({
-  data,
-  total: data.length,
-  limit: 100,
-  offset: 0,
-  is_last_page: true,
 })
 
 export const aCardTransaction = (overrides: Partial<CardTransaction> = {}): CardTransaction => ({

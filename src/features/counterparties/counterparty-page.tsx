@@ -6,6 +6,7 @@ import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { FieldList } from '../../ui/field-list.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { CounterpartyEditor } from './counterparty-editor.tsx'
 import { displayPhone } from './counterparty-form.ts'
@@ -103,14 +104,7 @@ function Details(props: { walletUuid: string; counterparty: Counterparty }) {
       ) : (
         <>
           {saved && <Notice>{t('cp.saved')}</Notice>}
-          <dl className="fields">
-            {rows.map(([label, value]) => (
-              <div key={label} className="field-row">
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <FieldList rows={rows} />
           <div>
             <Button
               id={`${titleId}-edit`}

@@ -6,6 +6,7 @@ import type {
   DestinationList,
 } from '../../../contract/counterparties.ts'
 import { api } from '../../net/api.ts'
+import { nextOffset } from '../../queries/pages.ts'
 
 /** The list's filters as the screen holds them; `search` is already trimmed and debounced. */
 export interface CounterpartyFilters {
@@ -55,8 +56,7 @@ export const counterpartiesQuery = (wallet: string, filters: CounterpartyFilters
         query: { ...filters, limit: COUNTERPARTIES_PAGE, offset: pageParam },
       }),
     initialPageParam: 0,
-    getNextPageParam: (last) =>
-      last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length,
+    getNextPageParam: nextOffset,
   })
 
 export const counterpartyQuery = (wallet: string, id: string) =>

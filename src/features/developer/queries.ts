@@ -2,6 +2,7 @@ import { type InfiniteData, infiniteQueryOptions, queryOptions } from '@tanstack
 import type { ApiKey, ApiKeyList, VendorList } from '../../../contract/developer.ts'
 import { MAX_LIMIT } from '../../../contract/pagination.ts'
 import { api } from '../../net/api.ts'
+import { nextOffset } from '../../queries/pages.ts'
 
 /** The generated API reference the server renders from its OpenAPI document. */
 export const API_DOCS_URL = '/api/docs'
@@ -51,8 +52,7 @@ export const apiKeysQuery = () =>
         query: { limit: KEYS_PAGE, offset: pageParam },
       }),
     initialPageParam: 0,
-    getNextPageParam: (last) =>
-      last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length,
+    getNextPageParam: nextOffset,
     select: keysRead,
   })
 

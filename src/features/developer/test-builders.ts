@@ -1,5 +1,7 @@
 import type { ApiKey, ApiKeyWithSecret, Vendor } from '../../../contract/developer.ts'
 
+export { aPage } from '../../../tests/support/builders.ts'
+
 export const KEY_ID = '0190f2a0-0000-7000-8000-000000000001'
 export const SECRET = 'fpk_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde'
 
@@ -29,14 +31,6 @@ export const aVendor = (overrides: Partial<Vendor> = {}): Vendor => ({
   health: 'up',
   checked_at: '2026-11-22T10:00:00.000Z',
   ...overrides,
-})
-
-export const aPage = <T>(data: T[]) => ({
-  data,
-  total: data.length,
-  limit: 100,
-  offset: 0,
-  is_last_page: true,
 })
 
 /** One page of `rows` as the server cuts it, by the call's limit and offset. */

@@ -13,6 +13,7 @@ import type {
 } from '../../../contract/orders.ts'
 import type { WalletAddressList } from '../../../contract/wallets.ts'
 import { ApiError, api } from '../../net/api.ts'
+import { nextOffset } from '../../queries/pages.ts'
 import { walletPath } from '../../queries/wallets.ts'
 import { isDeposit, isFinal } from './labels.ts'
 
@@ -116,8 +117,7 @@ export const ordersQuery = (filters: OrderFilters) =>
         },
       }),
     initialPageParam: 0,
-    getNextPageParam: (last) =>
-      last.is_last_page || last.data.length === 0 ? undefined : last.offset + last.data.length,
+    getNextPageParam: nextOffset,
     // Orders on their way change status by themselves: the first page is
     // read again while one of them is unsettled (not with more pages loaded:
     // a refetch reads every loaded page again).

@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { FieldList } from '../../ui/field-list.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { methodLabel, recordTypeLabel, statusLabel, transactionTypeLabel } from './labels.ts'
 import { transactionQuery, walletQuery } from './queries.ts'
@@ -82,14 +83,7 @@ export default function TransactionPage(props: { walletUuid: string; tx: string 
       {back}
       <section className="card stack" aria-labelledby="tx-title">
         <h1 id="tx-title">{t('tx.title')}</h1>
-        <dl className="fields">
-          {fields.map(([term, value]) => (
-            <div key={term} className="field-row">
-              <dt>{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <FieldList rows={fields} />
       </section>
     </div>
   )
