@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { APP_ENV_HEADER, APP_ENVS, type AppEnv, TENANT_HEADER } from '../../contract/tenancy.ts'
 import { ProblemError } from './problem.ts'
+import { isUuid } from './uuid.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,8 +14,6 @@ declare module 'fastify' {
     requireTenant: (request: FastifyRequest) => Promise<void>
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Tenants are few and change rarely; a minute of staleness is acceptable. */
 const CACHE_TTL_MS = 60_000
@@ -43,7 +42,7 @@ export default fp(
       if (typeof tenantId !== 'string' || tenantId === '') {
         throw new ProblemError(400, 'TENANT_REQUIRED', `The ${TENANT_HEADER} header is required.`)
       }
-      if (!UUID.test(tenantId)) {
+      if (!isUuid(tenantId)) {
         throw new ProblemError(400, 'TENANT_INVALID', `The ${TENANT_HEADER} header must be a UUID.`)
       }
       if (typeof appEnv !== 'string' || !(APP_ENVS as readonly string[]).includes(appEnv)) {

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   ActivateCardBody,
   Card,
@@ -21,6 +21,7 @@ import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { limitCalls, rateLimited } from '../../infra/rate-limit.ts'
 import { idempotencyKey } from '../idempotency.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { CardCrypto } from './card-crypto.ts'
@@ -28,13 +29,6 @@ import { CardError } from './errors.ts'
 import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './service.ts'
 import { CARD_DELIVERY_JOB, SandboxCourier } from './shipping.ts'
-
-/** 429 RATE_LIMITED with Retry-After (header and `retry_after`), for every limit of the cards API. */
-const rateLimited = (seconds: number, detail: string) =>
-  new ProblemError(429, 'RATE_LIMITED', detail, {
-    headers: { 'retry-after': String(seconds) },
-    extensions: { retry_after: seconds },
-  })
 
 /** The one switch from card failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -170,20 +164,15 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
   const translated = <T>(work: Promise<T>) => translateErrors(work, toProblem)
   // Reveals and one-time codes are what a stolen session would go after:
   // REVEALS_PER_MINUTE per user, whichever card, before 429.
-  const revealLimit = app.createRateLimit({
-    max: REVEALS_PER_MINUTE,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
-  })
-  const limitReveals = async (request: FastifyRequest) => {
-    const verdict = await revealLimit(request)
-    if (!verdict.isAllowed && verdict.isExceeded) {
-      throw rateLimited(
-        Math.ceil(verdict.ttl / 1000),
-        'Too many reveals. Wait a moment and try again.',
-      )
-    }
-  }
+  const limitReveals = limitCalls(
+    app,
+    {
+      max: REVEALS_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
+    },
+    'Too many reveals. Wait a moment and try again.',
+  )
 
   api.get(
     '/issuing/config/secret-key',

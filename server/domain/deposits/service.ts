@@ -6,6 +6,7 @@ import { AmountError, toMinor } from '../../../contract/money.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
+import { isUuid } from '../../infra/uuid.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { toTransaction } from '../transactions/service.ts'
@@ -55,8 +56,6 @@ export interface SandboxChainSettings {
   blockMs: number
   maxConfirmations: number
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * The sandbox chain provider's deposits. A deposit is a wallet transaction
@@ -173,9 +172,7 @@ export class DepositService {
     const ref = request.currency.trim()
     const currency = await repo.findCurrency(
       this.db,
-      UUID.test(ref)
-        ? { uuid: ref.toLowerCase() }
-        : { code: ref.toUpperCase(), chain: request.chain },
+      isUuid(ref) ? { uuid: ref.toLowerCase() } : { code: ref.toUpperCase(), chain: request.chain },
     )
     if (!currency || currency.chain !== request.chain) {
       throw new DepositRejectedError(

@@ -1,14 +1,9 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { ApiKeyRole } from '../../../contract/developer.ts'
 import type { ApiKeysTable, DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
-
-/** Keys are read only within their tenant and owner. */
-export interface Owner {
-  tenantId: string
-  userId: string
-}
 
 /** A key with its current secret's public id and the end of the previous secret, if any. */
 export type KeyRow = Selectable<ApiKeysTable> & {
@@ -70,7 +65,6 @@ export async function getKey(
     | undefined
 }
 
-/** Locks the owner's key row for a rotation or an update; undefined when it is not theirs. */
 /**
  * Locks the owner's user row: key creation and enabling take it first, so
  * two at once cannot both pass the count of enabled keys.
@@ -97,6 +91,7 @@ export async function countEnabledKeys(trx: Transaction<DB>, owner: Owner): Prom
   return Number(row.n)
 }
 
+/** Locks the owner's key row for a rotation or an update; undefined when it is not theirs. */
 export async function lockKey(trx: Transaction<DB>, owner: Owner, id: string) {
   return trx
     .selectFrom('api_keys')

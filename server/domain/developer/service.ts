@@ -9,6 +9,7 @@ import type {
 } from '../../../contract/developer.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { pageOf } from '../page.ts'
+import type { Owner } from '../wallets/repository.ts'
 import { DeveloperError } from './errors.ts'
 import { newKeySecret, prefixOf } from './key-secret.ts'
 import * as repo from './repository.ts'
@@ -46,7 +47,7 @@ export class DeveloperService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async list(owner: repo.Owner, page: { limit: number; offset: number }): Promise<ApiKeyList> {
+  async list(owner: Owner, page: { limit: number; offset: number }): Promise<ApiKeyList> {
     const { rows, total } = await repo.listKeys(this.db, owner, page, this.clock())
     return pageOf(rows.map(toApiKey), total, page)
   }
@@ -55,7 +56,7 @@ export class DeveloperService {
    * A new key and its secret, which is shown this once.
    * @throws DeveloperError ALLOWED_IPS_INVALID, API_KEY_LIMIT
    */
-  async create(owner: repo.Owner, body: CreateApiKeyBody): Promise<ApiKeyWithSecret> {
+  async create(owner: Owner, body: CreateApiKeyBody): Promise<ApiKeyWithSecret> {
     const ips = allowedIps(body.allowed_ips ?? [])
     const id = uuidv7()
     const secret = newKeySecret()
@@ -83,7 +84,7 @@ export class DeveloperService {
    * `overlapSeconds` (default API_KEY_ROTATION_OVERLAP_SECONDS), then not.
    * @throws DeveloperError API_KEY_NOT_FOUND
    */
-  async rotate(owner: repo.Owner, id: string, overlapSeconds?: number): Promise<ApiKeyWithSecret> {
+  async rotate(owner: Owner, id: string, overlapSeconds?: number): Promise<ApiKeyWithSecret> {
     const overlap = overlapSeconds ?? this.options.defaultOverlapSeconds
     const secret = newKeySecret()
     const now = this.clock()
@@ -107,7 +108,7 @@ export class DeveloperService {
    * Renames, re-roles, enables or disables the key, or replaces its allow-list.
    * @throws DeveloperError API_KEY_NOT_FOUND, ALLOWED_IPS_INVALID, API_KEY_LIMIT
    */
-  async update(owner: repo.Owner, body: UpdateApiKeyBody): Promise<ApiKey> {
+  async update(owner: Owner, body: UpdateApiKeyBody): Promise<ApiKey> {
     const ips = body.allowed_ips && allowedIps(body.allowed_ips)
     const now = this.clock()
     const row = await this.db.transaction().execute(async (trx) => {
@@ -129,7 +130,7 @@ export class DeveloperService {
 }
 
 /** @throws DeveloperError API_KEY_LIMIT when the owner already has MAX_ACTIVE_KEYS enabled. */
-async function requireRoomForKey(trx: Transaction<DB>, owner: repo.Owner) {
+async function requireRoomForKey(trx: Transaction<DB>, owner: Owner) {
   if ((await repo.countEnabledKeys(trx, owner)) >= MAX_ACTIVE_KEYS) {
     throw new DeveloperError({ kind: 'API_KEY_LIMIT', limit: MAX_ACTIVE_KEYS })
   }

@@ -3,13 +3,9 @@ import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { KycDocumentType, KycProviderName, KycStatusSource } from '../../../contract/kyc.ts'
 import type { DB, KycWebhookEventsTable } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
-
-export interface Owner {
-  tenantId: string
-  userId: string
-}
 
 /** The person's status, the row locked FOR UPDATE: every change of it goes through here first. */
 export function lockUser(trx: Transaction<DB>, owner: Owner) {

@@ -11,6 +11,7 @@ import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { sessionOnlyRoutes } from '../../infra/auth.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { limitCalls } from '../../infra/rate-limit.ts'
 import { KycProviderError } from '../../providers/kyc/kyc.ts'
 import { createKycProvider } from '../../providers/kyc/select-provider.ts'
 import { readWebhook, SumsubKyc } from '../../providers/kyc/sumsub.ts'
@@ -91,23 +92,15 @@ export default async function kycRoutes(app: FastifyInstance, opts: { config: Co
   // The sandbox's rules approve by name: they run only where they may decide.
   if (opts.config.kyc.sandboxDecides) app.jobs.register(SANDBOX_REVIEW_JOB, service.sandboxReview)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const tokenLimit = app.createRateLimit({
-    max: TOKENS_PER_MINUTE,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `kyc-token:${request.auth.tenantId}:${request.auth.userId}`,
-  })
-  const limitTokens = async (request: FastifyRequest) => {
-    const verdict = await tokenLimit(request)
-    if (!verdict.isAllowed && verdict.isExceeded) {
-      const seconds = Math.ceil(verdict.ttl / 1000)
-      throw new ProblemError(
-        429,
-        'RATE_LIMITED',
-        'Too many verification sessions opened. Wait a moment and try again.',
-        { headers: { 'retry-after': String(seconds) }, extensions: { retry_after: seconds } },
-      )
-    }
-  }
+  const limitTokens = limitCalls(
+    app,
+    {
+      max: TOKENS_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `kyc-token:${request.auth.tenantId}:${request.auth.userId}`,
+    },
+    'Too many verification sessions opened. Wait a moment and try again.',
+  )
 
   api.get(
     '/kyc/status',

@@ -12,10 +12,11 @@ import type {
 import type { KycConfig } from '../../config.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
+import { isUuid } from '../../infra/uuid.ts'
 import type { KycProvider, KycProviderEvent } from '../../providers/kyc/kyc.ts'
 import { serves } from '../tenants/rules.ts'
+import type { Owner } from '../wallets/repository.ts'
 import { KycError } from './errors.ts'
-import type { Owner } from './repository.ts'
 import * as repo from './repository.ts'
 import { canRetry, isStale, sandboxRuling, submissionRefusal, tokenRefusal } from './rules.ts'
 
@@ -130,13 +131,7 @@ export class KycService {
           country: body.country,
         },
       })
-      await repo.setStatus(trx, owner, 'PENDING', now)
-      await repo.insertHistory(trx, owner, {
-        status: 'PENDING',
-        reason: null,
-        source: 'applicant',
-        occurredAt: now,
-      })
+      await writeStatus(trx, owner, { status: 'PENDING', source: 'applicant', occurredAt: now })
       await this.jobs.enqueue(trx, {
         kind: SANDBOX_REVIEW_JOB,
         tenantId: owner.tenantId,
@@ -209,7 +204,7 @@ export class KycService {
   async receiveWebhook(rawBody: Buffer, event: KycProviderEvent): Promise<KycWebhookReply> {
     const eventKey = createHash('sha256').update(rawBody).digest('hex')
     const userId =
-      event.externalUserId && UUID.test(event.externalUserId) ? event.externalUserId : undefined
+      event.externalUserId && isUuid(event.externalUserId) ? event.externalUserId : undefined
     const user = userId ? await repo.findUserById(this.db, userId) : undefined
     return this.db.transaction().execute(async (trx) => {
       const fresh = await repo.claimWebhookEvent(trx, {
@@ -258,13 +253,7 @@ export class KycService {
    */
   async #move(trx: Trx, owner: Owner, from: KycStatus, move: Move) {
     if (move.status === from) return
-    await repo.setStatus(trx, owner, move.status, move.occurredAt)
-    await repo.insertHistory(trx, owner, {
-      status: move.status,
-      reason: move.reason ?? null,
-      source: move.source,
-      occurredAt: move.occurredAt,
-    })
+    await writeStatus(trx, owner, move)
     const open = await repo.findOpenVerification(trx, owner)
     const stillOpen = move.status === 'PENDING' || move.status === 'HOLD'
     if (open) {
@@ -283,7 +272,16 @@ export class KycService {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Sets the person's status (their row locked by the caller) and writes its history entry. */
+async function writeStatus(trx: Trx, owner: Owner, move: Move) {
+  await repo.setStatus(trx, owner, move.status, move.occurredAt)
+  await repo.insertHistory(trx, owner, {
+    status: move.status,
+    reason: move.reason ?? null,
+    source: move.source,
+    occurredAt: move.occurredAt,
+  })
+}
 
 /**
  * The demo user is verified from the start (sandbox only). Idempotent: an
@@ -293,12 +291,6 @@ export async function approveForDemo(db: Kysely<DB>, owner: Owner, now = new Dat
   await db.transaction().execute(async (trx) => {
     const user = await repo.lockUser(trx, owner)
     if (!user || user.kyc_status === 'APPROVED') return
-    await repo.setStatus(trx, owner, 'APPROVED', now)
-    await repo.insertHistory(trx, owner, {
-      status: 'APPROVED',
-      reason: null,
-      source: 'seed',
-      occurredAt: now,
-    })
+    await writeStatus(trx, owner, { status: 'APPROVED', source: 'seed', occurredAt: now })
   })
 }

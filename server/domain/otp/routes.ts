@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { TokenPair } from '../../../contract/auth.ts'
 import {
   EmailOtpRequest,
@@ -10,7 +10,8 @@ import {
 } from '../../../contract/otp.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { translateErrors } from '../../infra/problem.ts'
+import { limitCalls } from '../../infra/rate-limit.ts'
 import {
   createOtpService,
   emailRecipient,
@@ -36,26 +37,15 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
 
   // Per address, on top of the per-identifier rules of the service: one client
   // must not spray codes at many numbers (SMS pumping) nor guess across many.
-  const perIp = app.createRateLimit({
-    max: config.authRateLimitPerIp,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `otp-ip:${request.ip}`,
-  })
-  const ipLimit = async (request: FastifyRequest) => {
-    const verdict = await perIp(request)
-    if (!verdict.isAllowed && verdict.isExceeded) {
-      const seconds = Math.ceil(verdict.ttl / 1000)
-      throw new ProblemError(
-        429,
-        'RATE_LIMITED',
-        'Too many attempts. Wait a moment and try again.',
-        {
-          headers: { 'retry-after': String(seconds) },
-          extensions: { retry_after: seconds },
-        },
-      )
-    }
-  }
+  const ipLimit = limitCalls(
+    app,
+    {
+      max: config.authRateLimitPerIp,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `otp-ip:${request.ip}`,
+    },
+    'Too many attempts. Wait a moment and try again.',
+  )
 
   api.post(
     '/auth/sign-in/omni/email/otp',

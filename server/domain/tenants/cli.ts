@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
 import { PRODUCTS } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { isUuid } from '../../infra/uuid.ts'
 import { TenantError } from './errors.ts'
 import type { Fault } from './rules.ts'
 import { type TenantRow, TenantService } from './service.ts'
@@ -77,8 +78,6 @@ Against DATABASE_URL when set, else the embedded database in DATA_DIR (default .
 The embedded database has one user at a time: while the server runs, the CLI is refused
 (exit 1); stop the server first.`
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export class UsageError extends Error {}
 
 /** The command line as a command, or UsageError saying what is wrong with it. */
@@ -128,7 +127,7 @@ export function parseCommand(argv: readonly string[]): Command {
 
   const requireId = () => {
     if (id === undefined) throw new UsageError(`${name} needs the tenant's id.`)
-    if (!UUID.test(id)) throw new UsageError(`Not a tenant id (a UUID): ${id}`)
+    if (!isUuid(id)) throw new UsageError(`Not a tenant id (a UUID): ${id}`)
     return id.toLowerCase()
   }
   const noSettings = () => {
@@ -147,7 +146,7 @@ export function parseCommand(argv: readonly string[]): Command {
     case 'create': {
       if (id !== undefined) throw new UsageError(`Unexpected argument: ${id} (use --id <uuid>)`)
       const chosen = values.id as string | undefined
-      if (chosen !== undefined && !UUID.test(chosen)) {
+      if (chosen !== undefined && !isUuid(chosen)) {
         throw new UsageError(`--id must be a UUID, got ${chosen}`)
       }
       if (changes.name === undefined) throw new UsageError('create needs --name.')

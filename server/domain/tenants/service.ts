@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import type { Kysely } from 'kysely'
 import type { Products, TenantConfig, TenantSettings } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { isUuid } from '../../infra/uuid.ts'
 import { ensureDefaultPrograms } from '../fiat-accounts/service.ts'
 import { TenantError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -93,8 +94,6 @@ const valid = (resolved: ReturnType<typeof resolveSettings>): TenantSettings => 
   return resolved.settings
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** server/db/tenants.seed.json: `{"tenants": [{"id": …, …settings}]}`. */
 export const SEED_FILE = new URL('../../db/tenants.seed.json', import.meta.url)
 
@@ -110,7 +109,7 @@ export async function seedTenants(db: Kysely<DB>, file: URL | string = SEED_FILE
   const now = new Date()
   for (const [index, entry] of (seed.tenants as Array<Record<string, unknown>>).entries()) {
     const { id, ...changes } = entry
-    if (typeof id !== 'string' || !UUID.test(id)) {
+    if (typeof id !== 'string' || !isUuid(id)) {
       throw new Error(`${file}: tenants[${index}] needs an id, a UUID`)
     }
     const resolved = resolveSettings(DEFAULT_SETTINGS, changes)

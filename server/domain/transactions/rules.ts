@@ -3,6 +3,7 @@
  * record is written as one RFC 4180 CSV line. No IO here.
  */
 import type { WalletTransaction } from '../../../contract/wallets.ts'
+import { isUuid } from '../../infra/uuid.ts'
 
 export class InvalidDateRangeError extends Error {
   constructor() {
@@ -21,15 +22,13 @@ export function checkDateRange(range: { from?: string; to?: string }): void {
   if (Date.parse(range.from) > Date.parse(range.to)) throw new InvalidDateRangeError()
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * `currency=` names one currency by uuid, or every currency with that code in
  * any letter case: `usdt` is USDT on all its chains.
  */
 export function currencyFilter(value: string): { uuid: string } | { code: string } {
   const trimmed = value.trim()
-  return UUID.test(trimmed) ? { uuid: trimmed.toLowerCase() } : { code: trimmed.toUpperCase() }
+  return isUuid(trimmed) ? { uuid: trimmed.toLowerCase() } : { code: trimmed.toUpperCase() }
 }
 
 /** The CSV's columns, in order; the header row is exactly these names. */
