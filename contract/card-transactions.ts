@@ -98,6 +98,8 @@ export const CardTransaction = Type.Object({
   authorization_id: Type.Union([uuid, Type.Null()]),
   /** FEE records only. */
   fee_kind: Type.Optional(oneOf(CARD_FEE_KINDS)),
+  /** The activity feed item it belongs to (a clearing or refund: its purchase's); null if none. */
+  activity_id: Type.Union([uuid, Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 })

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { ACTIVITY_TYPES } from './activity-types.ts'
 import { CHAIN_IDS } from './catalog.ts'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
@@ -129,6 +130,21 @@ export const WalletTransaction = Type.Object({
   confirmations: Type.Union([Type.Integer(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  /**
+   * What the record belongs to: the activity feed item (`GET /api/v2/activity/{id}`)
+   * of the order, deposit, card payment or fee that wrote it — an exchange's
+   * three records share one. Null only for a record nothing in the feed stands for.
+   */
+  activity_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  activity_type: Type.Union([oneOf(ACTIVITY_TYPES), Type.Null()]),
+  /** To word the record without the feed: whom it went to or came from. */
+  counterparty_name: Type.Union([Type.String(), Type.Null()]),
+  /** The card merchant's name (a card payment's money coming back to the wallet). */
+  merchant: Type.Union([Type.String(), Type.Null()]),
+  /** The two currencies' codes of an own movement (exchange, transfer, card top-up): "USDT" → "BTC". */
+  from_currency: Type.Union([Type.String(), Type.Null()]),
+  to_currency: Type.Union([Type.String(), Type.Null()]),
+  card_last4: Type.Union([Type.String({ pattern: '^[0-9]{4}$' }), Type.Null()]),
 })
 export type WalletTransaction = Static<typeof WalletTransaction>
 

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
+import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import authRoutes from './domain/auth/routes.ts'
 import cardTransactionRoutes, {
@@ -104,6 +105,7 @@ export async function buildApp(
       walletRoutes,
       addressRoutes,
       transactionRoutes,
+      activityRoutes,
       fiatAccountRoutes,
       counterpartyRoutes,
       ...(options.extraRoutes?.v2 ?? []),

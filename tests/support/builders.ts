@@ -80,6 +80,13 @@ export const aTransaction = (overrides: Partial<WalletTransaction> = {}): Wallet
   confirmations: 12,
   created_at: '2026-01-03T10:00:00Z',
   updated_at: '2026-01-03T10:05:00Z',
+  activity_id: null,
+  activity_type: null,
+  counterparty_name: null,
+  merchant: null,
+  from_currency: null,
+  to_currency: null,
+  card_last4: null,
   ...overrides,
 })
 

@@ -22,6 +22,7 @@ export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
       'k.limit_monthly_minor',
       'k.three_ds_failures',
       'k.three_ds_failed_since',
+      'k.last4',
       'f.status as account_status',
       'f.ledger_account_id',
       'f.hold_ledger_account_id',
@@ -108,6 +109,8 @@ export interface NewCardTransaction {
   authorizationId: string | null
   /** The network's message id and the message's hash (an idempotent message). */
   message?: { id: string; hash: string }
+  /** The card payment's activity item (activity/record.ts). */
+  activityId: string | null
   at: Date
 }
 
@@ -134,6 +137,7 @@ export async function insertTransaction(trx: Transaction<DB>, t: NewCardTransact
       authorization_id: t.authorizationId,
       network_message_id: t.message?.id ?? null,
       message_hash: t.message?.hash ?? null,
+      activity_id: t.activityId,
       created_at: t.at,
       updated_at: t.at,
     })
@@ -167,6 +171,7 @@ export async function insertOwnRecord(
     walletId: string
     currencyUuid: string
     amountMinor: bigint
+    activityId: string | null
     at: Date
   } & (
     | {
@@ -197,6 +202,7 @@ export async function insertOwnRecord(
       fee_kind: t.type === 'FEE' ? t.feeKind : null,
       fee_period: t.type === 'FEE' ? t.feePeriod : null,
       operation_id: t.type === 'DEPOSIT' ? t.operationId : null,
+      activity_id: t.activityId,
       created_at: t.at,
       updated_at: t.at,
     })
@@ -267,6 +273,7 @@ const selectRow = <O>(query: SelectQueryBuilder<Listing, 't' | 'k' | 'c', O>) =>
     't.exceeded_limit',
     't.authorization_id',
     't.fee_kind',
+    't.activity_id',
     't.created_at',
     't.updated_at',
   ])
@@ -292,6 +299,21 @@ export async function countTransactions(db: Executor, scope: CardTransactionScop
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow()
   return Number(row.count)
+}
+
+/** The card transactions one activity item wrote (a payment's steps), oldest first. */
+export function findByActivity(db: Executor, tenantId: string, activityId: string) {
+  return selectRow(
+    db
+      .selectFrom('card_transactions as t')
+      .leftJoin('cards as k', 'k.id', 't.card_id')
+      .innerJoin('currencies as c', 'c.uuid', 't.currency_uuid')
+      .where('t.tenant_id', '=', tenantId)
+      .where('t.activity_id', '=', activityId),
+  )
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute()
 }
 
 /** One row of any tenant by id (the processor's answer). */

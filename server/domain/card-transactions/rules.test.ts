@@ -156,6 +156,7 @@ describe('cardCsvLine', () => {
     const line = cardCsvLine({
       id: 'i',
       card_id: 'c',
+      activity_id: null,
       card_last4: '0042',
       fiat_account_id: 'f',
       wallet_uuid: 'w',

@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/card-transactions.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { cardAuthorized, cardPaymentFollowed } from '../activity/record.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
 import { consumeOtp } from '../cards/service.ts'
@@ -169,20 +170,34 @@ export class CardProcessor {
       spentThisMonth: await repo.authorizedSince(trx, card.id, monthStart(now)),
     })
     const id = uuidv7()
-    const record = (verdict: typeof decision) =>
-      repo.insertTransaction(trx, {
+    const activityId = uuidv7()
+    const record = async (verdict: typeof decision) => {
+      const declineReason = verdict.status === 'DECLINED' ? verdict.reason : null
+      await repo.insertTransaction(trx, {
         id,
         card,
         type: 'AUTHORIZATION',
         status: verdict.status,
         amountMinor: amount,
         merchant: message.merchant ?? null,
-        declineReason: verdict.status === 'DECLINED' ? verdict.reason : null,
+        declineReason,
         exceededLimit: verdict.status === 'DECLINED' ? verdict.limit : null,
         authorizationId: null,
         message: message.stamp,
+        activityId,
         at: now,
       })
+      await cardAuthorized(trx, {
+        id: activityId,
+        card,
+        authorizationId: id,
+        status: verdict.status,
+        amountMinor: amount,
+        merchant: message.merchant ?? null,
+        declineReason,
+        at: now,
+      })
+    }
     if (decision.status === 'DECLINED') {
       await record(decision)
       return id
@@ -253,8 +268,17 @@ export class CardProcessor {
     const authorized = BigInt(authorization.amount_minor)
     const id = uuidv7()
     const merchant = message.merchant ?? merchantOf(authorization)
-    const record = (type: 'CLEARING' | 'REVERSAL' | 'REFUND') =>
-      repo.insertTransaction(trx, {
+    /** The payment's activity item, which the step's records belong to (set by `record`). */
+    let activityId: string | null = null
+    const record = async (type: 'CLEARING' | 'REVERSAL' | 'REFUND') => {
+      activityId = await cardPaymentFollowed(trx, {
+        tenantId: card.tenant_id,
+        authorizationId: authorization.id,
+        type,
+        amountMinor: amount,
+        at: now,
+      })
+      await repo.insertTransaction(trx, {
         id,
         card,
         type,
@@ -265,8 +289,10 @@ export class CardProcessor {
         exceededLimit: null,
         authorizationId: authorization.id,
         message: message.stamp,
+        activityId,
         at: now,
       })
+    }
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)
     const destination = await this.releaseTo(trx, card, account.status)
     /** Money back to a CANCELED (closed stand-alone) account goes to the wallet, with its record. */
@@ -280,6 +306,7 @@ export class CardProcessor {
           currencyUuid: card.currency_uuid,
           amountMinor,
           cardId: card.id,
+          activityId,
           at: now,
         })
       }
@@ -453,7 +480,14 @@ const merchantOf = (row: {
  */
 export async function recordDeposit(
   trx: Transaction<DB>,
-  deposit: { fiatAccountId: string; operationId: string; amountMinor: bigint; at: Date },
+  deposit: {
+    fiatAccountId: string
+    operationId: string
+    amountMinor: bigint
+    /** The top-up's activity item. */
+    activityId: string | null
+    at: Date
+  },
 ): Promise<void> {
   const account = await repo.findAccountHolder(trx, deposit.fiatAccountId)
   if (!account) throw new Error(`fiat account ${deposit.fiatAccountId} not found`)
@@ -469,6 +503,7 @@ export async function recordDeposit(
     type: 'DEPOSIT',
     status: 'SETTLED',
     operationId: deposit.operationId,
+    activityId: deposit.activityId,
     at: deposit.at,
   })
 }
@@ -561,6 +596,7 @@ export const toCardTransaction = (row: repo.CardTransactionRow): CardTransaction
   exceeded_limit: row.exceeded_limit,
   authorization_id: row.authorization_id,
   ...(row.fee_kind !== null && { fee_kind: row.fee_kind }),
+  activity_id: row.activity_id,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 })

@@ -330,6 +330,8 @@ export async function insertWalletRecord(
     currencyUuid: string
     amountMinor: bigint
     cardId: string
+    /** The activity item the record belongs to (activity/record.ts). */
+    activityId: string | null
     at: Date
   },
 ) {
@@ -348,6 +350,7 @@ export async function insertWalletRecord(
       amount_minor: row.amountMinor.toString(),
       address: null,
       operation_id: row.cardId,
+      activity_id: row.activityId,
       created_at: row.at,
       updated_at: row.at,
     })

@@ -20,6 +20,7 @@ import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
+import { cardBalanceReturned, cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
@@ -358,6 +359,24 @@ export class CardService {
         },
       })
     }
+    const activityId = uuidv7()
+    const charged = (source: { type: 'card' | 'card_transaction'; id: string }) =>
+      cardFeeCharged(trx, {
+        id: activityId,
+        card: {
+          tenant_id: owner.tenantId,
+          user_id: owner.userId,
+          wallet_id: card.walletId,
+          id: card.id,
+          fiat_account_id: card.fiatAccountId,
+          currency_uuid: currency,
+        },
+        source,
+        feeKind: 'ISSUE',
+        amountMinor: fee,
+        paid: true,
+        at,
+      })
     if (card.standAlone) {
       await repo.insertWalletRecord(trx, {
         id: uuidv7(),
@@ -367,12 +386,16 @@ export class CardService {
         currencyUuid: currency,
         amountMinor: fee,
         cardId: card.id,
+        activityId,
         at,
       })
+      await charged({ type: 'card', id: card.id })
       return
     }
-    await insertOwnRecord(trx, {
-      id: uuidv7(),
+    const recordId = uuidv7()
+    const recorded = await insertOwnRecord(trx, {
+      id: recordId,
+      activityId,
       tenantId: owner.tenantId,
       userId: owner.userId,
       cardId: card.id,
@@ -386,6 +409,7 @@ export class CardService {
       feePeriod: null,
       at,
     })
+    if (recorded) await charged({ type: 'card_transaction', id: recordId })
   }
 
   /**
@@ -520,6 +544,7 @@ export class CardService {
         idempotencyKey: `card:${card.id}:closed`,
         postings: transfer(card.ledger_account_id, wallet.user_wallet, card.currency_uuid, balance),
       })
+      const activityId = uuidv7()
       await repo.insertWalletRecord(trx, {
         id: uuidv7(),
         tenantId: owner.tenantId,
@@ -528,6 +553,13 @@ export class CardService {
         currencyUuid: card.currency_uuid,
         amountMinor: balance,
         cardId: card.id,
+        activityId,
+        at: now,
+      })
+      await cardBalanceReturned(trx, {
+        id: activityId,
+        card: { ...card, user_id: owner.userId },
+        amountMinor: balance,
         at: now,
       })
     }
@@ -642,8 +674,11 @@ export class CardService {
         ),
       })
     }
-    await insertOwnRecord(trx, {
-      id: uuidv7(),
+    const recordId = uuidv7()
+    const activityId = uuidv7()
+    const recorded = await insertOwnRecord(trx, {
+      id: recordId,
+      activityId,
       tenantId: card.tenant_id,
       userId: card.user_id,
       cardId: card.id,
@@ -657,6 +692,17 @@ export class CardService {
       feePeriod: period,
       at,
     })
+    if (recorded) {
+      await cardFeeCharged(trx, {
+        id: activityId,
+        card,
+        source: { type: 'card_transaction', id: recordId },
+        feeKind: 'MONTHLY',
+        amountMinor: fee,
+        paid,
+        at,
+      })
+    }
   }
 
   /**

@@ -9,7 +9,7 @@ type Executor = Kysely<DB> | Transaction<DB>
 export function findWalletById(db: Executor, walletId: string) {
   return db
     .selectFrom('wallets')
-    .select(['id', 'tenant_id'])
+    .select(['id', 'tenant_id', 'user_id'])
     .where('id', '=', walletId)
     .executeTakeFirst()
 }
@@ -60,6 +60,8 @@ export function insertDeposit(
     amountMinor: bigint
     address: string
     txHash: string
+    /** Its activity item (written after it, once it is known to be new). */
+    activityId: string
   },
 ) {
   return trx
@@ -77,6 +79,7 @@ export function insertDeposit(
       address: row.address,
       tx_hash: row.txHash,
       confirmations: 0,
+      activity_id: row.activityId,
     })
     .onConflict((oc) =>
       oc
@@ -84,7 +87,7 @@ export function insertDeposit(
         .where('tx_hash', 'is not', null)
         .doNothing(),
     )
-    .returning('id')
+    .returning(['id', 'created_at'])
     .executeTakeFirst()
 }
 
@@ -113,6 +116,7 @@ export function findDeposit(
       't.confirmations',
       't.created_at',
       't.updated_at',
+      't.activity_id',
       'c.code as currency',
       'c.chain',
       'c.decimals',

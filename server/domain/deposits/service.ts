@@ -7,6 +7,8 @@ import type { WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
+import { labelFor, recordLabels } from '../activity/labels.ts'
+import { cryptoDepositDetected, cryptoDepositProgress } from '../activity/record.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { toTransaction } from '../transactions/service.ts'
@@ -93,6 +95,7 @@ export class DepositService {
     const txHash = this.#txHash(tenantId, request)
 
     const id = await this.db.transaction().execute(async (trx) => {
+      const activityId = uuidv7()
       const inserted = await repo.insertDeposit(trx, {
         id: uuidv7(),
         tenantId,
@@ -101,8 +104,21 @@ export class DepositService {
         amountMinor: amount,
         address,
         txHash,
+        activityId,
       })
       if (!inserted) return undefined
+      await cryptoDepositDetected(trx, {
+        id: activityId,
+        tenantId,
+        userId: wallet.user_id,
+        walletId: wallet.id,
+        recordId: inserted.id,
+        currencyUuid: currency.uuid,
+        amountMinor: amount,
+        address,
+        txHash,
+        at: inserted.created_at,
+      })
       await this.jobs.enqueue(trx, {
         kind: DEPOSIT_JOB,
         tenantId,
@@ -119,7 +135,7 @@ export class DepositService {
       BigInt(row.amount_minor) === amount &&
       row.address === address
     if (!same) throw new DepositConflictError()
-    return toWalletTransaction(row)
+    return toTransaction(row, labelFor(await recordLabels(this.db, tenantId, [row]), row))
   }
 
   /** The job handler: one step of one deposit (see the class comment). */
@@ -148,6 +164,14 @@ export class DepositService {
           postings: transfer(external, accounts.pending, row.currency_uuid, amount),
         })
         await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations: 0 })
+        await cryptoDepositProgress(trx, {
+          tenantId,
+          recordId: row.id,
+          status: 'pending',
+          confirmations: 0,
+          required,
+          at: context.now,
+        })
         return false
       }
       if (step.complete) {
@@ -158,9 +182,15 @@ export class DepositService {
           postings: transfer(accounts.pending, accounts.user_wallet, row.currency_uuid, amount),
         })
       }
-      await repo.updateDeposit(trx, row.id, {
-        status: step.complete ? 'complete' : 'pending',
+      const status = step.complete ? 'complete' : 'pending'
+      await repo.updateDeposit(trx, row.id, { status, confirmations: step.confirmations })
+      await cryptoDepositProgress(trx, {
+        tenantId,
+        recordId: row.id,
+        status,
         confirmations: step.confirmations,
+        required,
+        at: context.now,
       })
       return step.complete
     })
@@ -245,6 +275,3 @@ function parseAmount(amount: string, decimals: number): bigint {
   }
   return minor
 }
-
-/** Deposits answer like every other record (transactions/service.ts). */
-export const toWalletTransaction = (row: repo.DepositRow): WalletTransaction => toTransaction(row)

@@ -255,6 +255,8 @@ export interface NewRecord {
   amountMinor: bigint
   address: string | null
   orderId: string
+  /** The activity item the record belongs to (activity/record.ts). */
+  activityId: string
   at: Date
 }
 
@@ -275,6 +277,7 @@ export async function insertRecords(trx: Transaction<DB>, records: readonly NewR
         amount_minor: record.amountMinor.toString(),
         address: record.address,
         operation_id: record.orderId,
+        activity_id: record.activityId,
         created_at: record.at,
         updated_at: record.at,
       })),

@@ -17,6 +17,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { BankingProvider, PayoutSubmission } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
+import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
 import { requiredConfirmations } from '../deposits/rules.ts'
@@ -239,7 +240,8 @@ export class OrderService {
       const row = await repo.findOrder(trx, owner.tenantId, id)
       if (!row) throw new Error(`order ${id} vanished`)
       if (rail !== 'bank_in') await this.#hold(trx, row, catalog)
-      await repo.insertRecords(trx, this.#records(row, 'placed', recordStatus(status), now))
+      const items = await activity.orderPlaced(trx, row, now)
+      await repo.insertRecords(trx, this.#records(row, 'placed', recordStatus(status), now, items))
       await this.#event(trx, row, rail, 'NEW', now)
       if (rail === 'bank_in') {
         await this.#event(trx, row, rail, 'PENDING', now)
@@ -614,6 +616,7 @@ export class OrderService {
         throw new Error('a deposit completes by its transfer')
     }
     const conversion = row.from_currency_uuid !== row.to_currency_uuid
+    const items = await activity.orderCompleted(trx, row, now)
     await post(trx, {
       tenantId,
       kind: 'order_settle',
@@ -635,11 +638,12 @@ export class OrderService {
         fiatAccountId: topUp,
         operationId: row.id,
         amountMinor: BigInt(conversion ? row.amount_to_minor : row.amount_from_minor),
+        activityId: items.source,
         at: now,
       })
     }
     const completed = await this.#move(trx, row, rail, 'COMPLETE', null, now)
-    await repo.insertRecords(trx, this.#records(row, 'completed', 'complete', now))
+    await repo.insertRecords(trx, this.#records(row, 'completed', 'complete', now, items))
     return completed
   }
 
@@ -686,6 +690,7 @@ export class OrderService {
     })
     await repo.setRecordsStatus(trx, row.tenant_id, row.id, recordStatus(to), now)
     const moved = { ...row, status: to, updated_at: now, failure_code: failureCode }
+    await activity.orderMoved(trx, moved, now)
     await this.#event(trx, moved, rail, to, now)
     return moved
   }
@@ -708,6 +713,7 @@ export class OrderService {
     when: 'placed' | 'completed',
     status: ReturnType<typeof recordStatus>,
     at: Date,
+    items: activity.OrderActivities,
   ): repo.NewRecord[] {
     return recordPlan(factsOf(row))
       .filter((line) => line.when === when)
@@ -723,6 +729,7 @@ export class OrderService {
         amountMinor: line.amount,
         address: line.address,
         orderId: row.id,
+        activityId: items[line.wallet],
         at,
       }))
   }
@@ -801,6 +808,10 @@ export class OrderService {
         ),
       })
       await this.#move(trx, row, 'bank_in', 'COMPLETE', null, now)
+      await activity.depositSender(trx, row, {
+        name: request.senderName ?? null,
+        iban: request.senderIban ?? null,
+      })
       return {
         id,
         reference,

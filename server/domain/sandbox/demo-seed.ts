@@ -13,6 +13,7 @@ import type {
   DB,
 } from '../../infra/db/schema.ts'
 import type { JobContext, JobRunner } from '../../infra/jobs.ts'
+import { insertActivity } from '../activity/repository.ts'
 import { SeedStore } from '../addresses/seed-store.ts'
 import { AddressService } from '../addresses/service.ts'
 import { judgePassword } from '../auth/password-policy.ts'
@@ -280,10 +281,28 @@ async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
       ),
     })
     if (entry.replayed) return
+    const at = new Date()
+    const recordId = demoId('eur-deposit')
+    const activityId = await insertActivity(trx, {
+      id: demoId('eur-deposit:activity'),
+      tenant_id: tenantId,
+      user_id: owner.userId,
+      type: 'deposit',
+      status: 'complete',
+      direction: 'in',
+      source_type: 'wallet_transaction',
+      source_id: recordId,
+      wallet_id: walletId,
+      currency_uuid: FIAT.EUR,
+      amount_minor: amount.toString(),
+      address: DEMO_EUR_DEPOSIT.senderIban,
+      created_at: at,
+      updated_at: at,
+    })
     await trx
       .insertInto('wallet_transactions')
       .values({
-        id: demoId('eur-deposit'),
+        id: recordId,
         tenant_id: tenantId,
         wallet_id: walletId,
         type: 'deposit',
@@ -293,6 +312,9 @@ async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
         currency_uuid: FIAT.EUR,
         amount_minor: amount.toString(),
         address: DEMO_EUR_DEPOSIT.senderIban,
+        activity_id: activityId,
+        created_at: at,
+        updated_at: at,
       })
       .execute()
   })
@@ -315,7 +337,7 @@ async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
 
 async function topUp(
   db: Kysely<DB>,
-  { tenantId }: Owner,
+  { tenantId, userId }: Owner,
   walletId: string,
   { id: fiatAccountId, ledger_account_id: subAccount }: { id: string; ledger_account_id: string },
   plan: (typeof DEMO_TOP_UPS)[number],
@@ -337,7 +359,27 @@ async function topUp(
     }
     const entry = await post(trx, { tenantId, kind: 'card_top_up', idempotencyKey: key, postings })
     if (entry.replayed) return
-    await recordDeposit(trx, { fiatAccountId, operationId, amountMinor: amount, at: new Date() })
+    const at = new Date()
+    const activityId = await insertActivity(trx, {
+      id: demoId(`top-up:${plan.program}:activity`),
+      tenant_id: tenantId,
+      user_id: userId,
+      type: 'card_top_up',
+      status: 'complete',
+      direction: 'own',
+      source_type: 'wallet_transaction',
+      source_id: demoId(`top-up:${plan.program}:amount`),
+      wallet_id: walletId,
+      fiat_account_id: fiatAccountId,
+      currency_uuid: FIAT.EUR,
+      amount_minor: amount.toString(),
+      fee_minor: fee.toString(),
+      received_currency_uuid: FIAT.EUR,
+      received_minor: amount.toString(),
+      created_at: at,
+      updated_at: at,
+    })
+    await recordDeposit(trx, { fiatAccountId, operationId, amountMinor: amount, activityId, at })
     const record = {
       tenant_id: tenantId,
       wallet_id: walletId,
@@ -346,6 +388,9 @@ async function topUp(
       status: 'complete',
       currency_uuid: FIAT.EUR,
       operation_id: operationId,
+      activity_id: activityId,
+      created_at: at,
+      updated_at: at,
     } as const
     await trx
       .insertInto('wallet_transactions')

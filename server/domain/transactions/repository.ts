@@ -83,6 +83,7 @@ const selectRecord = <O>(query: SelectQueryBuilder<History, 't' | 'c', O>) =>
     't.confirmations',
     't.created_at',
     't.updated_at',
+    't.activity_id',
   ])
 
 export type TransactionRow = Awaited<ReturnType<typeof findTransaction>> & {}
@@ -142,4 +143,18 @@ export function findTransaction(db: Kysely<DB>, scope: Scope, id: string) {
       .where('t.wallet_id', '=', scope.walletId)
       .where('t.id', '=', id),
   ).executeTakeFirst()
+}
+
+/** The records one activity item wrote, in any of the owner's wallets, oldest first. */
+export function findRecordsOfActivity(db: Kysely<DB>, tenantId: string, activityId: string) {
+  return selectRecord(
+    db
+      .selectFrom('wallet_transactions as t')
+      .innerJoin('currencies as c', 'c.uuid', 't.currency_uuid')
+      .where('t.tenant_id', '=', tenantId)
+      .where('t.activity_id', '=', activityId),
+  )
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute()
 }

@@ -45,6 +45,14 @@ export const CSV_COLUMNS = [
   'address',
   'tx_hash',
   'confirmations',
+  // Issue 14: what the record belongs to, at the end so older readers keep their columns.
+  'activity_id',
+  'activity_type',
+  'counterparty_name',
+  'merchant',
+  'from_currency',
+  'to_currency',
+  'card_last4',
 ] as const satisfies readonly (keyof WalletTransaction)[]
 
 /** RFC 4180 ends every record, the last included, with CRLF. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { labelFor, NO_LABEL, type RecordLabel, recordLabels } from '../activity/labels.ts'
 import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { findWallet } from '../wallets/repository.ts'
@@ -59,7 +60,12 @@ export class TransactionService {
       repo.findTransactions(this.db, scope, filter, { limit, offset }),
       repo.countTransactions(this.db, scope, filter),
     ])
-    return pageOf(rows.map(toTransaction), total, { limit, offset })
+    const labels = await recordLabels(this.db, scope.tenantId, rows)
+    return pageOf(
+      rows.map((row) => toTransaction(row, labelFor(labels, row))),
+      total,
+      { limit, offset },
+    )
   }
 
   /**
@@ -70,7 +76,7 @@ export class TransactionService {
     const scope = await this.#scope(owner, walletId, {})
     const row = await repo.findTransaction(this.db, scope, id)
     if (!row) throw new TransactionNotFoundError()
-    return toTransaction(row)
+    return toTransaction(row, labelFor(await recordLabels(this.db, scope.tenantId, [row]), row))
   }
 
   /**
@@ -98,7 +104,12 @@ export class TransactionService {
       for (;;) {
         const rows = await repo.findPageAfter(db, scope, filter, after, size)
         onPage(rows.length)
-        if (rows.length > 0) yield rows.map((row) => csvTransaction(toTransaction(row))).join('')
+        const labels = await recordLabels(db, scope.tenantId, rows)
+        if (rows.length > 0) {
+          yield rows
+            .map((row) => csvTransaction(toTransaction(row, labelFor(labels, row))))
+            .join('')
+        }
         if (rows.length < size) return
         const last = rows[rows.length - 1]!
         after = { createdAt: last.cursor_at, id: last.id }
@@ -133,10 +144,17 @@ export type RecordRow = Pick<
   | 'confirmations'
   | 'created_at'
   | 'updated_at'
+  | 'activity_id'
 >
 
-/** A record (currency joined) as the API shows it; every writer of records answers with this. */
-export const toTransaction = (row: RecordRow): WalletTransaction => ({
+/**
+ * A record (currency joined) as the API shows it, with what its activity item
+ * says of it (activity/labels.ts); every writer of records answers with this.
+ */
+export const toTransaction = (
+  row: RecordRow,
+  label: RecordLabel = NO_LABEL,
+): WalletTransaction => ({
   uuid: row.id,
   wallet_uuid: row.wallet_id,
   type: row.type,
@@ -152,4 +170,6 @@ export const toTransaction = (row: RecordRow): WalletTransaction => ({
   confirmations: row.confirmations,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
+  activity_id: row.activity_id,
+  ...label,
 })

@@ -107,6 +107,14 @@ describeServer('wallet transactions', () => {
       confirmations: 3,
       created_at: created_at.toISOString(),
       updated_at: expect.any(String),
+      // A record written outside any order, deposit or card belongs to no activity item.
+      activity_id: null,
+      activity_type: null,
+      counterparty_name: null,
+      merchant: null,
+      from_currency: null,
+      to_currency: null,
+      card_last4: null,
     } satisfies WalletTransaction)
     expect(byId.get(ids[1]!)).toMatchObject({ currency: 'EUR', chain: null, amount: '0.05' })
     expect(byId.get(ids[2]!)).toMatchObject({

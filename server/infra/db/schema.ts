@@ -1,5 +1,12 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 import type {
+  ActivityDirection,
+  ActivityEventCode,
+  ActivitySourceType,
+  ActivityStatus,
+  ActivityType,
+} from '../../../contract/activity.ts'
+import type {
   CardFeeKind,
   CardLimitKind,
   CardTransactionStatus,
@@ -269,6 +276,8 @@ export interface WalletTransactionsTable {
   tx_hash: string | null
   confirmations: number | null
   operation_id: string | null
+  /** Migration 0015: the activity item the record belongs to. */
+  activity_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
   updated_at: CreatedAt
 }
@@ -576,8 +585,62 @@ export interface CardTransactionsTable {
   operation_id: ColumnType<string | null, string | null | undefined, string | null>
   network_message_id: ColumnType<string | null, string | null | undefined, string | null>
   message_hash: ColumnType<string | null, string | null | undefined, string | null>
+  /** Migration 0015: the activity item (a clearing's or refund's: its purchase's). */
+  activity_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
   updated_at: CreatedAt
+}
+
+/** An optional column on insert: nullable, null when left out. */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>
+
+/** One step of an activity's timeline (not an order's: those are order_events). */
+export interface StoredActivityEvent {
+  status: ActivityStatus
+  code: ActivityEventCode
+  at: string
+  amount_minor: string | null
+}
+
+/** Migration 0015: one item of a person's activity feed (domain/activity). */
+export interface ActivitiesTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  type: ActivityType
+  status: ActivityStatus
+  direction: ActivityDirection
+  source_type: ActivitySourceType
+  source_id: string
+  order_type: Optional<OrderType>
+  wallet_id: string
+  counter_wallet_id: Optional<string>
+  card_id: Optional<string>
+  fiat_account_id: Optional<string>
+  card_last4: Optional<string>
+  currency_uuid: string
+  amount_minor: Minor
+  fee_minor: ColumnType<string, string | undefined, string>
+  refunded_minor: ColumnType<string, string | undefined, string>
+  received_currency_uuid: Optional<string>
+  received_minor: Optional<string>
+  rate: Optional<string>
+  counterparty_name: Optional<string>
+  merchant_name: Optional<string>
+  merchant_mcc: Optional<string>
+  merchant_city: Optional<string>
+  merchant_country: Optional<string>
+  address: Optional<string>
+  reference: Optional<string>
+  tx_hash: Optional<string>
+  confirmations: Optional<number>
+  required_confirmations: Optional<number>
+  fee_kind: Optional<CardFeeKind>
+  failure_code: Optional<string>
+  timeline: ColumnType<StoredActivityEvent[], string | undefined, string>
+  search: ColumnType<string, string | undefined, string>
+  created_at: Date
+  updated_at: Date
 }
 
 export interface ApiKeysTable {
@@ -679,6 +742,7 @@ export interface DB {
   card_secret_exchanges: CardSecretExchangesTable
   card_otps: CardOtpsTable
   card_transactions: CardTransactionsTable
+  activities: ActivitiesTable
   api_keys: ApiKeysTable
   api_key_secrets: ApiKeySecretsTable
   kyc_verifications: KycVerificationsTable

@@ -63,6 +63,7 @@ export const aCardTransaction = (overrides: Partial<CardTransaction> = {}): Card
   authorization_id: null,
   created_at: '2026-03-01T10:00:00Z',
   updated_at: '2026-03-01T10:00:00Z',
+  activity_id: null,
   ...overrides,
 })
 

@@ -1,0 +1,286 @@
+import {
+  type Insertable,
+  type Kysely,
+  type Nullable,
+  type SelectQueryBuilder,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely'
+import type { ActivitySourceType, ActivityType } from '../../../contract/activity.ts'
+import type { ActivitiesTable, DB, StoredActivityEvent } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
+import type { ActivityCursor } from './rules.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
+
+// ---------------------------------------------------------------------------
+// Writes (in the transaction that moves the money)
+
+export type NewActivity = Insertable<ActivitiesTable>
+
+/**
+ * Inserts the item unless its source already has one of this type for this
+ * person (a step repeated after a crash): answers the id either way.
+ */
+export async function insertActivity(trx: Transaction<DB>, row: NewActivity): Promise<string> {
+  const inserted = await trx
+    .insertInto('activities')
+    .values(row)
+    .onConflict((oc) => oc.columns(['source_id', 'source_type', 'type', 'user_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (inserted) return inserted.id
+  const existing = await findBySource(trx, row)
+  if (!existing) throw new Error(`activity of ${row.source_type} ${row.source_id} vanished`)
+  return existing.id
+}
+
+export interface SourceRef {
+  tenant_id: string
+  source_type: ActivitySourceType
+  source_id: string
+  type?: ActivityType
+  user_id?: string
+}
+
+/** The item of a source, locked: its steps change it one at a time. */
+export function findBySource(trx: Transaction<DB>, ref: SourceRef) {
+  let query = trx
+    .selectFrom('activities')
+    .select(['id', 'amount_minor', 'refunded_minor', 'status'])
+    .where('source_id', '=', ref.source_id)
+    .where('source_type', '=', ref.source_type)
+    .where('tenant_id', '=', ref.tenant_id)
+  if (ref.type) query = query.where('type', '=', ref.type)
+  if (ref.user_id) query = query.where('user_id', '=', ref.user_id)
+  return query.forUpdate().executeTakeFirst()
+}
+
+/**
+ * Changes every item of the source (an order is one item, or two when it paid
+ * another person), appending `event` to its timeline when given.
+ */
+export async function updateBySource(
+  trx: Transaction<DB>,
+  ref: SourceRef,
+  change: Omit<Updateable<ActivitiesTable>, 'timeline'>,
+  event?: StoredActivityEvent,
+): Promise<void> {
+  let query = trx
+    .updateTable('activities')
+    .set(change)
+    .where('source_id', '=', ref.source_id)
+    .where('source_type', '=', ref.source_type)
+    .where('tenant_id', '=', ref.tenant_id)
+  if (event) {
+    query = query.set({ timeline: sql`timeline || ${JSON.stringify([event])}::jsonb` })
+  }
+  if (ref.type) query = query.where('type', '=', ref.type)
+  await query.execute()
+}
+
+// ---------------------------------------------------------------------------
+// What writers look up
+
+/** Who holds the wallet (the receiving side of a transfer). */
+export function walletHolder(db: Executor, tenantId: string, walletId: string) {
+  return db
+    .selectFrom('wallets')
+    .select(['id', 'user_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', walletId)
+    .executeTakeFirst()
+}
+
+/** A counterparty's name as the person saved it: the legal name, else first and last. */
+export async function counterpartyName(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('counterparties')
+    .select(['legal_name', 'first_name', 'last_name'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row) return null
+  return row.legal_name ?? ([row.first_name, row.last_name].filter(Boolean).join(' ') || null)
+}
+
+/** A person's name from their profile, or null when they have not given one. */
+export async function personName(db: Executor, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('user_profiles')
+    .select(['first_name', 'last_name'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return [row?.first_name, row?.last_name].filter(Boolean).join(' ') || null
+}
+
+export async function cardLast4(db: Executor, cardId: string): Promise<string> {
+  const row = await db
+    .selectFrom('cards')
+    .select('last4')
+    .where('id', '=', cardId)
+    .executeTakeFirstOrThrow()
+  return row.last4
+}
+
+// ---------------------------------------------------------------------------
+// Reads
+
+type Feed = DB & {
+  a: DB['activities']
+  c: DB['currencies']
+  r: Nullable<DB['currencies']>
+}
+
+/** What a page narrows to: always one person's, then perhaps one wallet, card or account. */
+export interface FeedScope extends Owner {
+  walletId?: string
+  cardId?: string
+  fiatAccountId?: string
+}
+
+export interface FeedFilter {
+  type?: ActivityType
+  /** Upper-case code of the amount's or the received currency. */
+  currency?: string
+  /** A LIKE pattern over `search` (rules.ts searchPattern). */
+  search?: string
+}
+
+function items(db: Executor, owner: Owner) {
+  return db
+    .selectFrom('activities as a')
+    .innerJoin('currencies as c', 'c.uuid', 'a.currency_uuid')
+    .leftJoin('currencies as r', 'r.uuid', 'a.received_currency_uuid')
+    .where('a.tenant_id', '=', owner.tenantId)
+    .where('a.user_id', '=', owner.userId)
+}
+
+const selectItem = <O>(query: SelectQueryBuilder<Feed, 'a' | 'c' | 'r', O>) =>
+  query.select([
+    'a.id',
+    'a.type',
+    'a.status',
+    'a.direction',
+    'a.source_type',
+    'a.source_id',
+    'a.order_type',
+    'a.wallet_id',
+    'a.counter_wallet_id',
+    'a.card_id',
+    'a.fiat_account_id',
+    'a.card_last4',
+    'a.currency_uuid',
+    'c.code as currency',
+    'c.chain',
+    'c.decimals',
+    'a.amount_minor',
+    'a.fee_minor',
+    'a.refunded_minor',
+    'a.received_currency_uuid',
+    'r.code as received_currency',
+    'r.chain as received_chain',
+    'r.decimals as received_decimals',
+    'a.received_minor',
+    'a.rate',
+    'a.counterparty_name',
+    'a.merchant_name',
+    'a.merchant_mcc',
+    'a.merchant_city',
+    'a.merchant_country',
+    'a.address',
+    'a.reference',
+    'a.tx_hash',
+    'a.confirmations',
+    'a.required_confirmations',
+    'a.fee_kind',
+    'a.failure_code',
+    'a.created_at',
+    'a.updated_at',
+    sql<string>`a.created_at::text`.as('cursor_at'),
+  ])
+
+/**
+ * One keyset page of a feed: the `size` items after `after`, newest first.
+ * Each branch walks one index from its start (activities_person_feed,
+ * _wallet_feed, _card_feed, _account_feed) and stops after `size` matches. A
+ * wallet's feed is two such walks — items of the wallet, and items whose
+ * other side it is — merged: never an OR, which would sort the whole wallet.
+ */
+export function findPage(
+  db: Executor,
+  scope: FeedScope,
+  filter: FeedFilter,
+  after: ActivityCursor | undefined,
+  size: number,
+) {
+  const branch = (narrow: (query: ReturnType<typeof items>) => ReturnType<typeof items>) => {
+    let query = narrow(items(db, scope))
+    if (scope.cardId) query = query.where('a.card_id', '=', scope.cardId)
+    if (scope.fiatAccountId) query = query.where('a.fiat_account_id', '=', scope.fiatAccountId)
+    if (filter.type) query = query.where('a.type', '=', filter.type)
+    if (filter.currency) {
+      const code = filter.currency
+      query = query.where((eb) => eb.or([eb('c.code', '=', code), eb('r.code', '=', code)]))
+    }
+    if (filter.search) query = query.where('a.search', 'like', filter.search)
+    if (after) {
+      query = query.where(
+        sql<boolean>`(a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::uuid)`,
+      )
+    }
+    return selectItem(query).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(size)
+  }
+  const walletId = scope.walletId
+  if (walletId === undefined) return branch((query) => query).execute()
+  const own = branch((query) => query.where('a.wallet_id', '=', walletId))
+  const other = branch((query) => query.where('a.counter_wallet_id', '=', walletId))
+  return db
+    .selectFrom(
+      db
+        .selectFrom(own.as('w'))
+        .selectAll()
+        .unionAll(db.selectFrom(other.as('o')).selectAll())
+        .as('u'),
+    )
+    .selectAll()
+    .orderBy('u.created_at', 'desc')
+    .orderBy('u.id', 'desc')
+    .limit(size)
+    .execute()
+}
+export type ActivityRow = Awaited<ReturnType<typeof findPage>>[number]
+
+export function findActivity(db: Executor, owner: Owner, id: string) {
+  return selectItem(items(db, owner).where('a.id', '=', id))
+    .select(['a.timeline'])
+    .executeTakeFirst()
+}
+
+/** What a record needs from its item to be worded: its type and names (records.ts). */
+export function findLabels(db: Executor, tenantId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('activities as a')
+    .innerJoin('currencies as c', 'c.uuid', 'a.currency_uuid')
+    .leftJoin('currencies as r', 'r.uuid', 'a.received_currency_uuid')
+    .select([
+      'a.id',
+      'a.type',
+      'a.direction',
+      'a.counterparty_name',
+      'a.merchant_name',
+      'a.card_last4',
+      'c.code as currency',
+      'r.code as received_currency',
+    ])
+    .where('a.tenant_id', '=', tenantId)
+    .where('a.id', 'in', ids)
+    .execute()
+}
+export type LabelRow = Awaited<ReturnType<typeof findLabels>>[number]

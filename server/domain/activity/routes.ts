@@ -1,0 +1,77 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { ActivityDetail, ActivityPage, ActivityQuery } from '../../../contract/activity.ts'
+import { Problem } from '../../../contract/problem.ts'
+import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { InvalidCursorError } from './rules.ts'
+import { ActivityNotFoundError, ActivityService } from './service.ts'
+
+/** The one switch from feed failures to HTTP answers. */
+const toProblem = (error: unknown) => {
+  // Another person's wallet, card, account or item answers exactly like one that does not exist.
+  if (error instanceof ActivityNotFoundError) {
+    switch (error.what) {
+      case 'ACTIVITY':
+        return new ProblemError(404, 'ACTIVITY_NOT_FOUND', 'No such activity.')
+      case 'WALLET':
+        return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+      case 'CARD':
+        return new ProblemError(404, 'CARD_NOT_FOUND', 'No such card.')
+      case 'FIAT_ACCOUNT':
+        return new ProblemError(404, 'FIAT_ACCOUNT_NOT_FOUND', 'No such fiat account.')
+    }
+  }
+  if (error instanceof InvalidCursorError) {
+    return new ProblemError(422, 'VALIDATION_FAILED', '/querystring/cursor is not a cursor', {
+      title: 'Unprocessable Content',
+      errors: [
+        { field: '/querystring/cursor', message: 'must be a next_cursor this API answered' },
+      ],
+    })
+  }
+  return undefined
+}
+
+const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
+
+/** v2: the person's activity feed and one item of it. Protected. */
+export default async function activityRoutes(app: FastifyInstance) {
+  const service = new ActivityService(app.db)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.get(
+    '/activity',
+    {
+      schema: {
+        tags: ['activity'],
+        summary: 'The person’s activity across wallets, cards and accounts, newest first',
+        description:
+          'One item per business event (an exchange, a send, a deposit, a card payment, a ' +
+          'top-up, a fee), by keyset: pass the answer’s `next_cursor` as `cursor` for the ' +
+          'next page (null on the last). Pages never repeat or skip an item while new ones ' +
+          'arrive; new items show on a read from the top. Narrow with `wallet_uuid`, ' +
+          '`card_id`, `fiat_account_id` (another person’s: 404), `type`, `currency`, `q`.',
+        security: [{ bearer: [] }],
+        querystring: ActivityQuery,
+        response: { 200: ActivityPage, ...problems },
+      },
+    },
+    (request) => translateErrors(service.page(request.auth, request.query), toProblem),
+  )
+
+  api.get(
+    '/activity/:id',
+    {
+      schema: {
+        tags: ['activity'],
+        summary: 'One activity item: what happened, its timeline, and the ledger records',
+        description: 'Another person’s item answers 404 ACTIVITY_NOT_FOUND.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: ActivityDetail, ...problems },
+      },
+    },
+    (request) => translateErrors(service.detail(request.auth, request.params.id), toProblem),
+  )
+}

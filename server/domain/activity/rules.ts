@@ -1,0 +1,204 @@
+/**
+ * The activity feed, the pure part: what an order, a card payment or a
+ * deposit is as a feed item (type, direction, amounts), the statuses it goes
+ * through, what it changed the person's money by, and the keyset cursor.
+ * No IO here.
+ */
+import type { ActivityDirection, ActivityStatus, ActivityType } from '../../../contract/activity.ts'
+import type { CardTransactionStatus } from '../../../contract/card-transactions.ts'
+import type { OrderStatus } from '../../../contract/orders.ts'
+import type { TransactionStatus } from '../../../contract/wallets.ts'
+import type { StoredFee } from '../../infra/db/schema.ts'
+import { isUuid } from '../../infra/uuid.ts'
+import type { Rail } from '../orders/rules.ts'
+
+// ---------------------------------------------------------------------------
+// Orders
+
+/** What an order is in the feed of the person who placed it, from its rail. */
+export interface OrderShape {
+  type: ActivityType
+  direction: ActivityDirection
+  /** Minor units of `amount` (from currency, or what a deposit credits). */
+  amount: bigint
+  /** Fees, in the from currency. */
+  fee: bigint
+  /** What arrives on the person's other side, in the to currency; null when nothing does. */
+  received: bigint | null
+}
+
+export interface OrderAmounts {
+  amountFrom: bigint
+  amountTo: bigint
+  fees: readonly Pick<StoredFee, 'amount_minor'>[]
+}
+
+export const feeTotal = (fees: OrderAmounts['fees']) =>
+  fees.reduce((sum, fee) => sum + BigInt(fee.amount_minor), 0n)
+
+/**
+ * - bank_in: a deposit; `amount` is what is credited (the transfer was amount + fee);
+ * - bank_out, chain: a send;
+ * - wallet: a transfer when the target wallet is the person's own, else a send;
+ * - exchange: an exchange, its proceeds `received`;
+ * - fiat_account: a card top-up, what reached the account `received`.
+ */
+export function orderShape(rail: Rail, order: OrderAmounts, ownTarget: boolean): OrderShape {
+  const fee = feeTotal(order.fees)
+  switch (rail) {
+    case 'bank_in':
+      return { type: 'deposit', direction: 'in', amount: order.amountTo, fee, received: null }
+    case 'bank_out':
+    case 'chain':
+      return { type: 'send', direction: 'out', amount: order.amountFrom, fee, received: null }
+    case 'wallet':
+      return ownTarget
+        ? {
+            type: 'transfer',
+            direction: 'own',
+            amount: order.amountFrom,
+            fee,
+            received: order.amountTo,
+          }
+        : { type: 'send', direction: 'out', amount: order.amountFrom, fee, received: null }
+    case 'exchange':
+      return {
+        type: 'exchange',
+        direction: 'own',
+        amount: order.amountFrom,
+        fee,
+        received: order.amountTo,
+      }
+    case 'fiat_account':
+      return {
+        type: 'card_top_up',
+        direction: 'own',
+        amount: order.amountFrom,
+        fee,
+        received: order.amountTo,
+      }
+  }
+}
+
+export function orderActivityStatus(status: OrderStatus): ActivityStatus {
+  switch (status) {
+    case 'NEW':
+    case 'PENDING':
+      return 'pending'
+    case 'COMPLETE':
+      return 'complete'
+    case 'FAILED':
+    case 'ERROR':
+      return 'failed'
+    case 'CANCELED':
+      return 'canceled'
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Deposits and card payments
+
+/** A crypto deposit record's status in the feed: under way until complete. */
+export function depositActivityStatus(status: TransactionStatus): ActivityStatus {
+  switch (status) {
+    case 'complete':
+      return 'complete'
+    case 'failed':
+      return 'failed'
+    case 'canceled':
+      return 'canceled'
+    default:
+      return 'pending'
+  }
+}
+
+/** An authorisation's status in the feed (before any refund). */
+export function authorizationActivityStatus(status: CardTransactionStatus): ActivityStatus {
+  switch (status) {
+    case 'APPROVED':
+      return 'pending'
+    case 'SETTLED':
+      return 'complete'
+    case 'REVERSED':
+      return 'reversed'
+    case 'DECLINED':
+      return 'declined'
+  }
+}
+
+/** A settled payment refunded in full reads "refunded"; a part refund leaves it complete. */
+export const afterRefund = (amount: bigint, refunded: bigint): ActivityStatus =>
+  refunded >= amount ? 'refunded' : 'complete'
+
+// ---------------------------------------------------------------------------
+// What it changed the person's money by
+
+/** Statuses of items that moved no money in the end. */
+const NOTHING_MOVED: readonly ActivityStatus[] = [
+  'failed',
+  'canceled',
+  'declined',
+  'reversed',
+  'refunded',
+]
+
+/**
+ * In `amount`'s currency, never negative: out and own, amount + fee −
+ * refunded; in, amount (a deposit's fee came out of the transfer, not the
+ * wallet). Zero when the item moved nothing in the end.
+ */
+export function activityTotal(item: {
+  status: ActivityStatus
+  direction: ActivityDirection
+  amount: bigint
+  fee: bigint
+  refunded: bigint
+}): bigint {
+  if (NOTHING_MOVED.includes(item.status)) return 0n
+  if (item.direction === 'in') return item.amount
+  const total = item.amount + item.fee - item.refunded
+  return total > 0n ? total : 0n
+}
+
+// ---------------------------------------------------------------------------
+// Keyset cursor
+
+/**
+ * Where a page ended: the last item's created_at as PostgreSQL's own text
+ * (microseconds: a JS Date keeps milliseconds and would skip or repeat items
+ * sharing one) and its id. Opaque to clients: base64url of `<at>|<id>`.
+ */
+export interface ActivityCursor {
+  at: string
+  id: string
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('INVALID_CURSOR')
+    this.name = 'InvalidCursorError'
+  }
+}
+
+export const encodeCursor = (cursor: ActivityCursor) =>
+  Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url')
+
+// PostgreSQL's timestamptz text: "2025-03-01 12:00:00.000007+00", offsets like +05:30.
+const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
+
+/** @throws InvalidCursorError for anything encodeCursor did not make */
+export function decodeCursor(text: string): ActivityCursor {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new InvalidCursorError()
+  const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|')
+  if (rest.length > 0 || !at || !id || !PG_TIMESTAMP.test(at) || !isUuid(id)) {
+    throw new InvalidCursorError()
+  }
+  return { at, id: id.toLowerCase() }
+}
+
+/** `q` as a LIKE pattern that matches it literally anywhere, lower-cased like the column. */
+export const searchPattern = (q: string) =>
+  `%${q
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`
