@@ -20,9 +20,14 @@ function numberFormat(language: Language, decimals: number): Intl.NumberFormat {
 }
 
 /**
- * A money amount from its decimal string, exactly: Intl.NumberFormat formats a
- * string without turning it into a float (ES2023), so "0.000000000000000001"
- * stays 1 wei. Never parseFloat an amount.
+ * A money amount from its decimal string, every digit, with its code after it
+ * ("1.50 ETH", "12.50 EUR"): what the screens built before issue 14 show.
+ * New code uses `formatMoney` of ./money.ts — the app's one money formatter
+ * (fiat in currency style, crypto trimmed to 8 significant fraction digits,
+ * signs) — and screens move to it as they are redone.
+ * Intl.NumberFormat formats a string without turning it into a float (ES2023),
+ * so "0.000000000000000001" stays 1 wei. Never parseFloat an amount.
+ * @deprecated use formatMoney (./money.ts)
  */
 export function formatAmount(
   language: Language,
@@ -61,18 +66,4 @@ export function formatBytes(language: Language, bytes: number): string {
     unitDisplay: 'short',
     maximumFractionDigits: 1,
   }).format(value)
-}
-
-/**
- * A total in a fiat currency with its symbol ("$1,234.57", "1 234,57 €"), from
- * its decimal string — formatted without a float, like formatAmount.
- */
-export function formatMoney(language: Language, amount: string, currency: string): string {
-  const key = `c:${language}:${currency}`
-  let format = cache.get(key) as Intl.NumberFormat | undefined
-  if (!format) {
-    format = new Intl.NumberFormat(language, { style: 'currency', currency })
-    cache.set(key, format)
-  }
-  return format.format(amount as Intl.StringNumericLiteral)
 }

@@ -108,9 +108,11 @@ describeServer('wallet transactions as CSV (v1)', () => {
     expect(response.headers['cache-control']).toBe('no-store')
     expect(response.body).toBe(
       [
-        'uuid,created_at,type,method,record_type,status,currency,chain,amount,address,tx_hash,confirmations',
-        `${ids[1]},2025-03-01T12:02:00.000Z,withdrawal,crypto,WITHDRAWAL_CRYPTO_EXTERNAL,pending,ETH,ethereum,0.000000000000000001,0x52908400098527886E0F7030069857D2E4169EE7,0xfeed,0`,
-        `${ids[0]},2025-03-01T12:01:00.000Z,deposit,bank_transfer,DEPOSIT_CRYPTO_EXTERNAL,complete,EUR,,123.45,,,`,
+        'uuid,created_at,type,method,record_type,status,currency,chain,amount,address,tx_hash,confirmations,' +
+          'activity_id,activity_type,counterparty_name,merchant,from_currency,to_currency,card_last4',
+        // Records no activity item stands for leave the activity's columns empty.
+        `${ids[1]},2025-03-01T12:02:00.000Z,withdrawal,crypto,WITHDRAWAL_CRYPTO_EXTERNAL,pending,ETH,ethereum,0.000000000000000001,0x52908400098527886E0F7030069857D2E4169EE7,0xfeed,0,,,,,,,`,
+        `${ids[0]},2025-03-01T12:01:00.000Z,deposit,bank_transfer,DEPOSIT_CRYPTO_EXTERNAL,complete,EUR,,123.45,,,,,,,,,,`,
         '',
       ].join('\r\n'),
     )

@@ -47,7 +47,8 @@ describe('CSV fields (RFC 4180)', () => {
     expect(csvRecord(['a', null, 'b,c'])).toBe('a,,"b,c"\r\n')
     expect(csvHeader()).toBe(`${CSV_COLUMNS.join(',')}\r\n`)
     expect(csvHeader()).toBe(
-      'uuid,created_at,type,method,record_type,status,currency,chain,amount,address,tx_hash,confirmations\r\n',
+      'uuid,created_at,type,method,record_type,status,currency,chain,amount,address,tx_hash,confirmations,' +
+        'activity_id,activity_type,counterparty_name,merchant,from_currency,to_currency,card_last4\r\n',
     )
   })
 

@@ -1,8 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import type { CardTransaction } from '../../../contract/card-transactions.ts'
-import { formatDateTime, formatMoney } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
@@ -144,7 +145,8 @@ function CardTag(props: { last4: string | undefined; show: boolean }) {
 function PurchaseRow(props: { purchase: Purchase; showCard: boolean }) {
   const { t, language } = useI18n()
   const { purchase } = props
-  const money = (amount: string) => formatMoney(language, amount, purchase.currency)
+  const money = (amount: string) =>
+    formatMoney(language, { amount: amount, currency: purchase.currency, chain: null })
   const record = purchase.authorization ?? purchase.clearing ?? purchase.reversal
   const voided = purchase.state === 'declined' || purchase.state === 'reversed'
   return (
@@ -184,7 +186,11 @@ function MovementRow(props: { transaction: CardTransaction; showCard: boolean })
   const incoming = isIncoming(transaction)
   // A declined fee or top-up moved nothing: struck through, without a sign.
   const declined = transaction.status === 'DECLINED'
-  const amount = formatMoney(language, transaction.amount, transaction.currency)
+  const amount = formatMoney(language, {
+    amount: transaction.amount,
+    currency: transaction.currency,
+    chain: null,
+  })
   return (
     <div className="card-tx">
       <div className="card-tx-main">

@@ -3,8 +3,9 @@ import { type ReactNode, useId, useState } from 'react'
 import { Link } from 'wouter'
 import { type CardDetail, cardFinished, cardRevealable } from '../../../contract/cards.ts'
 import { href } from '../../app/paths.ts'
-import { formatDateTime, formatMoney } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button, Notice } from '../../ui/components.tsx'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -104,7 +105,10 @@ function Facts(props: { card: CardDetail }) {
     [t('cards.formFactor'), formFactorLabel(t, card.form_factor)],
     [t('cards.program'), account.program_name],
     [t('cards.funding'), card.stand_alone ? t('cards.standAlone') : t('cards.onAccount')],
-    [t('cards.balance'), formatMoney(language, account.balance, account.currency)],
+    [
+      t('cards.balance'),
+      formatMoney(language, { amount: account.balance, currency: account.currency, chain: null }),
+    ],
   ]
   return (
     <>

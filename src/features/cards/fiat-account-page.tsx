@@ -3,8 +3,8 @@ import { useId } from 'react'
 import { Link, useSearch } from 'wouter'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { href } from '../../app/paths.ts'
-import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -61,7 +61,11 @@ function Account(props: { account: FiatAccount }) {
         <div className="field-row">
           <dt>{t('cards.balance')}</dt>
           <dd className="account-balance">
-            {formatMoney(language, account.balance, account.currency)}
+            {formatMoney(language, {
+              amount: account.balance,
+              currency: account.currency,
+              chain: null,
+            })}
           </dd>
         </div>
         <div className="field-row">

@@ -3,8 +3,8 @@ import { type FormEvent, useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { href } from '../../app/paths.ts'
-import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -114,7 +114,13 @@ function AccountRow(props: { account: FiatAccount }) {
         </span>
       </span>
       <span className="account-row-side">
-        <span>{formatMoney(language, account.balance, account.currency)}</span>
+        <span>
+          {formatMoney(language, {
+            amount: account.balance,
+            currency: account.currency,
+            chain: null,
+          })}
+        </span>
         <span className={`account-status account-status-${account.status.toLowerCase()}`}>
           {accountStatusLabel(t, account.status)}
         </span>
@@ -177,8 +183,16 @@ function OpenAccount(props: { wallet: string }) {
                 {t('cards.accounts.programOption', {
                   name: program.name,
                   currency: program.currency,
-                  issue: formatMoney(language, program.fees.issue, program.currency),
-                  monthly: formatMoney(language, program.fees.monthly, program.currency),
+                  issue: formatMoney(language, {
+                    amount: program.fees.issue,
+                    currency: program.currency,
+                    chain: null,
+                  }),
+                  monthly: formatMoney(language, {
+                    amount: program.fees.monthly,
+                    currency: program.currency,
+                    chain: null,
+                  }),
                 })}
               </option>
             ))}

@@ -5,8 +5,8 @@ import type { CardFormFactor } from '../../../contract/cards.ts'
 import type { CardProgram, FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { href } from '../../app/paths.ts'
 import type { MessageKey } from '../../i18n/en.ts'
-import { formatMoney } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import type { MainButtonState } from '../../telegram/sdk.ts'
@@ -354,7 +354,11 @@ function ChooseStep(props: {
                 {t('cards.new.programOption', {
                   name: item.name,
                   currency: item.currency,
-                  fee: formatMoney(language, item.fees.issue, item.currency),
+                  fee: formatMoney(language, {
+                    amount: item.fees.issue,
+                    currency: item.currency,
+                    chain: null,
+                  }),
                 })}
               </option>
             ))}
@@ -372,7 +376,11 @@ function ChooseStep(props: {
             <option key={item.id} value={item.id}>
               {t('cards.new.accountOption', {
                 program: item.program_name,
-                balance: formatMoney(language, item.balance, item.currency),
+                balance: formatMoney(language, {
+                  amount: item.balance,
+                  currency: item.currency,
+                  chain: null,
+                }),
               })}
             </option>
           ))}
@@ -536,7 +544,8 @@ function ReviewStep(props: {
   const { t, language } = useI18n()
   const server = useNeedsServer()
   const { program, address } = props
-  const money = (amount: string) => formatMoney(language, amount, program.currency)
+  const money = (amount: string) =>
+    formatMoney(language, { amount: amount, currency: program.currency, chain: null })
   const rows: [string, string][] = [
     [t('cards.program'), `${program.name} · ${program.currency}`],
     [

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
-import { formatDateTime, formatMoney } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Pending } from '../../ui/online.tsx'
 import { DISPLAY_CURRENCIES, type DisplayCurrency, useDisplayCurrency } from './display-currency.ts'
 import { ratesQuery, walletsQuery } from './queries.ts'
@@ -32,7 +33,11 @@ export function TotalBalance() {
       )
   } else {
     const total = totalBalance(wallets.data.data, rates.data.rates)
-    const amount = formatMoney(language, total.amount, rates.data.base)
+    const amount = formatMoney(language, {
+      amount: total.amount,
+      currency: rates.data.base,
+      chain: null,
+    })
     body = (
       <>
         <p className="total-amount" data-testid="total-balance">
