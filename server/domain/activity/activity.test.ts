@@ -323,7 +323,6 @@ describeServer('the activity feed: one item per thing that happened', () => {
         }),
         201,
       )
-    const user = { token, walletId: card.fiat_account.wallet_uuid }
     const purchases = () => everything(token, { type: 'card_purchase' })
 
     const auth = await network({ type: 'AUTHORIZATION', amount: '50.00', merchant: SHOP })
@@ -388,7 +387,6 @@ describeServer('the activity feed: one item per thing that happened', () => {
     expect(await everything(token, { fiat_account_id: card.fiat_account.id })).toEqual(
       expect.arrayContaining(all),
     )
-    expect(user.walletId).toBe(card.fiat_account.wallet_uuid)
   })
 
   it('closing a stand-alone card returns its balance as one item, its record under it', async () => {
