@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type {
-  ActivityDetail,
-  ActivityItem,
-  ActivityPage,
-  ActivityType,
-} from '../../../contract/activity.ts'
-import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
-import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
+import type { ActivityPage, ActivityType } from '../../../contract/activity.ts'
+import type { Merchant } from '../../../contract/card-transactions.ts'
+import type { TransactionList } from '../../../contract/wallets.ts'
 import {
   bearer,
   createTenant,
@@ -32,6 +27,7 @@ import {
   quote,
   walletAddress,
 } from '../orders/order-fixtures.ts'
+import { activityCalls } from './activity-test-support.ts'
 
 const BANK_MS = 2_000
 const BLOCK_MS = 1_000
@@ -53,31 +49,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
 
   const { fundedCard } = cardCalls(() => app)
 
-  const get = (token: string, url: string, on = headers()) =>
-    app.inject({ method: 'GET', url: `/api/v2${url}`, headers: { ...on, ...bearer(token) } })
-
-  async function feed(token: string, query: Record<string, string> = {}, on = headers()) {
-    return ok<ActivityPage>(await get(token, `/activity?${new URLSearchParams(query)}`, on))
-  }
-
-  /** Every item of a feed, page after page. */
-  async function everything(token: string, query: Record<string, string> = {}) {
-    const items: ActivityItem[] = []
-    let cursor: string | null = null
-    do {
-      const page: ActivityPage = await feed(token, {
-        ...query,
-        limit: '100',
-        ...(cursor && { cursor }),
-      })
-      items.push(...page.data)
-      cursor = page.next_cursor
-    } while (cursor)
-    return items
-  }
-
-  const detail = async (token: string, id: string) =>
-    ok<ActivityDetail>(await get(token, `/activity/${id}`))
+  const { get, feed, everything, detail, network, deposit } = activityCalls(() => app)
 
   const only = async (user: OrderUser, type: ActivityType) => {
     const items = await everything(user.token)
@@ -235,14 +207,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   it('a crypto deposit is one item: pending while it confirms, complete at its confirmations', async () => {
     const user = await orderUser(app)
     const address = await walletAddress(app, user, 'tron')
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/sandbox/deposits',
-      headers: { 'content-type': 'application/json' },
-      payload: { wallet_uuid: user.walletId, chain: 'tron', currency: 'USDT', amount: '75.5' },
-    })
-    expect(response.statusCode, response.body).toBe(202)
-    const record = response.json<WalletTransaction>()
+    const record = await deposit(user.walletId, '75.5')
     const first = await only(user, 'deposit')
     expect(record).toMatchObject({ activity_id: first.id, activity_type: 'deposit' })
     expect(first).toMatchObject({
@@ -313,19 +278,10 @@ describeServer('the activity feed: one item per thing that happened', () => {
 
   it('a card purchase is one item from authorisation to settlement, a part clearing and a refund folded in', async () => {
     const { token, card } = await fundedCard(50_000n)
-    const network = async (body: Record<string, unknown>) =>
-      ok<CardTransaction>(
-        await app.inject({
-          method: 'POST',
-          url: '/api/sandbox/card-transactions',
-          headers: { 'content-type': 'application/json' },
-          payload: { card_id: card.id, currency: 'EUR', ...body },
-        }),
-        201,
-      )
+    const pay = (body: Record<string, unknown>) => network(card.id, body)
     const purchases = () => everything(token, { type: 'card_purchase' })
 
-    const auth = await network({ type: 'AUTHORIZATION', amount: '50.00', merchant: SHOP })
+    const auth = await pay({ type: 'AUTHORIZATION', amount: '50.00', merchant: SHOP })
     const [authorized] = await purchases()
     expect(await purchases()).toHaveLength(1)
     expect(authorized).toMatchObject({
@@ -343,12 +299,12 @@ describeServer('the activity feed: one item per thing that happened', () => {
     })
     expect(auth.activity_id).toBe(authorized!.id)
 
-    const clearing = await network({
+    const clearing = await pay({
       type: 'CLEARING',
       amount: '40.00',
       authorization_id: auth.id,
     })
-    const refund = await network({ type: 'REFUND', amount: '15.00', authorization_id: auth.id })
+    const refund = await pay({ type: 'REFUND', amount: '15.00', authorization_id: auth.id })
     const items = await purchases()
     expect(items).toHaveLength(1)
     expect(items[0]).toMatchObject({
@@ -368,13 +324,13 @@ describeServer('the activity feed: one item per thing that happened', () => {
     expect(shown.card_transactions.every((t) => t.activity_id === authorized!.id)).toBe(true)
 
     // The rest refunded: the purchase reads refunded, and moved nothing in the end.
-    await network({ type: 'REFUND', amount: '25.00', authorization_id: auth.id })
+    await pay({ type: 'REFUND', amount: '25.00', authorization_id: auth.id })
     expect((await purchases())[0]).toMatchObject({ status: 'refunded', total: { amount: '0.00' } })
 
     // A reversal and a decline are one item each too; the card's feed holds the card's items.
-    const second = await network({ type: 'AUTHORIZATION', amount: '9.99', merchant: SHOP })
-    await network({ type: 'REVERSAL', amount: '9.99', authorization_id: second.id })
-    await network({ type: 'AUTHORIZATION', amount: '900.00', merchant: SHOP })
+    const second = await pay({ type: 'AUTHORIZATION', amount: '9.99', merchant: SHOP })
+    await pay({ type: 'REVERSAL', amount: '9.99', authorization_id: second.id })
+    await pay({ type: 'AUTHORIZATION', amount: '900.00', merchant: SHOP })
     const all = await purchases()
     expect(all.map((item) => [item.status, item.total.amount])).toEqual([
       ['declined', '0.00'],
@@ -477,20 +433,9 @@ describeServer('the activity feed: one item per thing that happened', () => {
     async function depositor(count: number) {
       const user = await orderUser(app)
       await walletAddress(app, user, 'tron')
-      const deposit = () => depositInto(user.walletId)
-      for (let n = 0; n < count; n++) await deposit()
-      return { user, deposit }
-    }
-
-    async function depositInto(walletId: string) {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/sandbox/deposits',
-        headers: { 'content-type': 'application/json' },
-        payload: { wallet_uuid: walletId, chain: 'tron', currency: 'USDT', amount: '1' },
-      })
-      expect(response.statusCode, response.body).toBe(202)
-      return response.json<WalletTransaction>().activity_id!
+      const more = () => deposit(user.walletId)
+      for (let n = 0; n < count; n++) await more()
+      return { user, deposit: more }
     }
 
     it('walks the feed by cursor: newest first, while new items arrive none repeats or is skipped', async () => {
@@ -621,18 +566,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
       const owner = await fundedCard(10_000n)
       const ownerUser = { token: owner.token, walletId: owner.wallet.uuid }
       await fund(app.db, ownerUser.walletId, CUR.USDT_TRON, '50')
-      await app.inject({
-        method: 'POST',
-        url: '/api/sandbox/card-transactions',
-        headers: { 'content-type': 'application/json' },
-        payload: {
-          card_id: owner.card.id,
-          currency: 'EUR',
-          type: 'AUTHORIZATION',
-          amount: '5.00',
-          merchant: SHOP,
-        },
-      })
+      await network(owner.card.id, { type: 'AUTHORIZATION', amount: '5.00', merchant: SHOP })
       const mine = await everything(owner.token)
       expect(mine.length).toBeGreaterThan(0)
 
@@ -679,13 +613,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
         headers: { ...on, ...bearer(pair.access_token) },
         payload: {},
       })
-      const deposited = await app.inject({
-        method: 'POST',
-        url: '/api/sandbox/deposits',
-        headers: { 'content-type': 'application/json', 'x-tenant-id': tenant },
-        payload: { wallet_uuid: wallet.uuid, chain: 'tron', currency: 'USDT', amount: '3' },
-      })
-      expect(deposited.statusCode, deposited.body).toBe(202)
+      await deposit(wallet.uuid, '3', { 'x-tenant-id': tenant })
       const theirs = (await feed(pair.access_token, {}, on)).data
       expect(theirs.map((item) => item.type)).toEqual(['deposit'])
 

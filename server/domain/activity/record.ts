@@ -167,6 +167,7 @@ export async function orderCompleted(trx: Trx, order: Order, at: Date): Promise<
     currency_uuid: order.to_currency_uuid,
     amount_minor: order.amount_to_minor,
     counterparty_name: await repo.personName(trx, order.user_id),
+    timeline: JSON.stringify([event('complete', 'DELIVERED_TO_WALLET', at)]),
     created_at: at,
     updated_at: at,
   })

@@ -151,7 +151,13 @@ export async function getOrder(app: FastifyInstance, user: OrderUser, id: string
 /** `POST /api/sandbox/bank-transfers`. */
 export function bankTransfer(
   app: FastifyInstance,
-  body: { reference: string; amount: string; currency: string },
+  body: {
+    reference: string
+    amount: string
+    currency: string
+    sender_name?: string
+    sender_iban?: string
+  },
 ) {
   return app.inject({
     method: 'POST',
