@@ -43,6 +43,9 @@ interface Ready {
   /** A wallet of the signed-in user holding `csvRows` transactions. */
   walletUuid: string
   csvRows: number
+  /** The user's activity feed: how many items, and a cursor nine tenths of the way down. */
+  activityItems: number
+  deepCursor: string | null
 }
 const ready = await new Promise<Ready>((resolve, reject) => {
   createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
@@ -82,7 +85,33 @@ try {
     },
   )
 
-  // 3. The v1 CSV export of a large history, read as fast as the client can.
+  // 3. The activity feed's pages over a long feed: the first one (what every home screen
+  // reads), one of a wallet, and one deep down by cursor — each should cost about the same
+  // as GET /user, whatever the feed's length (keyset, no count).
+  if (ready.activityItems > 0 && ready.deepCursor) {
+    const auth = {
+      authorization: `Bearer ${ready.accessToken}`,
+      'x-tenant-id': DEMO_TENANT_ID,
+      'x-app-env': 'web',
+    }
+    const feed = `${ready.appUrl}/api/v2/activity?limit=20`
+    const pages = [
+      ['first page', feed],
+      ['a wallet’s first page', `${feed}&wallet_uuid=${ready.walletUuid}`],
+      ['a page 90 % down', `${feed}&cursor=${ready.deepCursor}`],
+    ] as const
+    const items = ready.activityItems.toLocaleString('en')
+    for (const [name, url] of pages) {
+      const page = await load(url, auth)
+      rows.push({
+        measure: `GET /api/v2/activity, ${name} of 20 (${items} items)`,
+        value: `${Math.round(page.rps)} req/s (p99 ${page.p99} ms), ${((page.rps / user.rps) * 100).toFixed(0)} % of /user`,
+        target: '≥ 25 % of /user',
+      })
+    }
+  }
+
+  // 4. The v1 CSV export of a large history, read as fast as the client can.
   if (ready.csvRows > 0) {
     const csv = await exportCsv(ready)
     rows.push({
@@ -95,15 +124,15 @@ try {
   child.kill('SIGTERM')
 }
 
-// 4. Orders per second against PostgreSQL's own pgbench, and on PGlite (BENCH_ORDERS=0 skips).
+// 5. Orders per second against PostgreSQL's own pgbench, and on PGlite (BENCH_ORDERS=0 skips).
 if (process.env.BENCH_ORDERS !== '0') rows.push(...(await measureOrders(DURATION_S)))
 
-// 5. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
+// 6. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
 if (process.env.BENCH_OFFLINE !== '0') {
   rows.push(...offlineStartRows(await measureOfflineStart()))
 }
 
-// 6. Card reveal round trip in Chromium, and the main thread's long tasks meanwhile (BENCH_REVEAL=0 skips).
+// 7. Card reveal round trip in Chromium, and the main thread's long tasks meanwhile (BENCH_REVEAL=0 skips).
 const notes: string[] = []
 if (process.env.BENCH_REVEAL !== '0') {
   const reveal = await measureCardReveal()

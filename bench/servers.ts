@@ -3,8 +3,9 @@
  * share their event loop: the real app (embedded PGlite in memory, or
  * BENCH_DATABASE_URL) and a bare Fastify route as the yardstick. Prints the
  * two addresses, a signed-in user's token and a wallet of theirs holding
- * BENCH_CSV_ROWS transactions (100 000 by default; 0 skips the CSV row) as one
- * JSON line, then serves until killed.
+ * BENCH_CSV_ROWS transactions (100 000 by default; 0 skips the CSV row), and
+ * that user's activity feed of BENCH_ACTIVITY_ITEMS items (100 000; 0 skips
+ * its rows) with a cursor deep in it, as one JSON line, then serves until killed.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,6 +14,8 @@ import Fastify from 'fastify'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
+import { insertGeneratedActivities } from '../server/domain/activity/activity-fixtures.ts'
+import { encodeCursor } from '../server/domain/activity/rules.ts'
 import { insertGeneratedTransactions } from '../server/domain/transactions/transaction-fixtures.ts'
 
 const config = loadConfig({
@@ -57,6 +60,48 @@ if (csvRows > 0) {
   )
 }
 
+const headers = {
+  'x-tenant-id': DEMO_TENANT_ID,
+  'x-app-env': 'web',
+  authorization: `Bearer ${access_token}`,
+}
+const activityItems = Number(process.env.BENCH_ACTIVITY_ITEMS ?? 100_000)
+let deepCursor: string | null = null
+if (activityItems > 0) {
+  const other = await app.inject({
+    method: 'POST',
+    url: '/api/v2/wallets',
+    headers,
+    payload: { type: 'trading' },
+  })
+  const wallet = await app.db
+    .selectFrom('wallets')
+    .select('user_id')
+    .where('id', '=', walletUuid)
+    .executeTakeFirstOrThrow()
+  await insertGeneratedActivities(
+    app.db,
+    {
+      tenantId: DEMO_TENANT_ID,
+      userId: wallet.user_id,
+      walletId: walletUuid,
+      otherWalletId: (other.json() as { uuid: string }).uuid,
+    },
+    activityItems,
+  )
+  // Where a reader who scrolled through nine tenths of the feed is.
+  const deep = await app.db
+    .selectFrom('activities')
+    .select(['id', (eb) => eb.cast<string>('created_at', 'text').as('at')])
+    .where('user_id', '=', wallet.user_id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(Math.floor(activityItems * 0.9))
+    .limit(1)
+    .executeTakeFirstOrThrow()
+  deepCursor = encodeCursor({ at: deep.at, id: deep.id })
+}
+
 console.log(
   JSON.stringify({
     appUrl,
@@ -65,5 +110,7 @@ console.log(
     engine: config.databaseUrl,
     walletUuid,
     csvRows,
+    activityItems,
+    deepCursor,
   }),
 )
