@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { isValidBIC, isValidIBAN } from 'ibantools'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { ActivityPage } from '../../../contract/activity.ts'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { CardTransactionList } from '../../../contract/card-transactions.ts'
 import type { CardList } from '../../../contract/cards.ts'
@@ -57,7 +58,8 @@ describeServer('the sandbox demo', () => {
         (select count(*) from counterparty_destinations) as destinations,
         (select count(*) from card_programs where tenant_id = ${DEMO_TENANT_ID}) as programs,
         (select count(*) from cards) as cards,
-        (select count(*) from card_transactions) as card_transactions
+        (select count(*) from card_transactions) as card_transactions,
+        (select count(*) from activities) as activities
     `.execute(app.db)
     return rows[0]
   }
@@ -224,6 +226,51 @@ describeServer('the sandbox demo', () => {
     expect(account).toHaveLength(9)
     expect(DEMO_CARD_MESSAGES).toHaveLength(8)
     await expectLedgerInvariants(app)
+  })
+
+  it('the demo user’s activity reads as what happened: one item each, merchants named, every record claimed', async () => {
+    const pair = (
+      await signIn(app, { email: DEMO_EMAIL, password: DEFAULT_DEMO_PASSWORD })
+    ).json<TokenPair>()
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/activity?limit=100',
+      headers: headers(bearer(pair.access_token)),
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const feed = response.json<ActivityPage>()
+    expect(feed.next_cursor).toBeNull()
+    const lines = feed.data
+      .map((item) =>
+        [item.type, item.status, item.total.amount, item.total.currency, item.merchant?.name]
+          .filter(Boolean)
+          .join(' '),
+      )
+      .sort()
+    expect(lines).toEqual(
+      [
+        'card_purchase complete 40.00 EUR Dussmann Bookshop',
+        'card_purchase complete 42.90 EUR Café Einstein',
+        'card_purchase declined 0.00 EUR Streaming Plus',
+        'card_purchase reversed 0.00 EUR City Parking',
+        // DEMO_TOP_UPS: each top-up with its fee.
+        'card_top_up complete 202.00 EUR',
+        'card_top_up complete 350.00 EUR',
+        'deposit complete 0.01250000 BTC',
+        'deposit complete 0.850000000000000000 ETH',
+        'deposit complete 1250.000000 USDT',
+        'deposit complete 2500.00 EUR',
+        'deposit complete 320.500000 USDC',
+        'deposit complete 500.000000 USDT',
+        'fee complete 5.00 EUR',
+      ].sort(),
+    )
+    const unclaimed = await app.db
+      .selectFrom('wallet_transactions')
+      .select('id')
+      .where('activity_id', 'is', null)
+      .execute()
+    expect(unclaimed).toEqual([])
   })
 
   it('the demo user pays two counterparties: a person by SEPA, a business by SWIFT and on chain', async () => {
