@@ -57,6 +57,30 @@ describeServer('the activity feed: one item per thing that happened', () => {
     return items[0]!
   }
 
+  /** USDT on Tron into BTC, 100 paid unless `extra` says otherwise. */
+  const exchangeQuote = (user: OrderUser, extra: Record<string, string> = {}) =>
+    quote(app, user, {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.BTC,
+      amount_from: '100',
+      ...extra,
+    })
+
+  /** A SEPA payout of `amount` euros to Anna Schmidt, a counterparty saved for it. */
+  async function sepaQuote(user: OrderUser, amount: string) {
+    const destination = await insertDestination(app.db, user.walletId, {
+      type: 'SEPA',
+      iban: IBAN.OK,
+    })
+    return quote(app, user, {
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      destination_id: destination,
+      amount_from: amount,
+    })
+  }
+
   async function records(user: OrderUser, walletId = user.walletId) {
     const list = ok<TransactionList>(
       await get(user.token, `/wallets/${walletId}/transactions?limit=100`),
@@ -74,12 +98,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   it('an exchange is one item: paid, received, fee and rate, its three records under it', async () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.USDT_TRON, '500')
-    const q = await quote(app, user, {
-      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-      from_uuid: CUR.USDT_TRON,
-      to_uuid: CUR.BTC,
-      amount_from: '100',
-    })
+    const q = await exchangeQuote(user)
     const order = await placed(app, user, q)
     const pending = await only(user, 'exchange')
     expect(pending).toMatchObject({ status: 'pending', direction: 'own' })
@@ -129,9 +148,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
     const user = await orderUser(app)
     const trading = await createWallet(app, user.token, 'trading')
     await fund(app.db, user.walletId, CUR.USDT_TRON, '200')
-    const q = await quote(app, user, {
-      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-      from_uuid: CUR.USDT_TRON,
+    const q = await exchangeQuote(user, {
       to_uuid: CUR.ETH,
       to_wallet_uuid: trading.uuid,
       amount_from: '50',
@@ -152,16 +169,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   it('a SEPA send with a fee is one item: payee, amount, fee, total, status from pending to complete', async () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.EUR, '500.00')
-    const destination = await insertDestination(app.db, user.walletId, {
-      type: 'SEPA',
-      iban: IBAN.OK,
-    })
-    const q = await quote(app, user, {
-      order_type: 'WITHDRAWAL_FIAT_SEPA',
-      from_uuid: CUR.EUR,
-      destination_id: destination,
-      amount_from: '120.00',
-    })
+    const q = await sepaQuote(user, '120.00')
     expect(feeSum(q)).toBe('1.00')
     const order = await placed(app, user, q)
     const expected = {
@@ -524,24 +532,8 @@ describeServer('the activity feed: one item per thing that happened', () => {
       const user = await orderUser(app)
       await fund(app.db, user.walletId, CUR.USDT_TRON, '500')
       await fund(app.db, user.walletId, CUR.EUR, '500.00')
-      const exchange = await quote(app, user, {
-        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-        from_uuid: CUR.USDT_TRON,
-        to_uuid: CUR.BTC,
-        amount_from: '100',
-      })
-      await placed(app, user, exchange)
-      const destination = await insertDestination(app.db, user.walletId, {
-        type: 'SEPA',
-        iban: IBAN.OK,
-      })
-      const send = await quote(app, user, {
-        order_type: 'WITHDRAWAL_FIAT_SEPA',
-        from_uuid: CUR.EUR,
-        destination_id: destination,
-        amount_from: '10.00',
-      })
-      await placed(app, user, send)
+      await placed(app, user, await exchangeQuote(user))
+      await placed(app, user, await sepaQuote(user, '10.00'))
 
       const types = async (query: Record<string, string>) =>
         (await everything(user.token, query)).map((item) => item.type)
@@ -636,16 +628,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   it('the CSV keeps its columns and gains the activity’s at the end', async () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.USDT_TRON, '500')
-    await placed(
-      app,
-      user,
-      await quote(app, user, {
-        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-        from_uuid: CUR.USDT_TRON,
-        to_uuid: CUR.BTC,
-        amount_from: '100',
-      }),
-    )
+    await placed(app, user, await exchangeQuote(user))
     const item = await only(user, 'exchange')
     const csv = await app.inject({
       method: 'GET',

@@ -11,7 +11,7 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import * as cardRepo from '../card-transactions/repository.ts'
-import { toCardTransaction } from '../card-transactions/service.ts'
+import { merchantOf, toCardTransaction } from '../card-transactions/service.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { findEvents } from '../orders/repository.ts'
 import { findRecordsOfActivity } from '../transactions/repository.ts'
@@ -187,15 +187,7 @@ export function toItem(row: Row): ActivityItem {
     refunded: row.type === 'card_purchase' && refunded > 0n ? money(refunded) : null,
     rate: row.rate,
     counterparty_name: row.counterparty_name,
-    merchant:
-      row.merchant_name === null
-        ? null
-        : {
-            name: row.merchant_name,
-            mcc: row.merchant_mcc ?? '',
-            city: row.merchant_city ?? '',
-            country: row.merchant_country ?? '',
-          },
+    merchant: merchantOf(row),
     address: row.address,
     reference: row.reference,
     tx_hash: row.tx_hash,

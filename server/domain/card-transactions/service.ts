@@ -458,7 +458,7 @@ function parseAmount(amount: string, decimals: number): bigint {
 }
 
 /** The merchant columns as one value; the migration's CHECKs keep mcc and country well formed. */
-const merchantOf = (row: {
+export const merchantOf = (row: {
   merchant_name: string | null
   merchant_mcc: string | null
   merchant_city: string | null

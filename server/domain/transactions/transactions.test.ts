@@ -11,6 +11,7 @@ import {
   headers,
   walletWithRecords,
 } from '../../test-support.ts'
+import { NO_LABEL } from '../activity/labels.ts'
 import { CURRENCY, type TransactionOverrides } from './transaction-fixtures.ts'
 
 describeServer('wallet transactions', () => {
@@ -109,12 +110,7 @@ describeServer('wallet transactions', () => {
       updated_at: expect.any(String),
       // A record written outside any order, deposit or card belongs to no activity item.
       activity_id: null,
-      activity_type: null,
-      counterparty_name: null,
-      merchant: null,
-      from_currency: null,
-      to_currency: null,
-      card_last4: null,
+      ...NO_LABEL,
     } satisfies WalletTransaction)
     expect(byId.get(ids[1]!)).toMatchObject({ currency: 'EUR', chain: null, amount: '0.05' })
     expect(byId.get(ids[2]!)).toMatchObject({
