@@ -13,15 +13,10 @@ import {
 /** Intl's and our spaces, visible in the table: ␣ is U+00A0 (no-break), − is U+2212. */
 const nb = (text: string) => text.replaceAll('␣', '\u00a0')
 
-const eur = (amount: string): Money => ({ amount, currency: 'EUR', chain: null, decimals: 2 })
-const eth = (amount: string): Money => ({
-  amount,
-  currency: 'ETH',
-  chain: 'ethereum',
-  decimals: 18,
-})
-const btc = (amount: string): Money => ({ amount, currency: 'BTC', chain: 'bitcoin', decimals: 8 })
-const usdt = (amount: string): Money => ({ amount, currency: 'USDT', chain: 'tron', decimals: 6 })
+const eur = (amount: string): Money => ({ amount, currency: 'EUR', chain: null })
+const eth = (amount: string): Money => ({ amount, currency: 'ETH', chain: 'ethereum' })
+const btc = (amount: string): Money => ({ amount, currency: 'BTC', chain: 'bitcoin' })
+const usdt = (amount: string): Money => ({ amount, currency: 'USDT', chain: 'tron' })
 
 describe('formatMoney', () => {
   it.each<[string, Language, Money, MoneyOptions, string]>([
@@ -32,6 +27,8 @@ describe('formatMoney', () => {
     ['fiat ru, pounds', 'ru', { amount: '1234567.89', currency: 'GBP' }, {}, '1␣234␣567,89␣£'],
     ['fiat at its minor unit', 'en', eur('12.345'), {}, '€12.35'],
     ['fiat exactly, on a tap', 'en', eur('12.345'), { exact: true }, '€12.345'],
+    ['fiat exactly, short', 'en', eur('12.5'), { exact: true }, '€12.50'],
+    ['yen has no minor unit', 'en', { amount: '1234', currency: 'JPY' }, { exact: true }, '¥1,234'],
     ['fiat out', 'en', eur('12.50'), { sign: 'out' }, '−€12.50'],
     ['fiat in', 'ru', eur('12.50'), { sign: 'in' }, '+12,50␣€'],
     ['fiat negative, no sign asked', 'en', eur('-0.10'), {}, '−€0.10'],

@@ -31,8 +31,6 @@ export interface Money {
    * crypto. Left out, a code Intl knows as ISO 4217 counts as fiat.
    */
   chain?: string | null
-  /** The currency's places on the wire; only exact fiat display needs it. */
-  decimals?: number
 }
 
 /** Which way the money went for the person; undefined: no sign (a balance, a price). */
@@ -134,21 +132,25 @@ export function formatMoney(language: Language, money: Money, options: MoneyOpti
   if (isFiat(money)) {
     const absolute = `${parts.whole}.${parts.fraction || '0'}` as Intl.StringNumericLiteral
     const currency = money.currency.toUpperCase()
-    const places = Math.max(money.decimals ?? 2, parts.fraction.length)
-    const format = options.exact
-      ? numberFormat(
-          `x:${language}:${currency}:${places}`,
-          () =>
-            new Intl.NumberFormat(language, {
-              style: 'currency',
-              currency,
-              maximumFractionDigits: Math.min(20, places),
-            }),
-        )
-      : numberFormat(
-          `c:${language}:${currency}`,
-          () => new Intl.NumberFormat(language, { style: 'currency', currency }),
-        )
+    const usual = numberFormat(
+      `c:${language}:${currency}`,
+      () => new Intl.NumberFormat(language, { style: 'currency', currency }),
+    )
+    // Exactly: every digit the amount has, never fewer than the currency shows.
+    const minor = usual.resolvedOptions().maximumFractionDigits ?? 2
+    const places = Math.min(20, Math.max(minor, parts.fraction.length))
+    const format =
+      options.exact && places > minor
+        ? numberFormat(
+            `x:${language}:${currency}:${places}`,
+            () =>
+              new Intl.NumberFormat(language, {
+                style: 'currency',
+                currency,
+                maximumFractionDigits: places,
+              }),
+          )
+        : usual
     return `${sign}${format.format(absolute)}`
   }
   const fraction = options.exact ? parts.fraction : shortFraction(parts)
