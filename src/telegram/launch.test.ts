@@ -41,6 +41,7 @@ describe('parseLaunchParams', () => {
       botInline: false,
       languageCode: 'ru',
       userId: '7',
+      firstName: 'Ада',
     })
   })
 

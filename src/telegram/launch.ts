@@ -27,6 +27,8 @@ export interface TelegramLaunch {
   languageCode: string | undefined
   /** The launch user's Telegram id (as text), when the init data names one. */
   userId: string | undefined
+  /** The launch user's first name, to greet them by before anything is read from the server. */
+  firstName: string | undefined
 }
 
 /** The Mini App launch in `raw` launch parameters, or undefined when they are not one. */
@@ -44,6 +46,7 @@ export function parseLaunchParams(raw: string): TelegramLaunch | undefined {
     botInline: !isFalsy(params.get('tgWebAppBotInline')),
     languageCode: languageOf(user),
     userId: userIdOf(user),
+    firstName: firstNameOf(user),
   }
 }
 
@@ -78,6 +81,11 @@ function launchUser(initData: string): Record<string, unknown> | undefined {
 function languageOf(user: Record<string, unknown> | undefined): string | undefined {
   const code = user?.language_code
   return typeof code === 'string' ? code : undefined
+}
+
+function firstNameOf(user: Record<string, unknown> | undefined): string | undefined {
+  const name = user?.first_name
+  return typeof name === 'string' && name.trim() ? name.trim() : undefined
 }
 
 function userIdOf(user: Record<string, unknown> | undefined): string | undefined {

@@ -14,9 +14,12 @@ export function BalanceList(props: { balances: Balance[] }) {
     <ul className="balances">
       {props.balances.map((balance) => (
         <li key={balance.currency_uuid} className="balance" data-testid="balance">
+          <span className="currency-badge" aria-hidden="true">
+            {balance.currency.slice(0, 1)}
+          </span>
           <span className="balance-currency">
-            {balance.currency}
-            {balance.chain && <span className="muted"> · {balance.chain}</span>}
+            <span className="balance-code">{balance.currency}</span>
+            {balance.chain && <span className="muted balance-chain"> · {balance.chain}</span>}
           </span>
           <span className="balance-amounts">
             <span className="balance-available">

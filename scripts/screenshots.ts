@@ -1,0 +1,269 @@
+// `npm run screenshots`: every screen of the app with the sandbox demo, at a
+// phone's and a desktop's size, light and dark, in English and Russian, into
+// .screens/<language>-<theme>-<size>/<screen>.png (git ignores it), plus the
+// Mini App and an exchange's review step. With --readme it also copies the
+// README's four into docs/screens/.
+//
+//   npm run screenshots                      # a fresh server of its own, every screen
+//   npm run screenshots -- --only home,card  # some screens (route names of src/app/paths.ts)
+//   npm run screenshots -- --url http://127.0.0.1:8080   # a server already running (sandbox)
+//   npm run screenshots -- --sizes phone --themes light --languages en
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+  launchUser,
+  signedInitData,
+  TEST_BOT_TOKEN,
+} from '../server/domain/auth/telegram-test-support.ts'
+import { DEMO, type DemoUrl, demoUrls, PASSING, SIGNED_OUT } from '../tests/support/demo-routes.ts'
+import { launchBrowser, startServer, TENANT_HEADERS } from '../tests/support/server-process.ts'
+import { ensureBuilt } from './build-state.mjs'
+
+const SIZES = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const
+type Size = keyof typeof SIZES
+const LOCALES = { en: 'en-US', ru: 'ru-RU' } as const
+type Language = keyof typeof LOCALES
+type Theme = 'light' | 'dark'
+
+const OUT = resolve('.screens')
+const README = resolve('docs/screens')
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    only: { type: 'string' },
+    sizes: { type: 'string', default: 'phone,desktop' },
+    themes: { type: 'string', default: 'light,dark' },
+    languages: { type: 'string', default: 'en,ru' },
+    readme: { type: 'boolean', default: false },
+  },
+})
+const list = <T extends string>(text: string | undefined) => (text ?? '').split(',') as T[]
+const only = values.only ? new Set(list<string>(values.only)) : undefined
+const wanted = (name: string) => !only || only.has(name)
+
+/** Waits until the screen has its heading and no skeleton is left (or 8 s have passed). */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('main h1, main h2') !== null &&
+        document.querySelector('.skeleton, .skeleton-total') === null,
+      undefined,
+      { timeout: 8_000 },
+    )
+    .catch(() => undefined)
+  // Fonts, QR codes, the last paint.
+  await page.waitForTimeout(250)
+}
+
+/** Moves the single-page app to `url` without a reload (wouter follows popstate). */
+export async function visit(page: Page, url: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to)
+    dispatchEvent(new PopStateEvent('popstate'))
+  }, url)
+  await settle(page)
+}
+
+async function signIn(page: Page, base: string) {
+  await page.goto(`${base}/auth/sign-in`)
+  await page.locator('input[type=email]').fill(DEMO.email)
+  await page.locator('input[type=password]').fill(DEMO.password)
+  await page.locator('form button[type=submit]').click()
+  await page.waitForURL((url) => url.pathname === '/')
+  await settle(page)
+}
+
+/**
+ * The whole screen in one picture: the viewport is stretched to the page's
+ * height first, so the tab bar and other fixed parts sit where a person sees
+ * them (at the bottom), not where the first screenful ended.
+ */
+async function shoot(page: Page, folder: string, name: string) {
+  mkdirSync(folder, { recursive: true })
+  const viewport = page.viewportSize()!
+  const height = await page.evaluate(() => document.documentElement.scrollHeight)
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) })
+  await page.waitForTimeout(100)
+  await page.screenshot({ path: join(folder, `${name}.png`) })
+  await page.setViewportSize(viewport)
+}
+
+/** The exchange form filled in and sent to its review step. */
+async function exchangeReview(page: Page, urls: DemoUrl[]) {
+  const wallet = urls
+    .find((route) => route.name === 'wallet')!
+    .url.split('/')
+    .at(-1)
+  await visit(page, `/exchange?wallet=${wallet}`)
+  const from = page.locator('.order-pair select').first()
+  const usdt = await from.evaluate(
+    (select: HTMLSelectElement) =>
+      [...select.options].find((option) => option.text.startsWith('USDT'))?.value ?? '',
+  )
+  await from.selectOption(usdt)
+  await page.locator('.order-amounts input').first().fill('100')
+  await page.locator('form button[type=submit]').first().click()
+  await page.locator('.order-quote').first().waitFor({ timeout: 15_000 })
+  await settle(page)
+}
+
+/** The Mini App as Telegram opens it, the SDK's mock environment playing Telegram. */
+async function openMiniApp(browser: Browser, base: string, language: Language, theme: Theme) {
+  const palette =
+    theme === 'dark'
+      ? {
+          bg_color: '#17212b',
+          secondary_bg_color: '#232e3c',
+          section_bg_color: '#17212b',
+          text_color: '#f5f5f5',
+          hint_color: '#708499',
+          link_color: '#6ab3f3',
+          button_color: '#5288c1',
+          button_text_color: '#ffffff',
+        }
+      : {
+          bg_color: '#ffffff',
+          secondary_bg_color: '#f0f0f0',
+          section_bg_color: '#ffffff',
+          text_color: '#000000',
+          hint_color: '#999999',
+          link_color: '#2481cc',
+          button_color: '#2481cc',
+          button_text_color: '#ffffff',
+        }
+  const user = launchUser({
+    first_name: language === 'ru' ? 'Анна' : 'Ada',
+    language_code: language,
+  })
+  const signUp = await fetch(`${base}/api/v2/auth/sign-up/telegram`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'x-app-env': 'telegram', 'content-type': 'application/json' },
+    body: JSON.stringify({ init_data: signedInitData({ user }), terms_accepted: true }),
+  })
+  if (signUp.status !== 201) throw new Error(`Telegram sign-up answered ${signUp.status}`)
+  const context = await browser.newContext({
+    viewport: SIZES.phone,
+    locale: LOCALES[language],
+    colorScheme: theme,
+    serviceWorkers: 'block',
+  })
+  const page = await context.newPage()
+  const launchParams = new URLSearchParams({
+    tgWebAppData: signedInitData({ user }),
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: 'android',
+    tgWebAppThemeParams: JSON.stringify(palette),
+  }).toString()
+  await page.addInitScript({ path: resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js') })
+  await page.addInitScript(
+    ({ launchParams, palette }) => {
+      const w = window as unknown as {
+        telegramApps: { sdk: { mockTelegramEnv: (options: unknown) => void } }
+        Telegram?: { WebView?: { receiveEvent: (name: string, data?: unknown) => void } }
+      }
+      const reply = (event: string, data: unknown) =>
+        setTimeout(() => w.Telegram?.WebView?.receiveEvent(event, data))
+      w.telegramApps.sdk.mockTelegramEnv({
+        launchParams,
+        onEvent([name]: [string, unknown]) {
+          if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: palette })
+          if (name === 'web_app_request_viewport') {
+            reply('viewport_changed', {
+              height: innerHeight,
+              width: innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            })
+          }
+        },
+      })
+    },
+    { launchParams, palette },
+  )
+  await page.goto(`${base}/#${launchParams}`)
+  await settle(page)
+  return { context, page }
+}
+
+async function main() {
+  let base = values.url
+  let stop: (() => Promise<void>) | undefined
+  if (!base) {
+    await ensureBuilt()
+    const server = await startServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, LOG_LEVEL: 'error' })
+    base = server.url
+    stop = server.stop
+  }
+  const browser = await launchBrowser()
+  const written: string[] = []
+  try {
+    const urls = await demoUrls(base)
+    for (const language of list<Language>(values.languages)) {
+      for (const theme of list<Theme>(values.themes)) {
+        for (const size of list<Size>(values.sizes)) {
+          const folder = join(OUT, `${language}-${theme}-${size}`)
+          const context: BrowserContext = await browser.newContext({
+            viewport: SIZES[size],
+            locale: LOCALES[language],
+            colorScheme: theme,
+            serviceWorkers: 'block',
+          })
+          const page = await context.newPage()
+          for (const route of urls.filter((r) => SIGNED_OUT.includes(r.name) && wanted(r.name))) {
+            await page.goto(`${base}${route.url}`)
+            await settle(page)
+            await shoot(page, folder, route.name)
+            written.push(join(folder, route.name))
+          }
+          await signIn(page, base)
+          for (const route of urls) {
+            if (SIGNED_OUT.includes(route.name) || PASSING.includes(route.name)) continue
+            if (!wanted(route.name)) continue
+            await visit(page, route.url)
+            await shoot(page, folder, route.name)
+            written.push(join(folder, route.name))
+          }
+          if (wanted('notFound')) {
+            await visit(page, '/no-such-screen')
+            await shoot(page, folder, 'notFound')
+          }
+          if (wanted('exchangeReview')) {
+            await exchangeReview(page, urls)
+            await shoot(page, folder, 'exchangeReview')
+          }
+          await context.close()
+          if (size === 'phone' && wanted('miniApp')) {
+            const mini = await openMiniApp(browser, base, language, theme)
+            await shoot(mini.page, folder, 'miniApp')
+            await mini.context.close()
+          }
+          console.log(`${folder}: done`)
+        }
+      }
+    }
+    if (values.readme) {
+      mkdirSync(README, { recursive: true })
+      const copies: [string, string][] = [
+        ['en-light-desktop/home.png', 'home.png'],
+        ['en-light-phone/card.png', 'card.png'],
+        ['en-light-phone/exchangeReview.png', 'exchange-review.png'],
+        ['en-dark-phone/miniApp.png', 'mini-app.png'],
+      ]
+      for (const [from, to] of copies) copyFileSync(join(OUT, from), join(README, to))
+      console.log(`README screens copied to ${README}`)
+    }
+  } finally {
+    await browser.close()
+    await stop?.()
+  }
+  console.log(`${written.length} screens written under ${OUT}`)
+}
+
+await main()

@@ -1,0 +1,118 @@
+import { paths } from '../../src/app/paths.ts'
+import { TENANT_HEADERS } from './server-process.ts'
+
+/*
+ * Every route of the app (src/app/paths.ts, which src/app/routes.tsx routes)
+ * as a URL the sandbox demo user can open: the ids come from the demo's own
+ * data, and one exchange order is placed so an order page has something to
+ * show. Shared by the layout e2e test and `npm run screenshots`.
+ */
+
+export const DEMO = { email: 'demo@finplatform.local', password: 'Sandbox-Wallet-2025' } as const
+
+export type RouteName = keyof typeof paths
+
+/** Routes a signed-out person sees; every other one needs a session. */
+export const SIGNED_OUT: RouteName[] = ['signIn', 'signUp']
+/** Routes that end the session or only pass through: not screens to judge. */
+export const PASSING: RouteName[] = ['logout']
+
+export interface DemoUrl {
+  name: RouteName
+  url: string
+}
+
+async function call<T>(base: string, path: string, init: RequestInit & { token?: string } = {}) {
+  const { token, ...rest } = init
+  const v1 = path.startsWith('/api/v1')
+  const response = await fetch(`${base}${path}`, {
+    ...rest,
+    headers: {
+      ...TENANT_HEADERS,
+      'content-type': 'application/json',
+      ...(token && { authorization: v1 ? token : `Bearer ${token}` }),
+    },
+  })
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+type List<T> = { data: T[] }
+
+/** The demo's ids, and a URL for every route. */
+export async function demoUrls(base: string): Promise<DemoUrl[]> {
+  const { access_token: token } = await call<{ access_token: string }>(
+    base,
+    '/api/v2/auth/sign-in/password/email',
+    { method: 'POST', body: JSON.stringify(DEMO) },
+  )
+  const wallets = await call<List<{ uuid: string; type: string }>>(base, '/api/v2/wallets', {
+    token,
+  })
+  const personal = wallets.data.find((wallet) => wallet.type === 'personal')!.uuid
+  const [tx] = (
+    await call<List<{ uuid: string }>>(base, `/api/v2/wallets/${personal}/transactions?limit=1`, {
+      token,
+    })
+  ).data
+  const [counterparty] = (
+    await call<List<{ counterparty_account_id: string }>>(
+      base,
+      `/api/v2/counterparties/${personal}`,
+      { token },
+    )
+  ).data
+  const cards = await call<List<{ id: string; form_factor: string }>>(
+    base,
+    `/api/v1/issuing/cards?wallet_uuid=${personal}`,
+    { token },
+  )
+  const card = cards.data.find((item) => item.form_factor === 'PHYSICAL') ?? cards.data[0]
+  const [account] = (
+    await call<List<{ id: string }>>(base, `/api/v1/fiat_accounts/list/${personal}`, { token })
+  ).data
+  const order = await placeExchange(base, token, personal)
+
+  const params: Record<string, string> = {
+    uuid: personal,
+    tx: tx!.uuid,
+    id: '',
+  }
+  const ids: Partial<Record<RouteName, string>> = {
+    counterparty: counterparty!.counterparty_account_id,
+    order,
+    card: card!.id,
+    fiatAccount: account!.id,
+  }
+  return (Object.entries(paths) as [RouteName, string][]).map(([name, pattern]) => ({
+    name,
+    url: pattern.replace(/:(\w+)/g, (_, key: string) =>
+      key === 'id' ? (ids[name] ?? '') : (params[key] ?? ''),
+    ),
+  }))
+}
+
+/** An exchange of 25 USDT (Tron) to BTC from the personal wallet: an order with a page of its own. */
+async function placeExchange(base: string, token: string, wallet: string): Promise<string> {
+  const currencies = await call<List<{ uuid: string; code: string; chain: string | null }>>(
+    base,
+    '/api/v2/currencies',
+    { token },
+  )
+  const usdt = currencies.data.find((c) => c.code === 'USDT' && c.chain === 'tron')!.uuid
+  const btc = currencies.data.find((c) => c.code === 'BTC')!.uuid
+  const query = new URLSearchParams({
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    wallet_uuid: wallet,
+    from_uuid: usdt,
+    to_uuid: btc,
+    amount_from: '25.00',
+  })
+  const quote = await call<{ quote_id: string }>(base, `/api/v1/orders/calc?${query}`, { token })
+  const placed = await call<{ id: string }>(base, '/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ quote_id: quote.quote_id }),
+  })
+  return placed.id
+}
