@@ -47,11 +47,15 @@ const list = <T extends string>(text: string | undefined) => (text ?? '').split(
 const only = values.only ? new Set(list<string>(values.only)) : undefined
 const wanted = (name: string) => !only || only.has(name)
 
-/** Waits until the screen has its heading and no skeleton is left (or 8 s have passed). */
+/**
+ * Waits until the screen of the current address is shown (main's
+ * data-location), with its heading and no skeleton left — or 8 s have passed.
+ */
 export async function settle(page: Page): Promise<void> {
   await page
     .waitForFunction(
       () =>
+        document.querySelector('main')?.dataset.location === location.pathname &&
         document.querySelector('main h1, main h2') !== null &&
         document.querySelector('.skeleton, .skeleton-total') === null,
       undefined,
@@ -110,7 +114,7 @@ async function exchangeReview(page: Page, urls: DemoUrl[]) {
   await from.selectOption(usdt)
   await page.locator('.order-amounts input').first().fill('100')
   await page.locator('form button[type=submit]').first().click()
-  await page.locator('.order-quote').first().waitFor({ timeout: 15_000 })
+  await page.locator('#order-review-title').waitFor({ timeout: 15_000 })
   await settle(page)
 }
 
@@ -155,6 +159,8 @@ async function openMiniApp(browser: Browser, base: string, language: Language, t
     serviceWorkers: 'block',
   })
   const page = await context.newPage()
+  if (process.env.DEBUG_SCREENS)
+    page.on('console', (m) => console.log('miniApp console:', m.text()))
   const launchParams = new URLSearchParams({
     tgWebAppData: signedInitData({ user }),
     tgWebAppVersion: '8.0',
@@ -162,31 +168,20 @@ async function openMiniApp(browser: Browser, base: string, language: Language, t
     tgWebAppThemeParams: JSON.stringify(palette),
   }).toString()
   await page.addInitScript({ path: resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js') })
-  await page.addInitScript(
-    ({ launchParams, palette }) => {
-      const w = window as unknown as {
-        telegramApps: { sdk: { mockTelegramEnv: (options: unknown) => void } }
-        Telegram?: { WebView?: { receiveEvent: (name: string, data?: unknown) => void } }
-      }
-      const reply = (event: string, data: unknown) =>
-        setTimeout(() => w.Telegram?.WebView?.receiveEvent(event, data))
-      w.telegramApps.sdk.mockTelegramEnv({
-        launchParams,
-        onEvent([name]: [string, unknown]) {
-          if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: palette })
-          if (name === 'web_app_request_viewport') {
-            reply('viewport_changed', {
-              height: innerHeight,
-              width: innerWidth,
-              is_expanded: true,
-              is_state_stable: true,
-            })
-          }
-        },
-      })
-    },
-    { launchParams, palette },
-  )
+  // A script as text: a function would arrive transpiled, and esbuild's name
+  // helpers it may carry do not exist in the page.
+  await page.addInitScript(`
+    const reply = (event, data) => setTimeout(() => window.Telegram?.WebView?.receiveEvent(event, data))
+    window.telegramApps.sdk.mockTelegramEnv({
+      launchParams: ${JSON.stringify(launchParams)},
+      onEvent([name]) {
+        if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: ${JSON.stringify(palette)} })
+        if (name === 'web_app_request_viewport') {
+          reply('viewport_changed', { height: innerHeight, width: innerWidth, is_expanded: true, is_state_stable: true })
+        }
+      },
+    })
+  `)
   await page.goto(`${base}/#${launchParams}`)
   await settle(page)
   return { context, page }

@@ -16,7 +16,12 @@ import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding
  * stands in for the top bar and the tab bar stays. Signed out: the brand and
  * the language over one centred column.
  */
-export function Layout(props: { children: ReactNode; signedIn: boolean }) {
+export function Layout(props: {
+  children: ReactNode
+  signedIn: boolean
+  /** The path the screen inside shows (it lags the address while the session is read again). */
+  location: string
+}) {
   const { t } = useI18n()
   // In Telegram the person is who Telegram says: signing out would only sign them in again.
   const inTelegram = isTelegram()
@@ -35,7 +40,7 @@ export function Layout(props: { children: ReactNode; signedIn: boolean }) {
           </Link>
           <LanguageSelect />
         </header>
-        <main id="main" className="main" tabIndex={-1}>
+        <main id="main" className="main" tabIndex={-1} data-location={props.location}>
           {props.children}
         </main>
         <TenantSupport />
@@ -73,7 +78,7 @@ export function Layout(props: { children: ReactNode; signedIn: boolean }) {
       </div>
       <div className="content">
         <OfflineBanner />
-        <main id="main" className="main main-app" tabIndex={-1}>
+        <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}
           {!inTelegram && <InstallButton />}
         </main>

@@ -1,7 +1,9 @@
 import { type ComponentType, useSyncExternalStore } from 'react'
 import { Link, useLocation } from 'wouter'
+import type { Product } from '../../contract/tenants.ts'
 import type { MessageKey } from '../i18n/en.ts'
 import { useI18n } from '../i18n/i18n.tsx'
+import { offers, useTenantConfig } from '../queries/tenant.ts'
 import { isTelegram } from '../telegram/launch.ts'
 import {
   AccountsIcon,
@@ -39,6 +41,8 @@ interface Destination {
   owns: string[]
   /** On a phone, the tab that stands for it; the five tabs stand for themselves. */
   tab: Key
+  /** Shown only where the tenant offers this product. */
+  product?: Product
 }
 
 /**
@@ -63,6 +67,7 @@ export const DESTINATIONS: Destination[] = [
     icon: CardIcon,
     owns: ['/cards'],
     tab: 'cards',
+    product: 'cards',
   },
   {
     key: 'move',
@@ -95,6 +100,7 @@ export const DESTINATIONS: Destination[] = [
     icon: AccountsIcon,
     owns: ['/accounts'],
     tab: 'cards',
+    product: 'cards',
   },
   {
     key: 'counterparties',
@@ -121,8 +127,6 @@ export const DESTINATIONS: Destination[] = [
     tab: 'profile',
   },
 ]
-
-const TABS = DESTINATIONS.filter((destination) => destination.tab === destination.key)
 
 /** How well `prefix` owns `path`: its number of segments, or -1. `/` owns only `/`. */
 function ownership(prefix: string, path: string): number {
@@ -179,6 +183,8 @@ export function Navigation() {
   // Inside Telegram the tab bar stays, whatever the width of the window.
   const desktop = useDesktop() && !isTelegram()
   const current = currentKey(location, desktop)
+  const config = useTenantConfig()
+  const shown = DESTINATIONS.filter((d) => !d.product || offers(config, d.product))
   const item = (destination: Destination) => {
     const Icon = destination.icon
     return (
@@ -196,10 +202,8 @@ export function Navigation() {
   }
   return (
     <nav className="app-nav" aria-label={t('nav.main')}>
-      <ul className="nav-list">{TABS.map(item)}</ul>
-      <ul className="nav-list nav-list-more">
-        {DESTINATIONS.filter((destination) => destination.tab !== destination.key).map(item)}
-      </ul>
+      <ul className="nav-list">{shown.filter((d) => d.tab === d.key).map(item)}</ul>
+      <ul className="nav-list nav-list-more">{shown.filter((d) => d.tab !== d.key).map(item)}</ul>
     </nav>
   )
 }

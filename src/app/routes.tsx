@@ -153,7 +153,7 @@ export function Routes() {
   const { signedIn } = session
 
   return (
-    <Layout signedIn={signedIn}>
+    <Layout signedIn={signedIn} location={session.location}>
       <Screen>
         <Switch location={session.location}>
           {ROUTES.map((route) => (

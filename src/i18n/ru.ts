@@ -1141,7 +1141,7 @@ export const ru: Messages = {
   'steps.getCardLead': 'Виртуальная — за минуту, пластиковая — по почте.',
   'home.greetingName': 'Здравствуйте, {name}!',
   'home.signedInTelegram': 'Вы вошли через Telegram',
-  'home.seeAll': 'Все операции',
+  'home.seeAll': 'Все',
   'wallets.moreTypes': 'Другие типы',
   'wallets.explain.personal': 'Для повседневных денег: пополнения, обмен, карты и платежи.',
   'wallets.explain.business': 'Деньги компании отдельно от ваших личных.',
