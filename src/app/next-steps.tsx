@@ -82,7 +82,7 @@ export function NextSteps() {
     queries: offersCards ? (list ?? []).map((wallet) => cardsQuery(wallet.uuid)) : [],
   })
   const cardsKnown = list !== undefined && cards.every((query) => query.isSuccess)
-  const steps = nextSteps({
+  const progress: Progress = {
     kyc: me.data?.kyc_status,
     funded: list?.some((wallet) =>
       wallet.balances.some((b) => !isZero(b.available) || !isZero(b.pending)),
@@ -92,7 +92,13 @@ export function NextSteps() {
       : undefined,
     wallet: list?.find((wallet) => wallet.type === 'personal')?.uuid ?? list?.[0]?.uuid,
     offersCards,
-  })
+  }
+  // All at once, when every fact is in: a list that grows step by step would jump.
+  const known =
+    progress.kyc !== undefined &&
+    progress.funded !== undefined &&
+    (!offersCards || progress.carded !== undefined)
+  const steps = known ? nextSteps(progress) : []
   if (steps.length === 0) return null
 
   return (
