@@ -17,7 +17,15 @@ import {
   signedInitData,
   TEST_BOT_TOKEN,
 } from '../server/domain/auth/telegram-test-support.ts'
-import { DEMO, type DemoUrl, demoUrls, PASSING, SIGNED_OUT } from '../tests/support/demo-routes.ts'
+import {
+  type DemoUrl,
+  demoUrls,
+  PASSING,
+  SIGNED_OUT,
+  settle,
+  signInAsDemo,
+  visit,
+} from '../tests/support/demo-routes.ts'
 import { launchBrowser, startServer, TENANT_HEADERS } from '../tests/support/server-process.ts'
 import { ensureBuilt } from './build-state.mjs'
 
@@ -46,43 +54,6 @@ const { values } = parseArgs({
 const list = <T extends string>(text: string | undefined) => (text ?? '').split(',') as T[]
 const only = values.only ? new Set(list<string>(values.only)) : undefined
 const wanted = (name: string) => !only || only.has(name)
-
-/**
- * Waits until the screen of the current address is shown (main's
- * data-location), with its heading and no skeleton left — or 8 s have passed.
- */
-export async function settle(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        document.querySelector('main')?.dataset.location === location.pathname &&
-        document.querySelector('main h1, main h2') !== null &&
-        document.querySelector('.skeleton, .skeleton-total') === null,
-      undefined,
-      { timeout: 8_000 },
-    )
-    .catch(() => undefined)
-  // Fonts, QR codes, the last paint.
-  await page.waitForTimeout(250)
-}
-
-/** Moves the single-page app to `url` without a reload (wouter follows popstate). */
-export async function visit(page: Page, url: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to)
-    dispatchEvent(new PopStateEvent('popstate'))
-  }, url)
-  await settle(page)
-}
-
-async function signIn(page: Page, base: string) {
-  await page.goto(`${base}/auth/sign-in`)
-  await page.locator('input[type=email]').fill(DEMO.email)
-  await page.locator('input[type=password]').fill(DEMO.password)
-  await page.locator('form button[type=submit]').click()
-  await page.waitForURL((url) => url.pathname === '/')
-  await settle(page)
-}
 
 /**
  * The whole screen in one picture: the viewport is stretched to the page's
@@ -217,7 +188,7 @@ async function main() {
             await shoot(page, folder, route.name)
             written.push(join(folder, route.name))
           }
-          await signIn(page, base)
+          await signInAsDemo(page, base)
           for (const route of urls) {
             if (SIGNED_OUT.includes(route.name) || PASSING.includes(route.name)) continue
             if (!wanted(route.name)) continue

@@ -6,8 +6,9 @@ import {
   launchUser,
   signedInitData,
   TEST_BOT_TOKEN,
+  withoutSignature,
 } from '../../server/domain/auth/telegram-test-support.ts'
-import { pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { openTab, pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -59,11 +60,13 @@ async function openMiniApp(
   context: BrowserContext,
   user: TelegramUser,
   theme: Record<string, string> = THEME,
+  /** A client before Bot API 8.0: its init data has no `signature`. */
+  client: { version: string; initData?: string } = { version: '8.0' },
 ): Promise<Page> {
   const page = await context.newPage()
   const launchParams = new URLSearchParams({
-    tgWebAppData: signedInitData({ user }),
-    tgWebAppVersion: '8.0',
+    tgWebAppData: client.initData ?? signedInitData({ user }),
+    tgWebAppVersion: client.version,
     tgWebAppPlatform: 'tdesktop',
     tgWebAppThemeParams: JSON.stringify(theme),
   }).toString()
@@ -155,7 +158,8 @@ async function signUpWithTelegram(user: TelegramUser, baseUrl: string): Promise<
 }
 
 /** The home screen of a signed-in person. */
-const home = (page: Page) => page.getByRole('heading', { name: 'Hello!' }).waitFor()
+/** The home screen of a signed-in person, greeted by their Telegram first name. */
+const home = (page: Page) => page.getByRole('heading', { name: 'Hello, Ada!' }).waitFor()
 
 /** The first visit: the terms, nothing else; refused without the box ticked; then home. */
 async function acceptTermsAndLand(page: Page): Promise<void> {
@@ -171,7 +175,7 @@ async function acceptTermsAndLand(page: Page): Promise<void> {
 /** Profile and back through Telegram's BackButton, which is shown only where back stays in the app. */
 async function backButtonNavigatesBack(page: Page): Promise<void> {
   await expect.poll(() => backButtonShown(page)).toBe(false)
-  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await openTab(page, 'Profile')
   await page.waitForURL('**/profile')
   await expect.poll(() => backButtonShown(page)).toBe(true)
   await page.evaluate(() => window.Telegram!.WebView!.receiveEvent('back_button_pressed'))
@@ -223,6 +227,31 @@ test('a Telegram user with an account is signed in with no form, in the chat’s
   expect(requests.filter((r) => r.fromWorker && r.initData !== undefined)).toEqual([])
 
   await backButtonNavigatesBack(page)
+})
+
+test('launch data without `signature` (a client before Bot API 8.0) still wears the theme and says ready, with no CSP refusal', async () => {
+  const user = launchUser({ first_name: 'Ada' })
+  await signUpWithTelegram(user, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'block' })
+  const initData = withoutSignature(signedInitData({ user }))
+  expect(new URLSearchParams(initData).has('signature')).toBe(false)
+  const page = await openMiniApp(context, user, THEME, { version: '7.0', initData })
+  const refusals: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refusals.push(message.text())
+  })
+
+  await page.goto(`${session.server.url}/`)
+  // Greeted by the Telegram first name, in the chat's colours, and Telegram was told.
+  await home(page)
+  await expectChatTheme(page)
+  const calls = (await telegramCalls(page)).map((c) => c.name)
+  expect(calls).toEqual(expect.arrayContaining(['web_app_ready']))
+  // The SDK took the launch too: its BackButton works.
+  await backButtonNavigatesBack(page)
+  // Telegram Web's custom styles would be an inline <style>: none is made, none refused.
+  expect(await page.locator('style#telegram-custom-styles').count()).toBe(0)
+  expect(refusals).toEqual([])
 })
 
 test('a brand-new Telegram user is signed up once they agree to the terms', async () => {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import { paths } from '../../src/app/paths.ts'
 import { TENANT_HEADERS } from './server-process.ts'
 
@@ -73,22 +74,21 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
   ).data
   const order = await placeExchange(base, token, personal)
 
-  const params: Record<string, string> = {
-    uuid: personal,
-    tx: tx!.uuid,
-    id: '',
-  }
+  const params: Record<string, string> = { uuid: personal, tx: tx!.uuid }
   const ids: Partial<Record<RouteName, string>> = {
     counterparty: counterparty!.counterparty_account_id,
     order,
     card: card!.id,
     fiatAccount: account!.id,
   }
+  // Every route, so a route added to paths.ts without demo data to open it fails here.
   return (Object.entries(paths) as [RouteName, string][]).map(([name, pattern]) => ({
     name,
-    url: pattern.replace(/:(\w+)/g, (_, key: string) =>
-      key === 'id' ? (ids[name] ?? '') : (params[key] ?? ''),
-    ),
+    url: pattern.replace(/:(\w+)/g, (_, key: string) => {
+      const value = key === 'id' ? ids[name] : params[key]
+      if (!value) throw new Error(`no demo data opens :${key} of the route ${name} (${pattern})`)
+      return value
+    }),
   }))
 }
 
@@ -115,4 +115,42 @@ async function placeExchange(base: string, token: string, wallet: string): Promi
     body: JSON.stringify({ quote_id: quote.quote_id }),
   })
   return placed.id
+}
+
+/**
+ * Waits until the screen of the current address is shown (main's
+ * data-location), with its heading and no skeleton left — or 8 s have passed.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('main')?.dataset.location === location.pathname &&
+        document.querySelector('main h1, main h2') !== null &&
+        document.querySelector('.skeleton, .skeleton-total') === null,
+      undefined,
+      { timeout: 8_000 },
+    )
+    .catch(() => undefined)
+  // Fonts, QR codes, the last paint.
+  await page.waitForTimeout(250)
+}
+
+/** Moves the single-page app to `url` without a reload (wouter follows popstate). */
+export async function visit(page: Page, url: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to)
+    dispatchEvent(new PopStateEvent('popstate'))
+  }, url)
+  await settle(page)
+}
+
+/** Signs the demo user in through the sign-in screen (any language: by the fields' types); home shows. */
+export async function signInAsDemo(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/auth/sign-in`)
+  await page.locator('input[type=email]').fill(DEMO.email)
+  await page.locator('input[type=password]').fill(DEMO.password)
+  await page.locator('form button[type=submit]').click()
+  await page.waitForURL((url) => url.pathname === '/')
+  await settle(page)
 }

@@ -75,11 +75,14 @@ export function useMoneyActions(wallet?: string): MoneyAction[] {
 
 /**
  * The money actions in a row (home, a wallet): round icons over short
- * labels. The order history is not among them: it is the Activity tab's.
+ * labels. Home leaves the order history to the Activity tab; a wallet's page
+ * offers its own (`withHistory`).
  */
-export function MoneyActions(props: { wallet?: string }) {
+export function MoneyActions(props: { wallet?: string; withHistory?: boolean }) {
   const { t } = useI18n()
-  const actions = useMoneyActions(props.wallet).filter((action) => action.key !== 'history')
+  const actions = useMoneyActions(props.wallet).filter(
+    (action) => props.withHistory || action.key !== 'history',
+  )
   return (
     <nav aria-label={t('orders.action.label')}>
       <ul className="money-actions">
