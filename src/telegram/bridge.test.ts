@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import { applyThemeParams, launchParamsForSdk, postToTelegram, themeVariables } from './bridge.ts'
+import {
+  applyThemeParams,
+  keepLaunchForSdk,
+  launchParamsForSdk,
+  postToTelegram,
+  themeVariables,
+} from './bridge.ts'
 import { parseLaunchParams } from './launch.ts'
 
 describe('the Telegram bridge the app keeps without the SDK', () => {
@@ -52,5 +58,35 @@ describe('the Telegram bridge the app keeps without the SDK', () => {
     expect(forSdk.has('tgWebAppData')).toBe(false)
     expect(forSdk.get('tgWebAppVersion')).toBe('7.0')
     expect(forSdk.get('tgWebAppThemeParams')).toBe('{"bg_color":"#ffffff"}')
+  })
+})
+
+describe('the SDK’s copy of the launch', () => {
+  it('is kept without the init data, so the SDK’s own checks parse a launch without `signature`', () => {
+    const launch = parseLaunchParams(
+      new URLSearchParams({
+        tgWebAppData: 'user=%7B%22id%22%3A7%7D&auth_date=1700000000&hash=abc',
+        tgWebAppVersion: '7.0',
+        tgWebAppPlatform: 'android',
+      }).toString(),
+    )!
+    const stored = new Map<string, string>()
+    keepLaunchForSdk({ sessionStorage: { setItem: (k, v) => void stored.set(k, v) } }, launch)
+    const kept = new URLSearchParams(JSON.parse(stored.get('tapps/launchParams')!) as string)
+    expect(kept.has('tgWebAppData')).toBe(false)
+    expect(kept.get('tgWebAppVersion')).toBe('7.0')
+    // A webview whose storage refuses: nothing thrown.
+    expect(() =>
+      keepLaunchForSdk(
+        {
+          sessionStorage: {
+            setItem: () => {
+              throw new Error('QuotaExceededError')
+            },
+          },
+        },
+        launch,
+      ),
+    ).not.toThrow()
   })
 })

@@ -1,4 +1,4 @@
-import type { TelegramLaunch } from './launch.ts'
+import { LAUNCH_PARAMS_KEY, type TelegramLaunch } from './launch.ts'
 
 /**
  * What the app tells Telegram, and how it wears the chat's theme, without
@@ -62,6 +62,23 @@ export function postToTelegram(
     return true
   }
   return false
+}
+
+/**
+ * Puts the SDK's copy of the launch in sessionStorage, where its own checks
+ * (`isTMA`, behind every `isAvailable`) read it when the URL's launch does
+ * not parse — as launch data without `signature` does not.
+ */
+export function keepLaunchForSdk(
+  scope: { sessionStorage?: Pick<Storage, 'setItem'> },
+  launch: TelegramLaunch,
+): void {
+  try {
+    scope.sessionStorage?.setItem(LAUNCH_PARAMS_KEY, JSON.stringify(launchParamsForSdk(launch)))
+  } catch {
+    // Reading sessionStorage itself throws in some webviews; setting it when full does too.
+    // Storage refused: the SDK reads the URL, which does for a launch with `signature`.
+  }
 }
 
 /**

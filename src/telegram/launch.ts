@@ -7,10 +7,13 @@ import { isFalsy, telegramEnabled } from '../net/config.ts'
  * The SDK itself (a lazy chunk) is imported only when this says yes.
  *
  * The app's router drops the hash on its first navigation, so the raw
- * parameters are kept in sessionStorage under the key the SDK uses itself
- * (`tapps/launchParams`): a reload, the SDK and `mockTelegramEnv` all agree.
+ * parameters are kept in sessionStorage under our own key for a reload. The
+ * SDK keeps its copy under `tapps/launchParams` (where `mockTelegramEnv`
+ * puts a test's launch too), which is read when ours is not there; the SDK's
+ * copy is what src/telegram/bridge.ts makes it, without the init data.
  */
 export const LAUNCH_PARAMS_KEY = 'tapps/launchParams'
+export const KEPT_LAUNCH_KEY = 'finplatform/telegram-launch'
 
 export interface TelegramLaunch {
   /** The launch parameters as Telegram sent them (a query string). */
@@ -117,14 +120,20 @@ export function detectTelegramLaunch(sources: LaunchSources): TelegramLaunch | u
   const fromHash = parseLaunchParams(sources.hash)
   if (fromHash) {
     try {
-      sources.storage?.setItem(LAUNCH_PARAMS_KEY, JSON.stringify(fromHash.raw))
+      sources.storage?.setItem(KEPT_LAUNCH_KEY, JSON.stringify(fromHash.raw))
     } catch {
       // Storage full or refused: this page still knows; a reload would not.
     }
     return fromHash
   }
+  return (
+    keptLaunch(sources.storage, KEPT_LAUNCH_KEY) ?? keptLaunch(sources.storage, LAUNCH_PARAMS_KEY)
+  )
+}
+
+function keptLaunch(storage: LaunchSources['storage'], key: string): TelegramLaunch | undefined {
   try {
-    const kept = sources.storage?.getItem(LAUNCH_PARAMS_KEY)
+    const kept = storage?.getItem(key)
     const raw = kept ? (JSON.parse(kept) as unknown) : undefined
     return typeof raw === 'string' ? parseLaunchParams(raw) : undefined
   } catch {

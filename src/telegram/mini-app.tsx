@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react'
-import { applyThemeParams, postToTelegram } from './bridge.ts'
+import { applyThemeParams, keepLaunchForSdk, postToTelegram } from './bridge.ts'
 import { applyColorScheme, colorSchemeOf, osPrefersDark } from './color-scheme.ts'
 import { trackHistoryDepth } from './history-depth.ts'
 import { telegramLaunch } from './launch.ts'
@@ -22,6 +22,7 @@ export async function loadMiniApp(): Promise<MiniAppControls | undefined> {
   // fails) wears the chat's colours: none of it waits for the SDK.
   applyThemeParams(root, launch.themeParams)
   applyColorScheme(root, colorSchemeOf(launch.themeParams.bg_color, osPrefersDark()))
+  keepLaunchForSdk(window, launch)
   try {
     const { startMiniApp } = await import('./sdk.ts')
     return startMiniApp(launch)

@@ -55,21 +55,35 @@ function miniAppContext(options: {
   return session.newContext({ locale: 'en-US', ...options })
 }
 
-/** A new page of `context` that opens as the Mini App launched by `user`, in `theme`. */
-async function openMiniApp(
-  context: BrowserContext,
+/** The launch parameters Telegram puts in the Mini App's URL hash. */
+const launchParamsOf = (
   user: TelegramUser,
   theme: Record<string, string> = THEME,
-  /** A client before Bot API 8.0: its init data has no `signature`. */
   client: { version: string; initData?: string } = { version: '8.0' },
-): Promise<Page> {
-  const page = await context.newPage()
-  const launchParams = new URLSearchParams({
+) =>
+  new URLSearchParams({
     tgWebAppData: client.initData ?? signedInitData({ user }),
     tgWebAppVersion: client.version,
     tgWebAppPlatform: 'tdesktop',
     tgWebAppThemeParams: JSON.stringify(theme),
   }).toString()
+
+/**
+ * A new page of `context` that opens as the Mini App launched by `user`, in
+ * `theme`. `client` is an older one: the SDK's mock itself refuses launch data
+ * without `signature`, so it is given the launch without the init data, and
+ * the test opens the page at `/#<launch parameters>` as Telegram does.
+ */
+async function openMiniApp(
+  context: BrowserContext,
+  user: TelegramUser,
+  theme: Record<string, string> = THEME,
+  client?: { version: string; initData: string },
+): Promise<Page> {
+  const page = await context.newPage()
+  const params = new URLSearchParams(launchParamsOf(user, theme, client))
+  if (client) params.delete('tgWebAppData')
+  const launchParams = params.toString()
   await page.addInitScript({ path: SDK_IIFE })
   await page.addInitScript(
     ({ launchParams, theme }) => {
@@ -235,13 +249,14 @@ test('launch data without `signature` (a client before Bot API 8.0) still wears 
   const context = await miniAppContext({ serviceWorkers: 'block' })
   const initData = withoutSignature(signedInitData({ user }))
   expect(new URLSearchParams(initData).has('signature')).toBe(false)
-  const page = await openMiniApp(context, user, THEME, { version: '7.0', initData })
+  const client = { version: '7.0', initData }
+  const page = await openMiniApp(context, user, THEME, client)
   const refusals: string[] = []
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) refusals.push(message.text())
   })
 
-  await page.goto(`${session.server.url}/`)
+  await page.goto(`${session.server.url}/#${launchParamsOf(user, THEME, client)}`)
   // Greeted by the Telegram first name, in the chat's colours, and Telegram was told.
   await home(page)
   await expectChatTheme(page)
