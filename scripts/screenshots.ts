@@ -18,23 +18,20 @@ import {
   TEST_BOT_TOKEN,
 } from '../server/domain/auth/telegram-test-support.ts'
 import {
+  CHAT_THEMES,
   type DemoUrl,
   demoUrls,
   PASSING,
   SIGNED_OUT,
   settle,
   signInAsDemo,
+  VIEWPORTS,
   visit,
 } from '../tests/support/demo-routes.ts'
 import { launchBrowser, startServer, TENANT_HEADERS } from '../tests/support/server-process.ts'
 import { ensureBuilt } from './build-state.mjs'
 
-const SIZES = {
-  phone: { width: 390, height: 844 },
-  /** The narrowest phone the layout is held to (not in the default run). */
-  small: { width: 360, height: 740 },
-  desktop: { width: 1280, height: 800 },
-} as const
+const SIZES = VIEWPORTS
 type Size = keyof typeof SIZES
 const LOCALES = { en: 'en-US', ru: 'ru-RU' } as const
 type Language = keyof typeof LOCALES
@@ -99,28 +96,7 @@ async function openMiniApp(
   language: Language,
   theme: Theme,
 ) {
-  const palette =
-    theme === 'dark'
-      ? {
-          bg_color: '#17212b',
-          secondary_bg_color: '#232e3c',
-          section_bg_color: '#17212b',
-          text_color: '#f5f5f5',
-          hint_color: '#708499',
-          link_color: '#6ab3f3',
-          button_color: '#5288c1',
-          button_text_color: '#ffffff',
-        }
-      : {
-          bg_color: '#ffffff',
-          secondary_bg_color: '#f0f0f0',
-          section_bg_color: '#ffffff',
-          text_color: '#000000',
-          hint_color: '#999999',
-          link_color: '#2481cc',
-          button_color: '#2481cc',
-          button_text_color: '#ffffff',
-        }
+  const palette = CHAT_THEMES[theme]
   const user = launchUser({
     first_name: language === 'ru' ? 'Анна' : 'Ada',
     language_code: language,

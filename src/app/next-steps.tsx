@@ -1,5 +1,4 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
-import { Link } from 'wouter'
 import { cardsQuery } from '../features/cards/queries.ts'
 import { meQuery } from '../features/profile/queries.ts'
 import { isZero } from '../features/wallets/balance-list.tsx'
@@ -7,7 +6,8 @@ import type { MessageKey } from '../i18n/en.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { useOffers } from '../queries/tenant.ts'
 import { walletsQuery } from '../queries/wallets.ts'
-import { ArrowDownIcon, CardIcon, ChevronRightIcon, ShieldIcon } from '../ui/icons.tsx'
+import { ArrowDownIcon, CardIcon, ShieldIcon } from '../ui/icons.tsx'
+import { LinkList } from '../ui/link-list.tsx'
 import { href, paths } from './paths.ts'
 
 type StepKey = 'verify' | 'addMoney' | 'getCard'
@@ -106,30 +106,23 @@ export function NextSteps() {
       <h2 id="next-steps-title" className="card-title">
         {t('steps.title')}
       </h2>
-      <ol className="link-list">
-        {steps.map((step, index) => {
-          const Icon = ICONS[step.key]
-          return (
-            <li key={step.key} data-testid="next-step">
-              <Link href={step.to} className="link-row">
-                <span className="link-row-icon link-row-icon-accent" aria-hidden="true">
-                  <Icon />
-                </span>
-                <span className="link-row-text">
-                  <span className="link-row-title">
-                    <span className="visually-hidden">{t('steps.number', { n: index + 1 })} </span>
-                    {t(step.waiting ? 'steps.verifyWaiting' : TITLES[step.key])}
-                  </span>
-                  <span className="link-row-explain">
-                    {t(step.waiting ? 'steps.verifyWaitingLead' : EXPLAINED[step.key])}
-                  </span>
-                </span>
-                <ChevronRightIcon size={20} />
-              </Link>
-            </li>
-          )
-        })}
-      </ol>
+      <LinkList
+        ordered
+        accent
+        rows={steps.map((step, index) => ({
+          key: step.key,
+          to: step.to,
+          icon: ICONS[step.key],
+          testId: 'next-step',
+          title: (
+            <>
+              <span className="visually-hidden">{t('steps.number', { n: index + 1 })} </span>
+              {t(step.waiting ? 'steps.verifyWaiting' : TITLES[step.key])}
+            </>
+          ),
+          explain: t(step.waiting ? 'steps.verifyWaitingLead' : EXPLAINED[step.key]),
+        }))}
+      />
     </section>
   )
 }

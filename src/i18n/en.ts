@@ -1161,6 +1161,7 @@ export const en = {
   'profile.accountsLead': 'The accounts your cards spend from',
   'profile.noName': 'Your name isn’t set yet',
   'profile.more': 'Your account',
+  'wallets.more': 'This wallet’s orders and counterparties',
   'auth.passwordRule':
     'At least 8 characters. Not a common password like “password123”, and not your email name. A few unrelated words work well.',
   'auth.password.common':

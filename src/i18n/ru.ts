@@ -1105,7 +1105,7 @@ export const ru: Messages = {
   'nav.move': 'Платежи',
   'nav.activity': 'История',
   'nav.accounts': 'Счета',
-  'nav.counterparties': 'Получатели',
+  'nav.counterparties': 'Контрагенты',
   'nav.verify': 'Проверка',
   'nav.developer': 'Разработчикам',
   'shell.wallet': 'Кошелёк',
@@ -1155,6 +1155,7 @@ export const ru: Messages = {
   'profile.accountsLead': 'Счета, с которых платят ваши карты',
   'profile.noName': 'Имя пока не указано',
   'profile.more': 'Ваш аккаунт',
+  'wallets.more': 'Заявки и получатели этого кошелька',
   'auth.passwordRule':
     'Не меньше 8 символов. Не из числа распространённых вроде «password123» и без имени из вашей почты. Хорошо подходят несколько не связанных слов.',
   'auth.password.common':

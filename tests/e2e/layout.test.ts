@@ -10,6 +10,7 @@ import {
   SIGNED_OUT,
   settle,
   signInAsDemo,
+  VIEWPORTS,
   visit,
 } from '../support/demo-routes.ts'
 import { e2eSession } from '../support/e2e-server.ts'
@@ -27,9 +28,9 @@ const session = e2eSession()
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const SIZES = [
-  { name: '360×740', width: 360, height: 740, phone: true },
-  { name: '390×844', width: 390, height: 844, phone: true },
-  { name: '1280×800', width: 1280, height: 800, phone: false },
+  { name: '360×740', ...VIEWPORTS.small, phone: true },
+  { name: '390×844', ...VIEWPORTS.phone, phone: true },
+  { name: '1280×800', ...VIEWPORTS.desktop, phone: false },
 ]
 const LANGUAGES = [
   { code: 'en', locale: 'en-US', messages: en },

@@ -144,7 +144,11 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   await historyRow(page, '−100.00', 'Complete').waitFor({ timeout: 15_000 })
 
   // The order history has both, each at its end.
-  await moneyAction(page, 'Orders')
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Orders/ })
+    .click()
+  await page.getByRole('heading', { name: 'Orders', exact: true, level: 1 }).waitFor()
   await orderRow(page, 'SEPA deposit', 'Complete').waitFor()
   await orderRow(page, 'SEPA transfer', 'Complete').waitFor()
   expect(await page.getByTestId('order-row').count()).toBe(2)
@@ -256,7 +260,11 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await balance(page, new RegExp(`Available: ${literal(amountText(ethLeft, 18))}\\sETH`)).waitFor()
   await balance(page, new RegExp(`Available: ${literal(receivedText!)}\\sUSDT`)).waitFor()
 
-  await moneyAction(page, 'Orders')
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Orders/ })
+    .click()
+  await page.getByRole('heading', { name: 'Orders', exact: true, level: 1 }).waitFor()
   await orderRow(page, 'Exchange', 'Complete').waitFor()
   expect(await page.getByTestId('order-row').count()).toBe(1)
 })

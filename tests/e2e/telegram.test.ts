@@ -8,6 +8,7 @@ import {
   TEST_BOT_TOKEN,
   withoutSignature,
 } from '../../server/domain/auth/telegram-test-support.ts'
+import { CHAT_THEMES } from '../support/demo-routes.ts'
 import { openTab, pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
@@ -23,16 +24,7 @@ const session = e2eSession({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })
 
 const SDK_IIFE = resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js')
 
-const THEME = {
-  bg_color: '#17212b',
-  secondary_bg_color: '#232e3c',
-  section_bg_color: '#17212b',
-  text_color: '#f5f5f5',
-  hint_color: '#708499',
-  link_color: '#6ab3f3',
-  button_color: '#5288c1',
-  button_text_color: '#ffffff',
-}
+const THEME: Record<string, string> = CHAT_THEMES.dark
 
 interface TelegramCall {
   name: string

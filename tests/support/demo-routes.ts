@@ -11,6 +11,37 @@ import { TENANT_HEADERS } from './server-process.ts'
 
 export const DEMO = { email: 'demo@finplatform.local', password: 'Sandbox-Wallet-2025' } as const
 
+/** The sizes screens are held to: the narrowest phone, a common phone, a desktop. */
+export const VIEWPORTS = {
+  small: { width: 360, height: 740 },
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const
+
+/** Theme parameters of a dark and a light Telegram chat, as a client sends them. */
+export const CHAT_THEMES = {
+  dark: {
+    bg_color: '#17212b',
+    secondary_bg_color: '#232e3c',
+    section_bg_color: '#17212b',
+    text_color: '#f5f5f5',
+    hint_color: '#708499',
+    link_color: '#6ab3f3',
+    button_color: '#5288c1',
+    button_text_color: '#ffffff',
+  },
+  light: {
+    bg_color: '#ffffff',
+    secondary_bg_color: '#f0f0f0',
+    section_bg_color: '#ffffff',
+    text_color: '#000000',
+    hint_color: '#999999',
+    link_color: '#2481cc',
+    button_color: '#2481cc',
+    button_text_color: '#ffffff',
+  },
+} as const
+
 export type RouteName = keyof typeof paths
 
 /** Routes a signed-out person sees; every other one needs a session. */

@@ -75,14 +75,12 @@ export function useMoneyActions(wallet?: string): MoneyAction[] {
 
 /**
  * The money actions in a row (home, a wallet): round icons over short
- * labels. Home leaves the order history to the Activity tab; a wallet's page
- * offers its own (`withHistory`).
+ * labels, four at most so Russian words fit at 360 px. The order history is
+ * not among them: it is the Activity tab's, and a link on a wallet's page.
  */
-export function MoneyActions(props: { wallet?: string; withHistory?: boolean }) {
+export function MoneyActions(props: { wallet?: string }) {
   const { t } = useI18n()
-  const actions = useMoneyActions(props.wallet).filter(
-    (action) => props.withHistory || action.key !== 'history',
-  )
+  const actions = useMoneyActions(props.wallet).filter((action) => action.key !== 'history')
   return (
     <nav aria-label={t('orders.action.label')}>
       <ul className="money-actions">

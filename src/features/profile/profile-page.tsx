@@ -1,31 +1,16 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ComponentType } from 'react'
 import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { isTelegram } from '../../telegram/launch.ts'
-import {
-  AccountsIcon,
-  ChevronRightIcon,
-  CodeIcon,
-  PeopleIcon,
-  ShieldIcon,
-  SignOutIcon,
-} from '../../ui/icons.tsx'
+import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
+import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { meQuery, userDataQuery } from './queries.ts'
-
-interface Place {
-  key: string
-  to: string
-  icon: ComponentType<{ size?: number }>
-  title: string
-  explain: string
-}
 
 /**
  * The Profile tab: who you are and where your verification stands, the
@@ -56,7 +41,7 @@ export default function ProfilePage() {
 
   const user = me.data
   const name = [details.data.first_name, details.data.last_name].filter(Boolean).join(' ')
-  const places: Place[] = [
+  const places: LinkRow[] = [
     {
       key: 'verify',
       to: paths.verify,
@@ -99,25 +84,7 @@ export default function ProfilePage() {
         </dl>
       </section>
       <nav className="card card-flush" aria-label={t('profile.more')}>
-        <ul className="link-list">
-          {places.map((place) => {
-            const Icon = place.icon
-            return (
-              <li key={place.key}>
-                <Link href={place.to} className="link-row">
-                  <span className="link-row-icon" aria-hidden="true">
-                    <Icon />
-                  </span>
-                  <span className="link-row-text">
-                    <span className="link-row-title">{place.title}</span>
-                    <span className="link-row-explain">{place.explain}</span>
-                  </span>
-                  <ChevronRightIcon size={20} />
-                </Link>
-              </li>
-            )
-          })}
-        </ul>
+        <LinkList rows={places} />
       </nav>
       <section className="card stack" aria-labelledby="contacts-title">
         <h2 id="contacts-title">{t('profile.contacts')}</h2>

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { ChevronRightIcon, PeopleIcon } from '../../ui/icons.tsx'
+import { ListIcon, PeopleIcon } from '../../ui/icons.tsx'
+import { LinkList } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -43,17 +44,25 @@ export default function WalletPage(props: { uuid: string; actions?: ReactNode })
         <BalanceList balances={wallet.data.balances} />
       </section>
       {props.actions}
-      <nav className="card card-flush" aria-label={t('cp.walletLink')}>
-        <Link href={href.counterparties(props.uuid)} className="link-row">
-          <span className="link-row-icon" aria-hidden="true">
-            <PeopleIcon />
-          </span>
-          <span className="link-row-text">
-            <span className="link-row-title">{t('cp.walletLink')}</span>
-            <span className="link-row-explain">{t('move.counterparties')}</span>
-          </span>
-          <ChevronRightIcon size={20} />
-        </Link>
+      <nav className="card card-flush" aria-label={t('wallets.more')}>
+        <LinkList
+          rows={[
+            {
+              key: 'orders',
+              to: href.orders({ wallet: props.uuid }),
+              icon: ListIcon,
+              title: t('orders.action.history'),
+              explain: t('move.history'),
+            },
+            {
+              key: 'counterparties',
+              to: href.counterparties(props.uuid),
+              icon: PeopleIcon,
+              title: t('cp.walletLink'),
+              explain: t('move.counterparties'),
+            },
+          ]}
+        />
       </nav>
       <Addresses walletUuid={props.uuid} />
       <History walletUuid={props.uuid} balances={wallet.data.balances} />
