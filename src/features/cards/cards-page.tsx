@@ -5,6 +5,8 @@ import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { AccountsIcon } from '../../ui/icons.tsx'
+import { LinkList } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -56,9 +58,19 @@ export default function CardsPage() {
             onChange={(uuid) => navigate(href.cards({ wallet: uuid }))}
           />
           <WalletCards wallet={wallet} />
-          <Link href={href.fiatAccounts({ wallet })} className="back-text-link">
-            {t('cards.accounts.link')}
-          </Link>
+          <nav className="card card-flush" aria-label={t('cards.accounts.link')}>
+            <LinkList
+              rows={[
+                {
+                  key: 'accounts',
+                  to: href.fiatAccounts({ wallet }),
+                  icon: AccountsIcon,
+                  title: t('cards.accounts.link'),
+                  explain: t('profile.accountsLead'),
+                },
+              ]}
+            />
+          </nav>
         </>
       )}
     </section>

@@ -151,7 +151,7 @@ describe('fiat accounts list', () => {
   it('is linked from the cards list', async () => {
     mockApi({ 'GET /wallets': WALLETS, 'GET /issuing/cards': { body: aPage([]) } })
     renderApp(<CardsPage />)
-    expect(await screen.findByRole('link', { name: 'Your accounts' })).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: /^Your accounts/ })).toHaveAttribute(
       'href',
       `/accounts?wallet=${CARD_WALLET}`,
     )
