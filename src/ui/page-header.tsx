@@ -25,14 +25,16 @@ export function PageHeader(props: {
   return (
     <div className="page-header">
       <div className="page-header-line">
-        {back && (
-          <Link href={back.href} className="icon-button back-link" aria-label={back.label}>
-            <ChevronLeftIcon />
-          </Link>
-        )}
-        <h1 id={props.id} ref={props.headingRef} tabIndex={props.headingRef ? -1 : undefined}>
-          {props.title}
-        </h1>
+        <div className="page-header-title">
+          {back && (
+            <Link href={back.href} className="icon-button back-link" aria-label={back.label}>
+              <ChevronLeftIcon />
+            </Link>
+          )}
+          <h1 id={props.id} ref={props.headingRef} tabIndex={props.headingRef ? -1 : undefined}>
+            {props.title}
+          </h1>
+        </div>
         {props.actions && <div className="page-header-actions">{props.actions}</div>}
       </div>
       {props.lead && <p className="lead">{props.lead}</p>}
