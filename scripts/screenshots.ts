@@ -1,14 +1,14 @@
 // `npm run screenshots`: every screen of the app with the sandbox demo, at a
 // phone's and a desktop's size, light and dark, in English and Russian, into
 // .screens/<language>-<theme>-<size>/<screen>.png (git ignores it), plus the
-// Mini App and an exchange's review step. With --readme it also copies the
-// README's four into docs/screens/.
+// Mini App and an exchange's review step. With --readme it also writes the
+// README's four (their first screenful) into docs/screens/.
 //
 //   npm run screenshots                      # a fresh server of its own, every screen
 //   npm run screenshots -- --only home,card  # some screens (route names of src/app/paths.ts)
 //   npm run screenshots -- --url http://127.0.0.1:8080   # a server already running (sandbox)
 //   npm run screenshots -- --sizes phone --themes light --languages en
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -39,6 +39,13 @@ type Theme = 'light' | 'dark'
 
 const OUT = resolve('.screens')
 const README = resolve('docs/screens')
+/** The README's screens, by the folder and screen they are taken from. */
+const README_SCREENS: Record<string, string> = {
+  'en-light-desktop/home': 'home.png',
+  'en-light-phone/card': 'card.png',
+  'en-light-phone/exchangeReview': 'exchange-review.png',
+  'en-dark-phone/miniApp': 'mini-app.png',
+}
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +68,12 @@ const wanted = (name: string) => !only || only.has(name)
  */
 async function shoot(page: Page, folder: string, name: string) {
   mkdirSync(folder, { recursive: true })
+  // The README's four are what a person sees first: one screenful.
+  const readme = values.readme && README_SCREENS[`${folder.split('/').at(-1)}/${name}`]
+  if (readme) {
+    mkdirSync(README, { recursive: true })
+    await page.screenshot({ path: join(README, readme) })
+  }
   const viewport = page.viewportSize()!
   const height = await page.evaluate(() => document.documentElement.scrollHeight)
   await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) })
@@ -198,17 +211,7 @@ async function main() {
         }
       }
     }
-    if (values.readme) {
-      mkdirSync(README, { recursive: true })
-      const copies: [string, string][] = [
-        ['en-light-desktop/home.png', 'home.png'],
-        ['en-light-phone/card.png', 'card.png'],
-        ['en-light-phone/exchangeReview.png', 'exchange-review.png'],
-        ['en-dark-phone/miniApp.png', 'mini-app.png'],
-      ]
-      for (const [from, to] of copies) copyFileSync(join(OUT, from), join(README, to))
-      console.log(`README screens copied to ${README}`)
-    }
+    if (values.readme) console.log(`README screens written to ${README}`)
   } finally {
     await browser.close()
     await stop?.()
