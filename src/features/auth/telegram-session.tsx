@@ -1,13 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import {
-  type FormEvent,
-  type ReactNode,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react'
+import { type FormEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -15,7 +7,7 @@ import { ApiError } from '../../net/api.ts'
 import { claimTelegramSession } from '../../net/session.ts'
 import { telegramLaunch } from '../../telegram/launch.ts'
 import { useHaptics } from '../../telegram/mini-app.tsx'
-import { Alert, Button, Spinner } from '../../ui/components.tsx'
+import { Button, Spinner } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TermsConsent } from '../../ui/terms-consent.tsx'
 import { useTelegramSignIn, useTelegramSignUp } from './mutations.ts'

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ListIcon, PeopleIcon } from '../../ui/icons.tsx'
