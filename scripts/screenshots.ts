@@ -68,6 +68,8 @@ const wanted = (name: string) => !only || only.has(name)
  */
 async function shoot(page: Page, folder: string, name: string) {
   mkdirSync(folder, { recursive: true })
+  // No hover left over from the last click.
+  await page.mouse.move(0, 0)
   // The README's four are what a person sees first: one screenful.
   const readme = values.readme && README_SCREENS[`${folder.split('/').at(-1)}/${name}`]
   if (readme) {
