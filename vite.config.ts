@@ -42,6 +42,8 @@ export default defineConfig({
       manifestFilename: 'manifest.webmanifest',
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        // The common-password list (sign-up's strength meter) is fetched when used, not installed.
+        globIgnores: ['**/passwords.json-*.js'],
       },
       devOptions: { enabled: false },
     }),

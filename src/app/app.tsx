@@ -4,7 +4,7 @@ import { I18nProvider, type Language, useI18n } from '../i18n/i18n.tsx'
 import { isTelegram } from '../telegram/launch.ts'
 import { MiniAppProvider, TelegramBackButton } from '../telegram/mini-app.tsx'
 import type { MiniAppControls } from '../telegram/sdk.ts'
-import { Spinner } from '../ui/components.tsx'
+import { Skeleton } from '../ui/components.tsx'
 import { Routes } from './routes.tsx'
 
 const TelegramSession = lazy(() => import('../features/auth/telegram-session.tsx'))
@@ -53,7 +53,7 @@ export function App(props: {
 function TelegramStart(props: { children: ReactNode }) {
   const { t } = useI18n()
   return (
-    <Suspense fallback={<Spinner label={t('app.loading')} />}>
+    <Suspense fallback={<Skeleton label={t('app.loading')} shape="page" />}>
       <TelegramSession>{props.children}</TelegramSession>
     </Suspense>
   )

@@ -1,22 +1,29 @@
-import { CardsShortcut } from '../features/cards/cards-shortcut.tsx'
 import { MoneyActions } from '../features/orders/money-actions.tsx'
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
 import { RecentActivity } from '../features/wallets/recent-activity.tsx'
 import { TotalBalance } from '../features/wallets/total-balance.tsx'
 import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
-import { useOffers } from '../queries/tenant.ts'
+import { NextSteps } from './next-steps.tsx'
 
-/** Home composes features that never import each other (DESIGN.md): who you are, what you have in all, what you can do with it, your wallets, what happened last. */
+/**
+ * Home composes features that never import each other (DESIGN.md): money
+ * first — what you have in all and what you can do with it — then what to do
+ * next, your wallets, and what happened. Two columns on a desktop: the money
+ * on the left, the activity on the right.
+ */
 export default function HomePage() {
-  const cards = useOffers('cards')
   return (
-    <div className="stack">
-      <ProfileGreeting />
-      <TotalBalance />
-      <MoneyActions />
-      {cards && <CardsShortcut />}
-      <WalletsOverview />
-      <RecentActivity />
+    <div className="home">
+      <div className="home-main stack">
+        <ProfileGreeting />
+        <TotalBalance />
+        <MoneyActions />
+        <NextSteps />
+        <WalletsOverview />
+      </div>
+      <div className="home-side stack">
+        <RecentActivity />
+      </div>
     </div>
   )
 }

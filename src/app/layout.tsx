@@ -1,59 +1,89 @@
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../i18n/i18n.tsx'
+import { useI18n } from '../i18n/i18n.tsx'
 import { isTelegram } from '../telegram/launch.ts'
+import { SignOutIcon } from '../ui/icons.tsx'
+import { LanguageSelect } from '../ui/language-select.tsx'
+import { Navigation } from './navigation.tsx'
 import { paths } from './paths.ts'
 import { InstallButton, OfflineBanner, UpdatePrompt } from './pwa.tsx'
 import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding.tsx'
 
-export function Layout(props: { children: ReactNode; signedIn: boolean }) {
-  const { t, language, setLanguage } = useI18n()
+/**
+ * The one frame of every screen. Signed in: on a phone or tablet a top bar
+ * (the brand) and a bottom tab bar; on a desktop a 240 px side navigation
+ * beside content up to 1100 px wide. Inside Telegram the chat's own header
+ * stands in for the top bar and the tab bar stays. Signed out: the brand and
+ * the language over one centred column.
+ */
+export function Layout(props: {
+  children: ReactNode
+  signedIn: boolean
+  /** The path the screen inside shows (it lags the address while the session is read again). */
+  location: string
+}) {
+  const { t } = useI18n()
   // In Telegram the person is who Telegram says: signing out would only sign them in again.
   const inTelegram = isTelegram()
   useTenantBranding()
+
+  if (!props.signedIn) {
+    return (
+      <div className="shell shell-auth">
+        <a className="skip-link" href="#main">
+          {t('app.skipToContent')}
+        </a>
+        <OfflineBanner />
+        <header className="topbar">
+          <Link href={paths.home} className="brand">
+            <TenantBrand />
+          </Link>
+          <LanguageSelect />
+        </header>
+        <main id="main" className="main" tabIndex={-1} data-location={props.location}>
+          {props.children}
+        </main>
+        <TenantSupport />
+        <UpdatePrompt />
+      </div>
+    )
+  }
+
   return (
-    <div className="shell">
+    <div className={inTelegram ? 'shell shell-app shell-telegram' : 'shell shell-app'}>
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <OfflineBanner />
-      <header className="topbar">
-        <Link href={paths.home} className="brand">
+      {!inTelegram && (
+        <header className="topbar topbar-app">
+          <Link href={paths.home} className="brand">
+            <TenantBrand />
+          </Link>
+        </header>
+      )}
+      <div className="sidebar">
+        <Link href={paths.home} className="brand sidebar-brand">
           <TenantBrand />
         </Link>
-        <div className="row">
-          <label>
-            <span className="visually-hidden">{t('language.label')}</span>
-            <select
-              value={language}
-              onChange={(event) => setLanguage(event.target.value as Language)}
-            >
-              {LANGUAGES.map((code) => (
-                <option key={code} value={code} lang={code}>
-                  {LANGUAGE_NAMES[code]}
-                </option>
-              ))}
-            </select>
-          </label>
-          {props.signedIn && (
-            <nav aria-label={t('nav.label')} className="row">
-              <Link href={paths.profile} className="button button-ghost">
-                {t('nav.profile')}
-              </Link>
-              {!inTelegram && (
-                <Link href={paths.logout} className="button button-ghost">
-                  {t('auth.signOut')}
-                </Link>
-              )}
-            </nav>
+        <Navigation />
+        <div className="sidebar-footer">
+          <LanguageSelect />
+          {!inTelegram && (
+            <Link href={paths.logout} className="nav-link">
+              <SignOutIcon />
+              <span className="nav-label">{t('auth.signOut')}</span>
+            </Link>
           )}
         </div>
-      </header>
-      <main id="main" className="main" tabIndex={-1}>
-        {props.children}
-        {props.signedIn && !inTelegram && <InstallButton />}
-      </main>
-      <TenantSupport />
+      </div>
+      <div className="content">
+        <OfflineBanner />
+        <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
+          {props.children}
+          {!inTelegram && <InstallButton />}
+        </main>
+        <TenantSupport />
+      </div>
       <UpdatePrompt />
     </div>
   )

@@ -20,6 +20,11 @@ export const paths = {
   newCard: '/cards/new',
   card: '/cards/:id',
   verify: '/verify',
+  /** The five tabs' own screens (issue 13): the money actions, and everything that happened. */
+  move: '/move',
+  activity: '/activity',
+  /** The counterparty book of the wallet `?wallet=` names (the first one otherwise). */
+  counterpartiesHome: '/counterparties',
   developer: '/developer',
   fiatAccounts: '/accounts',
   fiatAccount: '/accounts/:id',
@@ -66,6 +71,8 @@ export const href = {
   newCard: (params: { wallet?: string; account?: string } = {}) => `/cards/new${query(params)}`,
   card: (id: string) => `/cards/${segment(id)}`,
   fiatAccounts: (params: { wallet?: string } = {}) => `/accounts${query(params)}`,
+  activity: (params: { wallet?: string } = {}) => `/activity${query(params)}`,
+  counterpartiesHome: (params: { wallet?: string } = {}) => `/counterparties${query(params)}`,
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>
     `/accounts/${segment(id)}${query(params)}`,

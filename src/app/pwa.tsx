@@ -14,7 +14,7 @@ export function UpdatePrompt() {
     <div className="toast" role="status">
       <span>{t('pwa.updateAvailable')}</span>
       <span className="row">
-        <Button variant="ghost" onClick={updateStore.dismiss}>
+        <Button variant="quiet" onClick={updateStore.dismiss}>
           {t('pwa.later')}
         </Button>
         <Button onClick={updateStore.apply}>{t('pwa.reload')}</Button>

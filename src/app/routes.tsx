@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { useI18n } from '../i18n/i18n.tsx'
 import { hasSession } from '../net/session.ts'
-import { Alert, Button, Spinner } from '../ui/components.tsx'
+import { Alert, Button, Skeleton } from '../ui/components.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
 import { paths } from './paths.ts'
@@ -11,14 +11,17 @@ const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
 const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
 const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
 const HomePage = lazy(() => import('./home-page.tsx'))
-const WalletPage = lazy(() => import('../features/wallets/wallet-page.tsx'))
+const NotFoundPage = lazy(() => import('./not-found-page.tsx'))
+const WalletPage = lazy(() => import('./wallet-screen.tsx'))
 const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
+const ActivityPage = lazy(() => import('../features/wallets/activity-page.tsx'))
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
 const CounterpartiesPage = lazy(() => import('../features/counterparties/counterparties-page.tsx'))
 const NewCounterpartyPage = lazy(
   () => import('../features/counterparties/new-counterparty-page.tsx'),
 )
 const CounterpartyPage = lazy(() => import('../features/counterparties/counterparty-page.tsx'))
+const MoveMoneyPage = lazy(() => import('../features/orders/move-money-page.tsx'))
 const SendPage = lazy(() => import('../features/orders/send-page.tsx'))
 const ExchangePage = lazy(() => import('../features/orders/exchange-page.tsx'))
 const DepositPage = lazy(() => import('../features/orders/deposit-page.tsx'))
@@ -33,12 +36,75 @@ const DeveloperPage = lazy(() => import('../features/developer/developer-page.ts
 const FiatAccountsPage = lazy(() => import('../features/cards/fiat-accounts-page.tsx'))
 const FiatAccountPage = lazy(() => import('../features/cards/fiat-account-page.tsx'))
 
+type Params = Record<string, string>
+
+/**
+ * Every route of the app and who may see it: `anyone`, `signedOut` (a signed-in
+ * person is sent home) or `signedIn` (anyone else is sent to sign in). Order
+ * matters where paths overlap: the more specific first. An unknown path is the
+ * not-found page, at the URL that was asked for.
+ */
+export const ROUTES: {
+  path: string
+  access: 'anyone' | 'signedOut' | 'signedIn'
+  page: (params: Params) => ReactNode
+}[] = [
+  { path: paths.logout, access: 'anyone', page: () => <LogoutPage /> },
+  { path: paths.signIn, access: 'signedOut', page: () => <SignInPage /> },
+  { path: paths.signUp, access: 'signedOut', page: () => <SignUpPage /> },
+  { path: paths.profile, access: 'signedIn', page: () => <ProfilePage /> },
+  { path: paths.counterpartiesHome, access: 'signedIn', page: () => <CounterpartiesPage /> },
+  {
+    path: paths.newCounterparty,
+    access: 'signedIn',
+    page: (params) => <NewCounterpartyPage uuid={params.uuid!} />,
+  },
+  {
+    path: paths.counterparties,
+    access: 'signedIn',
+    page: (params) => <CounterpartiesPage uuid={params.uuid} />,
+  },
+  {
+    path: paths.counterparty,
+    access: 'signedIn',
+    page: (params) => <CounterpartyPage uuid={params.uuid!} id={params.id!} />,
+  },
+  {
+    path: paths.transaction,
+    access: 'signedIn',
+    page: (params) => <TransactionPage walletUuid={params.uuid!} tx={params.tx!} />,
+  },
+  { path: paths.wallet, access: 'signedIn', page: (params) => <WalletPage uuid={params.uuid!} /> },
+  { path: paths.move, access: 'signedIn', page: () => <MoveMoneyPage /> },
+  { path: paths.activity, access: 'signedIn', page: () => <ActivityPage /> },
+  { path: paths.send, access: 'signedIn', page: () => <SendPage /> },
+  { path: paths.exchange, access: 'signedIn', page: () => <ExchangePage /> },
+  { path: paths.deposit, access: 'signedIn', page: () => <DepositPage /> },
+  { path: paths.topUp, access: 'signedIn', page: () => <TopUpPage /> },
+  { path: paths.orders, access: 'signedIn', page: () => <OrdersPage /> },
+  { path: paths.order, access: 'signedIn', page: (params) => <OrderPage id={params.id!} /> },
+  { path: paths.cards, access: 'signedIn', page: () => <CardsPage /> },
+  { path: paths.newCard, access: 'signedIn', page: () => <NewCardPage /> },
+  { path: paths.card, access: 'signedIn', page: (params) => <CardPage id={params.id!} /> },
+  { path: paths.fiatAccounts, access: 'signedIn', page: () => <FiatAccountsPage /> },
+  {
+    path: paths.fiatAccount,
+    access: 'signedIn',
+    page: (params) => <FiatAccountPage id={params.id!} />,
+  },
+  { path: paths.developer, access: 'signedIn', page: () => <DeveloperPage /> },
+  { path: paths.verify, access: 'signedIn', page: () => <VerifyPage /> },
+  { path: paths.home, access: 'signedIn', page: () => <HomePage /> },
+]
+
 /**
  * Whether tokens are stored, read again on every navigation: a sign-in just
- * stored them, or another tab signed out. Until the read for the current
- * location is back the answer is "unknown", so no route redirects on a stale one.
+ * stored them, or another tab signed out. The answer comes with the location
+ * it was read for: until the read for a new location is back, the screen of
+ * the last one stays (its answer is true of it), so no route redirects on a
+ * stale answer and the frame does not flash between two screens.
  */
-function useSession(): boolean | undefined {
+function useSession(): { location: string; signedIn: boolean } | undefined {
   const [location] = useLocation()
   const [checked, setChecked] = useState<{ location: string; signedIn: boolean }>()
   useEffect(() => {
@@ -50,7 +116,7 @@ function useSession(): boolean | undefined {
       current = false
     }
   }, [location])
-  return checked?.location === location ? checked.signedIn : undefined
+  return checked
 }
 
 function Screen(props: { children: ReactNode }) {
@@ -66,121 +132,37 @@ function Screen(props: { children: ReactNode }) {
         </div>
       )}
     >
-      <Suspense fallback={<Spinner label={t('app.loading')} />}>{props.children}</Suspense>
+      <Suspense fallback={<Skeleton label={t('app.loading')} shape="page" />}>
+        {props.children}
+      </Suspense>
     </ErrorBoundary>
   )
 }
 
+/** The page of a route, or where this person goes instead of it. */
+function guarded(access: (typeof ROUTES)[number]['access'], signedIn: boolean, page: ReactNode) {
+  if (access === 'signedIn' && !signedIn) return <Redirect to={paths.signIn} replace />
+  if (access === 'signedOut' && signedIn) return <Redirect to={paths.home} replace />
+  return page
+}
+
 export function Routes() {
   const { t } = useI18n()
-  const signedIn = useSession()
-  if (signedIn === undefined) return <Spinner label={t('app.loading')} />
+  const session = useSession()
+  if (session === undefined) return <Skeleton label={t('app.loading')} shape="page" />
+  const { signedIn } = session
 
   return (
-    <Layout signedIn={signedIn}>
+    <Layout signedIn={signedIn} location={session.location}>
       <Screen>
-        <Switch>
-          <Route path={paths.logout} component={LogoutPage} />
-          <Route path={paths.signIn}>
-            {signedIn ? <Redirect to={paths.home} replace /> : <SignInPage />}
-          </Route>
-          <Route path={paths.signUp}>
-            {signedIn ? <Redirect to={paths.home} replace /> : <SignUpPage />}
-          </Route>
-          <Route path={paths.profile}>
-            {signedIn ? <ProfilePage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.counterparties}>
-            {(params) =>
-              signedIn ? (
-                <CounterpartiesPage uuid={params.uuid} />
-              ) : (
-                <Redirect to={paths.signIn} replace />
-              )
-            }
-          </Route>
-          <Route path={paths.newCounterparty}>
-            {(params) =>
-              signedIn ? (
-                <NewCounterpartyPage uuid={params.uuid} />
-              ) : (
-                <Redirect to={paths.signIn} replace />
-              )
-            }
-          </Route>
-          <Route path={paths.counterparty}>
-            {(params) =>
-              signedIn ? (
-                <CounterpartyPage uuid={params.uuid} id={params.id} />
-              ) : (
-                <Redirect to={paths.signIn} replace />
-              )
-            }
-          </Route>
-          <Route path={paths.transaction}>
-            {(params) =>
-              signedIn ? (
-                <TransactionPage walletUuid={params.uuid} tx={params.tx} />
-              ) : (
-                <Redirect to={paths.signIn} replace />
-              )
-            }
-          </Route>
-          <Route path={paths.wallet}>
-            {(params) =>
-              signedIn ? <WalletPage uuid={params.uuid} /> : <Redirect to={paths.signIn} replace />
-            }
-          </Route>
-          <Route path={paths.send}>
-            {signedIn ? <SendPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.exchange}>
-            {signedIn ? <ExchangePage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.deposit}>
-            {signedIn ? <DepositPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.topUp}>
-            {signedIn ? <TopUpPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.orders}>
-            {signedIn ? <OrdersPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.order}>
-            {(params) =>
-              signedIn ? <OrderPage id={params.id} /> : <Redirect to={paths.signIn} replace />
-            }
-          </Route>
-          <Route path={paths.cards}>
-            {signedIn ? <CardsPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.newCard}>
-            {signedIn ? <NewCardPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.card}>
-            {(params) =>
-              signedIn ? <CardPage id={params.id} /> : <Redirect to={paths.signIn} replace />
-            }
-          </Route>
-          <Route path={paths.fiatAccounts}>
-            {signedIn ? <FiatAccountsPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.fiatAccount}>
-            {(params) =>
-              signedIn ? <FiatAccountPage id={params.id} /> : <Redirect to={paths.signIn} replace />
-            }
-          </Route>
-          <Route path={paths.developer}>
-            {signedIn ? <DeveloperPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.verify}>
-            {signedIn ? <VerifyPage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
-          <Route path={paths.home}>
-            {signedIn ? <HomePage /> : <Redirect to={paths.signIn} replace />}
-          </Route>
+        <Switch location={session.location}>
+          {ROUTES.map((route) => (
+            <Route key={route.path} path={route.path}>
+              {(params: Params) => guarded(route.access, signedIn, route.page(params))}
+            </Route>
+          ))}
           <Route>
-            <Redirect to={paths.home} replace />
+            <NotFoundPage />
           </Route>
         </Switch>
       </Screen>

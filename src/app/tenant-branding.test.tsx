@@ -5,6 +5,7 @@ import { mockApi } from '../../tests/support/mock-api.ts'
 import { renderApp } from '../../tests/support/render-app.tsx'
 import HomePage from './home-page.tsx'
 import { Layout } from './layout.tsx'
+import { Navigation } from './navigation.tsx'
 import { applyBranding, brandVariables, DEFAULT_LOGO, textColorOn } from './tenant-branding.tsx'
 
 const tenant = (overrides: Partial<TenantConfig> = {}): TenantConfig => ({
@@ -63,7 +64,11 @@ describe('the tenant’s colours', () => {
 describe('the layout for a tenant', () => {
   it('shows the tenant’s name and logo and wears its colours, read once', async () => {
     const api = mockApi({ 'GET /tenants/config': { body: tenant() } })
-    const { unmount } = renderApp(<Layout signedIn={false}>page</Layout>)
+    const { unmount } = renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+    )
 
     const home = await screen.findByRole('link', { name: 'Acme Money' })
     expect(home.querySelector('img')).toHaveAttribute('src', '/acme-logo.svg')
@@ -75,7 +80,11 @@ describe('the layout for a tenant', () => {
 
   it('is the app’s own while the configuration cannot be read', async () => {
     const api = mockApi({})
-    renderApp(<Layout signedIn={false}>page</Layout>)
+    renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+    )
 
     await waitFor(() => expect(api.to('GET /tenants/config')).toHaveLength(1))
     const home = screen.getByRole('link', { name: 'Finplatform' })
@@ -85,7 +94,11 @@ describe('the layout for a tenant', () => {
 
   it('falls back to the app’s icon when the logo does not load', async () => {
     mockApi({ 'GET /tenants/config': { body: tenant() } })
-    renderApp(<Layout signedIn={false}>page</Layout>)
+    renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+    )
 
     const logo = (await screen.findByRole('link', { name: 'Acme Money' })).querySelector('img')!
     fireEvent.error(logo)
@@ -106,7 +119,11 @@ describe('the tenant’s support contacts', () => {
         }),
       },
     })
-    renderApp(<Layout signedIn={false}>page</Layout>)
+    renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+    )
 
     const footer = (await screen.findByRole('heading', { name: 'Support' })).closest('footer')
     expect(footer).toHaveTextContent(
@@ -128,7 +145,12 @@ describe('the tenant’s support contacts', () => {
 
   it('name only what the tenant has, in the person’s language', async () => {
     mockApi({ 'GET /tenants/config': { body: tenant() } })
-    renderApp(<Layout signedIn={false}>page</Layout>, { language: 'ru' })
+    renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+      { language: 'ru' },
+    )
 
     const footer = (await screen.findByRole('heading', { name: 'Поддержка' })).closest('footer')
     expect(footer).toHaveTextContent(/^ПоддержкаНужна помощь\? help@acme\.example$/)
@@ -136,7 +158,11 @@ describe('the tenant’s support contacts', () => {
 
   it('are not there while the configuration is unknown', async () => {
     const api = mockApi({})
-    renderApp(<Layout signedIn={false}>page</Layout>)
+    renderApp(
+      <Layout signedIn={false} location="/">
+        page
+      </Layout>,
+    )
 
     await waitFor(() => expect(api.to('GET /tenants/config')).toHaveLength(1))
     expect(screen.queryByRole('heading', { name: 'Support' })).toBeNull()
@@ -144,22 +170,26 @@ describe('the tenant’s support contacts', () => {
 })
 
 describe('home for a tenant', () => {
-  it('offers the cards shortcut only where the tenant offers cards', async () => {
+  it('offers the Cards tab and Accounts only where the tenant offers cards', async () => {
     mockApi({
       'GET /tenants/config': {
         body: tenant({ products: { ...tenant().products, cards: false } }),
       },
     })
-    const { queryClient } = renderApp(<HomePage />)
+    const { queryClient } = renderApp(<Navigation />)
     await waitFor(() => expect(queryClient.getQueryData(['tenant', 'config'])).toBeDefined())
-    expect(screen.queryByRole('link', { name: 'Your cards' })).toBeNull()
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    await waitFor(() => expect(within(nav).queryByRole('link', { name: 'Cards' })).toBeNull())
+    expect(within(nav).queryByRole('link', { name: 'Accounts', hidden: true })).toBeNull()
+    expect(within(nav).getByRole('link', { name: 'Move money' })).toBeVisible()
   })
 
-  it('shows it when cards are offered', async () => {
+  it('shows them when cards are offered', async () => {
     mockApi({ 'GET /tenants/config': { body: tenant() } })
-    renderApp(<HomePage />)
+    renderApp(<Navigation />)
 
-    expect(await screen.findByRole('link', { name: 'Your cards' })).toBeVisible()
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    expect(await within(nav).findByRole('link', { name: 'Cards' })).toBeVisible()
   })
 
   it('shows only the money actions of products the tenant offers', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   detectTelegramLaunch,
+  KEPT_LAUNCH_KEY,
   LAUNCH_PARAMS_KEY,
   parseLaunchParams,
   telegramHostPresent,
@@ -41,6 +42,7 @@ describe('parseLaunchParams', () => {
       botInline: false,
       languageCode: 'ru',
       userId: '7',
+      firstName: 'Ада',
     })
   })
 
@@ -76,7 +78,7 @@ describe('parseLaunchParams', () => {
 })
 
 describe('detectTelegramLaunch', () => {
-  it('takes the launch from the hash and keeps it where the SDK keeps it', () => {
+  it('takes the launch from the hash and keeps it for a reload', () => {
     const storage = memoryStorage()
     const launch = detectTelegramLaunch({
       hash: `#${launchParams()}`,
@@ -85,14 +87,26 @@ describe('detectTelegramLaunch', () => {
       host: true,
     })
     expect(launch?.initData).toBe(initData)
-    expect(storage.map.get(LAUNCH_PARAMS_KEY)).toBe(JSON.stringify(launchParams()))
+    expect(storage.map.get(KEPT_LAUNCH_KEY)).toBe(JSON.stringify(launchParams()))
   })
 
-  it('finds the kept launch after a reload without the hash', () => {
-    const storage = memoryStorage({ [LAUNCH_PARAMS_KEY]: JSON.stringify(launchParams()) })
+  it('finds the kept launch after a reload without the hash, ours before the SDK’s', () => {
+    const storage = memoryStorage({ [KEPT_LAUNCH_KEY]: JSON.stringify(launchParams()) })
     expect(detectTelegramLaunch({ hash: '', storage, enabled: true, host: true })?.platform).toBe(
       'android',
     )
+    // The SDK's copy (a mocked launch's, or one the SDK kept) serves when ours is not there.
+    const sdks = memoryStorage({ [LAUNCH_PARAMS_KEY]: JSON.stringify(launchParams()) })
+    expect(
+      detectTelegramLaunch({ hash: '', storage: sdks, enabled: true, host: true })?.initData,
+    ).toBe(initData)
+    // The copy bridge.ts gives the SDK has no init data: no launch to sign in with.
+    const sdkOnly = memoryStorage({
+      [LAUNCH_PARAMS_KEY]: JSON.stringify(launchParams({ tgWebAppData: '' })),
+    })
+    expect(
+      detectTelegramLaunch({ hash: '', storage: sdkOnly, enabled: true, host: true }),
+    ).toBeUndefined()
   })
 
   it('is no launch in a plain browser tab', () => {

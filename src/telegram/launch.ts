@@ -7,10 +7,13 @@ import { isFalsy, telegramEnabled } from '../net/config.ts'
  * The SDK itself (a lazy chunk) is imported only when this says yes.
  *
  * The app's router drops the hash on its first navigation, so the raw
- * parameters are kept in sessionStorage under the key the SDK uses itself
- * (`tapps/launchParams`): a reload, the SDK and `mockTelegramEnv` all agree.
+ * parameters are kept in sessionStorage under our own key for a reload. The
+ * SDK keeps its copy under `tapps/launchParams` (where `mockTelegramEnv`
+ * puts a test's launch too), which is read when ours is not there; the SDK's
+ * copy is what src/telegram/bridge.ts makes it, without the init data.
  */
 export const LAUNCH_PARAMS_KEY = 'tapps/launchParams'
+export const KEPT_LAUNCH_KEY = 'finplatform/telegram-launch'
 
 export interface TelegramLaunch {
   /** The launch parameters as Telegram sent them (a query string). */
@@ -27,6 +30,8 @@ export interface TelegramLaunch {
   languageCode: string | undefined
   /** The launch user's Telegram id (as text), when the init data names one. */
   userId: string | undefined
+  /** The launch user's first name, to greet them by before anything is read from the server. */
+  firstName: string | undefined
 }
 
 /** The Mini App launch in `raw` launch parameters, or undefined when they are not one. */
@@ -44,6 +49,7 @@ export function parseLaunchParams(raw: string): TelegramLaunch | undefined {
     botInline: !isFalsy(params.get('tgWebAppBotInline')),
     languageCode: languageOf(user),
     userId: userIdOf(user),
+    firstName: firstNameOf(user),
   }
 }
 
@@ -80,6 +86,11 @@ function languageOf(user: Record<string, unknown> | undefined): string | undefin
   return typeof code === 'string' ? code : undefined
 }
 
+function firstNameOf(user: Record<string, unknown> | undefined): string | undefined {
+  const name = user?.first_name
+  return typeof name === 'string' && name.trim() ? name.trim() : undefined
+}
+
 function userIdOf(user: Record<string, unknown> | undefined): string | undefined {
   const id = user?.id
   return (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id)
@@ -109,14 +120,20 @@ export function detectTelegramLaunch(sources: LaunchSources): TelegramLaunch | u
   const fromHash = parseLaunchParams(sources.hash)
   if (fromHash) {
     try {
-      sources.storage?.setItem(LAUNCH_PARAMS_KEY, JSON.stringify(fromHash.raw))
+      sources.storage?.setItem(KEPT_LAUNCH_KEY, JSON.stringify(fromHash.raw))
     } catch {
       // Storage full or refused: this page still knows; a reload would not.
     }
     return fromHash
   }
+  return (
+    keptLaunch(sources.storage, KEPT_LAUNCH_KEY) ?? keptLaunch(sources.storage, LAUNCH_PARAMS_KEY)
+  )
+}
+
+function keptLaunch(storage: LaunchSources['storage'], key: string): TelegramLaunch | undefined {
   try {
-    const kept = sources.storage?.getItem(LAUNCH_PARAMS_KEY)
+    const kept = storage?.getItem(key)
     const raw = kept ? (JSON.parse(kept) as unknown) : undefined
     return typeof raw === 'string' ? parseLaunchParams(raw) : undefined
   } catch {

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react'
+import { applyThemeParams, keepLaunchForSdk, postToTelegram } from './bridge.ts'
 import { applyColorScheme, colorSchemeOf, osPrefersDark } from './color-scheme.ts'
 import { trackHistoryDepth } from './history-depth.ts'
 import { telegramLaunch } from './launch.ts'
@@ -17,14 +18,20 @@ export async function loadMiniApp(): Promise<MiniAppControls | undefined> {
   if (!launch) return undefined
   const root = document.documentElement
   root.dataset.appEnv = 'telegram'
-  // From the launch's theme at once, so the first render (and an app whose SDK fails) has it.
+  // From the launch's theme at once, so the first render (and an app whose SDK
+  // fails) wears the chat's colours: none of it waits for the SDK.
+  applyThemeParams(root, launch.themeParams)
   applyColorScheme(root, colorSchemeOf(launch.themeParams.bg_color, osPrefersDark()))
+  keepLaunchForSdk(window, launch)
   try {
     const { startMiniApp } = await import('./sdk.ts')
-    return startMiniApp()
+    return startMiniApp(launch)
   } catch (error) {
-    // The app still works as a web page inside Telegram, without its buttons.
+    // The app still works as a web page inside Telegram, without its buttons;
+    // Telegram hears that it is ready, or it would keep its loading screen up.
     console.error('[telegram] the Mini App SDK failed to start', error)
+    postToTelegram(window as never, 'web_app_ready')
+    postToTelegram(window as never, 'web_app_expand')
     return undefined
   }
 }

@@ -18,6 +18,15 @@ function fakeSdk() {
   const themeSubscribers: Array<() => void> = []
   Object.assign(sdk, {
     init: vi.fn(),
+    parseLaunchParamsQuery: vi.fn((raw: string) => {
+      const params = new URLSearchParams(raw)
+      return {
+        ...(params.has('tgWebAppData') && { tgWebAppData: params.get('tgWebAppData') }),
+        tgWebAppVersion: params.get('tgWebAppVersion'),
+        tgWebAppPlatform: params.get('tgWebAppPlatform'),
+        tgWebAppThemeParams: JSON.parse(params.get('tgWebAppThemeParams') ?? '{}'),
+      }
+    }),
     miniApp: { mountSync: safe(() => {}), ready: safe(() => {}) },
     themeParams: {
       mountSync: safe(() => {}),
@@ -65,13 +74,41 @@ function fakeSdk() {
   }
 }
 
-const start = async () => (await import('./sdk.ts')).startMiniApp()
+/** A launch from a client before Bot API 8.0: its init data has no `signature`. */
+const LAUNCH = {
+  raw: new URLSearchParams({
+    tgWebAppData: 'user=%7B%22id%22%3A7%7D&auth_date=1700000000&hash=abc',
+    tgWebAppVersion: '7.0',
+    tgWebAppPlatform: 'android',
+    tgWebAppThemeParams: JSON.stringify({ bg_color: '#17212b' }),
+  }).toString(),
+  initData: 'user=%7B%22id%22%3A7%7D&auth_date=1700000000&hash=abc',
+  platform: 'android',
+  version: '7.0',
+  themeParams: { bg_color: '#17212b' },
+  botInline: false,
+  languageCode: undefined,
+  userId: '7',
+  firstName: undefined,
+}
+
+const start = async () => (await import('./sdk.ts')).startMiniApp(LAUNCH)
 
 describe('startMiniApp', () => {
   it('initialises, binds the theme and the viewport, expands and says it is ready', async () => {
     const fake = fakeSdk()
     await start()
     expect(fake.init).toHaveBeenCalledOnce()
+    // Our launch, without the init data the SDK would refuse for lacking `signature`;
+    // and no inline <style> for Telegram Web's custom styles, which the CSP refuses.
+    expect(fake.init).toHaveBeenCalledWith({
+      launchParams: {
+        tgWebAppVersion: '7.0',
+        tgWebAppPlatform: 'android',
+        tgWebAppThemeParams: { bg_color: '#17212b' },
+      },
+      acceptCustomStyles: false,
+    })
     expect(fake.themeParams!.mountSync).toHaveBeenCalled()
     expect(fake.themeParams!.bindCssVars).toHaveBeenCalled()
     await vi.waitFor(() => expect(fake.viewport!.expand).toHaveBeenCalled())

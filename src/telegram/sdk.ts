@@ -5,12 +5,14 @@ import {
   init,
   mainButton,
   miniApp,
+  parseLaunchParamsQuery,
   popup,
   requestContact,
   sendData,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk'
+import { launchParamsForSdk } from './bridge.ts'
 import { applyColorScheme, colorSchemeOf, osPrefersDark } from './color-scheme.ts'
 import {
   type ContactResult,
@@ -61,8 +63,19 @@ export interface MiniAppControls {
 
 const warn = (what: string) => (error: unknown) => console.warn(`[telegram] ${what} failed`, error)
 
-export function startMiniApp(): MiniAppControls {
-  init()
+import type { TelegramLaunch } from './launch.ts'
+
+export function startMiniApp(launch: TelegramLaunch): MiniAppControls {
+  init({
+    // Our own reading of the launch, without the init data (src/telegram/bridge.ts):
+    // launch data from a client before Bot API 8.0 has no `signature`, which the
+    // SDK's parser would refuse, taking every button with it.
+    launchParams: parseLaunchParamsQuery(launchParamsForSdk(launch)),
+    // Telegram Web's custom styles arrive as an inline <style> element, which the
+    // Content-Security-Policy (style-src 'self') refuses: the chat's theme
+    // parameters style the app instead.
+    acceptCustomStyles: false,
+  })
 
   miniApp.mountSync.ifAvailable()
   if (themeParams.mountSync.isAvailable()) {

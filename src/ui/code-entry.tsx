@@ -120,7 +120,7 @@ export function CodeEntry(props: Props) {
         </span>
       </div>
       <p>
-        <Button variant="ghost" onClick={props.onBack}>
+        <Button variant="quiet" onClick={props.onBack}>
           {props.backLabel}
         </Button>
       </p>

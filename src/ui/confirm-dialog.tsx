@@ -120,7 +120,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <Button variant="secondary" data-cancel onClick={cancel} disabled={props.busy}>
               {t('action.cancel')}
             </Button>
-            <Button className="button-danger" busy={props.busy} onClick={props.onConfirm}>
+            <Button variant="danger" busy={props.busy} onClick={props.onConfirm}>
               {props.confirmLabel}
             </Button>
           </div>

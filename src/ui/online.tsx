@@ -1,7 +1,7 @@
 import { onlineManager, useIsRestoring } from '@tanstack/react-query'
 import { useId, useSyncExternalStore } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
-import { Alert, Spinner } from './components.tsx'
+import { Alert, Skeleton } from './components.tsx'
 
 /**
  * One answer to "are we online?" for the whole app: TanStack Query's
@@ -50,14 +50,19 @@ export function useNeedsServer() {
 }
 
 /**
- * What a screen shows while its data is not there yet: a spinner, or — when
- * the query waits for a connection and nothing is stored on this device — that
- * it will load once back online, instead of spinning forever.
+ * What a screen shows while its data is not there yet: a skeleton in the
+ * shape of what comes (a page, a list, a card), or — when the query waits for
+ * a connection and nothing is stored on this device — that it will load once
+ * back online, instead of shimmering forever.
  */
-export function Pending(props: { paused: boolean }) {
+export function Pending(props: {
+  paused: boolean
+  shape?: 'rows' | 'lines' | 'card' | 'page'
+  count?: number
+}) {
   const { t } = useI18n()
   // While the stored cache is read, "not stored" may not be true yet.
   const restoring = useIsRestoring()
   if (props.paused && !restoring) return <Alert tone="warning">{t('offline.notStored')}</Alert>
-  return <Spinner label={t('app.loading')} />
+  return <Skeleton label={t('app.loading')} shape={props.shape ?? 'page'} count={props.count} />
 }

@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { approveIdentity, readVault, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import {
+  approveIdentity,
+  personalWalletUuid,
+  readVault,
+  signUpThroughUi,
+  uniqueEmail,
+} from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -22,7 +28,7 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   await signUpThroughUi(page, base, uniqueEmail('cards'))
   // Issuing a card and a SEPA deposit need a verified identity.
   await approveIdentity(page, base)
-  const walletUuid = await createPersonalWallet(page)
+  const walletUuid = await personalWalletUuid(page)
 
   // A virtual card on an account of its own, from the issue form.
   await page.goto(`${base}/cards/new?wallet=${walletUuid}`)
@@ -173,15 +179,6 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
       expect.stringMatching(/Corner Café.*−€12\.50.*Declined: the card was frozen/),
     ])
 })
-
-/** Creates a personal wallet from the home screen, staying there; its uuid, from its link. */
-async function createPersonalWallet(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  const link = await page.getByRole('link', { name: 'Personal wallet' }).getAttribute('href')
-  return link!.split('/').at(-1)!
-}
 
 /** The row of a label in one of the page's definition lists. */
 const fieldRow = (page: Page, label: string) =>

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import { personalWalletUuid, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 
 /*
@@ -18,7 +18,7 @@ test('complete the sandbox verification, see it approved, then issue a card', as
   const base = session.server.url
 
   await signUpThroughUi(page, base, uniqueEmail('kyc'))
-  const walletUuid = await createPersonalWallet(page)
+  const walletUuid = await personalWalletUuid(page)
 
   // Not verified yet: issuing a card is refused, and the refusal leads to the verification.
   await fillCardForm(page, base, walletUuid, 'Verified')
@@ -82,12 +82,4 @@ async function statusLine(page: Page): Promise<string> {
   const line = page.locator('[data-status]')
   if ((await line.count()) === 0) return ''
   return (await line.innerText()).replace(/\s+/g, ' ').trim()
-}
-
-async function createPersonalWallet(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  const link = await page.getByRole('link', { name: 'Personal wallet' }).getAttribute('href')
-  return link!.split('/').at(-1)!
 }

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import {
   expectSignedInAs,
+  openTab,
   readPersistedQueryKeys,
   signUpThroughUi,
   uniqueEmail,
@@ -23,9 +24,9 @@ test('offline, a reload shows what was last seen, marked offline, with server ac
   await signUpThroughUi(page, session.server.url, email)
   await waitForServiceWorkerControl(page)
   await expectSignedInAs(page, email)
-  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await openTab(page, 'Profile')
   await page.getByRole('button', { name: 'Save changes' }).waitFor()
-  await page.getByRole('link', { name: 'Finplatform', exact: true }).click()
+  await openTab(page, 'Home')
   await expectSignedInAs(page, email)
 
   // Writes are throttled: wait until the profile's answers are on disk.
@@ -43,7 +44,7 @@ test('offline, a reload shows what was last seen, marked offline, with server ac
   await expectSignedInAs(page, email)
   await page.getByText(/^Offline · updated /).waitFor()
 
-  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await openTab(page, 'Profile')
   const save = page.getByRole('button', { name: 'Save changes' })
   await save.waitFor()
   expect(await save.isDisabled()).toBe(true)

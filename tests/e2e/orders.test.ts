@@ -1,6 +1,12 @@
 import type { Locator, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { approveIdentity, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import {
+  approveIdentity,
+  openTab,
+  personalWalletUuid,
+  signUpThroughUi,
+  uniqueEmail,
+} from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -28,7 +34,7 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   await signUpThroughUi(page, session.server.url, uniqueEmail('orders-sepa'))
   // SEPA deposits and payouts need a verified identity.
   await approveIdentity(page, session.server.url)
-  await createPersonalWallet(page)
+  await personalWalletUuid(page)
 
   // Deposit: the bank rail, the amount, the review, then the bank details with a reference.
   await moneyAction(page, 'Deposit')
@@ -63,7 +69,10 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   await historyRow(page, '+1,000.00', 'Complete').waitFor()
 
   // A person to pay, then their bank account.
-  await page.getByRole('link', { name: 'Counterparties' }).click()
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Counterparties/ })
+    .click()
   await page.getByRole('heading', { name: 'Counterparties' }).waitFor()
   await page.getByRole('link', { name: 'Add counterparty' }).first().click()
   await page.getByRole('heading', { name: 'New counterparty' }).waitFor()
@@ -135,7 +144,11 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   await historyRow(page, '−100.00', 'Complete').waitFor({ timeout: 15_000 })
 
   // The order history has both, each at its end.
-  await moneyAction(page, 'Orders')
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Orders/ })
+    .click()
+  await page.getByRole('heading', { name: 'Orders', exact: true, level: 1 }).waitFor()
   await orderRow(page, 'SEPA deposit', 'Complete').waitFor()
   await orderRow(page, 'SEPA transfer', 'Complete').waitFor()
   expect(await page.getByTestId('order-row').count()).toBe(2)
@@ -146,7 +159,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   const page = await context.newPage()
 
   await signUpThroughUi(page, session.server.url, uniqueEmail('orders-exchange'))
-  const walletUuid = await createPersonalWallet(page)
+  const walletUuid = await personalWalletUuid(page)
 
   // An Ethereum address from the Deposit screen, and ether sent to it on the sandbox chain.
   await moneyAction(page, 'Deposit')
@@ -168,7 +181,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   })
   expect(deposit.status, await deposit.clone().text()).toBe(202)
 
-  await page.getByRole('link', { name: '← Home' }).click()
+  await openTab(page, 'Home')
   await page.getByRole('link', { name: 'Personal wallet' }).click()
   await page.waitForURL('**/wallets/*')
   await historyRow(page, '+0.50', 'Complete').waitFor({ timeout: 20_000 })
@@ -247,19 +260,14 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await balance(page, new RegExp(`Available: ${literal(amountText(ethLeft, 18))}\\sETH`)).waitFor()
   await balance(page, new RegExp(`Available: ${literal(receivedText!)}\\sUSDT`)).waitFor()
 
-  await moneyAction(page, 'Orders')
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Orders/ })
+    .click()
+  await page.getByRole('heading', { name: 'Orders', exact: true, level: 1 }).waitFor()
   await orderRow(page, 'Exchange', 'Complete').waitFor()
   expect(await page.getByTestId('order-row').count()).toBe(1)
 })
-
-/** Creates a personal wallet from the home screen, staying there; its uuid, from its link. */
-async function createPersonalWallet(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
-  await page.getByRole('button', { name: 'Create wallet' }).click()
-  const link = await page.getByRole('link', { name: 'Personal wallet' }).getAttribute('href')
-  return link!.split('/').at(-1)!
-}
 
 /** One of the money actions on the home screen or a wallet's page. */
 async function moneyAction(page: Page, name: string) {

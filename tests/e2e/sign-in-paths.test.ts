@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import {
   codeFromOutbox,
   expectSignedInAs,
+  openTab,
   pathOf,
   readVault,
   signUpThroughUi,
@@ -51,7 +52,7 @@ describe('one-time codes through the screens', () => {
     const national = uniqueUsPhone()
     await signUpThroughUi(page, session.server.url, email)
 
-    await page.getByRole('link', { name: 'Edit your profile' }).click()
+    await openTab(page, 'Profile')
     await page.waitForURL('**/profile')
     await page.getByRole('button', { name: 'Add phone number' }).click()
     // An en-US browser starts on the United States' code; chosen anyway, to say what is meant.

@@ -6,8 +6,10 @@ import {
   launchUser,
   signedInitData,
   TEST_BOT_TOKEN,
+  withoutSignature,
 } from '../../server/domain/auth/telegram-test-support.ts'
-import { pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { CHAT_THEMES } from '../support/demo-routes.ts'
+import { openTab, pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -22,16 +24,7 @@ const session = e2eSession({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })
 
 const SDK_IIFE = resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js')
 
-const THEME = {
-  bg_color: '#17212b',
-  secondary_bg_color: '#232e3c',
-  section_bg_color: '#17212b',
-  text_color: '#f5f5f5',
-  hint_color: '#708499',
-  link_color: '#6ab3f3',
-  button_color: '#5288c1',
-  button_text_color: '#ffffff',
-}
+const THEME: Record<string, string> = CHAT_THEMES.dark
 
 interface TelegramCall {
   name: string
@@ -54,19 +47,35 @@ function miniAppContext(options: {
   return session.newContext({ locale: 'en-US', ...options })
 }
 
-/** A new page of `context` that opens as the Mini App launched by `user`, in `theme`. */
+/** The launch parameters Telegram puts in the Mini App's URL hash. */
+const launchParamsOf = (
+  user: TelegramUser,
+  theme: Record<string, string> = THEME,
+  client: { version: string; initData?: string } = { version: '8.0' },
+) =>
+  new URLSearchParams({
+    tgWebAppData: client.initData ?? signedInitData({ user }),
+    tgWebAppVersion: client.version,
+    tgWebAppPlatform: 'tdesktop',
+    tgWebAppThemeParams: JSON.stringify(theme),
+  }).toString()
+
+/**
+ * A new page of `context` that opens as the Mini App launched by `user`, in
+ * `theme`. `client` is an older one: the SDK's mock itself refuses launch data
+ * without `signature`, so it is given the launch without the init data, and
+ * the test opens the page at `/#<launch parameters>` as Telegram does.
+ */
 async function openMiniApp(
   context: BrowserContext,
   user: TelegramUser,
   theme: Record<string, string> = THEME,
+  client?: { version: string; initData: string },
 ): Promise<Page> {
   const page = await context.newPage()
-  const launchParams = new URLSearchParams({
-    tgWebAppData: signedInitData({ user }),
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'tdesktop',
-    tgWebAppThemeParams: JSON.stringify(theme),
-  }).toString()
+  const params = new URLSearchParams(launchParamsOf(user, theme, client))
+  if (client) params.delete('tgWebAppData')
+  const launchParams = params.toString()
   await page.addInitScript({ path: SDK_IIFE })
   await page.addInitScript(
     ({ launchParams, theme }) => {
@@ -155,7 +164,8 @@ async function signUpWithTelegram(user: TelegramUser, baseUrl: string): Promise<
 }
 
 /** The home screen of a signed-in person. */
-const home = (page: Page) => page.getByRole('heading', { name: 'Hello!' }).waitFor()
+/** The home screen of a signed-in person, greeted by their Telegram first name. */
+const home = (page: Page) => page.getByRole('heading', { name: 'Hello, Ada!' }).waitFor()
 
 /** The first visit: the terms, nothing else; refused without the box ticked; then home. */
 async function acceptTermsAndLand(page: Page): Promise<void> {
@@ -171,7 +181,7 @@ async function acceptTermsAndLand(page: Page): Promise<void> {
 /** Profile and back through Telegram's BackButton, which is shown only where back stays in the app. */
 async function backButtonNavigatesBack(page: Page): Promise<void> {
   await expect.poll(() => backButtonShown(page)).toBe(false)
-  await page.getByRole('link', { name: 'Edit your profile' }).click()
+  await openTab(page, 'Profile')
   await page.waitForURL('**/profile')
   await expect.poll(() => backButtonShown(page)).toBe(true)
   await page.evaluate(() => window.Telegram!.WebView!.receiveEvent('back_button_pressed'))
@@ -223,6 +233,32 @@ test('a Telegram user with an account is signed in with no form, in the chat’s
   expect(requests.filter((r) => r.fromWorker && r.initData !== undefined)).toEqual([])
 
   await backButtonNavigatesBack(page)
+})
+
+test('launch data without `signature` (a client before Bot API 8.0) still wears the theme and says ready, with no CSP refusal', async () => {
+  const user = launchUser({ first_name: 'Ada' })
+  await signUpWithTelegram(user, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'block' })
+  const initData = withoutSignature(signedInitData({ user }))
+  expect(new URLSearchParams(initData).has('signature')).toBe(false)
+  const client = { version: '7.0', initData }
+  const page = await openMiniApp(context, user, THEME, client)
+  const refusals: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refusals.push(message.text())
+  })
+
+  await page.goto(`${session.server.url}/#${launchParamsOf(user, THEME, client)}`)
+  // Greeted by the Telegram first name, in the chat's colours, and Telegram was told.
+  await home(page)
+  await expectChatTheme(page)
+  const calls = (await telegramCalls(page)).map((c) => c.name)
+  expect(calls).toEqual(expect.arrayContaining(['web_app_ready']))
+  // The SDK took the launch too: its BackButton works.
+  await backButtonNavigatesBack(page)
+  // Telegram Web's custom styles would be an inline <style>: none is made, none refused.
+  expect(await page.locator('style#telegram-custom-styles').count()).toBe(0)
+  expect(refusals).toEqual([])
 })
 
 test('a brand-new Telegram user is signed up once they agree to the terms', async () => {

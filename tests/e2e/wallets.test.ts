@@ -23,10 +23,12 @@ test('create a wallet, get an address, watch a deposit complete, export it, see 
   await signUpThroughUi(page, session.server.url, uniqueEmail('wallets'))
   await waitForServiceWorkerControl(page)
 
+  // Every account starts with a Personal wallet; this one adds a P2P wallet and uses it.
+  await page.getByRole('link', { name: 'Personal wallet' }).waitFor()
   await page.getByRole('button', { name: 'Create wallet' }).click()
-  await page.getByRole('combobox', { name: 'Wallet type' }).selectOption('personal')
+  await page.getByRole('radio', { name: /^P2P/ }).check()
   await page.getByRole('button', { name: 'Create wallet' }).click()
-  await page.getByRole('link', { name: 'Personal wallet' }).click()
+  await page.getByRole('link', { name: 'P2P wallet' }).click()
   await page.waitForURL('**/wallets/*')
   const walletUuid = pathOf(page).split('/').at(-1)!
 

@@ -25,8 +25,23 @@ export async function signUpThroughUi(page: Page, baseUrl: string, email: string
   await page.waitForURL('**/auth/sign-up')
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('checkbox', { name: /^I agree to the Terms of Service/ }).check()
   await page.getByRole('button', { name: 'Create account' }).click()
   await expectSignedInAs(page, email)
+}
+
+/** Opens one of the signed-in destinations from the navigation (tab bar or side navigation). */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name, exact: true })
+    .click()
+}
+
+/** The uuid of the Personal wallet every account starts with, from its link on home. */
+export async function personalWalletUuid(page: Page): Promise<string> {
+  const link = await page.getByRole('link', { name: 'Personal wallet' }).getAttribute('href')
+  return link!.split('/').at(-1)!
 }
 
 /**

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
+import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { AuthError } from './errors.ts'
 import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
@@ -51,6 +52,7 @@ export class AuthService {
         passwordHash,
       })
       if (!userId) throw new AuthError({ kind: 'EMAIL_TAKEN' })
+      await openStarterWallet(trx, { tenantId: context.tenantId, userId })
       return this.startSession(trx, context, userId)
     })
   }

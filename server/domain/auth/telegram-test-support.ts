@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { sign } from '@telegram-apps/init-data-node'
+import { sign, signData } from '@telegram-apps/init-data-node'
 import type { TelegramUser } from '../../../contract/telegram.ts'
 
 /**
@@ -38,6 +38,19 @@ export function signedInitData(options: InitDataOptions = {}): string {
     options.botToken ?? TEST_BOT_TOKEN,
     options.authDate ?? new Date(),
   )
+}
+
+/**
+ * What a Telegram client before Bot API 8.0 sends: the same init data without
+ * the `signature` field, its hash over the remaining fields.
+ */
+export function withoutSignature(initData: string, botToken = TEST_BOT_TOKEN): string {
+  const params = new URLSearchParams(initData)
+  params.delete('signature')
+  params.delete('hash')
+  const pairs = [...params.entries()].map(([k, v]) => `${k}=${v}`).sort()
+  params.set('hash', signData(pairs.join('\n'), botToken))
+  return params.toString()
 }
 
 /** The same init data with one field set to another value; the hash is left as it was. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { TelegramUser } from '../../../contract/telegram.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { AuthError } from './errors.ts'
 import * as repo from './repository.ts'
 import type { AuthService, RequestContext } from './service.ts'
@@ -47,6 +48,7 @@ export class TelegramAuthService {
         profile: profileFromLaunchUser(launchUser),
       })
       if (!userId) throw new AuthError({ kind: 'TELEGRAM_USER_EXISTS' })
+      await openStarterWallet(trx, { tenantId: context.tenantId, userId })
       return this.auth.startSession(trx, context, userId)
     })
   }

@@ -8,6 +8,7 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
+import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { composeMessage, type Language } from './messages.ts'
@@ -264,7 +265,10 @@ export class OtpService {
     if (existing?.blocked_at) throw new OtpError({ kind: 'USER_BLOCKED' })
     if (existing) return existing.id
     const created = await repo.insertUser(trx, { ...scope, language: null })
-    if (created) return created
+    if (created) {
+      await openStarterWallet(trx, { tenantId: scope.tenantId, userId: created })
+      return created
+    }
     // A password sign-up took the e-mail meanwhile: the code proves it is theirs, so sign that account in.
     return this.signInUser(trx, scope)
   }

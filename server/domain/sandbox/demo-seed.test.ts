@@ -23,7 +23,7 @@ import { validateAddress } from '../addresses/validate.ts'
 import { CARD_MONTHLY_FEE_JOB } from '../cards/service.ts'
 import { DEFAULT_PROGRAMS, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
+import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_PERSON, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
 
 const KEY = Buffer.alloc(32, 3).toString('base64url')
 
@@ -362,6 +362,68 @@ describeServer('the sandbox demo', () => {
     expect(pending[0]!.run_at.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000)
     await expectLedgerInvariants(app)
     expect(DEMO_TENANT_ID).toBe('2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01')
+  })
+
+  it('the demo person is verified with a name, a date of birth and an address; the card goes to them', async () => {
+    const pair = (
+      await signIn(app, { email: DEMO_EMAIL, password: DEFAULT_DEMO_PASSWORD })
+    ).json<TokenPair>()
+    const get = async <T>(url: string) =>
+      (
+        await app.inject({ method: 'GET', url, headers: headers(bearer(pair.access_token)) })
+      ).json<T>()
+    const user = await get<{ kyc_status: string }>('/api/v2/user')
+    expect(user.kyc_status).toBe('APPROVED')
+    const details = await get<Record<string, unknown>>('/api/v2/user/user-data')
+    expect(details).toMatchObject({
+      first_name: DEMO_PERSON.first_name,
+      last_name: DEMO_PERSON.last_name,
+      date_of_birth: DEMO_PERSON.date_of_birth,
+      address: expect.objectContaining(DEMO_PERSON.address),
+    })
+    const card = await app.db
+      .selectFrom('cards')
+      .select('delivery_address')
+      .where('form_factor', '=', 'PHYSICAL')
+      .executeTakeFirstOrThrow()
+    expect(card.delivery_address?.recipient_name).toBe(
+      `${DEMO_PERSON.first_name} ${DEMO_PERSON.last_name}`,
+    )
+  })
+
+  it('the demo’s history happened over weeks, and a restart leaves its times as they are', async () => {
+    const times = async () => {
+      const { rows } = await sql<{ at: Date }>`
+        select t.created_at as at from wallet_transactions t
+          join wallets w on w.id = t.wallet_id join users u on u.id = w.user_id
+          where u.email = ${DEMO_EMAIL}
+        union all
+        select c.created_at from card_transactions c join users u on u.id = c.user_id
+          where u.email = ${DEMO_EMAIL}
+        order by 1`.execute(app.db)
+      return rows.map((row) => new Date(row.at).getTime())
+    }
+    const DAY = 86_400_000
+    const seen = await times()
+    const days = new Set(seen.map((at) => Math.floor((Date.now() - at) / DAY)))
+    expect(days.size).toBeGreaterThanOrEqual(10)
+    expect(Date.now() - seen[0]!).toBeGreaterThan(28 * DAY)
+    expect(Date.now() - seen.at(-1)!).toBeLessThan(DAY)
+    const joined = await app.db
+      .selectFrom('users')
+      .select('created_at')
+      .where('email', '=', DEMO_EMAIL)
+      .executeTakeFirstOrThrow()
+    expect(joined.created_at.getTime()).toBeLessThan(seen[0]!)
+
+    const config = loadConfig({
+      DATA_DIR: '/nonexistent-unused',
+      ADDRESS_SEED_KEY: KEY,
+      JWT_SECRET: KEY,
+      REFRESH_TOKEN_SECRET: KEY,
+    })
+    await seedDemo({ db: app.db, jobs: app.jobs, config, log: app.log })
+    expect(await times()).toEqual(seen)
   })
 
   it('a DEMO_PASSWORD the password policy refuses stops the start with a clear error', async () => {

@@ -20,6 +20,7 @@ import { judgePassword } from '../auth/password-policy.ts'
 import { findUserByEmail, insertUserWithEmail } from '../auth/repository.ts'
 import { CardProcessor, recordDeposit } from '../card-transactions/service.ts'
 import { CardCrypto } from '../cards/card-crypto.ts'
+import { CardError } from '../cards/errors.ts'
 import { CardService, printedCvv } from '../cards/service.ts'
 import { CARD_DELIVERY_JOB, SandboxCourier } from '../cards/shipping.ts'
 import { DEPOSIT_JOB, DepositService } from '../deposits/service.ts'
@@ -34,6 +35,22 @@ import { findWallets, type Owner } from '../wallets/repository.ts'
 import { WalletService } from '../wallets/service.ts'
 
 export const DEMO_EMAIL = 'demo@finplatform.local'
+
+/**
+ * Who the demo user is: the verified identity has a name, a date of birth and
+ * an address, and the physical card is delivered to that name and address.
+ */
+export const DEMO_PERSON = {
+  first_name: 'Mia',
+  last_name: 'Wagner',
+  date_of_birth: '1991-04-17',
+  address: {
+    country: 'DE',
+    city: 'Berlin',
+    line1: 'Unter den Linden 77',
+    postal_code: '10117',
+  },
+} as const
 
 /** What the demo user holds: two wallets, addresses on four chains, five settled crypto deposits. */
 const DEMO_WALLETS: { type: WalletType; chains: ChainId[] }[] = [
@@ -136,12 +153,14 @@ const DEMO_COUNTERPARTIES: DemoCounterparty[] = [
  * restart replays them.
  */
 const DEMO_DELIVERY_ADDRESS = {
-  recipient_name: 'Demo User',
-  line1: 'Unter den Linden 77',
-  city: 'Berlin',
-  postal_code: '10117',
-  country: 'DE',
+  recipient_name: `${DEMO_PERSON.first_name} ${DEMO_PERSON.last_name}`,
+  line1: DEMO_PERSON.address.line1,
+  city: DEMO_PERSON.address.city,
+  postal_code: DEMO_PERSON.address.postal_code,
+  country: DEMO_PERSON.address.country,
 }
+/** What demos seeded before the demo had a name sent: the card they issued is found under it. */
+const LEGACY_DELIVERY_ADDRESS = { ...DEMO_DELIVERY_ADDRESS, recipient_name: 'Demo User' }
 const CAFE = { name: 'Café Einstein', mcc: '5814', city: 'Berlin', country: 'DE' }
 const PARKING = { name: 'City Parking', mcc: '7523', city: 'Berlin', country: 'DE' }
 const BOOKSHOP = { name: 'Dussmann Bookshop', mcc: '5942', city: 'Berlin', country: 'DE' }
@@ -217,6 +236,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
     if (!user) throw new Error('the demo user was not created')
   }
   const owner = { tenantId, userId: user.id }
+  await seedPerson(db, owner)
   // Verified, so the demo can issue cards and withdraw at once (KYC gates).
   await approveForDemo(db, owner)
 
@@ -236,6 +256,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
     }
   }
 
+  const depositIds: string[] = []
   for (const [index, plan] of DEMO_DEPOSITS.entries()) {
     const deposit = await deposits.create({
       tenantId,
@@ -248,13 +269,167 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
     // Settled here, not block by block: the demo starts with its history complete.
     // The queued job then finds nothing left to do.
     await settle(deposits, { db, log: deps.log, now: new Date() }, deposit.uuid)
+    depositIds.push(deposit.uuid)
   }
 
   const fiatWallet = walletIds.get(DEMO_FIAT_WALLET)!
   await seedFiat(db, owner, fiatWallet)
-  await seedCards(deps, owner, fiatWallet)
+  const cards = await seedCards(deps, owner, fiatWallet)
   await seedCounterparties(db, fiatWallet)
+  await spreadOverWeeks(db, owner, { wallets: [...walletIds.values()], depositIds, cards })
   return { email: DEMO_EMAIL, password }
+}
+
+/** The demo's name, date of birth and address, as a verified person has them. */
+async function seedPerson(db: Kysely<DB>, owner: Owner) {
+  const { address, ...person } = DEMO_PERSON
+  await db
+    .updateTable('user_profiles')
+    .set({ ...person, address: JSON.stringify(address) })
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('first_name', 'is', null)
+    .execute()
+  await db
+    .insertInto('kyc_verifications')
+    .values({
+      id: demoId('kyc'),
+      tenant_id: owner.tenantId,
+      user_id: owner.userId,
+      provider: 'sandbox',
+      first_name: person.first_name,
+      last_name: person.last_name,
+      document_type: 'ID_CARD',
+      country: address.country,
+      status: 'APPROVED',
+      decided_at: new Date(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+}
+
+/** Days before the seed each dated thing of the demo happened, oldest first. */
+const DEMO_AGES = {
+  joined: 38,
+  verified: 37,
+  wallets: 37,
+  deposits: [34, 31, 27, 19, 12], // in DEMO_DEPOSITS' order
+  eurDeposit: 26,
+  topUps: { 'eur-prepaid': 25, 'eur-balance': 24 } as Partial<Record<DefaultProgramKey, number>>,
+  cards: 23,
+  /** Card messages by key: a purchase and its clearing a day apart, a refund days later. */
+  card: {
+    cafe: 9,
+    'cafe:clear': 8,
+    parking: 6,
+    'parking:reverse': 6,
+    books: 4,
+    'books:clear': 3,
+    'books:refund': 1,
+    streaming: 0.1,
+  } satisfies Record<(typeof DEMO_CARD_MESSAGES)[number]['key'], number>,
+}
+
+/**
+ * A history that happened over weeks, not in the minute of the seed: once,
+ * while the demo user is less than a day old (a start that died half-way is
+ * finished by the next), every dated record of the person is moved back to
+ * its age in DEMO_AGES, and the user with them, so the next start leaves
+ * them be. Only what the person reads moves: ledger entries are immutable
+ * (their trigger) and keep the seed's time.
+ */
+async function spreadOverWeeks(
+  db: Kysely<DB>,
+  owner: Owner,
+  seeded: { wallets: string[]; depositIds: string[]; cards: SeededCards },
+) {
+  const { tenantId, userId } = owner
+  const user = await db
+    .selectFrom('users')
+    .select('created_at')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  const now = Date.now()
+  const DAY = 24 * 60 * 60 * 1000
+  if (now - user.created_at.getTime() > DAY) return
+  const ago = (days: number) => new Date(now - days * DAY)
+
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ created_at: ago(DEMO_AGES.joined) })
+      .where('id', '=', userId)
+      .execute()
+    await trx
+      .updateTable('kyc_status_history')
+      .set({ occurred_at: ago(DEMO_AGES.verified), created_at: ago(DEMO_AGES.verified) })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .execute()
+    await trx
+      .updateTable('kyc_verifications')
+      .set({ submitted_at: ago(DEMO_AGES.verified), decided_at: ago(DEMO_AGES.verified) })
+      .where('id', '=', demoId('kyc'))
+      .execute()
+    await trx
+      .updateTable('wallets')
+      .set({ created_at: ago(DEMO_AGES.wallets) })
+      .where('id', 'in', seeded.wallets)
+      .execute()
+    await trx
+      .updateTable('wallet_addresses')
+      .set({ created_at: ago(DEMO_AGES.wallets) })
+      .where('wallet_id', 'in', seeded.wallets)
+      .execute()
+    const records: [string, number][] = [
+      ...seeded.depositIds.map((id, index): [string, number] => [id, DEMO_AGES.deposits[index]!]),
+      [demoId('eur-deposit'), DEMO_AGES.eurDeposit],
+      ...DEMO_TOP_UPS.flatMap(({ program }): [string, number][] => [
+        [demoId(`top-up:${program}:amount`), DEMO_AGES.topUps[program] ?? DEMO_AGES.cards],
+        [demoId(`top-up:${program}:fee`), DEMO_AGES.topUps[program] ?? DEMO_AGES.cards],
+      ]),
+    ]
+    for (const [id, days] of records) {
+      await trx
+        .updateTable('wallet_transactions')
+        .set({ created_at: ago(days), updated_at: ago(days) })
+        .where('id', '=', id)
+        .execute()
+    }
+    for (const { program } of DEMO_TOP_UPS) {
+      const days = DEMO_AGES.topUps[program] ?? DEMO_AGES.cards
+      await trx
+        .updateTable('card_transactions')
+        .set({ created_at: ago(days), updated_at: ago(days) })
+        .where('operation_id', '=', demoId(`top-up:${program}`))
+        .execute()
+    }
+    await trx
+      .updateTable('fiat_accounts')
+      .set({ created_at: ago(DEMO_AGES.eurDeposit) })
+      .where('wallet_id', 'in', seeded.wallets)
+      .execute()
+    await trx
+      .updateTable('cards')
+      .set({ created_at: ago(DEMO_AGES.cards) })
+      .where('id', 'in', [seeded.cards.virtual, seeded.cards.physical])
+      .execute()
+    // The physical card's issuing fee, charged as it was ordered.
+    await trx
+      .updateTable('card_transactions')
+      .set({ created_at: ago(DEMO_AGES.cards), updated_at: ago(DEMO_AGES.cards) })
+      .where('card_id', 'in', [seeded.cards.virtual, seeded.cards.physical])
+      .where('type', '=', 'FEE')
+      .execute()
+    for (const [key, id] of seeded.cards.messages) {
+      const days = DEMO_AGES.card[key as keyof typeof DEMO_AGES.card]
+      await trx
+        .updateTable('card_transactions')
+        .set({ created_at: ago(days), updated_at: ago(days) })
+        .where('id', '=', id)
+        .execute()
+    }
+  })
 }
 
 /**
@@ -423,7 +598,14 @@ async function topUp(
  * security code printed on it. Fixed request ids and network message ids make a restart
  * replay every step.
  */
-async function seedCards(deps: DemoDeps, owner: Owner, walletId: string) {
+interface SeededCards {
+  virtual: string
+  physical: string
+  /** The card transaction each of DEMO_CARD_MESSAGES made, by the message's key. */
+  messages: Map<string, string>
+}
+
+async function seedCards(deps: DemoDeps, owner: Owner, walletId: string): Promise<SeededCards> {
   const { db } = deps
   const { tenantId } = owner
   const crypto = new CardCrypto(deps.config.secrets)
@@ -441,12 +623,20 @@ async function seedCards(deps: DemoDeps, owner: Owner, walletId: string) {
     (a) => a.program_id === balanceProgram,
   )
   if (!account) throw new Error('the demo EUR balance account was not created')
-  const physical = await cards.createOnAccount(owner, {
-    fiatAccountId: account.id,
-    formFactor: 'PHYSICAL',
-    nickName: 'Everyday',
-    deliveryAddress: DEMO_DELIVERY_ADDRESS,
-    requestKey: 'demo-seed:card:physical',
+  const issuePhysical = (deliveryAddress: typeof DEMO_DELIVERY_ADDRESS) =>
+    cards.createOnAccount(owner, {
+      fiatAccountId: account.id,
+      formFactor: 'PHYSICAL',
+      nickName: 'Everyday',
+      deliveryAddress,
+      requestKey: 'demo-seed:card:physical',
+    })
+  const physical = await issuePhysical(DEMO_DELIVERY_ADDRESS).catch((error: unknown) => {
+    // A demo seeded before it had a name: its card went to "Demo User" under this key.
+    if (error instanceof CardError && error.failure.kind === 'IDEMPOTENCY_CONFLICT') {
+      return issuePhysical(LEGACY_DELIVERY_ADDRESS)
+    }
+    throw error
   })
   const cardId = physical.card.id
   const job = {
@@ -479,6 +669,7 @@ async function seedCards(deps: DemoDeps, owner: Owner, walletId: string) {
     })
     ids.set(message.key, transaction.id)
   }
+  return { virtual: virtual.card.id, physical: cardId, messages: ids }
 }
 
 /** Straight rows under fixed ids: inserting again (a restart, two seeds at once) adds nothing. */

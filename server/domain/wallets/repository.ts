@@ -44,6 +44,22 @@ export function findWallets(db: Executor, owner: Owner, page: { limit: number; o
     .execute()
 }
 
+export async function hasWalletOfType(
+  db: Executor,
+  owner: Owner,
+  type: WalletType,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('wallets')
+    .select('id')
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('type', '=', type)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 export async function countWallets(db: Executor, owner: Owner): Promise<number> {
   const row = await db
     .selectFrom('wallets')

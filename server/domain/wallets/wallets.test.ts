@@ -51,7 +51,8 @@ describeServer('wallets', () => {
       })
     }
     const list = (await call(pair, 'GET', '/wallets?limit=100')).json<WalletList>()
-    expect(list.total).toBe(WALLET_TYPES.length + 1)
+    // Besides the Personal wallet every account starts with.
+    expect(list.total).toBe(WALLET_TYPES.length + 2)
   })
 
   it('an unknown wallet type, or p2p (a label, not a type), answers 422', async () => {
@@ -82,8 +83,9 @@ describeServer('wallets', () => {
 
   it('the list pages with limit 10 and offset 0 by default, oldest first', async () => {
     const pair = await signUp(app)
-    const created = []
-    for (let i = 0; i < 12; i++) created.push(await createWallet(pair, WALLET_TYPES[i % 8]))
+    // The first is the Personal wallet the account started with.
+    const created = (await call(pair, 'GET', '/wallets')).json<WalletList>().data
+    for (let i = 0; i < 11; i++) created.push(await createWallet(pair, WALLET_TYPES[i % 8]))
 
     const first = (await call(pair, 'GET', '/wallets')).json<WalletList>()
     expect(first).toMatchObject({ total: 12, limit: 10, offset: 0, is_last_page: false })
@@ -96,9 +98,18 @@ describeServer('wallets', () => {
     expectProblem(await call(pair, 'GET', '/wallets?limit=0'), 422, 'VALIDATION_FAILED')
   })
 
-  it('a user with no wallets gets an empty last page', async () => {
-    const pair = await signUp(app)
-    expect((await call(pair, 'GET', '/wallets')).json<WalletList>()).toEqual({
+  it('a user with no wallets (their tenant opens none at sign-up) gets an empty last page', async () => {
+    const tenants = new TenantService(app.db)
+    const tenantId = (await tenants.create({ name: 'Business Only', wallet_types: ['business'] }))
+      .id
+    const own = headers({ 'x-tenant-id': tenantId })
+    const pair = await signUp(app, { headers: own })
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/wallets',
+      headers: { ...own, ...bearer(pair.access_token) },
+    })
+    expect(response.json<WalletList>()).toEqual({
       data: [],
       total: 0,
       limit: 10,
@@ -118,7 +129,8 @@ describeServer('wallets', () => {
       404,
       'WALLET_NOT_FOUND',
     )
-    expect((await call(stranger, 'GET', '/wallets')).json<WalletList>().total).toBe(0)
+    const theirs = (await call(stranger, 'GET', '/wallets')).json<WalletList>().data
+    expect(theirs.map((w) => w.uuid)).not.toContain(wallet.uuid)
     expect((await call(owner, 'GET', `/wallets/${wallet.uuid}`)).statusCode).toBe(200)
   })
 

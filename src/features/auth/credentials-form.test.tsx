@@ -1,9 +1,12 @@
-import { render, screen } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { I18nProvider } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { CredentialsForm } from './credentials-form.tsx'
+
+const RULE =
+  'At least 8 characters. Not a common password like “password123”, and not your email name. A few unrelated words work well.'
 
 function renderForm(props: Partial<Parameters<typeof CredentialsForm>[0]> = {}) {
   const onSubmit = vi.fn()
@@ -28,6 +31,7 @@ describe('CredentialsForm', () => {
     const { onSubmit, user } = renderForm()
     await user.type(screen.getByLabelText('Email'), '  ada@example.com ')
     await user.type(screen.getByLabelText('Password'), ' long enough ')
+    await user.click(screen.getByRole('checkbox', { name: /I agree to the Terms of Service/ }))
     await user.click(screen.getByRole('button', { name: 'Create account' }))
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({
       email: 'ada@example.com',
@@ -46,7 +50,58 @@ describe('CredentialsForm', () => {
       'Enter an email address like name@example.com.',
     )
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
-      'At least 8 characters. The password needs at least 8 characters.',
+      `${RULE} The password needs at least 8 characters.`,
+    )
+    expect(screen.getByRole('checkbox', { name: /I agree/ })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
+    expect(screen.getByText('Agree to the terms to open your account.')).toBeVisible()
+  })
+
+  it('says the whole password rule before anything is typed', () => {
+    renderForm()
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(RULE)
+    expect(screen.queryByTestId('password-strength')).toBeNull()
+  })
+
+  it('shows the strength while typing, by the server’s own rule', async () => {
+    const { user } = renderForm()
+    await user.type(screen.getByLabelText('Email'), 'ada.lovelace@example.com')
+    const password = screen.getByLabelText('Password')
+    const meter = () => screen.getByTestId('password-strength')
+
+    await user.type(password, 'abcde')
+    expect(meter()).toHaveTextContent('Too short: 3 to go')
+    await user.clear(password)
+    // The common-password list arrives in its own chunk, once typing starts.
+    await user.type(password, 'password123')
+    await waitFor(() =>
+      expect(meter()).toHaveTextContent('Too common: it would be guessed at once'),
+    )
+    await user.clear(password)
+    await user.type(password, 'my-ada.lovelace-pw')
+    expect(meter()).toHaveTextContent('Contains your email name')
+    await user.clear(password)
+    await user.type(password, 'violet42')
+    expect(meter()).toHaveTextContent('Fair')
+    await user.clear(password)
+    await user.type(password, 'correct horse battery staple')
+    expect(meter()).toHaveTextContent('Strong')
+  })
+
+  it('refuses a common password in the field before the server has to', async () => {
+    const { onSubmit, user } = renderForm()
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com')
+    await user.type(screen.getByLabelText('Password'), 'password123')
+    await user.click(screen.getByRole('checkbox', { name: /I agree/ }))
+    await waitFor(() =>
+      expect(screen.getByTestId('password-strength')).toHaveTextContent('Too common'),
+    )
+    await user.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(onSubmit).not.toHaveBeenCalled()
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      expect.stringContaining('This is one of the most common passwords.'),
     )
   })
 
@@ -78,7 +133,9 @@ describe('CredentialsForm', () => {
         errors: [{ field: '/body/password', message: 'is a commonly used password' }],
       }),
     })
-    expect(screen.getByRole('alert')).toHaveTextContent('This password is too easy to guess.')
+    // Said once, where it is fixed: no banner repeating it.
+    expect(screen.queryByText('This password is too easy to guess.')).toBeNull()
+    expect(screen.getByLabelText('Password')).toHaveFocus()
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
       expect.stringContaining('Choose a longer password that is not a common one'),
     )

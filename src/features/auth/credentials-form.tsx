@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { EmailPasswordBody } from '../../../contract/auth.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { fieldErrors } from '../../i18n/error-message.ts'
@@ -6,9 +6,15 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, TextField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
+import { TermsConsent } from '../../ui/terms-consent.tsx'
 import { isEmail } from '../../ui/validation.ts'
-
-const MIN_PASSWORD = 8
+import { PasswordStrength } from './password-meter.tsx'
+import {
+  loadCommonPasswords,
+  type PasswordProblem,
+  type Strength,
+  strengthOf,
+} from './password-strength.ts'
 
 interface Props {
   mode: 'sign-in' | 'sign-up'
@@ -19,18 +25,35 @@ interface Props {
   onSubmit: (credentials: EmailPasswordBody) => void
 }
 
+/** How to fix a password the rule refuses, in the field's own words. */
+const FIX: Record<PasswordProblem, MessageKey> = {
+  too_short: 'error.passwordShort',
+  common: 'auth.password.common',
+  contains_email: 'auth.password.containsEmail',
+}
+
 /**
  * E-mail and password, checked as the person leaves each field and again on
- * submit; the server's own answer (wrong password, taken e-mail) shows above
- * the button and is announced.
+ * submit. Signing up says the whole password rule before it is broken, shows
+ * the password's strength while it is typed (by the server's own rule), and
+ * asks for consent to the terms. A refusal the server pins on a field shows
+ * there, once; anything else (a taken e-mail, a lost connection) above the button.
  */
 export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onSubmit }: Props) {
   const { t } = useI18n()
+  const signingUp = mode === 'sign-up'
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [touched, setTouched] = useState({ email: false, password: false })
+  const [agreed, setAgreed] = useState(false)
+  const [touched, setTouched] = useState({ email: false, password: false, terms: false })
+  const common = useCommonPasswords(signingUp && password !== '')
   const server = useNeedsServer()
+  const passwordRef = useRef<HTMLInputElement>(null)
 
+  const strength: Strength | undefined =
+    signingUp && password
+      ? strengthOf(password, { email, isCommon: (lower) => common?.has(lower) ?? false })
+      : undefined
   const emailError = !email.trim()
     ? t('error.required')
     : isEmail(email)
@@ -38,17 +61,22 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
       : t('error.emailInvalid')
   const passwordError = !password
     ? t('error.required')
-    : mode === 'sign-up' && password.length < MIN_PASSWORD
-      ? t('error.passwordShort')
+    : strength && !strength.accepted
+      ? t(FIX[strength.problem])
       : undefined
 
   // What the server refused by field (a weak password, a malformed e-mail), in our words.
   const refused = fieldErrors(error, t)
+  const onlyFields = Object.keys(refused).length > 0
+  useEffect(() => {
+    if (refused['/body/password']) passwordRef.current?.focus()
+  }, [refused['/body/password']])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setTouched({ email: true, password: true })
+    setTouched({ email: true, password: true, terms: true })
     if (emailError || passwordError || busy || server.offline) return
+    if (signingUp && !agreed) return
     onSubmit({ email: email.trim(), password })
   }
 
@@ -58,7 +86,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         label={t('auth.email')}
         type="email"
         name="email"
-        autoComplete={mode === 'sign-in' ? 'username' : 'email'}
+        autoComplete={signingUp ? 'email' : 'username'}
         inputMode="email"
         required
         value={email}
@@ -66,24 +94,50 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         onBlur={() => setTouched((state) => ({ ...state, email: true }))}
         error={(touched.email ? emailError : undefined) ?? refused['/body/email']}
       />
-      <TextField
-        label={t('auth.password')}
-        type="password"
-        name="password"
-        autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
-        required
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        onBlur={() => setTouched((state) => ({ ...state, password: true }))}
-        hint={mode === 'sign-up' ? t('auth.passwordHint') : undefined}
-        error={(touched.password ? passwordError : undefined) ?? refused['/body/password']}
-        reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
-      />
-      <ErrorSummary error={error} />
+      <div className="stack password-block">
+        <TextField
+          ref={passwordRef}
+          label={t('auth.password')}
+          type="password"
+          name="password"
+          autoComplete={signingUp ? 'new-password' : 'current-password'}
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          onBlur={() => setTouched((state) => ({ ...state, password: true }))}
+          hint={signingUp ? t('auth.passwordRule') : undefined}
+          error={(touched.password ? passwordError : undefined) ?? refused['/body/password']}
+          reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
+        />
+        {strength && <PasswordStrength strength={strength} length={[...password].length} />}
+      </div>
+      {signingUp && <TermsConsent checked={agreed} onChange={setAgreed} missing={touched.terms} />}
+      {!onlyFields && <ErrorSummary error={error} />}
       <Button type="submit" block busy={busy} {...server.disabledProps}>
         {busy ? t(busyLabel) : t(submitLabel)}
       </Button>
       {server.reason}
     </form>
   )
+}
+
+/** The common-password list, once wanted (the person started typing a new password). */
+function useCommonPasswords(wanted: boolean): ReadonlySet<string> | undefined {
+  const [list, setList] = useState<ReadonlySet<string>>()
+  useEffect(() => {
+    if (!wanted || list) return
+    let current = true
+    loadCommonPasswords().then(
+      (loaded) => {
+        if (current) setList(loaded)
+      },
+      () => {
+        // Offline or refused: the meter judges length and e-mail; the server judges the rest.
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [wanted, list])
+  return list
 }

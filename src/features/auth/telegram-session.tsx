@@ -1,13 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import {
-  type FormEvent,
-  type ReactNode,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react'
+import { type FormEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -15,8 +7,9 @@ import { ApiError } from '../../net/api.ts'
 import { claimTelegramSession } from '../../net/session.ts'
 import { telegramLaunch } from '../../telegram/launch.ts'
 import { useHaptics } from '../../telegram/mini-app.tsx'
-import { Alert, Button, Spinner } from '../../ui/components.tsx'
+import { Button, Spinner } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { TermsConsent } from '../../ui/terms-consent.tsx'
 import { useTelegramSignIn, useTelegramSignUp } from './mutations.ts'
 import {
   afterLogout,
@@ -168,8 +161,6 @@ function TelegramTerms(props: {
   const haptic = useHaptics()
   const [agreed, setAgreed] = useState(false)
   const [missing, setMissing] = useState(false)
-  const checkboxId = useId()
-  const errorId = useId()
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -199,27 +190,14 @@ function TelegramTerms(props: {
       <p className="lead">{t('telegram.termsLead')}</p>
       <form className="stack" onSubmit={submit} noValidate>
         {signUp.error ? <ErrorSummary error={signUp.error} /> : null}
-        <div className="stack">
-          <label htmlFor={checkboxId} className="row">
-            <input
-              id={checkboxId}
-              type="checkbox"
-              checked={agreed}
-              aria-invalid={missing && !agreed}
-              aria-describedby={missing && !agreed ? errorId : undefined}
-              onChange={(event) => {
-                setAgreed(event.target.checked)
-                haptic('selection')
-              }}
-            />
-            {t('telegram.termsAccept')}
-          </label>
-          {missing && !agreed && (
-            <div id={errorId}>
-              <Alert>{t('telegram.termsRequired')}</Alert>
-            </div>
-          )}
-        </div>
+        <TermsConsent
+          checked={agreed}
+          missing={missing}
+          onChange={(checked) => {
+            setAgreed(checked)
+            haptic('selection')
+          }}
+        />
         <Button type="submit" block busy={signUp.isPending}>
           {signUp.isPending ? t('telegram.creatingAccount') : t('telegram.createAccount')}
         </Button>

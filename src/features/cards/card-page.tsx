@@ -10,7 +10,9 @@ import { Button, Notice } from '../../ui/components.tsx'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardDelivery } from './card-delivery.tsx'
 import { CardError, CardOtpPanel, CardSecretsPanel } from './card-secrets-panel.tsx'
@@ -30,25 +32,22 @@ export default function CardPage(props: { id: string }) {
   if (card.isPending) return <Pending paused={card.isPaused} />
   if (card.isError) {
     return (
-      <div className="stack">
-        <ErrorSummary error={card.error} />
-        <Button variant="secondary" onClick={() => card.refetch()}>
-          {t('error.retry')}
-        </Button>
-        <p>
-          <Link href={href.cards()}>← {t('cards.back')}</Link>
-        </p>
-      </div>
+      <LoadError
+        error={card.error}
+        what="card"
+        back={{ href: href.cards(), label: t('cards.back') }}
+        onRetry={() => card.refetch()}
+      />
     )
   }
   const data = card.data
   const closed = cardFinished(data.status)
   return (
     <div className="stack">
-      <p>
-        <Link href={href.cards({ wallet: data.wallet_uuid })}>← {t('cards.back')}</Link>
-      </p>
-      <h1>{data.nick_name ?? t('cards.unnamed')}</h1>
+      <PageHeader
+        title={data.nick_name ?? t('cards.unnamed')}
+        back={{ href: href.cards({ wallet: data.wallet_uuid }), label: t('cards.back') }}
+      />
       <CardVisual card={data} />
       <Facts card={data} />
       <CardDelivery card={data} />
@@ -171,7 +170,7 @@ function CloseCard(props: { card: CardDetail }) {
       <p>{t('cards.close.body')}</p>
       <div>
         <Button
-          className="button-danger"
+          variant="danger"
           onClick={() => {
             close.reset()
             setAsking(true)

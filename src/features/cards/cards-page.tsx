@@ -1,14 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
 import { Link, useLocation } from 'wouter'
-import { href } from '../../app/paths.ts'
+import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { AccountsIcon } from '../../ui/icons.tsx'
+import { LinkList } from '../../ui/link-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { useChosenWallet, WalletSelect } from '../../ui/wallet-select.tsx'
 import { CardLinks } from './card-visual.tsx'
 import { cardsQuery } from './queries.ts'
-import { useChosenWallet, WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /cards?wallet= — the cards of one wallet (the first, unless the link says). */
@@ -19,13 +24,32 @@ export default function CardsPage() {
   const { wallets, list, wallet } = useChosenWallet()
 
   if (wallets.isPending) return <Pending paused={wallets.isPaused} />
-  if (wallets.isError) return <ErrorSummary error={wallets.error} />
+  if (wallets.isError) {
+    return (
+      <LoadError
+        error={wallets.error}
+        what="wallet"
+        back={{ href: paths.home, label: t('missing.home') }}
+        onRetry={() => wallets.refetch()}
+      />
+    )
+  }
 
   return (
     <section className="stack" aria-labelledby={titleId}>
-      <h1 id={titleId}>{t('cards.title')}</h1>
+      <PageHeader
+        id={titleId}
+        title={t('cards.title')}
+        actions={
+          wallet && (
+            <Link href={href.newCard({ wallet })} className="button button-primary">
+              {t('cards.issue')}
+            </Link>
+          )
+        }
+      />
       {!wallet ? (
-        <p>{t('cards.noWallet')}</p>
+        <NoWalletYet lead={t('cards.noWallet')} />
       ) : (
         <>
           <WalletSelect
@@ -33,13 +57,20 @@ export default function CardsPage() {
             value={wallet}
             onChange={(uuid) => navigate(href.cards({ wallet: uuid }))}
           />
-          <p className="row">
-            <Link href={href.newCard({ wallet })} className="button button-primary">
-              {t('cards.issue')}
-            </Link>
-            <Link href={href.fiatAccounts({ wallet })}>{t('cards.accounts.link')}</Link>
-          </p>
           <WalletCards wallet={wallet} />
+          <nav className="card card-flush" aria-label={t('cards.accounts.link')}>
+            <LinkList
+              rows={[
+                {
+                  key: 'accounts',
+                  to: href.fiatAccounts({ wallet }),
+                  icon: AccountsIcon,
+                  title: t('cards.accounts.link'),
+                  explain: t('profile.accountsLead'),
+                },
+              ]}
+            />
+          </nav>
         </>
       )}
     </section>

@@ -5,9 +5,9 @@ import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
-import { Button } from '../../ui/components.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { type Back, LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardLinks } from './card-visual.tsx'
 import { accountStatusLabel } from './labels.ts'
@@ -19,35 +19,30 @@ export default function FiatAccountPage(props: { id: string }) {
   const { t } = useI18n()
   const wallet = new URLSearchParams(useSearch()).get('wallet') ?? undefined
   const account = useQuery(accountQuery(props.id, wallet))
-  const back = (
-    <p>
-      <Link href={href.fiatAccounts(wallet ? { wallet } : {})}>← {t('cards.accounts.back')}</Link>
-    </p>
-  )
+  const back = {
+    href: href.fiatAccounts(wallet ? { wallet } : {}),
+    label: t('cards.accounts.back'),
+  }
 
   if (account.isPending) return <Pending paused={account.isPaused} />
   if (account.isError) {
     return (
-      <div className="stack">
-        {back}
-        <ErrorSummary error={account.error} />
-        <div>
-          <Button variant="secondary" onClick={() => account.refetch()}>
-            {t('error.retry')}
-          </Button>
-        </div>
-      </div>
+      <LoadError
+        error={account.error}
+        what="account"
+        back={back}
+        onRetry={() => account.refetch()}
+      />
     )
   }
   return (
     <div className="stack">
-      {back}
-      <Account account={account.data} />
+      <Account account={account.data} back={back} />
     </div>
   )
 }
 
-function Account(props: { account: FiatAccount }) {
+function Account(props: { account: FiatAccount; back: Back }) {
   const { t, language } = useI18n()
   const cardsTitle = useId()
   const { account } = props
@@ -56,7 +51,7 @@ function Account(props: { account: FiatAccount }) {
   const active = account.status === 'ACTIVE'
   return (
     <>
-      <h1>{account.program_name}</h1>
+      <PageHeader title={account.program_name} back={props.back} />
       <dl className="fields">
         <div className="field-row">
           <dt>{t('cards.balance')}</dt>

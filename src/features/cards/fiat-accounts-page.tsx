@@ -8,11 +8,14 @@ import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { useChosenWallet, WalletSelect } from '../../ui/wallet-select.tsx'
 import { accountStatusLabel, cardCountLabel } from './labels.ts'
 import { useOpenAccount } from './mutations.ts'
 import { accountPagesQuery, programsQuery } from './queries.ts'
-import { useChosenWallet, WalletSelect } from './wallet-select.tsx'
 import './cards.css'
 
 /** /accounts?wallet= — a wallet's fiat accounts, and opening one. */
@@ -22,20 +25,24 @@ export default function FiatAccountsPage() {
   const [, navigate] = useLocation()
   const { wallets, list, wallet } = useChosenWallet()
 
-  const back = (
-    <p>
-      <Link href={href.cards(wallet ? { wallet } : {})}>← {t('cards.back')}</Link>
-    </p>
-  )
+  const back = { href: href.cards(wallet ? { wallet } : {}), label: t('cards.back') }
   if (wallets.isPending) return <Pending paused={wallets.isPaused} />
-  if (wallets.isError) return <ErrorSummary error={wallets.error} />
+  if (wallets.isError) {
+    return (
+      <LoadError
+        error={wallets.error}
+        what="wallet"
+        back={back}
+        onRetry={() => wallets.refetch()}
+      />
+    )
+  }
 
   return (
     <section className="stack" aria-labelledby={titleId}>
-      {back}
-      <h1 id={titleId}>{t('cards.accounts.title')}</h1>
+      <PageHeader id={titleId} title={t('cards.accounts.title')} back={back} />
       {!wallet ? (
-        <p>{t('cards.noWallet')}</p>
+        <NoWalletYet lead={t('cards.noWallet')} />
       ) : (
         <>
           <WalletSelect

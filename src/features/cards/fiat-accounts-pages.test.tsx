@@ -151,7 +151,7 @@ describe('fiat accounts list', () => {
   it('is linked from the cards list', async () => {
     mockApi({ 'GET /wallets': WALLETS, 'GET /issuing/cards': { body: aPage([]) } })
     renderApp(<CardsPage />)
-    expect(await screen.findByRole('link', { name: 'Your accounts' })).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: /^Your accounts/ })).toHaveAttribute(
       'href',
       `/accounts?wallet=${CARD_WALLET}`,
     )
@@ -255,14 +255,27 @@ describe('fiat account page', () => {
       ...routes(),
       [ACCOUNT]: () => {
         calls += 1
-        return calls === 1 ? problem(404, 'FIAT_ACCOUNT_NOT_FOUND') : { body: anAccount() }
+        return calls === 1 ? problem(503, 'UNAVAILABLE') : { body: anAccount() }
       },
     })
     const { user } = renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
       path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
     })
-    expect(await screen.findByRole('alert')).toBeVisible()
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The service is briefly unavailable.',
+    )
     await user.click(screen.getByRole('button', { name: 'Try again' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Family EUR' })).toBeVisible()
+  })
+
+  it('says an account that is not there does not exist, with the way back', async () => {
+    mockApi({ ...routes(), [ACCOUNT]: problem(404, 'FIAT_ACCOUNT_NOT_FOUND') })
+    renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
+      path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
+    })
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This account doesn’t exist' }),
+    ).toBeVisible()
+    expect(screen.getByRole('link', { name: 'All accounts' })).toBeVisible()
   })
 })

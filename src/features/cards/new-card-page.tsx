@@ -15,7 +15,10 @@ import { useCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { BackLink } from '../../ui/page-header.tsx'
+import { useChosenWallet } from '../../ui/wallet-select.tsx'
 import {
   type AddressFault,
   type AddressField,
@@ -28,7 +31,6 @@ import {
 import { formFactorLabel } from './labels.ts'
 import { useIssueCard } from './mutations.ts'
 import { fiatAccountsQuery, programsQuery } from './queries.ts'
-import { useChosenWallet } from './wallet-select.tsx'
 import './cards.css'
 
 type Funding = 'stand-alone' | 'account'
@@ -46,9 +48,7 @@ export default function NewCardPage() {
   const accounts = useQuery({ ...fiatAccountsQuery(wallet ?? ''), enabled: wallet !== undefined })
 
   const back = (
-    <p>
-      <Link href={href.cards(wallet ? { wallet } : {})}>← {t('cards.back')}</Link>
-    </p>
+    <BackLink back={{ href: href.cards(wallet ? { wallet } : {}), label: t('cards.back') }} />
   )
   const failed = wallets.error ?? programs.error ?? accounts.error
   if (failed) {
@@ -66,7 +66,7 @@ export default function NewCardPage() {
     return (
       <div className="stack">
         {back}
-        <p>{t('cards.noWallet')}</p>
+        <NoWalletYet lead={t('cards.noWallet')} />
       </div>
     )
   }

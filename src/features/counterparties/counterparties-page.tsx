@@ -1,12 +1,16 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useId, useState } from 'react'
-import { Link } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import type { Counterparty, CounterpartyType } from '../../../contract/counterparties.ts'
-import { href } from '../../app/paths.ts'
+import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, TextField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { useChosenWallet, WalletSelect } from '../../ui/wallet-select.tsx'
 import {
   COUNTERPARTY_TYPES,
   counterpartyTypeLabel,
@@ -32,11 +36,46 @@ function useDebounced<T>(value: T, delay: number): T {
 }
 
 /**
- * /wallets/:uuid/counterparties — the people and businesses this wallet pays:
- * search by name, filter by type, more on demand. Read from the stored cache
- * offline; adding needs the server and says so.
+ * /wallets/:uuid/counterparties, or /counterparties?wallet= (the side
+ * navigation's: the first wallet unless the link names one, with a picker) —
+ * the people and businesses a wallet pays.
  */
-export default function CounterpartiesPage(props: { uuid: string }) {
+export default function CounterpartiesPage(props: { uuid?: string }) {
+  const { t } = useI18n()
+  const [, navigate] = useLocation()
+  const chosen = useChosenWallet()
+  if (props.uuid) return <CounterpartyBook uuid={props.uuid} />
+  if (chosen.wallets.isPending) return <Pending paused={chosen.wallets.isPaused} />
+  if (chosen.wallets.isError) {
+    return (
+      <LoadError
+        error={chosen.wallets.error}
+        what="wallet"
+        back={{ href: paths.home, label: t('missing.home') }}
+        onRetry={() => chosen.wallets.refetch()}
+      />
+    )
+  }
+  if (!chosen.wallet) return <NoWalletYet />
+  return (
+    <CounterpartyBook
+      uuid={chosen.wallet}
+      picker={
+        <WalletSelect
+          wallets={chosen.list}
+          value={chosen.wallet}
+          onChange={(uuid) => navigate(href.counterpartiesHome({ wallet: uuid }))}
+        />
+      }
+    />
+  )
+}
+
+/**
+ * One wallet's book: search by name, filter by type, more on demand. Read
+ * from the stored cache offline; adding needs the server and says so.
+ */
+function CounterpartyBook(props: { uuid: string; picker?: ReactNode }) {
   const { t } = useI18n()
   const titleId = useId()
   const server = useNeedsServer()
@@ -136,14 +175,16 @@ export default function CounterpartiesPage(props: { uuid: string }) {
 
   return (
     <div className="stack">
-      <p>
-        <Link href={href.wallet(props.uuid)}>← {t('cp.backToWallet')}</Link>
-      </p>
+      <PageHeader
+        id={titleId}
+        title={t('cp.title')}
+        back={
+          props.picker ? undefined : { href: href.wallet(props.uuid), label: t('cp.backToWallet') }
+        }
+        actions={!bookEmpty && add}
+      />
+      {props.picker}
       <section className="card stack" aria-labelledby={titleId}>
-        <div className="row cp-header">
-          <h1 id={titleId}>{t('cp.title')}</h1>
-          {!bookEmpty && add}
-        </div>
         {server.reason}
         {!bookEmpty && (
           <search className="cp-filters">

@@ -232,7 +232,7 @@ export function CounterpartyEditor(props: {
         <Button type="submit" busy={save.isPending} {...server.disabledProps}>
           {save.isPending ? t('cp.saving') : editing ? t('cp.saveChanges') : t('cp.create')}
         </Button>
-        <Button variant="ghost" onClick={cancel}>
+        <Button variant="quiet" onClick={cancel}>
           {t('action.cancel')}
         </Button>
       </div>

@@ -162,12 +162,13 @@ describe('a counterparty', () => {
     expect(screen.getByRole('button', { name: 'Edit details' })).toHaveFocus()
   })
 
-  it('says when it cannot be found', async () => {
-    renderPage({ [`GET ${CP}`]: problem(404, 'NOT_FOUND') })
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'We could not find what you were looking for.',
-    )
-    expect(screen.getByRole('link', { name: '← All counterparties' })).toBeInTheDocument()
+  it('says when it does not exist, with the way back, never a validation message', async () => {
+    renderPage({ [`GET ${CP}`]: problem(404, 'COUNTERPARTY_NOT_FOUND') })
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This counterparty doesn’t exist' }),
+    ).toBeVisible()
+    expect(screen.getByRole('link', { name: 'All counterparties' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
   })
 })
 

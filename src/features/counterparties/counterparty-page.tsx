@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
-import { Link } from 'wouter'
 import type { Counterparty } from '../../../contract/counterparties.ts'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice } from '../../ui/components.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { BackLink } from '../../ui/page-header.tsx'
 import { CounterpartyEditor } from './counterparty-editor.tsx'
 import { displayPhone } from './counterparty-form.ts'
 import { Destinations } from './destinations.tsx'
@@ -19,27 +19,22 @@ import './counterparties.css'
 export default function CounterpartyPage(props: { uuid: string; id: string }) {
   const { t } = useI18n()
   const counterparty = useQuery(counterpartyQuery(props.uuid, props.id))
-  const back = (
-    <p>
-      <Link href={href.counterparties(props.uuid)}>← {t('cp.back')}</Link>
-    </p>
-  )
+  const back = { href: href.counterparties(props.uuid), label: t('cp.back') }
 
   if (counterparty.isPending) return <Pending paused={counterparty.isPaused} />
   if (counterparty.isError) {
     return (
-      <div className="stack">
-        <ErrorSummary error={counterparty.error} />
-        <Button variant="secondary" onClick={() => counterparty.refetch()}>
-          {t('error.retry')}
-        </Button>
-        {back}
-      </div>
+      <LoadError
+        error={counterparty.error}
+        what="counterparty"
+        back={back}
+        onRetry={() => counterparty.refetch()}
+      />
     )
   }
   return (
     <div className="stack">
-      {back}
+      <BackLink back={back} />
       <Details walletUuid={props.uuid} counterparty={counterparty.data} />
       <Destinations walletUuid={props.uuid} counterparty={counterparty.data} />
     </div>

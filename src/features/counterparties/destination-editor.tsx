@@ -291,7 +291,7 @@ export function DestinationEditor(props: {
         <Button type="submit" busy={save.isPending} {...server.disabledProps}>
           {save.isPending ? t('cp.saving') : editing ? t('cp.saveChanges') : t('cp.dest.add')}
         </Button>
-        <Button variant="ghost" onClick={cancel}>
+        <Button variant="quiet" onClick={cancel}>
           {t('action.cancel')}
         </Button>
       </div>

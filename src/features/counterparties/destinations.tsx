@@ -151,7 +151,7 @@ export function Destinations(props: { walletUuid: string; counterparty: Counterp
                       {...named(t('cp.edit'), destination)}
                     />
                     <Button
-                      variant="ghost"
+                      variant="quiet"
                       id={deleteId(destination.counterparty_destination_id)}
                       onClick={() => {
                         setOutcome(undefined)

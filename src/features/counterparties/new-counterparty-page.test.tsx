@@ -149,7 +149,7 @@ describe('adding a counterparty', () => {
     vi.stubGlobal('confirm', confirm)
     const { user, history } = renderNew()
     await user.type(screen.getByLabelText('First name'), 'Ada')
-    await user.click(screen.getByRole('link', { name: '← All counterparties' }))
+    await user.click(screen.getByRole('link', { name: 'All counterparties' }))
     expect(confirm).toHaveBeenCalledWith('You have unsaved changes. Leave without saving them?')
     expect(history.at(-1)).toBe(PAGE)
   })

@@ -1,7 +1,8 @@
 import { useId } from 'react'
-import { Link, useLocation } from 'wouter'
+import { useLocation } from 'wouter'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { BackLink } from '../../ui/page-header.tsx'
 import { CounterpartyEditor } from './counterparty-editor.tsx'
 import './counterparties.css'
 
@@ -12,9 +13,7 @@ export default function NewCounterpartyPage(props: { uuid: string }) {
   const [, navigate] = useLocation()
   return (
     <div className="stack">
-      <p>
-        <Link href={href.counterparties(props.uuid)}>← {t('cp.back')}</Link>
-      </p>
+      <BackLink back={{ href: href.counterparties(props.uuid), label: t('cp.back') }} />
       <section className="card stack" aria-labelledby={titleId}>
         <h1 id={titleId}>{t('cp.newTitle')}</h1>
         <p className="lead">{t('cp.newLead')}</p>

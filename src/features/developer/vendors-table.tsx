@@ -22,7 +22,13 @@ export function VendorsTable() {
     body = <p className="muted">{t('dev.vendors.empty')}</p>
   } else {
     body = (
-      <div className="dev-table-scroll">
+      // A region that scrolls sideways on a phone: reachable and named for the keyboard.
+      <section
+        className="dev-table-scroll"
+        aria-label={t('dev.vendors.title')}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keys
+        tabIndex={0}
+      >
         <table className="dev-table">
           <caption className="visually-hidden">{t('dev.vendors.title')}</caption>
           <thead>
@@ -50,7 +56,7 @@ export function VendorsTable() {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     )
   }
 

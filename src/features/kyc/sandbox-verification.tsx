@@ -121,7 +121,7 @@ export function SandboxVerification(props: { onSubmitted: () => void; onCancel: 
           />
           <div className="row">
             <Button type="submit">{t('kyc.sandbox.continue')}</Button>
-            <Button variant="ghost" onClick={props.onCancel}>
+            <Button variant="quiet" onClick={props.onCancel}>
               {t('kyc.sandbox.cancel')}
             </Button>
           </div>
@@ -147,14 +147,14 @@ export function SandboxVerification(props: { onSubmitted: () => void; onCancel: 
             {selfieTaken ? (
               <>
                 <Button onClick={() => setStep('review')}>{t('kyc.sandbox.continue')}</Button>
-                <Button variant="ghost" onClick={() => setSelfieTaken(false)}>
+                <Button variant="quiet" onClick={() => setSelfieTaken(false)}>
                   {t('kyc.sandbox.selfieRetake')}
                 </Button>
               </>
             ) : (
               <Button onClick={() => setSelfieTaken(true)}>{t('kyc.sandbox.selfieTake')}</Button>
             )}
-            <Button variant="ghost" onClick={() => setStep('document')}>
+            <Button variant="quiet" onClick={() => setStep('document')}>
               {t('kyc.sandbox.back')}
             </Button>
           </div>
@@ -181,7 +181,7 @@ export function SandboxVerification(props: { onSubmitted: () => void; onCancel: 
             <Button onClick={send} busy={submit.isPending}>
               {t('kyc.sandbox.submit')}
             </Button>
-            <Button variant="ghost" onClick={() => setStep('selfie')} disabled={submit.isPending}>
+            <Button variant="quiet" onClick={() => setStep('selfie')} disabled={submit.isPending}>
               {t('kyc.sandbox.back')}
             </Button>
           </div>

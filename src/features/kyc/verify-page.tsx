@@ -5,7 +5,7 @@ import type { KycHistoryEntry, KycToken } from '../../../contract/kyc.ts'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { useOffers } from '../../queries/tenant.ts'
-import { Button, Spinner } from '../../ui/components.tsx'
+import { Button, Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { statusView } from './kyc-status.ts'
@@ -110,7 +110,7 @@ export default function VerifyPage() {
       )}
       {flow?.provider === 'sumsub' && (
         <section className="card stack" aria-label={t('kyc.sumsub.title')}>
-          <Suspense fallback={<Spinner label={t('kyc.sumsub.loading')} />}>
+          <Suspense fallback={<Skeleton label={t('kyc.sumsub.loading')} shape="card" />}>
             <SumsubVerification
               token={flow.token}
               renewToken={async () => (await token.mutateAsync()).token}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react'
-import { Link, useLocation, useSearch } from 'wouter'
+import { useLocation, useSearch } from 'wouter'
 import type { Currency } from '../../../contract/catalog.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
 import { href, paths } from '../../app/paths.ts'
@@ -8,7 +8,9 @@ import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { BackLink } from '../../ui/page-header.tsx'
 import { withParams } from './flow-url.ts'
 import { walletName } from './labels.ts'
 import { OrderResult } from './order-result.tsx'
@@ -66,16 +68,12 @@ export function MoneyPage(props: {
     frameRef.current?.querySelector<HTMLSelectElement>('select[name="wallet"]')?.focus()
   }, [wallet?.uuid])
 
-  const back = (
-    <p>
-      <Link href={props.wallet ? href.wallet(props.wallet) : paths.home}>
-        ← {props.wallet ? t('orders.backToWallet') : t('orders.backHome')}
-      </Link>
-    </p>
-  )
+  const back = props.wallet
+    ? { href: href.wallet(props.wallet), label: t('orders.backToWallet') }
+    : { href: paths.move, label: t('nav.move') }
   const frame = (body: ReactNode) => (
     <div className="stack" ref={frameRef}>
-      {back}
+      <BackLink back={back} />
       {body}
     </div>
   )
@@ -119,7 +117,7 @@ export function MoneyPage(props: {
     return frame(
       <>
         <h1>{props.title}</h1>
-        <Pending paused={wallets.isPaused || currencies.isPaused} />
+        <Pending paused={wallets.isPaused || currencies.isPaused} shape="card" />
       </>,
     )
   }
@@ -127,8 +125,7 @@ export function MoneyPage(props: {
     return frame(
       <>
         <h1>{props.title}</h1>
-        <p className="muted">{t('orders.noWallet')}</p>
-        <Link href={paths.home}>{t('orders.backHome')}</Link>
+        <NoWalletYet />
       </>,
     )
   }

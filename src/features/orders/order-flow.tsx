@@ -15,7 +15,7 @@ import { formatAmount } from '../../i18n/format.ts'
 import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
-import { Alert, Button, Notice, Spinner, TextField } from '../../ui/components.tsx'
+import { Alert, Button, Notice, Skeleton, TextField } from '../../ui/components.tsx'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -479,7 +479,7 @@ function QuotePreview(props: { live: LiveQuote; issue: QuoteProblem | undefined;
       </div>
     )
   }
-  if (!live.quote) return <Spinner label={t('orders.quote.loading')} />
+  if (!live.quote) return <Skeleton label={t('orders.quote.loading')} shape="lines" count={4} />
   return (
     <section
       className={live.current ? 'order-quote' : 'order-quote order-quote-stale'}

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react'
-import { Link } from 'wouter'
 import type { Order } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
@@ -8,8 +7,9 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { Button } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { DepositInstructions } from './deposit-instructions.tsx'
 import { isCancellable, isDeposit, isFinal, orderTypeLabel } from './labels.ts'
 import { useCancelOrder } from './mutations.ts'
@@ -26,33 +26,28 @@ export default function OrderPage(props: { id: string }) {
   const { t } = useI18n()
   const order = useLiveOrder(props.id)
   const titleRef = useRef<HTMLHeadingElement>(null)
-  const back = (wallet?: string) => (
-    <p>
-      <Link href={href.orders({ wallet })}>← {t('orders.history.title')}</Link>
-    </p>
-  )
+  const back = (wallet?: string) => ({
+    href: href.orders({ wallet }),
+    label: t('orders.history.title'),
+  })
 
   if (order.isPending) return <Pending paused={order.isPaused} />
   if (order.isError && !order.data) {
     return (
-      <div className="stack">
-        {back()}
-        <ErrorSummary error={order.error} />
-        <Button variant="secondary" onClick={() => order.refetch()}>
-          {t('error.retry')}
-        </Button>
-      </div>
+      <LoadError error={order.error} what="order" back={back()} onRetry={() => order.refetch()} />
     )
   }
   const current = order.data
   return (
     <div className="stack">
-      {back(current.wallet_uuid)}
+      <PageHeader
+        id="order-title"
+        headingRef={titleRef}
+        title={orderTypeLabel(t, current.order_type)}
+        back={back(current.wallet_uuid)}
+      />
       <PendingPlacementNotice />
       <section className="card stack" aria-labelledby="order-title">
-        <h1 id="order-title" ref={titleRef} tabIndex={-1}>
-          {orderTypeLabel(t, current.order_type)}
-        </h1>
         <OrderHeadline order={current} />
         <OrderFields order={current} />
       </section>

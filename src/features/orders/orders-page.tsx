@@ -1,12 +1,13 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Link, useLocation, useSearch } from 'wouter'
 import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
-import { href, paths } from '../../app/paths.ts'
+import { href } from '../../app/paths.ts'
 import { formatAmount, formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import {
   isDeposit,
   ORDER_STATUSES,
@@ -58,12 +59,14 @@ function Orders() {
 
   return (
     <div className="stack">
-      <p>
-        <Link href={filters.wallet ? href.wallet(filters.wallet) : paths.home}>
-          ← {filters.wallet ? t('orders.backToWallet') : t('orders.backHome')}
-        </Link>
-      </p>
-      <h1>{t('orders.history.title')}</h1>
+      <PageHeader
+        title={t('orders.history.title')}
+        back={
+          filters.wallet
+            ? { href: href.wallet(filters.wallet), label: t('orders.backToWallet') }
+            : { href: href.activity(), label: t('nav.activity') }
+        }
+      />
       <PendingPlacementNotice />
       <fieldset className="filters">
         <legend>{t('history.filters')}</legend>

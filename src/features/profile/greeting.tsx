@@ -1,41 +1,34 @@
 import { useQuery } from '@tanstack/react-query'
-import { Link } from 'wouter'
-import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button } from '../../ui/components.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
-import { Pending } from '../../ui/online.tsx'
+import { telegramLaunch } from '../../telegram/launch.ts'
 import { displayPhone } from './display-phone.ts'
-import { meQuery } from './queries.ts'
+import { meQuery, userDataQuery } from './queries.ts'
 
-/** The top of the home screen: who is signed in, and the way to their profile. */
+/**
+ * The top of the home screen: "Hello, Mia" by the first name the person gave
+ * (a Telegram account's comes from Telegram at sign-up, and from the launch
+ * data before the server has answered), and how they are signed in.
+ */
 export function ProfileGreeting() {
   const { t } = useI18n()
   const me = useQuery(meQuery())
-
-  if (me.isPending) return <Pending paused={me.isPaused} />
-  if (me.isError) {
-    return (
-      <div className="stack">
-        <ErrorSummary error={me.error} />
-        <Button variant="secondary" onClick={() => me.refetch()}>
-          {t('error.retry')}
-        </Button>
-      </div>
-    )
-  }
+  const details = useQuery(userDataQuery())
+  const launch = telegramLaunch()
+  const name = details.data?.first_name?.trim() || launch?.firstName
 
   const user = me.data
-  const who = user.email ?? (user.phone ? displayPhone(user.phone) : '')
+  const who = user?.email ?? (user?.phone ? displayPhone(user.phone) : undefined)
+  const how = who
+    ? t('home.signedInAs', { email: who })
+    : user?.telegram_id || launch
+      ? t('home.signedInTelegram')
+      : undefined
   return (
-    <section className="card stack" aria-labelledby="home-title">
-      <h1 id="home-title">{t('home.greeting')}</h1>
-      <p className="lead" data-testid="signed-in-as">
-        {t('home.signedInAs', { email: who })}
+    <div className="greeting">
+      <h1 id="home-title">{name ? t('home.greetingName', { name }) : t('home.greeting')}</h1>
+      <p className="muted greeting-who" data-testid="signed-in-as">
+        {how ?? '\u00a0'}
       </p>
-      <p>
-        <Link href={paths.profile}>{t('home.editProfile')}</Link>
-      </p>
-    </section>
+    </div>
   )
 }

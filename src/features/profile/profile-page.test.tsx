@@ -142,22 +142,33 @@ describe('personal details', () => {
 describe('identity verification', () => {
   it('shows the status in words and leads to the verification page', async () => {
     renderProfile()
-    const link = await screen.findByRole('link', { name: 'Verify your identity' })
+    const link = await screen.findByRole('link', { name: /^Verify your identity/ })
     expect(link).toHaveAttribute('href', '/verify')
-    expect(link.closest('dd')).toHaveTextContent('Not verified')
+    expect(link).toHaveTextContent('Not verified')
   })
 
-  it('once verified, the link only offers the details', async () => {
+  it('once verified, says so and still leads to the details', async () => {
     renderProfile({ 'GET /user': { body: user({ kyc_status: 'APPROVED' }) } })
-    expect(await screen.findByRole('link', { name: 'Details' })).toHaveAttribute('href', '/verify')
-    expect(screen.queryByRole('link', { name: 'Verify your identity' })).toBeNull()
+    const link = await screen.findByRole('link', { name: /^Identity verified/ })
+    expect(link).toHaveAttribute('href', '/verify')
+    expect(screen.queryByRole('link', { name: /^Verify your identity/ })).toBeNull()
   })
 
-  it('leads developers to their API keys', async () => {
+  it('holds what lives under the Profile tab on a phone: accounts, counterparties, API keys', async () => {
     renderProfile()
-    expect(
-      await screen.findByRole('link', { name: 'API keys and developer tools' }),
-    ).toHaveAttribute('href', '/developer')
+    const more = await screen.findByRole('navigation', { name: 'Your account' })
+    expect(within(more).getByRole('link', { name: /^Developers/ })).toHaveAttribute(
+      'href',
+      '/developer',
+    )
+    expect(within(more).getByRole('link', { name: /^Accounts/ })).toHaveAttribute(
+      'href',
+      '/accounts',
+    )
+    expect(within(more).getByRole('link', { name: /^Counterparties/ })).toHaveAttribute(
+      'href',
+      '/counterparties',
+    )
   })
 })
 

@@ -1,15 +1,22 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
-import { paths } from '../../app/paths.ts'
+import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button } from '../../ui/components.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { isTelegram } from '../../telegram/launch.ts'
+import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
+import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { meQuery, userDataQuery } from './queries.ts'
 
-/** The person's own profile: contacts (changed in two steps), details, language, sign-out. */
+/**
+ * The Profile tab: who you are and where your verification stands, the
+ * places that live under this tab on a phone (verification, accounts,
+ * counterparties, the developer area), contacts, details and sign-out.
+ */
 export default function ProfilePage() {
   const { t, formatDate } = useI18n()
   const me = useQuery(meQuery())
@@ -20,39 +27,65 @@ export default function ProfilePage() {
   }
   if (me.isError || details.isError) {
     return (
-      <div className="stack">
-        <ErrorSummary error={me.error ?? details.error} />
-        <Button
-          variant="secondary"
-          onClick={() => {
-            if (me.isError) void me.refetch()
-            if (details.isError) void details.refetch()
-          }}
-        >
-          {t('error.retry')}
-        </Button>
-      </div>
+      <LoadError
+        error={me.error ?? details.error}
+        what="account"
+        back={{ href: paths.home, label: t('missing.home') }}
+        onRetry={() => {
+          if (me.isError) void me.refetch()
+          if (details.isError) void details.refetch()
+        }}
+      />
     )
   }
 
   const user = me.data
+  const name = [details.data.first_name, details.data.last_name].filter(Boolean).join(' ')
+  const places: LinkRow[] = [
+    {
+      key: 'verify',
+      to: paths.verify,
+      icon: ShieldIcon,
+      title: t(user.kyc_status === 'APPROVED' ? 'profile.verified' : 'kyc.profile.verify'),
+      explain: t(`kyc.${user.kyc_status}`),
+    },
+    {
+      key: 'accounts',
+      to: href.fiatAccounts(),
+      icon: AccountsIcon,
+      title: t('nav.accounts'),
+      explain: t('profile.accountsLead'),
+    },
+    {
+      key: 'counterparties',
+      to: paths.counterpartiesHome,
+      icon: PeopleIcon,
+      title: t('nav.counterparties'),
+      explain: t('move.counterparties'),
+    },
+    {
+      key: 'developer',
+      to: paths.developer,
+      icon: CodeIcon,
+      title: t('profile.developer'),
+      explain: t('profile.developerLead'),
+    },
+  ]
   return (
     <>
-      <section className="card stack" aria-labelledby="profile-title">
-        <h1 id="profile-title">{t('profile.title')}</h1>
-        <p className="lead">{t('profile.lead')}</p>
+      <PageHeader id="profile-title" title={t('profile.title')} />
+      <section className="card stack profile-card" aria-labelledby="profile-title">
+        <p className="profile-name">{name || t('profile.noName')}</p>
         <dl className="details">
           <dt>{t('profile.verification')}</dt>
-          <dd>
-            {t(`kyc.${user.kyc_status}`)}{' '}
-            <Link href={paths.verify}>
-              {t(user.kyc_status === 'APPROVED' ? 'kyc.profile.details' : 'kyc.profile.verify')}
-            </Link>
-          </dd>
+          <dd>{t(`kyc.${user.kyc_status}`)}</dd>
           <dt>{t('profile.memberSince')}</dt>
           <dd>{formatDate(user.created_at)}</dd>
         </dl>
       </section>
+      <nav className="card card-flush" aria-label={t('profile.more')}>
+        <LinkList rows={places} />
+      </nav>
       <section className="card stack" aria-labelledby="contacts-title">
         <h2 id="contacts-title">{t('profile.contacts')}</h2>
         <ContactChange channel="email" user={user} />
@@ -61,22 +94,18 @@ export default function ProfilePage() {
       <section className="card">
         <PersonalDetails data={details.data} />
       </section>
-      <section className="card stack" aria-labelledby="developer-title">
-        <h2 id="developer-title">{t('profile.developer')}</h2>
-        <p className="muted">{t('profile.developerLead')}</p>
-        <p>
-          <Link href={paths.developer}>{t('profile.developerLink')}</Link>
-        </p>
-      </section>
-      <section className="card stack" aria-labelledby="session-title">
-        <h2 id="session-title">{t('profile.session')}</h2>
-        <p className="muted">{t('profile.signOutLead')}</p>
-        <p>
-          <Link href={paths.logout} className="button button-secondary">
-            {t('auth.signOut')}
-          </Link>
-        </p>
-      </section>
+      {!isTelegram() && (
+        <section className="card stack" aria-labelledby="session-title">
+          <h2 id="session-title">{t('profile.session')}</h2>
+          <p className="muted">{t('profile.signOutLead')}</p>
+          <p>
+            <Link href={paths.logout} className="button button-secondary">
+              <SignOutIcon size={20} />
+              {t('auth.signOut')}
+            </Link>
+          </p>
+        </section>
+      )}
     </>
   )
 }

@@ -1,6 +1,7 @@
 import type { Balance } from '../../../contract/wallets.ts'
 import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { CurrencyBadge } from '../../ui/currency-badge.tsx'
 
 /**
  * A wallet's balances, one line per currency: what is available, and what is
@@ -14,9 +15,10 @@ export function BalanceList(props: { balances: Balance[] }) {
     <ul className="balances">
       {props.balances.map((balance) => (
         <li key={balance.currency_uuid} className="balance" data-testid="balance">
+          <CurrencyBadge code={balance.currency} />
           <span className="balance-currency">
-            {balance.currency}
-            {balance.chain && <span className="muted"> · {balance.chain}</span>}
+            <span className="balance-code">{balance.currency}</span>
+            {balance.chain && <span className="muted balance-chain">{balance.chain}</span>}
           </span>
           <span className="balance-amounts">
             <span className="balance-available">

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import type { Balance } from '../../../contract/wallets.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button, SelectField, Spinner, TextField } from '../../ui/components.tsx'
+import { Button, SelectField, Skeleton, TextField } from '../../ui/components.tsx'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -104,14 +104,14 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
           onChange={(event) => set('to', event.target.value)}
         />
         {filtered && (
-          <Button variant="ghost" onClick={() => setFilters({})}>
+          <Button variant="quiet" onClick={() => setFilters({})}>
             {t('history.clear')}
           </Button>
         )}
       </fieldset>
 
       {history.isPending ? (
-        <Pending paused={history.isPaused} />
+        <Pending paused={history.isPaused} shape="rows" count={5} />
       ) : history.isError ? (
         <ErrorSummary error={history.error} />
       ) : rows.length === 0 ? (
@@ -121,7 +121,7 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
           <p className="muted" aria-live="polite">
             {t('history.count', { shown: rows.length, total })}
           </p>
-          <Suspense fallback={<Spinner label={t('app.loading')} />}>
+          <Suspense fallback={<Skeleton label={t('app.loading')} shape="rows" count={5} />}>
             <HistoryList
               rows={rows}
               total={total}

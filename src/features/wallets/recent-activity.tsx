@@ -1,6 +1,8 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
+import { Link } from 'wouter'
+import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Spinner } from '../../ui/components.tsx'
+import { Skeleton } from '../../ui/components.tsx'
 import { currenciesQuery, RECENT_COUNT, recentQuery, walletsQuery } from './queries.ts'
 import { TransactionSummary } from './transaction-summary.tsx'
 
@@ -25,7 +27,10 @@ export function RecentActivity() {
 
   return (
     <section className="card stack" aria-labelledby="recent-title">
-      <h2 id="recent-title">{t('home.recentActivity')}</h2>
+      <div className="card-header">
+        <h2 id="recent-title">{t('home.recentActivity')}</h2>
+        {rows.length > 0 && <Link href={href.activity()}>{t('home.seeAll')}</Link>}
+      </div>
       {rows.length > 0 ? (
         <ul className="recent-rows">
           {rows.map((row) => (
@@ -35,7 +40,7 @@ export function RecentActivity() {
           ))}
         </ul>
       ) : loading ? (
-        <Spinner label={t('app.loading')} />
+        <Skeleton label={t('app.loading')} shape="rows" count={RECENT_COUNT} />
       ) : (
         <p className="muted">{t('home.noActivity')}</p>
       )}

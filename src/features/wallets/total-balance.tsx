@@ -44,7 +44,7 @@ export function TotalBalance() {
           <span aria-hidden="true">{t('total.approx', { amount })}</span>
           <span className="visually-hidden">{t('total.approxLabel', { amount })}</span>
         </p>
-        <p className="muted">
+        <p className="muted total-meta">
           {t('total.asOf', { time: formatDateTime(language, rates.data.as_of) })}
         </p>
         {total.unpriced.length > 0 && (
@@ -57,7 +57,7 @@ export function TotalBalance() {
   }
 
   return (
-    <section className="card stack" aria-labelledby={titleId}>
+    <section className="card stack total-card" aria-labelledby={titleId}>
       <div className="row total-header">
         <h2 id={titleId}>{t('total.title')}</h2>
         <label htmlFor={selectId} className="visually-hidden">

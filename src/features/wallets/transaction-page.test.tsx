@@ -40,7 +40,7 @@ describe('transaction detail', () => {
     expect(field('Created')).toHaveTextContent('2026')
     expect(field('Updated')).toHaveTextContent('2026')
     expect(field('Transaction ID')).toHaveTextContent(tx.uuid)
-    expect(screen.getByRole('link', { name: '← Back to the wallet' })).toHaveAttribute('href', W)
+    expect(screen.getByRole('link', { name: 'Back to the wallet' })).toHaveAttribute('href', W)
 
     await user.click(within(field('Address')).getByRole('button', { name: 'Copy Address' }))
     expect(await navigator.clipboard.readText()).toBe(tx.address)
@@ -55,9 +55,17 @@ describe('transaction detail', () => {
     expect(field('Способ')).toHaveTextContent('Криптовалюта')
   })
 
-  it('says when the transaction is not there', async () => {
+  it('says a transaction that is not there does not exist, with the way back', async () => {
     renderTransaction('en', problem(404, 'NOT_FOUND') as { body: typeof tx })
-    expect(await screen.findByRole('alert')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: '← Back to the wallet' })).toBeInTheDocument()
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This transaction doesn’t exist' }),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to the wallet' })).toHaveAttribute('href', W)
+  })
+
+  it('keeps a failure’s own words and a retry when the server fails', async () => {
+    renderTransaction('en', problem(500, 'INTERNAL') as { body: typeof tx })
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong on our side.')
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible()
   })
 })

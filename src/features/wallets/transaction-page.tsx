@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { Link } from 'wouter'
 import { href } from '../../app/paths.ts'
 import { formatAmount, formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
-import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { methodLabel, recordTypeLabel, statusLabel, transactionTypeLabel } from './labels.ts'
 import { transactionQuery, walletQuery } from './queries.ts'
 
@@ -18,22 +17,17 @@ export default function TransactionPage(props: { walletUuid: string; tx: string 
   const transaction = useQuery(transactionQuery(props.walletUuid, props.tx))
   // For the currency's decimals; the amount itself is never rounded either way.
   const wallet = useQuery(walletQuery(props.walletUuid))
-  const back = (
-    <p>
-      <Link href={href.wallet(props.walletUuid)}>← {t('tx.back')}</Link>
-    </p>
-  )
+  const back = { href: href.wallet(props.walletUuid), label: t('tx.back') }
 
   if (transaction.isPending) return <Pending paused={transaction.isPaused} />
   if (transaction.isError) {
     return (
-      <div className="stack">
-        <ErrorSummary error={transaction.error} />
-        <Button variant="secondary" onClick={() => transaction.refetch()}>
-          {t('error.retry')}
-        </Button>
-        {back}
-      </div>
+      <LoadError
+        error={transaction.error}
+        what="transaction"
+        back={back}
+        onRetry={() => transaction.refetch()}
+      />
     )
   }
 
@@ -80,9 +74,8 @@ export default function TransactionPage(props: { walletUuid: string; tx: string 
 
   return (
     <div className="stack">
-      {back}
+      <PageHeader id="tx-title" title={t('tx.title')} back={back} />
       <section className="card stack" aria-labelledby="tx-title">
-        <h1 id="tx-title">{t('tx.title')}</h1>
         <FieldList rows={fields} />
       </section>
     </div>

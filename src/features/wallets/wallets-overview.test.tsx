@@ -79,9 +79,9 @@ describe('wallets on the home screen', () => {
       },
     })
     await user.click(await screen.findByRole('button', { name: 'Create wallet' }))
-    const type = screen.getByRole('combobox', { name: 'Wallet type' })
-    expect(within(type).getByRole('option', { name: 'P2P' })).toHaveValue('trading')
-    await user.selectOptions(type, 'P2P')
+    const p2p = screen.getByRole('radio', { name: /^P2P/ })
+    expect(p2p).toHaveAttribute('value', 'trading')
+    await user.click(p2p)
     await user.click(screen.getByRole('button', { name: 'Create wallet' }))
 
     expect(await screen.findByRole('status')).toHaveTextContent('Your P2P wallet is ready.')
@@ -98,14 +98,38 @@ describe('wallets on the home screen', () => {
       'GET /tenants/config': { body: { wallet_types: ['personal', 'business'] } },
     })
     await user.click(await screen.findByRole('button', { name: 'Create wallet' }))
-    const type = screen.getByRole('combobox', { name: 'Wallet type' })
+    const types = screen.getByRole('group', { name: 'Wallet type' })
     await vi.waitFor(() =>
       expect(
-        within(type)
-          .getAllByRole('option')
+        within(types)
+          .getAllByRole('radio')
           .map((option) => option.getAttribute('value')),
       ).toEqual(['business', 'personal']),
     )
+    expect(screen.queryByText('More types')).toBeNull()
+  })
+
+  it('preselects Personal, explains each type in a line, and keeps the rarer under More types', async () => {
+    const { user } = renderOverview({ 'GET /wallets': page([aWallet()]) })
+    await user.click(await screen.findByRole('button', { name: 'Create wallet' }))
+    const personal = screen.getByRole('radio', { name: /^Personal/ })
+    expect(personal).toBeChecked()
+    expect(personal.closest('label')).toHaveTextContent(
+      'Your everyday money: deposit, exchange, cards and payments.',
+    )
+    const more = screen.getByText('More types').closest('details')!
+    expect(more).not.toHaveAttribute('open')
+    expect(
+      within(more)
+        .getAllByRole('radio', { hidden: true })
+        .map((option) => option.getAttribute('value')),
+    ).toEqual(['escrow', 'merchant', 'exchange', 'staking', 'vault'])
+    expect(
+      screen
+        .getAllByRole('radio')
+        .filter((option) => !more.contains(option))
+        .map((option) => option.getAttribute('value')),
+    ).toEqual(['business', 'personal', 'trading'])
   })
 
   it('cannot create a wallet offline, and says why', async () => {

@@ -4,6 +4,8 @@ import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { ChevronRightIcon } from '../../ui/icons.tsx'
+import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { BalanceList } from './balance-list.tsx'
 import { CreateWallet } from './create-wallet.tsx'
@@ -22,7 +24,7 @@ export function WalletsOverview() {
     <section className="stack" aria-labelledby="wallets-title">
       <h2 id="wallets-title">{t('wallets.title')}</h2>
       {wallets.isPending ? (
-        <Pending paused={wallets.isPaused} />
+        <Pending paused={wallets.isPaused} shape="card" />
       ) : wallets.isError ? (
         <div className="stack">
           <ErrorSummary error={wallets.error} />
@@ -31,15 +33,18 @@ export function WalletsOverview() {
           </Button>
         </div>
       ) : wallets.data.data.length === 0 ? (
-        <p className="muted">{t('wallets.empty')}</p>
+        <NoWalletYet lead={t('wallets.empty')} />
       ) : (
         <ul className="wallet-list">
           {wallets.data.data.map((wallet) => {
             const type = walletTypeLabel(t, wallet.type)
             return (
-              <li key={wallet.uuid} className="card stack" data-testid="wallet">
-                <h3>
-                  <Link href={href.wallet(wallet.uuid)}>{t('wallets.walletTitle', { type })}</Link>
+              <li key={wallet.uuid} className="card wallet-card" data-testid="wallet">
+                <h3 className="wallet-card-title">
+                  <Link href={href.wallet(wallet.uuid)} className="wallet-card-link">
+                    <span>{t('wallets.walletTitle', { type })}</span>
+                    <ChevronRightIcon size={20} />
+                  </Link>
                 </h3>
                 <BalanceList balances={wallet.balances} />
               </li>
@@ -47,7 +52,7 @@ export function WalletsOverview() {
           })}
         </ul>
       )}
-      <CreateWallet />
+      {wallets.data && wallets.data.data.length > 0 && <CreateWallet />}
     </section>
   )
 }

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useSearch } from 'wouter'
-import type { Wallet } from '../../../contract/wallets.ts'
-import { useI18n } from '../../i18n/i18n.tsx'
-import { walletsQuery } from '../../queries/wallets.ts'
-import { SelectField } from '../../ui/components.tsx'
-import { walletName } from './labels.ts'
+import type { Wallet } from '../../contract/wallets.ts'
+import { useI18n } from '../i18n/i18n.tsx'
+import { walletName } from '../i18n/wallet-names.ts'
+import { walletsQuery } from '../queries/wallets.ts'
+import { SelectField } from './components.tsx'
 
 /**
  * The wallet a `?wallet=` link asks for, or the first one when it names none
@@ -28,7 +28,7 @@ export function WalletSelect(props: {
   if (props.wallets.length < 2) return null
   return (
     <SelectField
-      label={t('cards.wallet')}
+      label={t('shell.wallet')}
       value={props.value}
       onChange={(event) => props.onChange(event.target.value)}
     >

@@ -1,0 +1,224 @@
+// `npm run screenshots`: every screen of the app with the sandbox demo, at a
+// phone's and a desktop's size, light and dark, in English and Russian, into
+// .screens/<language>-<theme>-<size>/<screen>.png (git ignores it), plus the
+// Mini App and an exchange's review step. With --readme it also writes the
+// README's four (their first screenful) into docs/screens/.
+//
+//   npm run screenshots                      # a fresh server of its own, every screen
+//   npm run screenshots -- --only home,card  # some screens (route names of src/app/paths.ts)
+//   npm run screenshots -- --url http://127.0.0.1:8080   # a server already running (sandbox)
+//   npm run screenshots -- --sizes phone --themes light --languages en
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+  launchUser,
+  signedInitData,
+  TEST_BOT_TOKEN,
+} from '../server/domain/auth/telegram-test-support.ts'
+import {
+  CHAT_THEMES,
+  type DemoUrl,
+  demoUrls,
+  PASSING,
+  SIGNED_OUT,
+  settle,
+  signInAsDemo,
+  VIEWPORTS,
+  visit,
+} from '../tests/support/demo-routes.ts'
+import { launchBrowser, startServer, TENANT_HEADERS } from '../tests/support/server-process.ts'
+import { ensureBuilt } from './build-state.mjs'
+
+const SIZES = VIEWPORTS
+type Size = keyof typeof SIZES
+const LOCALES = { en: 'en-US', ru: 'ru-RU' } as const
+type Language = keyof typeof LOCALES
+type Theme = 'light' | 'dark'
+
+const OUT = resolve('.screens')
+const README = resolve('docs/screens')
+/** The README's screens, by the folder and screen they are taken from. */
+const README_SCREENS: Record<string, string> = {
+  'en-light-desktop/home': 'home.png',
+  'en-light-phone/card': 'card.png',
+  'en-light-phone/exchangeReview': 'exchange-review.png',
+  'en-dark-phone/miniApp': 'mini-app.png',
+}
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    only: { type: 'string' },
+    sizes: { type: 'string', default: 'phone,desktop' },
+    themes: { type: 'string', default: 'light,dark' },
+    languages: { type: 'string', default: 'en,ru' },
+    readme: { type: 'boolean', default: false },
+  },
+})
+const list = <T extends string>(text: string | undefined) => (text ?? '').split(',') as T[]
+const only = values.only ? new Set(list<string>(values.only)) : undefined
+const wanted = (name: string) => !only || only.has(name)
+
+/**
+ * The whole screen in one picture: the viewport is stretched to the page's
+ * height first, so the tab bar and other fixed parts sit where a person sees
+ * them (at the bottom), not where the first screenful ended.
+ */
+async function shoot(page: Page, folder: string, name: string) {
+  mkdirSync(folder, { recursive: true })
+  // No hover left over from the last click.
+  await page.mouse.move(0, 0)
+  // The README's four are what a person sees first: one screenful.
+  const readme = values.readme && README_SCREENS[`${folder.split('/').at(-1)}/${name}`]
+  if (readme) {
+    mkdirSync(README, { recursive: true })
+    await page.screenshot({ path: join(README, readme) })
+  }
+  const viewport = page.viewportSize()!
+  const height = await page.evaluate(() => document.documentElement.scrollHeight)
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) })
+  await page.waitForTimeout(100)
+  await page.screenshot({ path: join(folder, `${name}.png`) })
+  await page.setViewportSize(viewport)
+}
+
+/** The exchange form filled in and sent to its review step. */
+async function exchangeReview(page: Page, urls: DemoUrl[]) {
+  const wallet = urls
+    .find((route) => route.name === 'wallet')!
+    .url.split('/')
+    .at(-1)
+  await visit(page, `/exchange?wallet=${wallet}`)
+  const from = page.locator('.order-pair select').first()
+  const usdt = await from.evaluate(
+    (select: HTMLSelectElement) =>
+      [...select.options].find((option) => option.text.startsWith('USDT'))?.value ?? '',
+  )
+  await from.selectOption(usdt)
+  await page.locator('.order-amounts input').first().fill('100')
+  await page.locator('form button[type=submit]').first().click()
+  await page.locator('#order-review-title').waitFor({ timeout: 15_000 })
+  await settle(page)
+}
+
+/** The Mini App as Telegram opens it, the SDK's mock environment playing Telegram. */
+async function openMiniApp(
+  browser: Browser,
+  base: string,
+  size: Size,
+  language: Language,
+  theme: Theme,
+) {
+  const palette = CHAT_THEMES[theme]
+  const user = launchUser({
+    first_name: language === 'ru' ? 'Анна' : 'Ada',
+    language_code: language,
+  })
+  const signUp = await fetch(`${base}/api/v2/auth/sign-up/telegram`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'x-app-env': 'telegram', 'content-type': 'application/json' },
+    body: JSON.stringify({ init_data: signedInitData({ user }), terms_accepted: true }),
+  })
+  if (signUp.status !== 201) throw new Error(`Telegram sign-up answered ${signUp.status}`)
+  const context = await browser.newContext({
+    viewport: SIZES[size],
+    locale: LOCALES[language],
+    colorScheme: theme,
+    serviceWorkers: 'block',
+  })
+  const page = await context.newPage()
+  if (process.env.DEBUG_SCREENS)
+    page.on('console', (m) => console.log('miniApp console:', m.text()))
+  const launchParams = new URLSearchParams({
+    tgWebAppData: signedInitData({ user }),
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: 'android',
+    tgWebAppThemeParams: JSON.stringify(palette),
+  }).toString()
+  await page.addInitScript({ path: resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js') })
+  // A script as text: a function would arrive transpiled, and esbuild's name
+  // helpers it may carry do not exist in the page.
+  await page.addInitScript(`
+    const reply = (event, data) => setTimeout(() => window.Telegram?.WebView?.receiveEvent(event, data))
+    window.telegramApps.sdk.mockTelegramEnv({
+      launchParams: ${JSON.stringify(launchParams)},
+      onEvent([name]) {
+        if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: ${JSON.stringify(palette)} })
+        if (name === 'web_app_request_viewport') {
+          reply('viewport_changed', { height: innerHeight, width: innerWidth, is_expanded: true, is_state_stable: true })
+        }
+      },
+    })
+  `)
+  await page.goto(`${base}/#${launchParams}`)
+  await settle(page)
+  return { context, page }
+}
+
+async function main() {
+  let base = values.url
+  let stop: (() => Promise<void>) | undefined
+  if (!base) {
+    await ensureBuilt()
+    const server = await startServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, LOG_LEVEL: 'error' })
+    base = server.url
+    stop = server.stop
+  }
+  const browser = await launchBrowser()
+  const written: string[] = []
+  try {
+    const urls = await demoUrls(base)
+    for (const language of list<Language>(values.languages)) {
+      for (const theme of list<Theme>(values.themes)) {
+        for (const size of list<Size>(values.sizes)) {
+          const folder = join(OUT, `${language}-${theme}-${size}`)
+          const context: BrowserContext = await browser.newContext({
+            viewport: SIZES[size],
+            locale: LOCALES[language],
+            colorScheme: theme,
+            serviceWorkers: 'block',
+          })
+          const page = await context.newPage()
+          for (const route of urls.filter((r) => SIGNED_OUT.includes(r.name) && wanted(r.name))) {
+            await page.goto(`${base}${route.url}`)
+            await settle(page)
+            await shoot(page, folder, route.name)
+            written.push(join(folder, route.name))
+          }
+          await signInAsDemo(page, base)
+          for (const route of urls) {
+            if (SIGNED_OUT.includes(route.name) || PASSING.includes(route.name)) continue
+            if (!wanted(route.name)) continue
+            await visit(page, route.url)
+            await shoot(page, folder, route.name)
+            written.push(join(folder, route.name))
+          }
+          if (wanted('notFound')) {
+            await visit(page, '/no-such-screen')
+            await shoot(page, folder, 'notFound')
+          }
+          if (wanted('exchangeReview')) {
+            await exchangeReview(page, urls)
+            await shoot(page, folder, 'exchangeReview')
+          }
+          await context.close()
+          if (size !== 'desktop' && wanted('miniApp')) {
+            const mini = await openMiniApp(browser, base, size, language, theme)
+            await shoot(mini.page, folder, 'miniApp')
+            await mini.context.close()
+          }
+          console.log(`${folder}: done`)
+        }
+      }
+    }
+    if (values.readme) console.log(`README screens written to ${README}`)
+  } finally {
+    await browser.close()
+    await stop?.()
+  }
+  console.log(`${written.length} screens written under ${OUT}`)
+}
+
+await main()

@@ -1,0 +1,9 @@
+import { useI18n } from '../i18n/i18n.tsx'
+import { Missing } from '../ui/load-error.tsx'
+import { paths } from './paths.ts'
+
+/** Any path no route knows: said plainly, with the way home; the address stays as typed. */
+export default function NotFoundPage() {
+  const { t } = useI18n()
+  return <Missing what="page" back={{ href: paths.home, label: t('missing.home') }} />
+}

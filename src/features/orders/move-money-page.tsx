@@ -1,0 +1,49 @@
+import { paths } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { useOffers } from '../../queries/tenant.ts'
+import { PeopleIcon } from '../../ui/icons.tsx'
+import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { useMoneyActions } from './money-actions.tsx'
+
+/**
+ * /move — the Move money tab: every way money moves, one line each on what
+ * it is for, and the people you pay.
+ */
+export default function MoveMoneyPage() {
+  const { t } = useI18n()
+  const actions = useMoneyActions()
+  const fiat = useOffers('fiat')
+  const crypto = useOffers('crypto')
+  const counterparties = fiat || crypto
+  const rows = [
+    ...actions.map(
+      (action): LinkRow => ({
+        key: action.key,
+        to: action.to,
+        icon: action.icon,
+        title: t(action.label),
+        explain: t(action.explain),
+      }),
+    ),
+    ...(counterparties
+      ? [
+          {
+            key: 'counterparties',
+            to: paths.counterpartiesHome,
+            icon: PeopleIcon,
+            title: t('nav.counterparties'),
+            explain: t('move.counterparties'),
+          },
+        ]
+      : []),
+  ]
+  return (
+    <div className="stack">
+      <PageHeader id="move-title" title={t('nav.move')} />
+      <nav aria-labelledby="move-title" className="card card-flush">
+        <LinkList rows={rows} />
+      </nav>
+    </div>
+  )
+}

@@ -1,0 +1,187 @@
+import type { Page } from 'playwright-core'
+import { paths } from '../../src/app/paths.ts'
+import { TENANT_HEADERS } from './server-process.ts'
+
+/*
+ * Every route of the app (src/app/paths.ts, which src/app/routes.tsx routes)
+ * as a URL the sandbox demo user can open: the ids come from the demo's own
+ * data, and one exchange order is placed so an order page has something to
+ * show. Shared by the layout e2e test and `npm run screenshots`.
+ */
+
+export const DEMO = { email: 'demo@finplatform.local', password: 'Sandbox-Wallet-2025' } as const
+
+/** The sizes screens are held to: the narrowest phone, a common phone, a desktop. */
+export const VIEWPORTS = {
+  small: { width: 360, height: 740 },
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const
+
+/** Theme parameters of a dark and a light Telegram chat, as a client sends them. */
+export const CHAT_THEMES = {
+  dark: {
+    bg_color: '#17212b',
+    secondary_bg_color: '#232e3c',
+    section_bg_color: '#17212b',
+    text_color: '#f5f5f5',
+    hint_color: '#708499',
+    link_color: '#6ab3f3',
+    button_color: '#5288c1',
+    button_text_color: '#ffffff',
+  },
+  light: {
+    bg_color: '#ffffff',
+    secondary_bg_color: '#f0f0f0',
+    section_bg_color: '#ffffff',
+    text_color: '#000000',
+    hint_color: '#999999',
+    link_color: '#2481cc',
+    button_color: '#2481cc',
+    button_text_color: '#ffffff',
+  },
+} as const
+
+export type RouteName = keyof typeof paths
+
+/** Routes a signed-out person sees; every other one needs a session. */
+export const SIGNED_OUT: RouteName[] = ['signIn', 'signUp']
+/** Routes that end the session or only pass through: not screens to judge. */
+export const PASSING: RouteName[] = ['logout']
+
+export interface DemoUrl {
+  name: RouteName
+  url: string
+}
+
+async function call<T>(base: string, path: string, init: RequestInit & { token?: string } = {}) {
+  const { token, ...rest } = init
+  const v1 = path.startsWith('/api/v1')
+  const response = await fetch(`${base}${path}`, {
+    ...rest,
+    headers: {
+      ...TENANT_HEADERS,
+      'content-type': 'application/json',
+      ...(token && { authorization: v1 ? token : `Bearer ${token}` }),
+    },
+  })
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+type List<T> = { data: T[] }
+
+/** The demo's ids, and a URL for every route. */
+export async function demoUrls(base: string): Promise<DemoUrl[]> {
+  const { access_token: token } = await call<{ access_token: string }>(
+    base,
+    '/api/v2/auth/sign-in/password/email',
+    { method: 'POST', body: JSON.stringify(DEMO) },
+  )
+  const wallets = await call<List<{ uuid: string; type: string }>>(base, '/api/v2/wallets', {
+    token,
+  })
+  const personal = wallets.data.find((wallet) => wallet.type === 'personal')!.uuid
+  const [tx] = (
+    await call<List<{ uuid: string }>>(base, `/api/v2/wallets/${personal}/transactions?limit=1`, {
+      token,
+    })
+  ).data
+  const [counterparty] = (
+    await call<List<{ counterparty_account_id: string }>>(
+      base,
+      `/api/v2/counterparties/${personal}`,
+      { token },
+    )
+  ).data
+  const cards = await call<List<{ id: string; form_factor: string }>>(
+    base,
+    `/api/v1/issuing/cards?wallet_uuid=${personal}`,
+    { token },
+  )
+  const card = cards.data.find((item) => item.form_factor === 'PHYSICAL') ?? cards.data[0]
+  const [account] = (
+    await call<List<{ id: string }>>(base, `/api/v1/fiat_accounts/list/${personal}`, { token })
+  ).data
+  const order = await placeExchange(base, token, personal)
+
+  const params: Record<string, string> = { uuid: personal, tx: tx!.uuid }
+  const ids: Partial<Record<RouteName, string>> = {
+    counterparty: counterparty!.counterparty_account_id,
+    order,
+    card: card!.id,
+    fiatAccount: account!.id,
+  }
+  // Every route, so a route added to paths.ts without demo data to open it fails here.
+  return (Object.entries(paths) as [RouteName, string][]).map(([name, pattern]) => ({
+    name,
+    url: pattern.replace(/:(\w+)/g, (_, key: string) => {
+      const value = key === 'id' ? ids[name] : params[key]
+      if (!value) throw new Error(`no demo data opens :${key} of the route ${name} (${pattern})`)
+      return value
+    }),
+  }))
+}
+
+/** An exchange of 25 USDT (Tron) to BTC from the personal wallet: an order with a page of its own. */
+async function placeExchange(base: string, token: string, wallet: string): Promise<string> {
+  const currencies = await call<List<{ uuid: string; code: string; chain: string | null }>>(
+    base,
+    '/api/v2/currencies',
+    { token },
+  )
+  const usdt = currencies.data.find((c) => c.code === 'USDT' && c.chain === 'tron')!.uuid
+  const btc = currencies.data.find((c) => c.code === 'BTC')!.uuid
+  const query = new URLSearchParams({
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    wallet_uuid: wallet,
+    from_uuid: usdt,
+    to_uuid: btc,
+    amount_from: '25.00',
+  })
+  const quote = await call<{ quote_id: string }>(base, `/api/v1/orders/calc?${query}`, { token })
+  const placed = await call<{ id: string }>(base, '/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ quote_id: quote.quote_id }),
+  })
+  return placed.id
+}
+
+/**
+ * Waits until the screen of the current address is shown (main's
+ * data-location), with its heading and no skeleton left — or 8 s have passed.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('main')?.dataset.location === location.pathname &&
+        document.querySelector('main h1, main h2') !== null &&
+        document.querySelector('.skeleton, .skeleton-total') === null,
+      undefined,
+      { timeout: 8_000 },
+    )
+    .catch(() => undefined)
+  // Fonts, QR codes, the last paint.
+  await page.waitForTimeout(250)
+}
+
+/** Moves the single-page app to `url` without a reload (wouter follows popstate). */
+export async function visit(page: Page, url: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to)
+    dispatchEvent(new PopStateEvent('popstate'))
+  }, url)
+  await settle(page)
+}
+
+/** Signs the demo user in through the sign-in screen (any language: by the fields' types); home shows. */
+export async function signInAsDemo(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/auth/sign-in`)
+  await page.locator('input[type=email]').fill(DEMO.email)
+  await page.locator('input[type=password]').fill(DEMO.password)
+  await page.locator('form button[type=submit]').click()
+  await page.waitForURL((url) => url.pathname === '/')
+  await settle(page)
+}

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, chromium } from 'playwright-core'
+
+/*
+ * The real server in a child process and Debian's Chromium: what the e2e
+ * tests (through e2e-server.ts, which adds their hooks) and
+ * `npm run screenshots` drive. No test runner in here.
+ */
+
+/** Debian's Chromium: Playwright cannot download its own browsers on this machine. */
+export const CHROMIUM = '/usr/bin/chromium'
+
+/** The demo tenant every request of the web app carries (DESIGN.md, API conventions). */
+export const TENANT_HEADERS = {
+  'x-tenant-id': '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01',
+  'x-app-env': 'web',
+} as const
+
+export interface RunningServer {
+  /** The origin, e.g. http://127.0.0.1:40123 */
+  url: string
+  /** The Prometheus text of GET /metrics. */
+  metrics(): Promise<string>
+  /** Stops the server and deletes its data directory. */
+  stop(): Promise<void>
+}
+
+const STARTUP_TIMEOUT_MS = 30_000
+const running = new Set<ChildProcess>()
+
+// A crashed or interrupted test run must not leave servers behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/** A port nobody listens on right now, from the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.unref()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts the real server (`node --import tsx server/main.ts`) on a free port
+ * with embedded PGlite in a fresh data directory, and resolves once
+ * GET /healthz answers 200. `env` adds to or overrides the defaults.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-server-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT_PER_IP: '1000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '1000',
+    ...env,
+  }
+  // Unset, not empty: the embedded PGlite on disk, as `npm start` runs it.
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: process.cwd(),
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.add(child)
+
+  // The last of what the server printed, shown when it does not come up.
+  let output = ''
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8_000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      running.delete(child)
+      resolve(code)
+    })
+  })
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      await exited
+      clearTimeout(timer)
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  try {
+    await waitForHealth(url, exited)
+  } catch (error) {
+    await stop()
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output || '(none)'}`)
+  }
+
+  return {
+    url,
+    async metrics() {
+      const response = await fetch(`${url}/metrics`)
+      if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`)
+      return response.text()
+    },
+    stop,
+  }
+}
+
+async function waitForHealth(url: string, exited: Promise<number | null>): Promise<void> {
+  let exitCode: number | null | undefined
+  void exited.then((code) => {
+    exitCode = code
+  })
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the server exited with code ${exitCode}`)
+    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })
+      .then((response) => response.status === 200)
+      .catch(() => false)
+    if (healthy) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`the server did not answer GET /healthz within ${STARTUP_TIMEOUT_MS / 1000} s`)
+}
+
+/** Headless Chromium, quiet: no sync, updates or other background traffic. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-gpu',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+}
