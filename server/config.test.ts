@@ -99,7 +99,7 @@ describe('loadConfig', () => {
 
   it('jobs poll every 250 ms, sandbox blocks come every second, the demo is seeded in the sandbox', () => {
     const config = loadConfig({ DATA_DIR: tempDir() })
-    expect(config.jobs).toEqual({ pollMs: 250, leaseMs: 60_000 })
+    expect(config.jobs).toEqual({ pollMs: 250, leaseMs: 10_000 })
     expect(config.sandboxChain).toEqual({ blockMs: 1_000, maxConfirmations: 3 })
     expect(config.demo).toEqual({ seed: true, password: DEFAULT_DEMO_PASSWORD })
     const production = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })
