@@ -1,6 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { afterAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
@@ -17,6 +14,7 @@ import type {
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
 import { openDatabase } from '../../infra/db/database.ts'
+import { serverEnv, startServer, stopServer as stop } from '../../process-test-support.ts'
 import { describeServer, provision, uniqueEmail } from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
@@ -34,58 +32,6 @@ import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
  * system, and the next start recovers from the write-ahead log like any
  * PostgreSQL (docs/decisions.md).
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-
-interface Server {
-  url: string
-  child: ChildProcess
-  output: string[]
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const output: string[] = []
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no start in 30 s:\n${output.join('')}`)),
-      30_000,
-    )
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString()
-      output.push(text)
-      const ready = /"msg":"ready on http:\/\/localhost:(\d+)"/.exec(text)
-      if (ready) {
-        clearTimeout(timer)
-        resolve(`http://127.0.0.1:${ready[1]}`)
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      reject(
-        new Error(`the server exited (${code ?? signal}) before it was ready:\n${output.join('')}`),
-      )
-    })
-  })
-  // Keep draining its logs, or a full pipe would stall it.
-  child.stdout!.removeAllListeners('data')
-  child.stdout!.on('data', () => {})
-  return { url, child, output }
-}
-
-function stop(server: Server, signal: 'SIGKILL' | 'SIGTERM') {
-  return new Promise<void>((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve()
-    server.child.once('exit', () => resolve())
-    server.child.kill(signal)
-  })
-}
-
 /** A client of the API that follows the server across restarts. */
 class Client {
   url = ''
@@ -203,16 +149,7 @@ describeServer('orders survive a server killed with SIGKILL', () => {
   it('kill -9 while placing and while processing: every order ends exactly once', async () => {
     const place = await provision()
     cleanups.push(place.dispose)
-    const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: place.dataDir,
-      DIST_DIR: join(place.dataDir, 'no-dist'),
-      // PGlite: in DATA_DIR, on disk; PostgreSQL: a database of the run's server.
-      ...(place.databaseUrl !== 'memory://' && { DATABASE_URL: place.databaseUrl }),
-      SANDBOX: 'true',
-      DEMO_SEED: 'false',
-      LOG_LEVEL: 'info',
+    const env = serverEnv(place, {
       JOBS_POLL_MS: '20',
       JOBS_LEASE_MS: '1000',
       SANDBOX_BANK_MS: '3000',
@@ -220,9 +157,7 @@ describeServer('orders survive a server killed with SIGKILL', () => {
       SANDBOX_MAX_CONFIRMATIONS: '3',
       QUOTE_TTL_SECONDS: '600',
       RATES_SANDBOX_LATENCY_MS: '0',
-      AUTH_RATE_LIMIT_PER_IP: '100000',
-      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-    }
+    })
     let server = await startServer(env)
     cleanups.push(() => stop(server, 'SIGKILL'))
     const client = new Client()
