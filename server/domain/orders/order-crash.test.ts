@@ -140,6 +140,110 @@ const EXPECTED: Record<Kind, { status: OrderStatus; entries: string[] }> = {
   deposit: { status: 'COMPLETE', entries: ['received'] },
 }
 
+/**
+ * A person, a verified identity, a wallet, euros in by bank transfer and
+ * tether bought with them, and two SEPA payees (one whose account is closed).
+ */
+async function openAccount(client: Client) {
+  // A person, a wallet, euros in by bank transfer and tether bought with them.
+  const pair = await client.ok<TokenPair>(
+    'POST',
+    '/api/v2/auth/sign-up/password/email',
+    { email: uniqueEmail('crash'), password: 'correct horse battery staple' },
+    201,
+  )
+  client.token = pair.access_token
+  // Bank deposits need a verified identity: the sandbox reviewer approves it.
+  await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
+  const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))
+    .uuid
+  const funding = await client.quote(wallet, {
+    order_type: 'DEPOSIT_FIAT_SEPA',
+    from_uuid: CUR.EUR,
+    amount_from: '20000.00',
+  })
+  const deposit = (await client.place('DEPOSIT_FIAT_SEPA', funding.quote_id, 'fund')).body
+  await client.bankTransfer(deposit)
+  const buy = await client.quote(wallet, {
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    from_uuid: CUR.EUR,
+    to_uuid: CUR.USDT_TRON,
+    amount_from: '5000.00',
+  })
+  const bought = (await client.place('EXCHANGE_CRYPTO_INTERNAL', buy.quote_id, 'buy')).body
+  await client.settled([bought.id])
+
+  const counterparty = await client.ok<{ counterparty_account_id: string }>(
+    'POST',
+    `/api/v2/counterparties/${wallet}`,
+    { type: 'INDIVIDUAL', first_name: 'Anna', last_name: 'Schmidt', country: 'DE' },
+    201,
+  )
+  const destination = async (iban: string) =>
+    (
+      await client.ok<Destination>(
+        'POST',
+        `/api/v2/counterparties/${wallet}/${counterparty.counterparty_account_id}/destinations`,
+        { type: 'SEPA', iban },
+        201,
+      )
+    ).counterparty_destination_id
+  const payee = { ok: await destination(IBAN.OK), closed: await destination(IBAN.CLOSED) }
+
+  return { wallet, funding, bought, payee }
+}
+
+/** The quote query of one kind of order in the plan (payouts go to `payee`). */
+function quoteQuery(
+  kind: Kind,
+  payee: { ok: string; closed: string },
+): Partial<Record<keyof QuoteQuery, string>> {
+  if (kind === 'sepa' || kind === 'sepa-closed') {
+    return {
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      destination_id: kind === 'sepa' ? payee.ok : payee.closed,
+      amount_from: '100.00',
+    }
+  }
+  if (kind === 'crypto') {
+    return {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: externalAddress('tron'),
+      amount_from: '50',
+    }
+  }
+  if (kind === 'exchange') {
+    return {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.EUR,
+      amount_from: '30',
+    }
+  }
+  return { order_type: 'DEPOSIT_FIAT_SEPA', from_uuid: CUR.EUR, amount_from: '200.00' }
+}
+
+/**
+ * Jobs a runner had claimed and not finished when it died at `killedAt`:
+ * counted, leased past the kill, no failure recorded. Read with the server
+ * down (PGlite has one process at a time).
+ */
+async function heldJobs(env: Record<string, string>, dataDir: string, killedAt: Date) {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir })
+  try {
+    const { rows } = await sql<{ held: number }>`
+      select count(*)::int as held from jobs
+      where done_at is null and last_error is null and attempts > 0 and run_at > ${killedAt}`.execute(
+      database.db,
+    )
+    return rows[0]?.held ?? 0
+  } finally {
+    await database.close()
+  }
+}
+
 describeServer('orders survive a server killed with SIGKILL', () => {
   const cleanups: (() => Promise<unknown>)[] = []
   afterAll(async () => {
@@ -163,77 +267,11 @@ describeServer('orders survive a server killed with SIGKILL', () => {
     const client = new Client()
     client.url = server.url
 
-    // A person, a wallet, euros in by bank transfer and tether bought with them.
-    const pair = await client.ok<TokenPair>(
-      'POST',
-      '/api/v2/auth/sign-up/password/email',
-      { email: uniqueEmail('crash'), password: 'correct horse battery staple' },
-      201,
-    )
-    client.token = pair.access_token
-    // Bank deposits need a verified identity: the sandbox reviewer approves it.
-    await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
-    const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))
-      .uuid
-    const funding = await client.quote(wallet, {
-      order_type: 'DEPOSIT_FIAT_SEPA',
-      from_uuid: CUR.EUR,
-      amount_from: '20000.00',
-    })
-    const deposit = (await client.place('DEPOSIT_FIAT_SEPA', funding.quote_id, 'fund')).body
-    await client.bankTransfer(deposit)
-    const buy = await client.quote(wallet, {
-      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-      from_uuid: CUR.EUR,
-      to_uuid: CUR.USDT_TRON,
-      amount_from: '5000.00',
-    })
-    const bought = (await client.place('EXCHANGE_CRYPTO_INTERNAL', buy.quote_id, 'buy')).body
-    await client.settled([bought.id])
-
-    const counterparty = await client.ok<{ counterparty_account_id: string }>(
-      'POST',
-      `/api/v2/counterparties/${wallet}`,
-      { type: 'INDIVIDUAL', first_name: 'Anna', last_name: 'Schmidt', country: 'DE' },
-      201,
-    )
-    const destination = async (iban: string) =>
-      (
-        await client.ok<Destination>(
-          'POST',
-          `/api/v2/counterparties/${wallet}/${counterparty.counterparty_account_id}/destinations`,
-          { type: 'SEPA', iban },
-          201,
-        )
-      ).counterparty_destination_id
-    const payee = { ok: await destination(IBAN.OK), closed: await destination(IBAN.CLOSED) }
+    const { wallet, funding, bought, payee } = await openAccount(client)
 
     const quotes: Quote[] = []
     for (const kind of PLAN) {
-      const query: Partial<Record<keyof QuoteQuery, string>> =
-        kind === 'sepa' || kind === 'sepa-closed'
-          ? {
-              order_type: 'WITHDRAWAL_FIAT_SEPA',
-              from_uuid: CUR.EUR,
-              destination_id: kind === 'sepa' ? payee.ok : payee.closed,
-              amount_from: '100.00',
-            }
-          : kind === 'crypto'
-            ? {
-                order_type: 'WITHDRAWAL_CRYPTO',
-                from_uuid: CUR.USDT_TRON,
-                address: externalAddress('tron'),
-                amount_from: '50',
-              }
-            : kind === 'exchange'
-              ? {
-                  order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-                  from_uuid: CUR.USDT_TRON,
-                  to_uuid: CUR.EUR,
-                  amount_from: '30',
-                }
-              : { order_type: 'DEPOSIT_FIAT_SEPA', from_uuid: CUR.EUR, amount_from: '200.00' }
-      quotes.push(await client.quote(wallet, query))
+      quotes.push(await client.quote(wallet, quoteQuery(kind, payee)))
     }
 
     // Crash 1: in the middle of a burst of placements, with the job runner at work.
@@ -325,4 +363,55 @@ describeServer('orders survive a server killed with SIGKILL', () => {
       await database.close()
     }
   }, 150_000)
+  it('kill -9 while jobs are claimed, restart: every order is final within 20 s (the leases are short)', async () => {
+    const place = await provision()
+    cleanups.push(place.dispose)
+    // JOBS_LEASE_MS is the default: how long a dead runner's jobs wait is what is tested.
+    const env = serverEnv(place, {
+      JOBS_POLL_MS: '20',
+      SANDBOX_BANK_MS: '1000',
+      SANDBOX_BLOCK_MS: '300',
+      SANDBOX_MAX_CONFIRMATIONS: '2',
+      QUOTE_TTL_SECONDS: '600',
+      RATES_SANDBOX_LATENCY_MS: '0',
+    })
+    let server = await startServer(env)
+    cleanups.push(() => stop(server, 'SIGKILL'))
+    const client = new Client()
+    client.url = server.url
+    const { wallet, payee } = await openAccount(client)
+    const kinds: Kind[] = [
+      ...Array<Kind>(6).fill('sepa'),
+      ...Array<Kind>(6).fill('crypto'),
+      ...Array<Kind>(8).fill('exchange'),
+    ]
+
+    // The runner claims a batch and works through it: kill it right after a
+    // burst of placements, until it died holding claimed jobs (it nearly always does).
+    const placed: string[] = []
+    for (let round = 0; ; round++) {
+      const quotes = []
+      for (const kind of kinds) quotes.push(await client.quote(wallet, quoteQuery(kind, payee)))
+      const answers = await Promise.all(
+        quotes.map((q, i) => client.place(q.order_type, q.quote_id, `lease-${round}-${i}`)),
+      )
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+        placed.push(answer.body.id)
+      }
+      await stop(server, 'SIGKILL')
+      const killedAt = new Date()
+      const held = await heldJobs(env, place.dataDir, killedAt)
+      server = await startServer(env)
+      client.url = server.url
+      if (held > 0) break
+      expect(round, 'the runner never died holding a job').toBeLessThan(3)
+      await client.settled(placed)
+    }
+
+    const restarted = Date.now()
+    const finals = await client.settled(placed, 20_000)
+    expect(Date.now() - restarted).toBeLessThan(20_000)
+    expect(finals.map((order) => order.status)).toEqual(finals.map(() => 'COMPLETE'))
+  }, 180_000)
 })
