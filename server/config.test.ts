@@ -19,6 +19,11 @@ describe('loadConfig', () => {
     })
   })
 
+  it('listens on the loopback interface only, unless HOST says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1')
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
+  })
+
   it('turns the sandbox off by default when a real PostgreSQL is configured', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })
     expect(config.sandbox).toBe(false)
