@@ -24,7 +24,8 @@ function buildId(): string {
   }
 }
 
-const apiTarget = process.env.API_TARGET ?? 'http://localhost:8081'
+// The API listens on 127.0.0.1 (HOST's default): "localhost" may resolve to ::1 first.
+const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081'
 
 /** The app build's log level, for the service worker's own build (see below). */
 let appLogLevel: LogLevel | undefined
