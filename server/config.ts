@@ -54,6 +54,8 @@ export interface Config {
   sandboxBank: {
     /** SANDBOX_BANK_MS: milliseconds after which a sandbox bank payout settles (or comes back). */
     payoutMs: number
+    /** SANDBOX_BANK_LATENCY_MS: milliseconds the sandbox bank takes to answer each call. */
+    latencyMs: number
   }
   sandboxShipping: {
     /** SANDBOX_SHIPPING_MS: each step of a physical card's sandbox delivery (ordered → shipped → delivered). */
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sandboxBank: {
       payoutMs: int('SANDBOX_BANK_MS', 2_000, 0, 600_000),
+      latencyMs: int('SANDBOX_BANK_LATENCY_MS', 0, 0, 60_000),
     },
     sandboxShipping: {
       stepMs: int('SANDBOX_SHIPPING_MS', 5_000, 0, 86_400_000),
