@@ -1,8 +1,11 @@
+import { randomInt } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, expect, it, vi } from 'vitest'
+import type { TokenPair } from '../../contract/auth.ts'
 import type { ApiKeyWithSecret } from '../../contract/developer.ts'
 import { cardCalls, ok } from '../domain/cards/card-test-support.ts'
 import { REVEALS_PER_MINUTE } from '../domain/cards/routes.ts'
+import { TOKENS_PER_MINUTE } from '../domain/kyc/routes.ts'
 import {
   createTestAppOn,
   DEFAULT_PASSWORD,
@@ -11,7 +14,6 @@ import {
   headers,
   provision,
   signIn,
-  signUp,
   uniqueEmail,
 } from '../test-support.ts'
 
@@ -19,6 +21,7 @@ const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
 
 const LIMITS = {
   AUTH_RATE_LIMIT_PER_EMAIL: '4',
+  AUTH_RATE_LIMIT_PER_IP: '6',
   API_KEY_RATE_LIMIT_PER_MINUTE: '6',
 }
 
@@ -51,8 +54,27 @@ describeServer('limits held in the database', () => {
     return app
   }
 
+  /** A client address of its own, so the per-address limit (6 here) stays out of the way. */
+  const anywhere = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
   const wrongPassword = (app: FastifyInstance, email: string) =>
-    signIn(app, { email, password: 'not the password' })
+    app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/sign-in/password/email',
+      headers: headers(),
+      payload: { email, password: 'not the password' },
+      remoteAddress: anywhere(),
+    })
+  /** Signs up `email` from an address of its own; the token pair. */
+  const register = async (app: FastifyInstance, email = uniqueEmail()) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/sign-up/password/email',
+      headers: headers(),
+      payload: { email, password: DEFAULT_PASSWORD },
+      remoteAddress: anywhere(),
+    })
+    return ok<TokenPair>(response, 201)
+  }
 
   async function createKey(app: FastifyInstance, token: string) {
     const response = await app.inject({
@@ -72,11 +94,40 @@ describeServer('limits held in the database', () => {
       headers: headers({ authorization: token }),
     })
 
-  it('a restart forgets no limit: failed sign-ins, reveals and API-key calls still count after it', async () => {
+  /** From an address of its own: the per-address limits are the point, or beside it. */
+  const from = (address: string) => ({ remoteAddress: address })
+  const signInFrom = (app: FastifyInstance, address: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/sign-in/password/email',
+      headers: headers(),
+      payload: { email: uniqueEmail('nobody'), password: 'not the password' },
+      ...from(address),
+    })
+  const sendCodeFrom = (app: FastifyInstance, address: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/sign-in/omni/email/otp',
+      headers: headers(),
+      payload: { email: uniqueEmail('code') },
+      ...from(address),
+    })
+  const kycToken = (app: FastifyInstance, token: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/kyc/sumsub/generate_token',
+      headers: headers({ authorization: token }),
+    })
+
+  it('a restart forgets no limit: sign-in failures and attempts, code sends, reveals, KYC sessions and API-key calls', async () => {
     const where = await place()
     let app = await appOn(where)
     const email = uniqueEmail('restart')
-    await signUp(app, { email })
+    await register(app, email)
+    for (let i = 0; i < 6; i++) expect((await signInFrom(app, '10.7.0.1')).statusCode).toBe(400)
+    for (let i = 0; i < 6; i++) expect((await sendCodeFrom(app, '10.7.0.2')).statusCode).toBe(200)
+    const unverified = (await register(app)).access_token
+    for (let i = 0; i < TOKENS_PER_MINUTE; i++) ok(await kycToken(app, unverified))
     for (let i = 0; i < 4; i++) expect((await wrongPassword(app, email)).statusCode).toBe(400)
     const { fundedCard } = cardCalls(() => app)
     const { token, card } = await fundedCard(0n)
@@ -86,6 +137,9 @@ describeServer('limits held in the database', () => {
     await app.close()
 
     app = await appOn(where)
+    expectProblem(await signInFrom(app, '10.7.0.1'), 429, 'RATE_LIMITED')
+    expectProblem(await sendCodeFrom(app, '10.7.0.2'), 429, 'RATE_LIMITED')
+    expectProblem(await kycToken(app, unverified), 429, 'RATE_LIMITED')
     expectProblem(await signIn(app, { email, password: DEFAULT_PASSWORD }), 429, 'RATE_LIMITED')
     expectProblem(await otp(app, token, card.id), 429, 'RATE_LIMITED')
     expectProblem(await withKey(app, key.secret), 429, 'API_KEY_RATE_LIMITED')
@@ -100,7 +154,7 @@ describeServer('limits held in the database', () => {
 
       // Sign-in failures per e-mail: 4 between them, alternating, then 429 on either.
       const email = uniqueEmail('twins')
-      await signUp(a, { email })
+      await register(a, email)
       for (let i = 0; i < 4; i++) {
         expect((await wrongPassword(both[i % 2]!, email)).statusCode).toBe(400)
       }
@@ -117,7 +171,7 @@ describeServer('limits held in the database', () => {
       // The per-key rate limit: six a minute, counted once across both.
       const t0 = new Date(Date.now() + 120_000)
       vi.setSystemTime(t0)
-      const key = await createKey(a, (await signUp(a)).access_token)
+      const key = await createKey(a, (await register(a)).access_token)
       for (let i = 0; i < 6; i++) {
         expect((await withKey(both[i % 2]!, key.secret)).statusCode).toBe(200)
       }
