@@ -244,6 +244,39 @@ async function heldJobs(env: Record<string, string>, dataDir: string, killedAt: 
   }
 }
 
+/**
+ * The real server on a database of its own (cleaned up with `cleanups`), the
+ * sandbox's rails tuned by `extra`, and a client that follows it: kill() and
+ * start() move both, and a restart finds the same database.
+ */
+async function crashableServer(
+  cleanups: (() => Promise<unknown>)[],
+  extra: Record<string, string>,
+) {
+  const place = await provision()
+  cleanups.push(place.dispose)
+  const env = serverEnv(place, {
+    JOBS_POLL_MS: '20',
+    QUOTE_TTL_SECONDS: '600',
+    RATES_SANDBOX_LATENCY_MS: '0',
+    ...extra,
+  })
+  const client = new Client()
+  let server = await startServer(env)
+  client.url = server.url
+  cleanups.push(() => stop(server, 'SIGKILL'))
+  return {
+    place,
+    env,
+    client,
+    stop: (signal: 'SIGKILL' | 'SIGTERM') => stop(server, signal),
+    async start() {
+      server = await startServer(env)
+      client.url = server.url
+    },
+  }
+}
+
 describeServer('orders survive a server killed with SIGKILL', () => {
   const cleanups: (() => Promise<unknown>)[] = []
   afterAll(async () => {
@@ -251,21 +284,13 @@ describeServer('orders survive a server killed with SIGKILL', () => {
   })
 
   it('kill -9 while placing and while processing: every order ends exactly once', async () => {
-    const place = await provision()
-    cleanups.push(place.dispose)
-    const env = serverEnv(place, {
-      JOBS_POLL_MS: '20',
+    const server = await crashableServer(cleanups, {
       JOBS_LEASE_MS: '1000',
       SANDBOX_BANK_MS: '3000',
       SANDBOX_BLOCK_MS: '500',
       SANDBOX_MAX_CONFIRMATIONS: '3',
-      QUOTE_TTL_SECONDS: '600',
-      RATES_SANDBOX_LATENCY_MS: '0',
     })
-    let server = await startServer(env)
-    cleanups.push(() => stop(server, 'SIGKILL'))
-    const client = new Client()
-    client.url = server.url
+    const { client, env, place } = server
 
     const { wallet, funding, bought, payee } = await openAccount(client)
 
@@ -278,13 +303,12 @@ describeServer('orders survive a server killed with SIGKILL', () => {
     const burst = quotes.map((q, i) => client.place(q.order_type, q.quote_id, `crash-${i}`))
     const answered = Promise.allSettled(burst)
     await Promise.race([Promise.all(burst.slice(0, 8)), answered])
-    await stop(server, 'SIGKILL')
+    await server.stop('SIGKILL')
     // Some were answered, the rest cut off mid-request: their outcome unknown to the client.
     const first = await answered
 
     // The client retries every request with its key: the first answer, or a first placing.
-    server = await startServer(env)
-    client.url = server.url
+    await server.start()
     const placed: Order[] = []
     for (const [i, q] of quotes.entries()) {
       const response = await client.place(q.order_type, q.quote_id, `crash-${i}`)
@@ -300,9 +324,8 @@ describeServer('orders survive a server killed with SIGKILL', () => {
 
     // Crash 2: while payouts wait for the bank and withdrawals for their blocks.
     await new Promise((resolve) => setTimeout(resolve, 100))
-    await stop(server, 'SIGKILL')
-    server = await startServer(env)
-    client.url = server.url
+    await server.stop('SIGKILL')
+    await server.start()
     for (const [i, order] of placed.entries()) {
       if (PLAN[i] === 'deposit') await client.bankTransfer(order)
     }
@@ -337,7 +360,7 @@ describeServer('orders survive a server killed with SIGKILL', () => {
     })
 
     // The ledger, read with the server stopped (PGlite has one process at a time).
-    await stop(server, 'SIGTERM')
+    await server.stop('SIGTERM')
     const database = await openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: place.dataDir,
@@ -363,24 +386,17 @@ describeServer('orders survive a server killed with SIGKILL', () => {
       await database.close()
     }
   }, 150_000)
+
   it('kill -9 while jobs are claimed, restart: every order is final within 20 s (the leases are short)', async () => {
-    const place = await provision()
-    cleanups.push(place.dispose)
     // JOBS_LEASE_MS is the default: how long a dead runner's jobs wait is what is tested.
     // The bank takes 1.5 s per call: a payout's job is in hand that long, so a kill finds one.
-    const env = serverEnv(place, {
-      JOBS_POLL_MS: '20',
+    const server = await crashableServer(cleanups, {
       SANDBOX_BANK_LATENCY_MS: '1500',
       SANDBOX_BANK_MS: '1000',
       SANDBOX_BLOCK_MS: '300',
       SANDBOX_MAX_CONFIRMATIONS: '2',
-      QUOTE_TTL_SECONDS: '600',
-      RATES_SANDBOX_LATENCY_MS: '0',
     })
-    let server = await startServer(env)
-    cleanups.push(() => stop(server, 'SIGKILL'))
-    const client = new Client()
-    client.url = server.url
+    const { client, env, place } = server
     const { wallet, payee } = await openAccount(client)
     const kinds: Kind[] = [
       ...Array<Kind>(2).fill('sepa'),
@@ -403,11 +419,10 @@ describeServer('orders survive a server killed with SIGKILL', () => {
         placed.push(answer.body.id)
       }
       await new Promise((resolve) => setTimeout(resolve, 300))
-      await stop(server, 'SIGKILL')
+      await server.stop('SIGKILL')
       const killedAt = new Date()
       const held = await heldJobs(env, place.dataDir, killedAt)
-      server = await startServer(env)
-      client.url = server.url
+      await server.start()
       if (held > 0) break
       expect(round, 'the runner never died holding a job').toBeLessThan(3)
       await client.settled(placed)
