@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type LogLevel, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 /** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
@@ -24,12 +24,43 @@ function buildId(): string {
   }
 }
 
-const apiTarget = process.env.API_TARGET ?? 'http://localhost:8081'
+// The API listens on 127.0.0.1 (HOST's default): "localhost" may resolve to ::1 first.
+const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081'
+
+/** The app build's log level, for the service worker's own build (see below). */
+let appLogLevel: LogLevel | undefined
+const rememberLogLevel: Plugin = {
+  name: 'remember-log-level',
+  configResolved(config) {
+    appLogLevel = config.logLevel
+  },
+}
+
+/**
+ * vite-plugin-pwa builds the service worker in a Vite build of its own, which
+ * `npm start` should not hear about: it asks rolldown for one file with
+ * `output.inlineDynamicImports`, deprecated in Vite 8 with a warning on every
+ * build — the same setting is spelled `codeSplitting: false` here — and it
+ * does not pass on the app build's log level (`--logLevel warn`), so its
+ * progress lines came through; it takes the app build's.
+ */
+const quietWorkerBuild: Plugin = {
+  name: 'quiet-worker-build',
+  config(config) {
+    const output = config.build?.rollupOptions?.output
+    if (output && !Array.isArray(output) && 'inlineDynamicImports' in output) {
+      const { inlineDynamicImports, ...rest } = output
+      config.build!.rollupOptions!.output = { ...rest, codeSplitting: !inlineDynamicImports }
+    }
+    return appLogLevel ? { logLevel: appLogLevel } : undefined
+  },
+}
 
 export default defineConfig({
   // The query cache on disk is dropped when this changes (src/app/offline-cache.ts).
   define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
   plugins: [
+    rememberLogLevel,
     react(),
     VitePWA({
       strategies: 'injectManifest',
@@ -44,6 +75,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
         // The common-password list (sign-up's strength meter) is fetched when used, not installed.
         globIgnores: ['**/passwords.json-*.js'],
+        buildPlugins: { vite: [quietWorkerBuild] },
       },
       devOptions: { enabled: false },
     }),

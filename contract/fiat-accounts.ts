@@ -94,12 +94,15 @@ export type FiatAccountList = Static<typeof FiatAccountList>
  * with fewer / more cards (not CLOSED) than the number: `lt_cards_limit=2&
  * gt_cards_limit=0` is exactly the accounts with one card.
  */
+/** Bound of the cards-count filters: far above any account's cards, a number SQL takes. */
+export const MAX_CARDS_FILTER = 10_000
+
 export const FiatAccountQuery = Type.Composite([
   PageQuery,
   Type.Object({
     show_cards: Type.Optional(Type.Boolean()),
-    lt_cards_limit: Type.Optional(Type.Integer({ minimum: 0 })),
-    gt_cards_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+    lt_cards_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CARDS_FILTER })),
+    gt_cards_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CARDS_FILTER })),
   }),
 ])
 export type FiatAccountQuery = Static<typeof FiatAccountQuery>

@@ -4,10 +4,15 @@ import { type TSchema, Type } from '@sinclair/typebox'
 export const DEFAULT_LIMIT = 10
 export const DEFAULT_OFFSET = 0
 export const MAX_LIMIT = 100
+/**
+ * Past a million rows nobody pages by offset (exports read by key), and a
+ * bound keeps every offset a number the database takes (not 1e23).
+ */
+export const MAX_OFFSET = 1_000_000
 
 export const PageQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-  offset: Type.Integer({ minimum: 0, default: DEFAULT_OFFSET }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: DEFAULT_OFFSET }),
 })
 
 /** Every list answers `{ data, total, limit, offset, is_last_page }` (DESIGN.md). */

@@ -1,5 +1,4 @@
-import rateLimit from '@fastify/rate-limit'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
@@ -33,21 +32,23 @@ import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
 import auth from './infra/auth.ts'
 import db from './infra/db.ts'
-import errors from './infra/errors.ts'
+import errors, { clientErrorHandler, frameworkErrors } from './infra/errors.ts'
 import jobs from './infra/jobs.ts'
 import json from './infra/json.ts'
-import { loggerOptions } from './infra/logger.ts'
+import { type LogDestination, loggerOptions, requestLog } from './infra/logger.ts'
 import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
+import rateLimits from './infra/rate-limit.ts'
 import rates from './infra/rates.ts'
 import security from './infra/security.ts'
 import tenancy from './infra/tenancy.ts'
+import { validatorCompiler } from './infra/validation.ts'
 import web from './infra/web.ts'
 
 export interface BuildOptions {
-  /** Where logs go; pino's destination stream (tests capture it). */
-  logStream?: NodeJS.WritableStream
+  /** Where logs go, instead of stdout: main.ts's LogDestination, or a test's capture. */
+  logStream?: NodeJS.WritableStream | LogDestination
   /** Extra routes mounted in a base, for tests of the base's own rules. */
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
   /** How slow a vendor's answer may be before it is degraded (default DEGRADED_MS, 1 s). */
@@ -64,21 +65,29 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
+    // One line per request instead of two (infra/logger.ts requestLog).
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy:
       typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Opening the database runs the migrations (and generates keys on a fresh DATA_DIR): on a
     // busy machine that outlasts Fastify's 10 s default for one plugin.
     pluginTimeout: 120_000,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+    // Every answer is problem+json, Fastify's own included (infra/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
   })
+  // Bodies are never coerced; query text converts numeric spellings only (infra/validation.ts).
+  app.setValidatorCompiler(validatorCompiler())
 
   await app.register(errors)
+  await app.register(requestLog)
   await app.register(json)
   await app.register(security, { config })
   await app.register(metrics)
   await app.register(openapi)
-  await app.register(rateLimit, { global: false })
   await app.register(db, { config })
+  await app.register(rateLimits)
   await app.register(tenancy)
   await app.register(auth, { config })
   await app.register(productGate)

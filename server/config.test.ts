@@ -19,6 +19,11 @@ describe('loadConfig', () => {
     })
   })
 
+  it('listens on the loopback interface only, unless HOST says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1')
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
+  })
+
   it('turns the sandbox off by default when a real PostgreSQL is configured', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })
     expect(config.sandbox).toBe(false)
@@ -99,7 +104,7 @@ describe('loadConfig', () => {
 
   it('jobs poll every 250 ms, sandbox blocks come every second, the demo is seeded in the sandbox', () => {
     const config = loadConfig({ DATA_DIR: tempDir() })
-    expect(config.jobs).toEqual({ pollMs: 250, leaseMs: 60_000 })
+    expect(config.jobs).toEqual({ pollMs: 250, leaseMs: 10_000 })
     expect(config.sandboxChain).toEqual({ blockMs: 1_000, maxConfirmations: 3 })
     expect(config.demo).toEqual({ seed: true, password: DEFAULT_DEMO_PASSWORD })
     const production = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })

@@ -54,6 +54,8 @@ export interface Config {
   sandboxBank: {
     /** SANDBOX_BANK_MS: milliseconds after which a sandbox bank payout settles (or comes back). */
     payoutMs: number
+    /** SANDBOX_BANK_LATENCY_MS: milliseconds the sandbox bank takes to answer each call. */
+    latencyMs: number
   }
   sandboxShipping: {
     /** SANDBOX_SHIPPING_MS: each step of a physical card's sandbox delivery (ordered → shipped → delivered). */
@@ -177,7 +179,9 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || '.data')
   const config = {
     port: int('PORT', 8080, 0, 65535),
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless asked: the sandbox's routes mint deposits and approve
+    // identities for any caller, so the network must opt in (HOST=0.0.0.0).
+    host: env.HOST || '127.0.0.1',
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     dataDir,
     databaseUrl,
@@ -204,7 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     distDir: resolve(env.DIST_DIR || 'dist'),
     jobs: {
       pollMs: int('JOBS_POLL_MS', 250, 0, 60_000),
-      leaseMs: int('JOBS_LEASE_MS', 60_000, 1_000, 3_600_000),
+      leaseMs: int('JOBS_LEASE_MS', 10_000, 1_000, 3_600_000),
     },
     quoteTtlSeconds: int('QUOTE_TTL_SECONDS', 30, 5, 600),
     apiKeys: {
@@ -213,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sandboxBank: {
       payoutMs: int('SANDBOX_BANK_MS', 2_000, 0, 600_000),
+      latencyMs: int('SANDBOX_BANK_LATENCY_MS', 0, 0, 60_000),
     },
     sandboxShipping: {
       stepMs: int('SANDBOX_SHIPPING_MS', 5_000, 0, 86_400_000),

@@ -57,24 +57,7 @@ export async function createTestApp(
 ): Promise<FastifyInstance> {
   const place = await provision()
   try {
-    const config = loadConfig({
-      DATA_DIR: place.dataDir,
-      DIST_DIR: join(place.dataDir, 'no-dist'),
-      DATABASE_URL: place.databaseUrl,
-      // The same routes on both engines: the sandbox is on by default only for PGlite.
-      SANDBOX: 'true',
-      LOG_LEVEL: options.logStream ? 'info' : 'silent',
-      // Every injected request comes from 127.0.0.1: a file signs up more users
-      // than the real per-IP limit allows. The rate-limit tests set their own.
-      AUTH_RATE_LIMIT_PER_IP: '100000',
-      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-      // Tests drive the job queue with app.jobs.runDue(), deterministically;
-      // and seed the demo only where they test it.
-      JOBS_POLL_MS: '0',
-      DEMO_SEED: 'false',
-      ...overrides,
-    })
-    const app = await buildApp(config, options)
+    const app = await createTestAppOn(place, overrides, options)
     // After close() rather than in an onClose hook: those run last-registered
     // first, so a drop there would cut the pool before the db plugin ends it.
     const close = app.close.bind(app)
@@ -87,6 +70,37 @@ export async function createTestApp(
     await place.dispose()
     throw error
   }
+}
+
+/**
+ * The app on a database that outlives it (a `provision()` place): two apps on
+ * one PostgreSQL database are two server processes; apps one after the other
+ * on one place are a restart (pass `databaseUrl: ''` for PGlite on disk in
+ * the place's DATA_DIR). close() leaves the place; the caller disposes of it.
+ */
+export async function createTestAppOn(
+  place: { dataDir: string; databaseUrl: string },
+  overrides: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const config = loadConfig({
+    DATA_DIR: place.dataDir,
+    DIST_DIR: join(place.dataDir, 'no-dist'),
+    DATABASE_URL: place.databaseUrl,
+    // The same routes on both engines: the sandbox is on by default only for PGlite.
+    SANDBOX: 'true',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    // Every injected request comes from 127.0.0.1: a file signs up more users
+    // than the real per-IP limit allows. The rate-limit tests set their own.
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    // Tests drive the job queue with app.jobs.runDue(), deterministically;
+    // and seed the demo only where they test it.
+    JOBS_POLL_MS: '0',
+    DEMO_SEED: 'false',
+    ...overrides,
+  })
+  return buildApp(config, options)
 }
 
 /** A fresh, empty database on the engine under test, without the app; close() drops it. */

@@ -82,7 +82,7 @@ const keyInvalid = () =>
 export default fp(
   async function auth(app: FastifyInstance, opts: { config: Config }) {
     const tokens = new Tokens(opts.config.secrets, opts.config.accessTokenTtl)
-    const keys = new ApiKeyAuthenticator(app.db, {
+    const keys = new ApiKeyAuthenticator(app.db, app.limits, {
       ratePerMinute: opts.config.apiKeys.rateLimitPerMinute,
     })
     app.decorate('tokens', tokens)
@@ -159,5 +159,5 @@ export default fp(
       request.auth = claims
     })
   },
-  { name: 'auth', dependencies: ['db', 'tenancy'] },
+  { name: 'auth', dependencies: ['db', 'tenancy', 'rate-limits'] },
 )

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../contract/problem.ts'
 import { ProblemError, problemType } from './problem.ts'
@@ -27,13 +29,75 @@ function validationProblem(error: FastifyError): Problem {
   }
 }
 
+/** Fastify's own codes as ours: `FST_ERR_CTP_BODY_TOO_LARGE` → `CTP_BODY_TOO_LARGE`. */
+const codeOf = (error: { code?: string }) => error.code?.replace(/^FST_ERR_/, '') ?? 'BAD_REQUEST'
+
+/**
+ * Errors Fastify meets before a route is found — a path parameter over
+ * `maxParamLength` (414), a path that does not decode (400) — as problems
+ * (the `frameworkErrors` option; Fastify's own answer is plain JSON).
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const problem =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ProblemError(414, 'URI_TOO_LONG', 'A path segment of the request is too long.')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ProblemError(400, 'BAD_URL', 'The request path is malformed.')
+        : new ProblemError(error.statusCode ?? 500, codeOf(error), 'The request was not routed.')
+  return send(reply, problem.toProblem())
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request — a request
+ * that timed out (408), headers over the limit (431), a line that does not
+ * parse (400) — written to the socket as a problem (the `clientErrorHandler`
+ * option; Fastify's own answer is plain JSON).
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, code, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
+        : [400, 'BAD_REQUEST', 'The request is not valid HTTP.']
+  const body = JSON.stringify(new ProblemError(status, code, detail).toProblem())
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
+}
+
 /**
  * One place turns every failure into problem+json (RFC 9457): domain problems,
  * schema validation (422), body parsing (400), rate limits (429) and bugs
- * (500, with nothing of the internals). Unknown routes come here from web.ts.
+ * (500, with nothing of the internals). Unknown routes come here from web.ts;
+ * framework and client errors from the two functions above (app.ts passes
+ * them to Fastify). While the server stops, a new request answers 503
+ * SHUTTING_DOWN (Fastify's own 503 would be plain JSON: `return503OnClosing`
+ * is off).
  */
 export default fp(
   async function errors(app: FastifyInstance) {
+    let closing = false
+    app.addHook('preClose', async () => {
+      closing = true
+    })
+    app.addHook('onRequest', async (_request, reply) => {
+      if (!closing) return
+      reply.header('connection', 'close')
+      throw new ProblemError(503, 'SHUTTING_DOWN', 'The server is stopping. Try again shortly.', {
+        headers: { 'retry-after': '5' },
+      })
+    })
+
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof ProblemError) {
         if (error.status >= 500) request.log.error({ err: error }, error.message)
@@ -53,10 +117,9 @@ export default fp(
         })
       }
       // Fastify's own 4xx (malformed JSON, body too large, unsupported media type…).
-      const code = error.code?.replace(/^FST_ERR_/, '') ?? 'BAD_REQUEST'
       return send(
         reply,
-        new ProblemError(status, code, error.message).toProblem(),
+        new ProblemError(status, codeOf(error), error.message).toProblem(),
         status === 429 ? { 'retry-after': String(reply.getHeader('retry-after') ?? 60) } : {},
       )
     })

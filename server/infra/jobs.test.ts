@@ -191,6 +191,72 @@ describeServer('the job runner', () => {
     expect((await jobRow(id)).done_at).toBeInstanceOf(Date)
   })
 
+  it('a live runner renews the lease of its jobs in hand: nobody takes over a slow handler', async () => {
+    const lease = 3_000
+    let release: () => void = () => {}
+    const slow = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const started: string[] = []
+    const kind = `test.kind_${++kinds}`
+    const worker = new JobRunner(app.db, app.log, { leaseMs: lease })
+    worker.register(kind, async (job) => {
+      started.push(`worker:${job.attempt}`)
+      await slow
+      return undefined
+    })
+    const rescuer = new JobRunner(app.db, app.log, { leaseMs: lease })
+    rescuer.register(kind, async (job) => {
+      started.push(`rescuer:${job.attempt}`)
+      return undefined
+    })
+    const id = await worker.enqueue(app.db, { kind, tenantId: null })
+    const working = worker.runDue()
+    while (started.length === 0) await sleep(5)
+    // Over twice the lease, on the real clock: the heartbeat keeps the job the worker's.
+    const until = Date.now() + 2.5 * lease
+    while (Date.now() < until) {
+      expect((await rescuer.runDue()).done).toBe(0)
+      await sleep(200)
+    }
+    expect((await jobRow(id)).run_at.getTime()).toBeGreaterThan(Date.now())
+    release()
+    expect((await working).done).toBe(1)
+    expect(started).toEqual(['worker:1'])
+    expect(await jobRow(id)).toMatchObject({ done_at: expect.any(Date), claimed_by: null })
+  }, 60_000)
+
+  it('stop() ends a batch after the job in hand and hands the rest back, due at once', async () => {
+    let release: () => void = () => {}
+    const holding = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const ran: number[] = []
+    const { runner, kind } = runnerFor(async (job) => {
+      ran.push(job.payload.n as number)
+      await holding
+      return undefined
+    })
+    const ids = []
+    for (const n of [1, 2, 3]) {
+      ids.push(await runner.enqueue(app.db, { kind, tenantId: null, payload: { n } }))
+    }
+    const batch = runner.runDue({ now: later(new Date(), 1_000) })
+    while (ran.length === 0) await sleep(5)
+    const stopping = runner.stop()
+    release()
+    await stopping
+    expect(await batch).toEqual({ done: 1, rescheduled: 0, failed: 0 })
+    expect(ran).toHaveLength(1)
+    const rest = await Promise.all(ids.map(jobRow))
+    const waiting = rest.filter((row) => row.done_at === null)
+    expect(waiting).toHaveLength(2)
+    for (const row of waiting) {
+      expect(row).toMatchObject({ claimed_by: null, attempts: 0 })
+      expect(row.run_at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000)
+    }
+  })
+
   it('the poll loop runs due jobs by itself, and stop() waits for the job in hand', async () => {
     let finished = 0
     const { runner, kind } = runnerFor(async () => {

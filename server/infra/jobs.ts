@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Kysely, Transaction } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
+import type { Kysely, Transaction, Updateable } from 'kysely'
+import { v4 as uuidv4, v7 as uuidv7 } from 'uuid'
 import type { Config } from '../config.ts'
 import type { DB } from './db/schema.ts'
 
@@ -13,19 +13,25 @@ import type { DB } from './db/schema.ts'
  *
  * 1. claim: in one transaction, `select … where run_at <= now and done_at is
  *    null for update skip locked limit N`, then push those rows' run_at out by
- *    the lease (JOBS_LEASE_MS) and count the attempt. Two runners never claim
- *    one row: the second skips the locked rows, and after the commit they are
- *    no longer due.
+ *    the lease (JOBS_LEASE_MS, 10 s), mark them with the runner's id
+ *    (`claimed_by`) and count the attempt. Two runners never claim one row:
+ *    the second skips the locked rows, and after the commit they are no longer
+ *    due.
  * 2. run the handler, outside any transaction: it opens its own (on PGlite a
  *    transaction held across the handler would block every other request, and
  *    a handler calling a provider must not hold the database while it waits).
- * 3. finish: `done_at`, or a new run_at the handler asked for (the next step
- *    of a multi-step job), or — when it threw — `last_error` and a backoff.
+ *    While the batch lasts, a heartbeat renews the lease of the runner's jobs
+ *    still in hand every third of a lease — however long a handler waits.
+ * 3. finish, if the job is still this runner's: `done_at`, or a new run_at
+ *    the handler asked for (the next step of a multi-step job), or — when it
+ *    threw — `last_error` and a backoff.
  *
- * A runner that dies between 2 and 3 leaves the lease to run out; the job then
- * runs again. So a handler must be idempotent per step: gate each step on the
- * state it moves (a status) and give every ledger entry an idempotency key, and
- * a repeat does nothing twice.
+ * A runner that dies stops its heartbeat: within one lease its jobs are due
+ * again and another runner (or the restarted process) takes them over. A
+ * runner that merely stalled past its lease finds its job taken and finishes
+ * nothing. Either way a step can run twice, so a handler must be idempotent
+ * per step: gate each step on the state it moves (a status) and give every
+ * ledger entry an idempotency key, and a repeat does nothing twice.
  */
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -96,6 +102,8 @@ export async function enqueue(db: Executor, input: EnqueueInput): Promise<string
 
 export class JobRunner {
   readonly #handlers = new Map<string, JobHandler>()
+  /** Written to `claimed_by`: which leases this runner renews and may finish. */
+  readonly #id = uuidv4()
   #timer: NodeJS.Timeout | undefined
   #running: Promise<unknown> | undefined
   #stopped = false
@@ -114,16 +122,36 @@ export class JobRunner {
     this.#handlers.set(kind, handler)
   }
 
-  /** Claims the due jobs (up to `limit`) and runs them one after the other. */
+  /**
+   * Claims the due jobs (up to `limit`) and runs them one after the other,
+   * renewing their leases meanwhile. After stop() no further job of the batch
+   * starts: those are handed back, due at once, for another runner.
+   */
   async runDue(options: RunOptions = {}): Promise<RunReport> {
     const report: RunReport = { done: 0, rescheduled: 0, failed: 0 }
     const kinds = [...this.#handlers.keys()]
     if (kinds.length === 0) return report
     const now = options.now ?? this.options.clock?.() ?? new Date()
     const claimed = await this.#claim(kinds, now, options.limit ?? 10)
-    for (const job of claimed) {
-      const outcome = await this.#run(job, now)
-      report[outcome]++
+    if (claimed.length === 0) return report
+    // Claimed and not yet finished: what the heartbeat renews, and stop() hands back.
+    const held = new Set(claimed.map((job) => job.id))
+    // The heartbeat reckons from the batch's clock, so a test's pretend time stays consistent.
+    const startedAt = Date.now()
+    const heartbeat = setInterval(
+      () => void this.#renew(held, new Date(now.getTime() + Date.now() - startedAt)),
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    )
+    try {
+      for (const job of claimed) {
+        if (this.#stopped) break
+        const outcome = await this.#run(job, now)
+        held.delete(job.id)
+        report[outcome]++
+      }
+    } finally {
+      clearInterval(heartbeat)
+      if (held.size > 0) await this.#release([...held], now)
     }
     return report
   }
@@ -145,7 +173,7 @@ export class JobRunner {
       if (rows.length === 0) return []
       await trx
         .updateTable('jobs')
-        .set((eb) => ({ run_at: lease, attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({ run_at: lease, attempts: eb('attempts', '+', 1), claimed_by: this.#id }))
         .where(
           'id',
           'in',
@@ -162,6 +190,50 @@ export class JobRunner {
     })
   }
 
+  /** The heartbeat: pushes out the lease of every job still in hand and still ours. */
+  async #renew(held: Set<string>, now: Date): Promise<void> {
+    const ids = [...held]
+    if (ids.length === 0) return
+    try {
+      await this.db
+        .updateTable('jobs')
+        .set({ run_at: new Date(now.getTime() + this.options.leaseMs) })
+        .where('id', 'in', ids)
+        .where('claimed_by', '=', this.#id)
+        .where('done_at', 'is', null)
+        .execute()
+    } catch (error) {
+      // A missed beat only shortens the lease; the next one tries again.
+      this.log.warn({ err: error }, 'job lease renewal failed')
+    }
+  }
+
+  /** Hands back the claimed jobs this runner will not start (it is stopping). */
+  async #release(ids: string[], now: Date): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ run_at: now, attempts: eb('attempts', '-', 1), claimed_by: null }))
+      .where('id', 'in', ids)
+      .where('claimed_by', '=', this.#id)
+      .where('done_at', 'is', null)
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'could not hand back claimed jobs'))
+  }
+
+  /** Updates the job only while this runner holds it; false: another took it over. */
+  async #finish(job: Job, changes: Updateable<DB['jobs']>) {
+    const result = await this.db
+      .updateTable('jobs')
+      .set(changes)
+      .set({ claimed_by: null })
+      .where('id', '=', job.id)
+      .where('claimed_by', '=', this.#id)
+      .executeTakeFirst()
+    if (result.numUpdatedRows === 0n) {
+      this.log.warn({ job: job.id, kind: job.kind }, 'job lease lost: another runner has it')
+    }
+  }
+
   async #run(job: Job, now: Date): Promise<keyof RunReport> {
     const handler = this.#handlers.get(job.kind)!
     const log = this.log.child({ job: job.id, kind: job.kind, attempt: job.attempt })
@@ -171,26 +243,14 @@ export class JobRunner {
     } catch (error) {
       const retryAt = new Date(now.getTime() + backoffMs(job.attempt))
       log.warn({ err: error, retryAt }, 'job failed; it will be retried')
-      await this.db
-        .updateTable('jobs')
-        .set({ last_error: errorText(error), run_at: retryAt })
-        .where('id', '=', job.id)
-        .execute()
+      await this.#finish(job, { last_error: errorText(error), run_at: retryAt })
       return 'failed'
     }
     if (result?.again) {
-      await this.db
-        .updateTable('jobs')
-        .set({ run_at: result.again, attempts: 0, last_error: null })
-        .where('id', '=', job.id)
-        .execute()
+      await this.#finish(job, { run_at: result.again, attempts: 0, last_error: null })
       return 'rescheduled'
     }
-    await this.db
-      .updateTable('jobs')
-      .set({ done_at: new Date(), last_error: null })
-      .where('id', '=', job.id)
-      .execute()
+    await this.#finish(job, { done_at: new Date(), last_error: null })
     return 'done'
   }
 
@@ -221,7 +281,10 @@ export class JobRunner {
     this.#timer = setTimeout(loop, 0)
   }
 
-  /** Stops polling and waits for the job in hand to finish. */
+  /**
+   * Stops polling and waits for the job in hand to finish; the rest of its
+   * batch is handed back. The process's stop deadline (main.ts) bounds the wait.
+   */
   async stop(): Promise<void> {
     this.#stopped = true
     clearTimeout(this.#timer)

@@ -180,6 +180,104 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
     ])
 })
 
+test('a card issued whose answer was lost, then the page reloaded and the same card confirmed again: one card, one fee', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  const page = await context.newPage()
+  const base = session.server.url
+
+  await signUpThroughUi(page, base, uniqueEmail('lost-answer'))
+  await approveIdentity(page, base)
+  const walletUuid = await personalWalletUuid(page)
+
+  // A EUR balance account (its cards cost €5.00 to issue) holding €20.00.
+  const programs = await v1<{ data: Array<{ id: string; name: string }> }>(
+    page,
+    'GET',
+    '/issuing/config/programs?limit=100',
+  )
+  const program = programs.data.find((item) => item.name === 'EUR balance account')!
+  const tokens = await readVault(page)
+  const opened = await fetch(`${base}/api/v2/fiat-accounts/${walletUuid}`, {
+    method: 'POST',
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: `Bearer ${tokens!.access_token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ program_id: program.id }),
+  })
+  expect(opened.status, await opened.clone().text()).toBe(201)
+  const accountId = ((await opened.json()) as { id: string }).id
+  const deposit = await placeOrder(page, 'DEPOSIT_FIAT_SEPA', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '50',
+  })
+  const transfer = await fetch(`${base}/api/sandbox/bank-transfers`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      reference: (deposit.deposit_instructions as { reference: string }).reference,
+      amount: '50.00',
+      currency: 'EUR',
+    }),
+  })
+  expect(transfer.status, await transfer.clone().text()).toBe(201)
+  await placeOrder(page, 'TRANSFER_CARD_SUBACCOUNT', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '20',
+    fiat_account_id: accountId,
+  })
+  const account = () =>
+    v1<{ balance: string }>(page, 'GET', `/fiat_accounts/${accountId}`).then((a) => a.balance)
+  await expect.poll(account, { timeout: 45_000, interval: 500 }).toBe('20.00')
+
+  // The server issues the card; its answer never reaches the app (the connection drops).
+  let dropped: number | undefined
+  const issuing = '**/api/v1/issuing/cards/balance'
+  await context.route(issuing, async (route) => {
+    dropped = (await route.fetch()).status()
+    await route.abort('connectionreset')
+  })
+  const issuePage = `${base}/cards/new?wallet=${walletUuid}&account=${accountId}`
+  const confirmVirtualCard = async () => {
+    await page.getByRole('heading', { name: 'Issue a card', level: 1 }).waitFor()
+    await page.getByRole('radio', { name: 'An account I already have' }).check()
+    await page.getByRole('radio', { name: 'Virtual' }).check()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('heading', { name: 'Check and confirm', level: 2 }).waitFor()
+    await page.getByText('€5.00').first().waitFor()
+    await page.getByRole('button', { name: 'Issue card' }).click()
+  }
+  await page.goto(issuePage)
+  await confirmVirtualCard()
+  await page.getByRole('alert').waitFor()
+  expect(dropped).toBe(201)
+  await context.unroute(issuing)
+
+  // The person reloads and confirms the same card again.
+  await page.reload()
+  await confirmVirtualCard()
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
+
+  const cards = await v1<{ data: Array<{ id: string }> }>(
+    page,
+    'GET',
+    `/issuing/cards?fiat_account_id=${accountId}&limit=100`,
+  )
+  expect(cards.data.map((card) => card.id)).toEqual([
+    new URL(page.url()).pathname.split('/').at(-1),
+  ])
+  const history = await v1<{ data: Array<{ type: string; amount: string }> }>(
+    page,
+    'GET',
+    `/fiat_accounts/${accountId}/transactions?limit=100`,
+  )
+  expect(history.data.filter((item) => item.type === 'FEE')).toHaveLength(1)
+  expect(await account()).toBe('15.00')
+})
+
 /** The row of a label in one of the page's definition lists. */
 const fieldRow = (page: Page, label: string) =>
   page

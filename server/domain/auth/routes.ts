@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../contract/auth.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
 import { userBlocked } from '../../infra/auth.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { type Hit, rateLimited } from '../../infra/rate-limit.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { normaliseEmail } from './rules.ts'
 import { AuthService } from './service.ts'
@@ -84,37 +85,38 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   const telegram = new TelegramAuthService(app.db, service, config.telegram)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  const tooMany = (ttlMs: number) =>
-    new ProblemError(429, 'RATE_LIMITED', 'Too many attempts. Wait a moment and try again.', {
-      headers: { 'retry-after': String(Math.ceil(ttlMs / 1000)) },
-    })
-  // Two limits on every credential check: per address (one attacker, many
-  // accounts) and per e-mail (many addresses, one account). One hook counts
-  // both: the plugin marks a request once its first `app.rateLimit` hook ran,
-  // so a second such hook on the same route would never count anything.
-  const perIp = app.createRateLimit({
-    max: config.authRateLimitPerIp,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `ip:${request.ip}`,
-  })
-  const perEmail = app.createRateLimit({
-    max: config.authRateLimitPerEmail,
-    timeWindow: 15 * 60_000,
-    keyGenerator: (request) =>
-      `email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
-  })
-  const limitBy =
-    (...limits: Array<typeof perIp>) =>
-    async (request: FastifyRequest) => {
-      for (const limit of limits) {
-        const verdict = await limit(request)
-        if (!verdict.isAllowed && verdict.isExceeded) throw tooMany(verdict.ttl)
-      }
-    }
-  const credentialLimits = limitBy(perIp, perEmail)
+  const tooMany = (seconds: number) =>
+    rateLimited(seconds, 'Too many attempts. Wait a moment and try again.')
+  // Two limits on every credential check, counted in the database so every
+  // server process shares them (infra/rate-limit.ts): per address, every
+  // attempt (one attacker, many accounts); per e-mail, failures only (many
+  // addresses, one account). A failure cannot be known before the check, so
+  // each attempt reserves one and a success gives it back: concurrent guesses
+  // never get past the limit, and signing in never locks anyone out.
+  const perIp = { max: config.authRateLimitPerIp, windowMs: 60_000 }
+  const perEmail = { max: config.authRateLimitPerEmail, windowMs: 15 * 60_000 }
+  const reserved = new WeakMap<FastifyRequest, Hit>()
+  const limitIp = async (request: FastifyRequest) => {
+    const hit = await app.limits.hit(`auth-ip:${request.ip}`, perIp)
+    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
+  }
+  const credentialLimits = async (request: FastifyRequest) => {
+    await limitIp(request)
+    const email = normaliseEmail((request.body as { email: string }).email)
+    const hit = await app.limits.hit(`auth-email:${request.tenantId}:${email}`, perEmail)
+    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
+    reserved.set(request, hit)
+  }
+  // onSend, not onResponse: the hit is given back before the client hears of
+  // the success, so its next attempt already sees the count without it.
+  const forgiveSuccess = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const hit = reserved.get(request)
+    if (hit && reply.statusCode < 300) await app.limits.refund(hit)
+    return payload
+  }
   // Init data is signed by Telegram and expires: guessing is hopeless, but
   // each attempt still costs a lookup, so the per-address limit applies.
-  const telegramLimits = limitBy(perIp)
+  const telegramLimits = limitIp
   const context = (request: FastifyRequest) => ({
     tenantId: request.tenantId,
     userAgent: request.headers['user-agent'],
@@ -125,6 +127,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
     {
       config: { public: true },
       preHandler: credentialLimits,
+      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Create an account with e-mail and password, and sign in',
@@ -146,6 +149,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
     {
       config: { public: true },
       preHandler: credentialLimits,
+      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',

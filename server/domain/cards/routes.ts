@@ -168,8 +168,8 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
     app,
     {
       max: REVEALS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
+      windowMs: 60_000,
+      key: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
     },
     'Too many reveals. Wait a moment and try again.',
   )

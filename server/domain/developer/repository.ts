@@ -207,12 +207,22 @@ export async function findSecret(db: Executor, publicId: string) {
     .executeTakeFirst()
 }
 
-/** Records a use; never moves the time back (two servers may race). */
-export async function touchLastUsed(db: Executor, keyId: string, at: Date): Promise<void> {
+/**
+ * Records a use at most once per `everyMs` per key, whichever server saw it:
+ * the row itself says when it was last written, so every process skips the
+ * same writes, and the time never moves back (two servers may race).
+ */
+export async function touchLastUsed(
+  db: Executor,
+  keyId: string,
+  at: Date,
+  everyMs: number,
+): Promise<void> {
+  const due = new Date(at.getTime() - everyMs)
   await db
     .updateTable('api_keys')
     .set({ last_used_at: at })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', due)]))
     .execute()
 }

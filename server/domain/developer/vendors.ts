@@ -110,7 +110,7 @@ declare module 'fastify' {
  * provider takes a signed question (Sumsub) or its table answers (sandbox).
  */
 export function vendorDefaults(app: FastifyInstance, config: Config): VendorProbe[] {
-  const bank = new SandboxBank({ payoutMs: config.sandboxBank.payoutMs })
+  const bank = new SandboxBank(config.sandboxBank)
   const chain = new SandboxChainPayouts({ blockMs: config.sandboxChain.blockMs })
   const outbox = async () => {
     await app.db.selectFrom('sandbox_outbox').select('id').limit(1).execute()

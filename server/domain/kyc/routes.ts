@@ -96,8 +96,8 @@ export default async function kycRoutes(app: FastifyInstance, opts: { config: Co
     app,
     {
       max: TOKENS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `kyc-token:${request.auth.tenantId}:${request.auth.userId}`,
+      windowMs: 60_000,
+      key: (request) => `kyc-token:${request.auth.tenantId}:${request.auth.userId}`,
     },
     'Too many verification sessions opened. Wait a moment and try again.',
   )

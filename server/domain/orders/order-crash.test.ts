@@ -1,6 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { afterAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
@@ -17,6 +14,7 @@ import type {
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
 import { openDatabase } from '../../infra/db/database.ts'
+import { serverEnv, startServer, stopServer as stop } from '../../process-test-support.ts'
 import { describeServer, provision, uniqueEmail } from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
@@ -34,58 +32,6 @@ import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
  * system, and the next start recovers from the write-ahead log like any
  * PostgreSQL (docs/decisions.md).
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-
-interface Server {
-  url: string
-  child: ChildProcess
-  output: string[]
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const output: string[] = []
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no start in 30 s:\n${output.join('')}`)),
-      30_000,
-    )
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString()
-      output.push(text)
-      const ready = /"msg":"ready on http:\/\/localhost:(\d+)"/.exec(text)
-      if (ready) {
-        clearTimeout(timer)
-        resolve(`http://127.0.0.1:${ready[1]}`)
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      reject(
-        new Error(`the server exited (${code ?? signal}) before it was ready:\n${output.join('')}`),
-      )
-    })
-  })
-  // Keep draining its logs, or a full pipe would stall it.
-  child.stdout!.removeAllListeners('data')
-  child.stdout!.on('data', () => {})
-  return { url, child, output }
-}
-
-function stop(server: Server, signal: 'SIGKILL' | 'SIGTERM') {
-  return new Promise<void>((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve()
-    server.child.once('exit', () => resolve())
-    server.child.kill(signal)
-  })
-}
-
 /** A client of the API that follows the server across restarts. */
 class Client {
   url = ''
@@ -194,6 +140,143 @@ const EXPECTED: Record<Kind, { status: OrderStatus; entries: string[] }> = {
   deposit: { status: 'COMPLETE', entries: ['received'] },
 }
 
+/**
+ * A person, a verified identity, a wallet, euros in by bank transfer and
+ * tether bought with them, and two SEPA payees (one whose account is closed).
+ */
+async function openAccount(client: Client) {
+  // A person, a wallet, euros in by bank transfer and tether bought with them.
+  const pair = await client.ok<TokenPair>(
+    'POST',
+    '/api/v2/auth/sign-up/password/email',
+    { email: uniqueEmail('crash'), password: 'correct horse battery staple' },
+    201,
+  )
+  client.token = pair.access_token
+  // Bank deposits need a verified identity: the sandbox reviewer approves it.
+  await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
+  const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))
+    .uuid
+  const funding = await client.quote(wallet, {
+    order_type: 'DEPOSIT_FIAT_SEPA',
+    from_uuid: CUR.EUR,
+    amount_from: '20000.00',
+  })
+  const deposit = (await client.place('DEPOSIT_FIAT_SEPA', funding.quote_id, 'fund')).body
+  await client.bankTransfer(deposit)
+  const buy = await client.quote(wallet, {
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    from_uuid: CUR.EUR,
+    to_uuid: CUR.USDT_TRON,
+    amount_from: '5000.00',
+  })
+  const bought = (await client.place('EXCHANGE_CRYPTO_INTERNAL', buy.quote_id, 'buy')).body
+  await client.settled([bought.id])
+
+  const counterparty = await client.ok<{ counterparty_account_id: string }>(
+    'POST',
+    `/api/v2/counterparties/${wallet}`,
+    { type: 'INDIVIDUAL', first_name: 'Anna', last_name: 'Schmidt', country: 'DE' },
+    201,
+  )
+  const destination = async (iban: string) =>
+    (
+      await client.ok<Destination>(
+        'POST',
+        `/api/v2/counterparties/${wallet}/${counterparty.counterparty_account_id}/destinations`,
+        { type: 'SEPA', iban },
+        201,
+      )
+    ).counterparty_destination_id
+  const payee = { ok: await destination(IBAN.OK), closed: await destination(IBAN.CLOSED) }
+
+  return { wallet, funding, bought, payee }
+}
+
+/** The quote query of one kind of order in the plan (payouts go to `payee`). */
+function quoteQuery(
+  kind: Kind,
+  payee: { ok: string; closed: string },
+): Partial<Record<keyof QuoteQuery, string>> {
+  if (kind === 'sepa' || kind === 'sepa-closed') {
+    return {
+      order_type: 'WITHDRAWAL_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      destination_id: kind === 'sepa' ? payee.ok : payee.closed,
+      amount_from: '100.00',
+    }
+  }
+  if (kind === 'crypto') {
+    return {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: externalAddress('tron'),
+      amount_from: '50',
+    }
+  }
+  if (kind === 'exchange') {
+    return {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.EUR,
+      amount_from: '30',
+    }
+  }
+  return { order_type: 'DEPOSIT_FIAT_SEPA', from_uuid: CUR.EUR, amount_from: '200.00' }
+}
+
+/**
+ * Jobs a runner had claimed and not finished when it died at `killedAt`:
+ * counted, leased past the kill, no failure recorded. Read with the server
+ * down (PGlite has one process at a time).
+ */
+async function heldJobs(env: Record<string, string>, dataDir: string, killedAt: Date) {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir })
+  try {
+    const { rows } = await sql<{ held: number }>`
+      select count(*)::int as held from jobs
+      where done_at is null and last_error is null and attempts > 0 and run_at > ${killedAt}`.execute(
+      database.db,
+    )
+    return rows[0]?.held ?? 0
+  } finally {
+    await database.close()
+  }
+}
+
+/**
+ * The real server on a database of its own (cleaned up with `cleanups`), the
+ * sandbox's rails tuned by `extra`, and a client that follows it: kill() and
+ * start() move both, and a restart finds the same database.
+ */
+async function crashableServer(
+  cleanups: (() => Promise<unknown>)[],
+  extra: Record<string, string>,
+) {
+  const place = await provision()
+  cleanups.push(place.dispose)
+  const env = serverEnv(place, {
+    JOBS_POLL_MS: '20',
+    QUOTE_TTL_SECONDS: '600',
+    RATES_SANDBOX_LATENCY_MS: '0',
+    ...extra,
+  })
+  const client = new Client()
+  let server = await startServer(env)
+  client.url = server.url
+  cleanups.push(() => stop(server, 'SIGKILL'))
+  return {
+    place,
+    env,
+    client,
+    stop: (signal: 'SIGKILL' | 'SIGTERM') => stop(server, signal),
+    async start() {
+      server = await startServer(env)
+      client.url = server.url
+    },
+  }
+}
+
 describeServer('orders survive a server killed with SIGKILL', () => {
   const cleanups: (() => Promise<unknown>)[] = []
   afterAll(async () => {
@@ -201,117 +284,31 @@ describeServer('orders survive a server killed with SIGKILL', () => {
   })
 
   it('kill -9 while placing and while processing: every order ends exactly once', async () => {
-    const place = await provision()
-    cleanups.push(place.dispose)
-    const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: place.dataDir,
-      DIST_DIR: join(place.dataDir, 'no-dist'),
-      // PGlite: in DATA_DIR, on disk; PostgreSQL: a database of the run's server.
-      ...(place.databaseUrl !== 'memory://' && { DATABASE_URL: place.databaseUrl }),
-      SANDBOX: 'true',
-      DEMO_SEED: 'false',
-      LOG_LEVEL: 'info',
-      JOBS_POLL_MS: '20',
+    const server = await crashableServer(cleanups, {
       JOBS_LEASE_MS: '1000',
       SANDBOX_BANK_MS: '3000',
       SANDBOX_BLOCK_MS: '500',
       SANDBOX_MAX_CONFIRMATIONS: '3',
-      QUOTE_TTL_SECONDS: '600',
-      RATES_SANDBOX_LATENCY_MS: '0',
-      AUTH_RATE_LIMIT_PER_IP: '100000',
-      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-    }
-    let server = await startServer(env)
-    cleanups.push(() => stop(server, 'SIGKILL'))
-    const client = new Client()
-    client.url = server.url
-
-    // A person, a wallet, euros in by bank transfer and tether bought with them.
-    const pair = await client.ok<TokenPair>(
-      'POST',
-      '/api/v2/auth/sign-up/password/email',
-      { email: uniqueEmail('crash'), password: 'correct horse battery staple' },
-      201,
-    )
-    client.token = pair.access_token
-    // Bank deposits need a verified identity: the sandbox reviewer approves it.
-    await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
-    const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))
-      .uuid
-    const funding = await client.quote(wallet, {
-      order_type: 'DEPOSIT_FIAT_SEPA',
-      from_uuid: CUR.EUR,
-      amount_from: '20000.00',
     })
-    const deposit = (await client.place('DEPOSIT_FIAT_SEPA', funding.quote_id, 'fund')).body
-    await client.bankTransfer(deposit)
-    const buy = await client.quote(wallet, {
-      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-      from_uuid: CUR.EUR,
-      to_uuid: CUR.USDT_TRON,
-      amount_from: '5000.00',
-    })
-    const bought = (await client.place('EXCHANGE_CRYPTO_INTERNAL', buy.quote_id, 'buy')).body
-    await client.settled([bought.id])
+    const { client, env, place } = server
 
-    const counterparty = await client.ok<{ counterparty_account_id: string }>(
-      'POST',
-      `/api/v2/counterparties/${wallet}`,
-      { type: 'INDIVIDUAL', first_name: 'Anna', last_name: 'Schmidt', country: 'DE' },
-      201,
-    )
-    const destination = async (iban: string) =>
-      (
-        await client.ok<Destination>(
-          'POST',
-          `/api/v2/counterparties/${wallet}/${counterparty.counterparty_account_id}/destinations`,
-          { type: 'SEPA', iban },
-          201,
-        )
-      ).counterparty_destination_id
-    const payee = { ok: await destination(IBAN.OK), closed: await destination(IBAN.CLOSED) }
+    const { wallet, funding, bought, payee } = await openAccount(client)
 
     const quotes: Quote[] = []
     for (const kind of PLAN) {
-      const query: Partial<Record<keyof QuoteQuery, string>> =
-        kind === 'sepa' || kind === 'sepa-closed'
-          ? {
-              order_type: 'WITHDRAWAL_FIAT_SEPA',
-              from_uuid: CUR.EUR,
-              destination_id: kind === 'sepa' ? payee.ok : payee.closed,
-              amount_from: '100.00',
-            }
-          : kind === 'crypto'
-            ? {
-                order_type: 'WITHDRAWAL_CRYPTO',
-                from_uuid: CUR.USDT_TRON,
-                address: externalAddress('tron'),
-                amount_from: '50',
-              }
-            : kind === 'exchange'
-              ? {
-                  order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-                  from_uuid: CUR.USDT_TRON,
-                  to_uuid: CUR.EUR,
-                  amount_from: '30',
-                }
-              : { order_type: 'DEPOSIT_FIAT_SEPA', from_uuid: CUR.EUR, amount_from: '200.00' }
-      quotes.push(await client.quote(wallet, query))
+      quotes.push(await client.quote(wallet, quoteQuery(kind, payee)))
     }
 
     // Crash 1: in the middle of a burst of placements, with the job runner at work.
     const burst = quotes.map((q, i) => client.place(q.order_type, q.quote_id, `crash-${i}`))
     const answered = Promise.allSettled(burst)
     await Promise.race([Promise.all(burst.slice(0, 8)), answered])
-    await stop(server, 'SIGKILL')
+    await server.stop('SIGKILL')
     // Some were answered, the rest cut off mid-request: their outcome unknown to the client.
     const first = await answered
 
     // The client retries every request with its key: the first answer, or a first placing.
-    server = await startServer(env)
-    client.url = server.url
+    await server.start()
     const placed: Order[] = []
     for (const [i, q] of quotes.entries()) {
       const response = await client.place(q.order_type, q.quote_id, `crash-${i}`)
@@ -327,9 +324,8 @@ describeServer('orders survive a server killed with SIGKILL', () => {
 
     // Crash 2: while payouts wait for the bank and withdrawals for their blocks.
     await new Promise((resolve) => setTimeout(resolve, 100))
-    await stop(server, 'SIGKILL')
-    server = await startServer(env)
-    client.url = server.url
+    await server.stop('SIGKILL')
+    await server.start()
     for (const [i, order] of placed.entries()) {
       if (PLAN[i] === 'deposit') await client.bankTransfer(order)
     }
@@ -364,7 +360,7 @@ describeServer('orders survive a server killed with SIGKILL', () => {
     })
 
     // The ledger, read with the server stopped (PGlite has one process at a time).
-    await stop(server, 'SIGTERM')
+    await server.stop('SIGTERM')
     const database = await openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: place.dataDir,
@@ -390,4 +386,51 @@ describeServer('orders survive a server killed with SIGKILL', () => {
       await database.close()
     }
   }, 150_000)
+
+  it('kill -9 while jobs are claimed, restart: every order is final within 20 s (the leases are short)', async () => {
+    // JOBS_LEASE_MS is the default: how long a dead runner's jobs wait is what is tested.
+    // The bank takes 1.5 s per call: a payout's job is in hand that long, so a kill finds one.
+    const server = await crashableServer(cleanups, {
+      SANDBOX_BANK_LATENCY_MS: '1500',
+      SANDBOX_BANK_MS: '1000',
+      SANDBOX_BLOCK_MS: '300',
+      SANDBOX_MAX_CONFIRMATIONS: '2',
+    })
+    const { client, env, place } = server
+    const { wallet, payee } = await openAccount(client)
+    const kinds: Kind[] = [
+      ...Array<Kind>(2).fill('sepa'),
+      ...Array<Kind>(2).fill('crypto'),
+      ...Array<Kind>(8).fill('exchange'),
+    ]
+
+    // The runner claims a batch and works through it, a payout's bank call
+    // taking 1.5 s: kill it just after a burst of placements, again if it
+    // happened to hold nothing then.
+    const placed: string[] = []
+    for (let round = 0; ; round++) {
+      const quotes = []
+      for (const kind of kinds) quotes.push(await client.quote(wallet, quoteQuery(kind, payee)))
+      const answers = await Promise.all(
+        quotes.map((q, i) => client.place(q.order_type, q.quote_id, `lease-${round}-${i}`)),
+      )
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+        placed.push(answer.body.id)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await server.stop('SIGKILL')
+      const killedAt = new Date()
+      const held = await heldJobs(env, place.dataDir, killedAt)
+      await server.start()
+      if (held > 0) break
+      expect(round, 'the runner never died holding a job').toBeLessThan(3)
+      await client.settled(placed)
+    }
+
+    const restarted = Date.now()
+    const finals = await client.settled(placed, 20_000)
+    expect(Date.now() - restarted).toBeLessThan(20_000)
+    expect(finals.map((order) => order.status)).toEqual(finals.map(() => 'COMPLETE'))
+  }, 180_000)
 })

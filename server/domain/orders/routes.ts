@@ -123,7 +123,7 @@ export function createOrderService(app: FastifyInstance, config: Config) {
     app.db,
     app.jobs,
     {
-      bank: new SandboxBank({ payoutMs: config.sandboxBank.payoutMs }),
+      bank: new SandboxBank(config.sandboxBank),
       chain: new SandboxChainPayouts({ blockMs: config.sandboxChain.blockMs }),
     },
     { maxConfirmations: config.sandboxChain.maxConfirmations },

@@ -41,8 +41,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     app,
     {
       max: config.authRateLimitPerIp,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `otp-ip:${request.ip}`,
+      windowMs: 60_000,
+      key: (request) => `otp-ip:${request.ip}`,
     },
     'Too many attempts. Wait a moment and try again.',
   )

@@ -11,6 +11,7 @@ import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { TransactionList, WalletList } from '../../../contract/wallets.ts'
 import { DEFAULT_DEMO_PASSWORD, loadConfig } from '../../config.ts'
+import { startBanner } from '../../infra/banner.ts'
 import {
   bearer,
   captureLogs,
@@ -26,6 +27,15 @@ import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_PERSON, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
 
 const KEY = Buffer.alloc(32, 3).toString('base64url')
+/** A config of the demo's defaults that touches no DATA_DIR (its keys are given). */
+const configWith = (env: Record<string, string> = {}) =>
+  loadConfig({
+    DATA_DIR: '/nonexistent-unused',
+    ADDRESS_SEED_KEY: KEY,
+    JWT_SECRET: KEY,
+    REFRESH_TOKEN_SECRET: KEY,
+    ...env,
+  })
 
 describeServer('the sandbox demo', () => {
   let app: FastifyInstance
@@ -64,8 +74,11 @@ describeServer('the sandbox demo', () => {
     return rows[0]
   }
 
-  it('prints the demo sign-in, which works, and shows two wallets with settled balances', async () => {
-    expect(logs.lines.join('')).toContain(`Demo sign-in: ${DEMO_EMAIL} / ${DEFAULT_DEMO_PASSWORD}`)
+  it('the start banner prints the demo sign-in, which works, and shows two wallets with settled balances', async () => {
+    const config = configWith()
+    expect(startBanner(config, 8080)).toContain(
+      `Demo sign-in  ${DEMO_EMAIL} / ${DEFAULT_DEMO_PASSWORD}`,
+    )
     const response = await signIn(app, { email: DEMO_EMAIL, password: DEFAULT_DEMO_PASSWORD })
     expect(response.statusCode, response.body).toBe(200)
     const pair = response.json<TokenPair>()
@@ -341,12 +354,7 @@ describeServer('the sandbox demo', () => {
 
   it('seeding again (a restart, or two at once) changes nothing, and the queued jobs find nothing to do', async () => {
     const before = await census()
-    const config = loadConfig({
-      DATA_DIR: '/nonexistent-unused',
-      ADDRESS_SEED_KEY: KEY,
-      JWT_SECRET: KEY,
-      REFRESH_TOKEN_SECRET: KEY,
-    })
+    const config = configWith()
     const deps = { db: app.db, jobs: app.jobs, config, log: app.log }
     await Promise.all([seedDemo(deps), seedDemo(deps)])
     await seedDemo(deps)
@@ -427,13 +435,7 @@ describeServer('the sandbox demo', () => {
   })
 
   it('a DEMO_PASSWORD the password policy refuses stops the start with a clear error', async () => {
-    const config = loadConfig({
-      DATA_DIR: '/nonexistent-unused',
-      ADDRESS_SEED_KEY: KEY,
-      JWT_SECRET: KEY,
-      REFRESH_TOKEN_SECRET: KEY,
-      DEMO_PASSWORD: 'demo1234',
-    })
+    const config = configWith({ DEMO_PASSWORD: 'demo1234' })
     await expect(seedDemo({ db: app.db, jobs: app.jobs, config, log: app.log })).rejects.toThrow(
       /DEMO_PASSWORD/,
     )

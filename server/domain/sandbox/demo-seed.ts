@@ -713,13 +713,7 @@ async function settle(deposits: DepositService, context: JobContext, transaction
   throw new Error(`demo deposit ${transactionId} did not settle`)
 }
 
-/** Seeds the demo at start (sandbox only) and prints its sign-in. */
+/** Seeds the demo at start (sandbox only); the start banner prints its sign-in (infra/banner.ts). */
 export default async function demoSeed(app: FastifyInstance, opts: { config: Config }) {
-  const { email, password } = await seedDemo({
-    db: app.db,
-    jobs: app.jobs,
-    config: opts.config,
-    log: app.log,
-  })
-  app.log.info(`Demo sign-in: ${email} / ${password}`)
+  await seedDemo({ db: app.db, jobs: app.jobs, config: opts.config, log: app.log })
 }

@@ -293,6 +293,15 @@ export interface JobsTable {
   last_error: string | null
   done_at: Date | null
   created_at: CreatedAt
+  /** The runner holding the lease (a random id per runner), null once finished or never claimed. */
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** One fixed-window counter per limited key (infra/rate-limit.ts). */
+export interface RateLimitHitsTable {
+  key: string
+  window_start: Date
+  hits: number
 }
 
 export interface CounterpartiesTable {
@@ -748,6 +757,7 @@ export interface DB {
   kyc_verifications: KycVerificationsTable
   kyc_status_history: KycStatusHistoryTable
   kyc_webhook_events: KycWebhookEventsTable
+  rate_limit_hits: RateLimitHitsTable
 }
 
 export type UserRow = Selectable<UsersTable>

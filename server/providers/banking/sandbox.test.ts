@@ -31,6 +31,17 @@ describe('the sandbox bank', () => {
     expect(() => bank.collectionAccount('SWIFT', 'JPY')).toThrow()
   })
 
+  it('answers each call after SANDBOX_BANK_LATENCY_MS, as a bank’s API takes its time', async () => {
+    const slow: BankingProvider = new SandboxBank({ payoutMs: 2_000, latencyMs: 200 })
+    const started = performance.now()
+    const submitted = await slow.submitPayout(payout('DE89370400440532013000'), t0)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(195)
+    const asked = performance.now()
+    if (!submitted.accepted) throw new Error('the sandbox bank refused a valid payout')
+    await slow.payoutStatus({ reference: submitted.reference, submittedAt: t0 }, later(1))
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(195)
+  })
+
   it('settles a payout SANDBOX_BANK_MS after it was submitted, the same one for the same id', async () => {
     const submitted = await bank.submitPayout(payout('DE89370400440532013000'), t0)
     expect(submitted).toEqual({

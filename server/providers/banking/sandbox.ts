@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type BankingProvider,
   BankUnavailableError,
@@ -15,6 +16,8 @@ import {
  *   DE36 1001 0010 0000 0000 01, SWIFT to an account number per currency;
  *   BIC SBXBDEB1XXX. Incoming transfers are reported with
  *   `POST /api/sandbox/bank-transfers`.
+ * - Each call is answered after `latencyMs` (SANDBOX_BANK_LATENCY_MS, default
+ *   0), as a bank's API takes its time.
  * - A payout is accepted at once and settles `payoutMs` (SANDBOX_BANK_MS,
  *   default 2 s) later.
  * - A payout to an IBAN whose last four characters are `0000` comes back
@@ -31,7 +34,11 @@ import {
 export class SandboxBank implements BankingProvider {
   readonly name = 'sandbox'
 
-  constructor(private readonly options: { payoutMs: number }) {}
+  constructor(private readonly options: { payoutMs: number; latencyMs?: number }) {}
+
+  async #answer(): Promise<void> {
+    if (this.options.latencyMs) await sleep(this.options.latencyMs)
+  }
 
   collectionAccount(rail: CollectionRail, currency: string): CollectionAccount {
     const base = { bic: SANDBOX_BIC, bankName: BANK_NAME, bankAddress: BANK_ADDRESS }
@@ -42,6 +49,7 @@ export class SandboxBank implements BankingProvider {
   }
 
   async submitPayout(request: PayoutRequest): Promise<PayoutSubmission> {
+    await this.#answer()
     const iban = request.iban.replace(/\s/g, '').toUpperCase()
     if (iban.endsWith('9999')) throw new BankUnavailableError('the sandbox bank does not answer')
     const fate = iban.endsWith('0000') ? 'R' : 'S'
@@ -53,6 +61,7 @@ export class SandboxBank implements BankingProvider {
     payout: { reference: string; submittedAt: Date },
     now: Date,
   ): Promise<PayoutState> {
+    await this.#answer()
     const match = /^SBX-([SR])-[0-9A-F]{20}$/.exec(payout.reference)
     if (!match) throw new Error(`${payout.reference} is not a sandbox bank payout`)
     const settlesAt = new Date(payout.submittedAt.getTime() + this.options.payoutMs)

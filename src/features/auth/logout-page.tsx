@@ -8,11 +8,13 @@ import { logoutDestination } from '../../queries/tenant.ts'
 import { forgetPersistedQueries } from '../../storage/query-persister.ts'
 import { isTelegram } from '../../telegram/launch.ts'
 import { Spinner } from '../../ui/components.tsx'
+import { forgetConfirmations } from '../../ui/confirm-once.ts'
 
 /**
  * SPEC.md §2: the logout location. Whoever sends a window here — the person,
- * or the auth proxy after an unrecoverable 401 — the tokens and every cached
- * answer, in memory and on disk, are gone before sign-in shows.
+ * or the auth proxy after an unrecoverable 401 — the tokens, every cached
+ * answer, in memory and on disk, and the tab's unanswered confirmations are
+ * gone before sign-in shows.
  */
 export default function LogoutPage() {
   const { t } = useI18n()
@@ -26,6 +28,8 @@ export default function LogoutPage() {
       // signs in again with Telegram (SPEC.md §4) — a web page would strand it.
       const destination = isTelegram() ? undefined : logoutDestination(queryClient)
       await signOut()
+      // A confirmation left waiting is this person's: never resumed or reused for the next.
+      forgetConfirmations()
       await queryClient.cancelQueries()
       queryClient.clear()
       // After the memory: nothing is left in it to be written back.

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import { aWallet } from '../../../tests/support/builders.ts'
 import { COUNTRIES, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
@@ -187,6 +187,41 @@ describe('issuing: one card per attempt', () => {
     await waitFor(() => expect(api.to(CREATE)).toHaveLength(2))
     const [first, retry] = api.to(CREATE).map((call) => call.body)
     expect(retry).toEqual(first)
+  })
+})
+
+describe('issuing after a lost answer', () => {
+  afterEach(() => sessionStorage.clear())
+
+  it('a reload and the same choices confirmed again send the same request_id; other choices a new one', async () => {
+    const lost = renderIssue({
+      [CREATE]: () => {
+        throw new TypeError('Failed to fetch')
+      },
+    })
+    await lost.user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await lost.user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    expect(await screen.findByRole('alert')).toBeVisible()
+    const [sent] = lost.api.to(CREATE).map((call) => call.body as { request_id: string })
+    lost.unmount()
+
+    // The reload: a new page, nothing in memory but the tab's storage.
+    const again = renderIssue({ [CREATE]: created() })
+    await again.user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await again.user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(again.history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    expect(again.api.to(CREATE)[0]?.body).toEqual(sent)
+    // Answered: nothing is left to resume, and the next card is another request.
+    expect(sessionStorage.length).toBe(0)
+    again.unmount()
+
+    const next = renderIssue({ [CREATE]: created() })
+    await next.user.click(await screen.findByRole('button', { name: 'Continue' }))
+    await next.user.click(await screen.findByRole('button', { name: 'Issue card' }))
+    await waitFor(() => expect(next.api.to(CREATE)).toHaveLength(1))
+    const body = next.api.to(CREATE)[0]?.body as { request_id: string }
+    expect(body.request_id).toMatch(UUID)
+    expect(body.request_id).not.toBe(sent?.request_id)
   })
 })
 

@@ -11,6 +11,7 @@ import { ApiError } from '../../net/api.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import type { MainButtonState } from '../../telegram/sdk.ts'
 import { Button, SelectField, TextField } from '../../ui/components.tsx'
+import { useConfirmOnce } from '../../ui/confirm-once.ts'
 import { useCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -97,11 +98,14 @@ const EMPTY_ADDRESS: DeliveryAddress = {
   country: '',
 }
 
+/** The card issue flow's confirm-once scope (ui/confirm-once.ts). */
+const CARD_ISSUE_SCOPE = 'cards.issue'
+
 /**
  * Choose → (delivery address, for a physical card) → review with the fees →
  * issue. One request_id per set of choices: any change makes a new one, a
- * retry or a second tap on the same choices sends the same one, so the
- * server issues one card.
+ * retry, a second tap or a reload after a lost answer on the same choices
+ * sends the same one, so the server issues one card.
  */
 function IssueFlow(props: {
   wallet: string
@@ -136,10 +140,6 @@ function IssueFlow(props: {
   const [formFactor, setFormFactor] = useState<CardFormFactor>('VIRTUAL')
   const [nickName, setNickName] = useState('')
   const [address, setAddress] = useState<DeliveryAddress>(EMPTY_ADDRESS)
-  const requestId = useRef(crypto.randomUUID())
-  // A second tap can come before React disables the button.
-  const inFlight = useRef(false)
-
   const account = props.accounts.find((item) => item.id === accountId)
   const program =
     funding === 'stand-alone'
@@ -149,32 +149,44 @@ function IssueFlow(props: {
   const chosenFactor = formFactors.includes(formFactor) ? formFactor : formFactors[0]
   const physical = chosenFactor === 'PHYSICAL'
 
-  /** Every change of a choice is another request. */
+  // What would be issued, without its key: the choice the key belongs to.
+  const nick = nickName.trim() || undefined
+  const common = {
+    form_factor: chosenFactor,
+    ...(nick && { nick_name: nick }),
+    ...(physical && { delivery_address: cleanAddress(address) }),
+  }
+  const choice =
+    funding === 'stand-alone'
+      ? { kind: 'stand-alone', wallet_uuid: props.wallet, program_id: programId, ...common }
+      : { kind: 'account', fiat_account_id: accountId, ...common }
+  // One request_id per set of choices, latched while it is on its way and
+  // kept in the tab across a reload until an answer settles it: the same
+  // choices confirmed again after a lost answer send the same key, and the
+  // server answers the card it issued instead of issuing (and charging) twice.
+  const once = useConfirmOnce<typeof choice>(
+    CARD_ISSUE_SCOPE,
+    program && chosenFactor ? JSON.stringify(choice) : undefined,
+  )
+
+  /** A change of choice is another request: the last one's error goes. */
   const changed = <T,>(set: (value: T) => void) => {
     return (value: T) => {
       set(value)
-      requestId.current = crypto.randomUUID()
       issue.reset()
     }
   }
 
   const confirm = () => {
-    if (!program || !chosenFactor || inFlight.current) return
-    inFlight.current = true
-    const nick = nickName.trim() || undefined
-    const common = {
-      form_factor: chosenFactor,
-      request_id: requestId.current,
-      ...(nick && { nick_name: nick }),
-      ...(physical && { delivery_address: cleanAddress(address) }),
-    }
+    if (!program || !chosenFactor || !once.start(choice)) return
+    const keyed = { ...common, form_factor: chosenFactor, request_id: once.requestId }
     issue.mutate(
       funding === 'stand-alone'
         ? {
             kind: 'stand-alone',
-            body: { wallet_uuid: props.wallet, program_id: programId, ...common },
+            body: { wallet_uuid: props.wallet, program_id: programId, ...keyed },
           }
-        : { kind: 'account', body: { fiat_account_id: accountId, ...common } },
+        : { kind: 'account', body: { fiat_account_id: accountId, ...keyed } },
       {
         onSuccess: (card) => {
           haptic('success')
@@ -189,9 +201,7 @@ function IssueFlow(props: {
             setStepState('address')
           }
         },
-        onSettled: () => {
-          inFlight.current = false
-        },
+        onSettled: (_card, error) => once.finish(error),
       },
     )
   }

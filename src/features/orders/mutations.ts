@@ -5,7 +5,6 @@ import type { WalletAddress, WalletAddressList } from '../../../contract/wallets
 import { api } from '../../net/api.ts'
 import { moneyMoved } from '../../queries/money-moved.ts'
 import { walletPath } from '../../queries/wallets.ts'
-import { forgetPlacement, isDefiniteRefusal, rememberPlacement } from './pending-placement.ts'
 import { orderKeys, walletKeys } from './queries.ts'
 
 export interface PlaceOrder {
@@ -26,27 +25,17 @@ export async function orderChanged(queryClient: QueryClient, order: Order) {
 
 /**
  * Places a quoted order. The body's `request_id` is the idempotency key: the
- * caller fixes it per quote on the review step, so a second tap or a retry
- * after a lost answer names the same order and the server answers the first
- * one again instead of placing another. The confirmation is written to the
- * tab's storage before it leaves and forgotten only on a definite answer, so
- * a reload after a lost answer sends it again (pending-placement.ts) instead
- * of letting the person place a second order.
+ * callers take it from useConfirmOnce (ui/confirm-once.ts), one per quote,
+ * written to the tab's storage before it leaves, so a second tap, a retry or
+ * a reload after a lost answer names the same order and the server answers
+ * the first one again instead of placing another.
  */
 export function usePlaceOrder() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ orderType, body }: PlaceOrder) => {
-      rememberPlacement({ order_type: orderType, ...body })
-      return api.v1.post<Order>(`/orders/${orderType}`, body)
-    },
-    onSuccess: (order, { body }) => {
-      forgetPlacement(body.request_id)
-      return orderChanged(queryClient, order)
-    },
-    onError: (error, { body }) => {
-      if (isDefiniteRefusal(error)) forgetPlacement(body.request_id)
-    },
+    mutationFn: ({ orderType, body }: PlaceOrder) =>
+      api.v1.post<Order>(`/orders/${orderType}`, body),
+    onSuccess: (order) => orderChanged(queryClient, order),
   })
 }
 

@@ -16,6 +16,7 @@ import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import { Alert, Button, Notice, Skeleton, TextField } from '../../ui/components.tsx'
+import { useConfirmOnce } from '../../ui/confirm-once.ts'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -28,6 +29,7 @@ import { usePlaceOrder } from './mutations.ts'
 import { type OrderProblem, orderProblem, type QuoteProblem, quoteProblem } from './order-error.ts'
 import { OrderResult } from './order-result.tsx'
 import { type Row, useTargetRows } from './order-target.tsx'
+import { PLACEMENT_SCOPE, type PlacementBody } from './pending-placement.ts'
 import { PriceLines } from './price-lines.tsx'
 import { quoteQuery } from './queries.ts'
 import { type LiveQuote, localExpiry, useLiveQuote } from './use-live-quote.ts'
@@ -48,13 +50,6 @@ interface Review {
   query: QuoteQuery
   quote: Quote
   receivedAt: number
-  /**
-   * The idempotency key of this confirmation, fixed for this quote: a
-   * double tap, a retry after a lost answer and a reload (pending-placement.ts)
-   * send the same one, so the server places one order at most. A new quote
-   * (a new price) gets a new key.
-   */
-  requestId: string
   /** Why the price on screen is a new one, if it is. */
   refreshed?: 'price' | 'destination'
 }
@@ -119,8 +114,10 @@ export function OrderFlow(props: OrderFlowProps) {
   const [note, setNote] = useState('')
   const [refreshing, setRefreshing] = useState(false)
   const [refreshError, setRefreshError] = useState<unknown>(null)
-  // A second tap can arrive before React has disabled the button: a synchronous latch.
-  const inFlight = useRef(false)
+  // The idempotency key of the confirmation, one per quote, and its in-flight
+  // latch: a double tap, a retry after a lost answer and a reload send the same
+  // key, so the server places one order at most; a new price gets a new key.
+  const once = useConfirmOnce<PlacementBody>(PLACEMENT_SCOPE, review?.quote.quote_id)
 
   const problem = place.error ? orderProblem(place.error, t, language) : undefined
   // A confirmation on its way, or one whose outcome is unknown, is never
@@ -204,7 +201,6 @@ export function OrderFlow(props: OrderFlowProps) {
       query: query!,
       quote: live.quote,
       receivedAt: live.receivedAt,
-      requestId: crypto.randomUUID(),
     })
     navigate(reviewUrl, { state: REVIEW_STATE })
     props.refreshTarget?.()
@@ -245,7 +241,6 @@ export function OrderFlow(props: OrderFlowProps) {
           ...review,
           quote,
           receivedAt: Date.now(),
-          requestId: crypto.randomUUID(),
           refreshed: why,
         })
       } catch (error) {
@@ -255,18 +250,12 @@ export function OrderFlow(props: OrderFlowProps) {
       }
     }
     const confirm = () => {
-      if (inFlight.current) return
-      inFlight.current = true
       const trimmed = note.trim()
+      const body = { quote_id: review.quote.quote_id, ...(trimmed && { note: trimmed }) }
+      const orderType = review.quote.order_type
+      if (!once.start({ order_type: orderType, ...body })) return
       place.mutate(
-        {
-          orderType: review.quote.order_type,
-          body: {
-            quote_id: review.quote.quote_id,
-            request_id: review.requestId,
-            ...(trimmed && { note: trimmed }),
-          },
-        },
+        { orderType, body: { ...body, request_id: once.requestId } },
         {
           onSuccess: (order) => showResult(order.id),
           onError: (error) => {
@@ -279,9 +268,7 @@ export function OrderFlow(props: OrderFlowProps) {
               void refresh('destination')
             }
           },
-          onSettled: () => {
-            inFlight.current = false
-          },
+          onSettled: (_order, error) => once.finish(error),
         },
       )
     }

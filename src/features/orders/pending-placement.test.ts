@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Problem } from '../../../contract/problem.ts'
-import { ApiError } from '../../net/api.ts'
-import {
-  forgetPlacement,
-  isDefiniteRefusal,
-  pendingPlacement,
-  rememberPlacement,
-} from './pending-placement.ts'
+import { forgetConfirmation, rememberConfirmation } from '../../ui/confirm-once.ts'
+import { type PendingPlacement, PLACEMENT_SCOPE, pendingPlacement } from './pending-placement.ts'
 
 const PLACEMENT = {
   order_type: 'WITHDRAWAL_CRYPTO' as const,
@@ -14,7 +8,11 @@ const PLACEMENT = {
   request_id: '5a3c1e2f-0000-4000-8000-000000000001',
   note: 'Rent',
 }
-const KEY = 'finplatform.orders.pending-placement'
+const KEY = 'finplatform.confirm.orders'
+
+const rememberPlacement = ({ request_id, ...body }: PendingPlacement) =>
+  rememberConfirmation(PLACEMENT_SCOPE, { choice: body.quote_id, request_id, body })
+const forgetPlacement = (requestId: string) => forgetConfirmation(PLACEMENT_SCOPE, requestId)
 
 afterEach(() => sessionStorage.clear())
 
@@ -33,32 +31,17 @@ describe('a confirmation waiting for its answer', () => {
     expect(pendingPlacement()).toBeUndefined()
   })
 
+  const stored = (request: string, body: Record<string, unknown>) =>
+    JSON.stringify({ choice: PLACEMENT.quote_id, request_id: request, body })
+  const { request_id: requestId, ...body } = PLACEMENT
   it.each([
     ['not JSON', '{'],
-    ['no request_id', JSON.stringify({ ...PLACEMENT, request_id: '' })],
-    ['an unknown order type', JSON.stringify({ ...PLACEMENT, order_type: 'WIRE' })],
-    ['a note that is not text', JSON.stringify({ ...PLACEMENT, note: 5 })],
-  ])('is ignored when stored wrong: %s', (_name, stored) => {
-    sessionStorage.setItem(KEY, stored)
+    ['no request_id', stored('', body)],
+    ['an unknown order type', stored(requestId, { ...body, order_type: 'WIRE' })],
+    ['a note that is not text', stored(requestId, { ...body, note: 5 })],
+    ['no quote', stored(requestId, { ...body, quote_id: '' })],
+  ])('is ignored when stored wrong: %s', (_name, value) => {
+    sessionStorage.setItem(KEY, value)
     expect(pendingPlacement()).toBeUndefined()
-  })
-})
-
-describe('which answers settle whether an order was placed', () => {
-  const answer = (status: number) =>
-    new ApiError(status, { type: 'about:blank', title: 'x', status, code: 'X' } as Problem)
-  it.each([
-    [answer(422), true],
-    [answer(409), true],
-    [answer(404), true],
-    [answer(401), true],
-    [answer(429), false],
-    [answer(408), false],
-    [answer(500), false],
-    [answer(503), false],
-    [new TypeError('Failed to fetch'), false],
-    [new DOMException('late', 'TimeoutError'), false],
-  ])('%#: %s → %s', (error, definite) => {
-    expect(isDefiniteRefusal(error)).toBe(definite)
   })
 })

@@ -5,9 +5,15 @@ import { href } from '../../app/paths.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice, Spinner } from '../../ui/components.tsx'
+import { isDefiniteRefusal, useConfirmOnce } from '../../ui/confirm-once.ts'
 import { useNeedsServer, useOnline } from '../../ui/online.tsx'
 import { usePlaceOrder } from './mutations.ts'
-import { isDefiniteRefusal, type PendingPlacement, pendingPlacement } from './pending-placement.ts'
+import {
+  type PendingPlacement,
+  PLACEMENT_SCOPE,
+  type PlacementBody,
+  pendingPlacement,
+} from './pending-placement.ts'
 
 /**
  * The confirmation this tab sent and never heard back about, read once when
@@ -39,17 +45,21 @@ export function ResumePlacement(props: {
   const online = useOnline()
   const { placement, onPlaced, onRefused } = props
   const asked = useRef(false)
+  // The stored confirmation's own choice: the hook hands back its request_id.
+  const once = useConfirmOnce<PlacementBody>(PLACEMENT_SCOPE, placement.quote_id)
 
   const send = () => {
+    const { order_type: orderType, request_id: _, ...body } = placement
+    if (!once.start({ order_type: orderType, ...body })) return
     asked.current = true
-    const { order_type: orderType, ...body } = placement
     place.mutate(
-      { orderType, body },
+      { orderType, body: { ...body, request_id: once.requestId } },
       {
         onSuccess: (order) => onPlaced(order),
         onError: (error) => {
           if (isDefiniteRefusal(error)) onRefused()
         },
+        onSettled: (_order, error) => once.finish(error),
       },
     )
   }
