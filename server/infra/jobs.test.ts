@@ -215,6 +215,76 @@ describeServer('the job runner', () => {
     expect((await jobRow(third)).attempts).toBe(0)
   })
 
+  it('stopping hands back the claimed jobs not started yet: due at once, their try uncounted', async () => {
+    let release: () => void = () => {}
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const started: string[] = []
+    const kind = `test.kind_${++kinds}`
+    const stopping = runnerFor(async (job) => {
+      started.push(`stopping:${job.payload.n}`)
+      await hanging
+      return undefined
+    }, kind).runner
+    const taker = runnerFor(async (job) => {
+      started.push(`taker:${job.payload.n}:${job.attempt}`)
+      return undefined
+    }, kind).runner
+    const ids: string[] = []
+    for (const n of [1, 2, 3]) {
+      ids.push(await stopping.enqueue(app.db, { kind, tenantId: null, payload: { n } }))
+      await sleep(2) // run_at orders the claim: 1, 2, 3
+    }
+
+    // A batch of three claimed; the shutdown comes while the first one runs.
+    const batch = stopping.runDue({ limit: 3 })
+    while (started.length === 0) await sleep(5)
+    await stopping.stop()
+    release()
+    expect(await batch).toEqual({ done: 1, rescheduled: 0, failed: 0 })
+    // Without a release the other two would wait out the lease (a minute) for any runner.
+    expect((await taker.runDue({ now: later(new Date(), 1_000) })).done).toBe(0)
+    expect(await stopping.releaseLeases()).toBe(2)
+    expect(await stopping.releaseLeases()).toBe(0)
+
+    expect((await taker.runDue({ now: later(new Date(), 1_000) })).done).toBe(2)
+    expect(started).toEqual(['stopping:1', 'taker:2:1', 'taker:3:1'])
+    for (const id of ids) expect((await jobRow(id)).done_at).toBeInstanceOf(Date)
+  })
+
+  it('a release leaves alone a job another runner claimed after the lease ran out', async () => {
+    const kind = `test.kind_${++kinds}`
+    let release: () => void = () => {}
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let calls = 0
+    const slow = runnerFor(async () => {
+      calls++
+      await hanging
+      return undefined
+    }, kind).runner
+    await slow.enqueue(app.db, { kind, tenantId: null })
+    await sleep(2)
+    const second = await slow.enqueue(app.db, { kind, tenantId: null })
+
+    const batch = slow.runDue({ limit: 2 })
+    while (calls === 0) await sleep(5)
+    // What another runner's claim of the second job, once the lease ran out, leaves behind.
+    const theirs = later(new Date(), LEASE_MS * 2)
+    await app.db
+      .updateTable('jobs')
+      .set((eb) => ({ run_at: theirs, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', second)
+      .execute()
+    await slow.stop()
+    release()
+    await batch
+    expect(await slow.releaseLeases()).toBe(0)
+    expect(await jobRow(second)).toMatchObject({ run_at: theirs, attempts: 2, done_at: null })
+  })
+
   it('app.jobs is the app’s runner, and the poll loop is off in tests (JOBS_POLL_MS=0)', async () => {
     expect(app.jobs).toBeInstanceOf(JobRunner)
     const kind = `test.kind_${++kinds}`

@@ -96,6 +96,8 @@ export async function enqueue(db: Executor, input: EnqueueInput): Promise<string
 
 export class JobRunner {
   readonly #handlers = new Map<string, JobHandler>()
+  /** Jobs claimed and not finished yet, with the lease (run_at) their claim set. */
+  readonly #leased = new Map<string, Date>()
   #timer: NodeJS.Timeout | undefined
   #running: Promise<unknown> | undefined
   #stopped = false
@@ -122,8 +124,13 @@ export class JobRunner {
     const now = options.now ?? this.options.clock?.() ?? new Date()
     const claimed = await this.#claim(kinds, now, options.limit ?? 10)
     for (const job of claimed) {
-      const outcome = await this.#run(job, now)
-      report[outcome]++
+      // Stopping: the rest of the batch is not started; releaseLeases() hands it back.
+      if (this.#stopped) break
+      try {
+        report[await this.#run(job, now)]++
+      } finally {
+        this.#leased.delete(job.id)
+      }
     }
     return report
   }
@@ -152,6 +159,7 @@ export class JobRunner {
           rows.map((row) => row.id),
         )
         .execute()
+      for (const row of rows) this.#leased.set(row.id, lease)
       return rows.map((row) => ({
         id: row.id,
         kind: row.kind,
@@ -227,6 +235,35 @@ export class JobRunner {
     clearTimeout(this.#timer)
     await this.#running
   }
+
+  /**
+   * Hands back the jobs this runner claimed and has not started (the rest of a batch when
+   * it stopped): due again at once and their attempt uncounted, so another node runs them
+   * now rather than when the lease runs out. A row whose run_at is no longer our lease was
+   * taken by someone else after the lease ran out, and is left alone. Called on shutdown,
+   * after stop(). Answers how many were released.
+   */
+  async releaseLeases(): Promise<number> {
+    const byLease = new Map<number, string[]>()
+    for (const [id, lease] of this.#leased) {
+      byLease.set(lease.getTime(), [...(byLease.get(lease.getTime()) ?? []), id])
+    }
+    this.#leased.clear()
+    const now = this.options.clock?.() ?? new Date()
+    let released = 0
+    for (const [lease, ids] of byLease) {
+      const result = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({ run_at: now, attempts: eb('attempts', '-', 1) }))
+        .where('id', 'in', ids)
+        .where('done_at', 'is', null)
+        .where('run_at', '=', new Date(lease))
+        .executeTakeFirst()
+      released += Number(result.numUpdatedRows)
+    }
+    if (released > 0) this.log.info({ released }, 'job leases released')
+    return released
+  }
 }
 
 function errorText(error: unknown): string {
@@ -252,7 +289,10 @@ export default fp(
     })
     app.decorate('jobs', runner)
     app.addHook('onReady', async () => runner.start(opts.config.jobs.pollMs))
-    app.addHook('onClose', () => runner.stop())
+    app.addHook('onClose', async () => {
+      await runner.stop()
+      await runner.releaseLeases()
+    })
   },
   { name: 'jobs', dependencies: ['db'] },
 )
