@@ -57,24 +57,7 @@ export async function createTestApp(
 ): Promise<FastifyInstance> {
   const place = await provision()
   try {
-    const config = loadConfig({
-      DATA_DIR: place.dataDir,
-      DIST_DIR: join(place.dataDir, 'no-dist'),
-      DATABASE_URL: place.databaseUrl,
-      // The same routes on both engines: the sandbox is on by default only for PGlite.
-      SANDBOX: 'true',
-      LOG_LEVEL: options.logStream ? 'info' : 'silent',
-      // Every injected request comes from 127.0.0.1: a file signs up more users
-      // than the real per-IP limit allows. The rate-limit tests set their own.
-      AUTH_RATE_LIMIT_PER_IP: '100000',
-      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-      // Tests drive the job queue with app.jobs.runDue(), deterministically;
-      // and seed the demo only where they test it.
-      JOBS_POLL_MS: '0',
-      DEMO_SEED: 'false',
-      ...overrides,
-    })
-    const app = await buildApp(config, options)
+    const app = await buildTestApp(place, overrides, options)
     // After close() rather than in an onClose hook: those run last-registered
     // first, so a drop there would cut the pool before the db plugin ends it.
     const close = app.close.bind(app)
@@ -87,6 +70,35 @@ export async function createTestApp(
     await place.dispose()
     throw error
   }
+}
+
+/**
+ * The app of createTestApp on a place of the caller's (provision()), which outlives it:
+ * several apps on one database, or one database opened again.
+ */
+export function buildTestApp(
+  place: { dataDir: string; databaseUrl: string },
+  overrides: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const config = loadConfig({
+    DATA_DIR: place.dataDir,
+    DIST_DIR: join(place.dataDir, 'no-dist'),
+    DATABASE_URL: place.databaseUrl,
+    // The same routes on both engines: the sandbox is on by default only for PGlite.
+    SANDBOX: 'true',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    // Every injected request comes from 127.0.0.1: a file signs up more users
+    // than the real per-IP limit allows. The rate-limit tests set their own.
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    // Tests drive the job queue with app.jobs.runDue(), deterministically;
+    // and seed the demo only where they test it.
+    JOBS_POLL_MS: '0',
+    DEMO_SEED: 'false',
+    ...overrides,
+  })
+  return buildApp(config, options)
 }
 
 /** A fresh, empty database on the engine under test, without the app; close() drops it. */
@@ -134,6 +146,22 @@ async function createPostgresDatabase() {
   return {
     url: url.toString(),
     // FORCE: a pool left open by a failed test must not keep the database alive.
+    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
+  }
+}
+
+/**
+ * A copy of a database of the run's PostgreSQL, as it is now (CREATE DATABASE … TEMPLATE:
+ * nothing may be connected to the original meanwhile); drop() removes it.
+ */
+export async function copyPostgresDatabase(url: string) {
+  const source = new URL(url).pathname.slice(1)
+  const name = `t_${randomBytes(8).toString('hex')}`
+  await admin((client) => client.query(`create database ${name} template ${source}`))
+  const copy = new URL(url)
+  copy.pathname = `/${name}`
+  return {
+    url: copy.toString(),
     drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
   }
 }
