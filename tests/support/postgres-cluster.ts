@@ -160,7 +160,8 @@ async function waitUntilReady(url: string) {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nobody listens on right now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
