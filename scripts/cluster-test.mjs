@@ -257,7 +257,10 @@ class Client {
     }
   }
 
-  /** One random step of money movement, and now and then the reads a person makes. */
+  /**
+   * One random step of money movement, and now and then the reads a person makes. Crypto
+   * withdrawals, internal or not, have a minimum of about 5 USDT.
+   */
   async step(peers) {
     const roll = Math.random()
     const amount = (low, high, places) => (low + Math.random() * (high - low)).toFixed(places)
@@ -283,7 +286,7 @@ class Client {
         order_type: 'WITHDRAWAL_CRYPTO',
         from_uuid: USDT_TRON,
         address: peer.address,
-        amount_from: amount(1, 10, 2),
+        amount_from: amount(6, 10, 2),
       })
     } else if (roll < 0.9) {
       await this.order({
@@ -297,7 +300,6 @@ class Client {
         order_type: 'WITHDRAWAL_CRYPTO',
         from_uuid: USDT_TRON,
         address: EXTERNAL_TRON,
-        // Above the network fee's minimum (about 5 USDT).
         amount_from: amount(6, 12, 2),
       })
     }
