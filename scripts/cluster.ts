@@ -65,7 +65,20 @@ const say = (line: string) => (values.json ? console.error(line) : console.log(l
 if (!values['no-build']) await ensureBuilt()
 
 const started = performance.now()
-let topology: Topology
+let topology: Topology | undefined
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    // Still starting: exit, and the topology's exit hook kills what it started.
+    if (!topology) process.exit(130)
+    if (stopping) return
+    stopping = true
+    say('Stopping: HAProxy, then the nodes (they finish what they hold), PgBouncer, PostgreSQL…')
+    await topology.stop()
+    say('Stopped; the temporary directory is removed.')
+    process.exit(0)
+  })
+}
 try {
   topology = await startTopology({
     nodes,
@@ -76,18 +89,6 @@ try {
   })
 } catch (error) {
   fail(`The cluster did not start: ${(error as Error).message}`, 1)
-}
-
-let stopping = false
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return
-    stopping = true
-    say('Stopping: HAProxy, then the nodes (they finish what they hold), PgBouncer, PostgreSQL…')
-    await topology.stop()
-    say('Stopped; the temporary directory is removed.')
-    process.exit(0)
-  })
 }
 
 if (values.json) {

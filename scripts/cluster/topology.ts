@@ -25,7 +25,7 @@ import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { findPostgresBin, freePort } from '../../tests/support/postgres-cluster.ts'
+import { findPostgresBin, freePort, initdbArgs } from '../../tests/support/postgres-cluster.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const execFileAsync = promisify(execFile)
@@ -112,7 +112,10 @@ export interface Topology {
   nodes: ApiNode[]
   /** Sends one command to HAProxy's runtime API and answers its reply. */
   haproxy(command: string): Promise<string>
-  /** Stops everything, nodes first (they drain), and removes the directory. */
+  /**
+   * Stops everything — HAProxy first (no new requests), the nodes (they drain), PgBouncer,
+   * the replica, the primary — and removes the directory.
+   */
   stop(): Promise<void>
 }
 
@@ -217,18 +220,7 @@ async function start(
   // 1. The primary: initdb, the replication settings, and the application's database.
   const primaryDir = join(dir, 'primary')
   log('PostgreSQL primary: initdb')
-  await exec(pgTool('initdb'), [
-    '-D',
-    primaryDir,
-    '-A',
-    'trust',
-    '-U',
-    'postgres',
-    '-E',
-    'UTF8',
-    '--no-locale',
-    '--no-sync',
-  ])
+  await exec(pgTool('initdb'), initdbArgs(primaryDir))
   appendFileSync(join(primaryDir, 'postgresql.conf'), POSTGRES_SETTINGS)
   const pgStart = async (data: string, p: number, name: string) => {
     await exec(pgTool('pg_ctl'), [
@@ -428,6 +420,8 @@ function haproxySettings(host: string, port: number, socket: string, nodes: ApiN
   return `# finplatform cluster (scripts/cluster/topology.ts, docs/deploy.md)
 global
   maxconn 4096
+  # A soft stop waits for requests in hand; idle keep-alive clients do not hold it longer.
+  hard-stop-after 10s
   stats socket ${socket} mode 600 level admin
 
 defaults
