@@ -368,6 +368,11 @@ async function run() {
   figure('node-3 after SIGTERM', recovered.terminated)
   figure('replica lag under load (pg_stat_replication)', samplers.lag())
   figure('replica lag as node-1 exports it (db_replica_lag_seconds)', samplers.metric())
+  check(
+    'every node exports the replica lag, labelled with its name',
+    await lagExported(),
+    'db_replica_lag_seconds{node="node-N"} a number on each',
+  )
   figure('PgBouncer', samplers.pooler())
 
   log('waiting for every order to reach a final state')
@@ -498,6 +503,21 @@ function sampleWhileLoading() {
     pooler: () =>
       `${statsLine}; at most ${maxServers} server connections to the primary for 3 nodes × 10 client connections, at most ${maxWaiting} clients waiting`,
   }
+}
+
+/** Each node's own /metrics: the replica lag as a number, under the node's name. */
+async function lagExported() {
+  const found = await Promise.all(
+    info.nodes.map(async (node) => {
+      const text = await (await fetch(`${node.url}/metrics`)).text()
+      const value = new RegExp(
+        `^db_replica_lag_seconds\\{node="${node.name}"\\} (\\S+)$`,
+        'm',
+      ).exec(text)
+      return value !== null && Number.isFinite(Number(value[1]))
+    }),
+  )
+  return found.every(Boolean)
 }
 
 async function waitForFinal(timeoutMs = 90_000) {
