@@ -10,9 +10,7 @@ import { join } from 'node:path'
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
-import { transfer } from '../server/domain/ledger/rules.ts'
-import { post, systemAccount, walletAccounts } from '../server/domain/ledger/service.ts'
-import { BENCH_FROM_CURRENCY } from './order-currencies.ts'
+import { fundBenchWallet } from './fund.ts'
 
 const config = loadConfig({
   DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-orders-')),
@@ -43,17 +41,6 @@ const created = await app.inject({
 })
 const walletUuid = (created.json() as { uuid: string }).uuid
 
-// 100 million USDT: no order of the run can meet INSUFFICIENT_FUNDS.
-await app.db.transaction().execute(async (trx) => {
-  const accounts = await walletAccounts(trx, DEMO_TENANT_ID, walletUuid)
-  if (!accounts) throw new Error('the bench wallet has no ledger accounts')
-  const external = await systemAccount(trx, DEMO_TENANT_ID, 'external')
-  await post(trx, {
-    tenantId: DEMO_TENANT_ID,
-    kind: 'bench_funding',
-    idempotencyKey: `bench:${walletUuid}:funding`,
-    postings: transfer(external, accounts.user_wallet, BENCH_FROM_CURRENCY, 100_000_000_000_000n),
-  })
-})
+await fundBenchWallet(app.db, walletUuid)
 
 console.log(JSON.stringify({ appUrl, accessToken: access_token, walletUuid }))

@@ -24,13 +24,13 @@ export interface BenchRow {
   target: string
 }
 
-interface Ready {
+export interface Ready {
   appUrl: string
   accessToken: string
   walletUuid: string
 }
 
-interface OrderLoad {
+export interface OrderLoad {
   placed: number
   seconds: number
   /** Seconds from the end of the load until the job runner had settled every order. */
@@ -52,28 +52,48 @@ async function startOrderServer(databaseUrl: string | undefined) {
   return { ready, stop: () => child.kill('SIGTERM') }
 }
 
-/** CONNECTIONS loops of quote + place for `seconds`; then waits until every order is COMPLETE. */
-async function loadOrders(server: Ready, seconds: number): Promise<OrderLoad> {
-  const headers = {
+/**
+ * `connections` loops of quote + place for `seconds`, loop i as user i of `servers` (one
+ * user: every loop on one wallet); then waits until every order placed is COMPLETE.
+ */
+export async function loadOrders(
+  servers: Ready[],
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<OrderLoad> {
+  const headersOf = (server: Ready) => ({
     authorization: server.accessToken,
     'x-tenant-id': DEMO_TENANT_ID,
     'x-app-env': 'web',
     'content-type': 'application/json',
+  })
+  const completed = async () => {
+    let total = 0
+    for (const server of servers) {
+      const url = new URL('/api/v1/orders', server.appUrl)
+      url.search = new URLSearchParams({ status: 'COMPLETE', limit: '1' }).toString()
+      total += (
+        (await (await fetch(url, { headers: headersOf(server) })).json()) as { total: number }
+      ).total
+    }
+    return total
   }
-  const calc = new URL('/api/v1/orders/calc', server.appUrl)
-  calc.search = new URLSearchParams({
-    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-    wallet_uuid: server.walletUuid,
-    from_uuid: BENCH_FROM_CURRENCY,
-    to_uuid: BENCH_TO_CURRENCY,
-    amount_from: '25',
-  }).toString()
-  const place = new URL('/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL', server.appUrl)
+  const before = await completed()
 
   let placed = 0
   const started = performance.now()
   const deadline = started + seconds * 1000
-  const loop = async () => {
+  const loop = async (server: Ready) => {
+    const headers = headersOf(server)
+    const calc = new URL('/api/v1/orders/calc', server.appUrl)
+    calc.search = new URLSearchParams({
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      wallet_uuid: server.walletUuid,
+      from_uuid: BENCH_FROM_CURRENCY,
+      to_uuid: BENCH_TO_CURRENCY,
+      amount_from: '25',
+    }).toString()
+    const place = new URL('/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL', server.appUrl)
     while (performance.now() < deadline) {
       const quote = await fetch(calc, { headers })
       if (!quote.ok) throw new Error(`calc answered ${quote.status}: ${await quote.text()}`)
@@ -89,17 +109,17 @@ async function loadOrders(server: Ready, seconds: number): Promise<OrderLoad> {
       placed++
     }
   }
-  await Promise.all(Array.from({ length: CONNECTIONS }, loop))
+  await Promise.all(
+    Array.from({ length: connections }, (_, i) => loop(servers[i % servers.length]!)),
+  )
   const loaded = performance.now()
 
-  const complete = new URL('/api/v1/orders', server.appUrl)
-  complete.search = new URLSearchParams({ status: 'COMPLETE', limit: '1' }).toString()
   const settleDeadline = loaded + 120_000
   for (;;) {
-    const page = (await (await fetch(complete, { headers })).json()) as { total: number }
-    if (page.total >= placed) break
+    const done = (await completed()) - before
+    if (done >= placed) break
     if (performance.now() > settleDeadline) {
-      throw new Error(`${placed - page.total} of ${placed} orders did not settle in 120 s`)
+      throw new Error(`${placed - done} of ${placed} orders did not settle in 120 s`)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -154,7 +174,7 @@ export async function measureOrders(seconds: number): Promise<BenchRow[]> {
       const tps = await pgbenchTps(bin, await createDatabase(cluster.url, 'pgbench'), seconds)
       const server = await startOrderServer(await createDatabase(cluster.url, 'orders'))
       try {
-        const load = await loadOrders(server.ready, seconds)
+        const load = await loadOrders([server.ready], seconds)
         rows.push(
           {
             measure: `pgbench TPC-B, ${CONNECTIONS} clients (PostgreSQL 15)`,
@@ -181,7 +201,7 @@ export async function measureOrders(seconds: number): Promise<BenchRow[]> {
   }
   const embedded = await startOrderServer(undefined)
   try {
-    const load = await loadOrders(embedded.ready, seconds)
+    const load = await loadOrders([embedded.ready], seconds)
     rows.push({ measure: 'internal exchange orders (PGlite)', value: describe(load), target: '—' })
   } finally {
     embedded.stop()

@@ -9,6 +9,7 @@ import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { ensureBuilt } from '../scripts/build-state.mjs'
 import { initialJs } from '../tests/support/initial-js.ts'
 import { cardRevealRows, longTaskLines, measureCardReveal } from './card-reveal.ts'
+import { measureCluster } from './cluster.ts'
 import { measureOfflineStart, offlineStartRows } from './offline-start.ts'
 import { measureOrders } from './orders.ts'
 
@@ -126,6 +127,10 @@ try {
 
 // 5. Orders per second against PostgreSQL's own pgbench, and on PGlite (BENCH_ORDERS=0 skips).
 if (process.env.BENCH_ORDERS !== '0') rows.push(...(await measureOrders(DURATION_S)))
+
+// 5b. Orders/s through HAProxy with 1 and 3 API nodes on one cluster (BENCH_CLUSTER=0 skips;
+// a row says so when Debian's postgresql-15, pgbouncer or haproxy is missing).
+if (process.env.BENCH_CLUSTER !== '0') rows.push(...(await measureCluster(DURATION_S)))
 
 // 6. First balances on screen in Chromium, online and offline from the cache (BENCH_OFFLINE=0 skips).
 if (process.env.BENCH_OFFLINE !== '0') {

@@ -41,6 +41,7 @@ import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
 import rateLimits from './infra/rate-limit.ts'
 import rates from './infra/rates.ts'
+import readiness from './infra/readiness.ts'
 import security from './infra/security.ts'
 import tenancy from './infra/tenancy.ts'
 import { validatorCompiler } from './infra/validation.ts'
@@ -84,7 +85,7 @@ export async function buildApp(
   await app.register(requestLog)
   await app.register(json)
   await app.register(security, { config })
-  await app.register(metrics)
+  await app.register(metrics, { node: config.nodeName })
   await app.register(openapi)
   await app.register(db, { config })
   await app.register(rateLimits)
@@ -95,6 +96,7 @@ export async function buildApp(
   await app.register(rates, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
+  await app.register(readiness, { node: config.nodeName })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.db.selectFrom('tenants').select('id').limit(1).execute()

@@ -1,5 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
 
@@ -16,6 +17,13 @@ export interface Config {
   dataDir: string
   /** Unset: embedded PGlite in `dataDir`. `memory://` keeps PGlite in memory (tests, bench). */
   databaseUrl: string | undefined
+  /**
+   * DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL (PostgreSQL only). Reads that
+   * tolerate a little lag go there (infra/db.ts, `app.dbRead`); unset: they go to the primary.
+   */
+  databaseReplicaUrl: string | undefined
+  /** NODE_NAME: this process among several behind one load balancer; a label on every metric. */
+  nodeName: string
   sandbox: boolean
   logLevel: string
   accessTokenTtl: number
@@ -171,6 +179,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (or be memory://)')
   }
 
+  const databaseReplicaUrl = env.DATABASE_REPLICA_URL || undefined
+  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl)) {
+    problems.push('DATABASE_REPLICA_URL must start with postgres:// or postgresql://')
+  } else if (databaseReplicaUrl && !databaseUrl?.startsWith('postgres')) {
+    problems.push('DATABASE_REPLICA_URL needs DATABASE_URL to be a PostgreSQL (a replica of it)')
+  }
+  const nodeName = env.NODE_NAME || hostname()
+  if (!/^[\w.:-]{1,64}$/.test(nodeName)) {
+    problems.push('NODE_NAME must be 1 to 64 letters, digits, ".", ":", "-" or "_"')
+  }
+
   const logLevel = env.LOG_LEVEL || 'info'
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`)
@@ -185,6 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     dataDir,
     databaseUrl,
+    databaseReplicaUrl,
+    nodeName,
     // The sandbox is the default for the embedded database: a fresh clone is a demo.
     sandbox: bool('SANDBOX', !databaseUrl || databaseUrl === 'memory://'),
     logLevel,

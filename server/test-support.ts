@@ -152,6 +152,22 @@ async function createPostgresDatabase() {
   }
 }
 
+/**
+ * A copy of a database of the run's PostgreSQL, as it is now (CREATE DATABASE … TEMPLATE:
+ * nothing may be connected to the original meanwhile); drop() removes it.
+ */
+export async function copyPostgresDatabase(url: string) {
+  const source = new URL(url).pathname.slice(1)
+  const name = `t_${randomBytes(8).toString('hex')}`
+  await admin((client) => client.query(`create database ${name} template ${source}`))
+  const copy = new URL(url)
+  copy.pathname = `/${name}`
+  return {
+    url: copy.toString(),
+    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
+  }
+}
+
 async function admin(work: (client: pg.Client) => Promise<unknown>) {
   const client = new pg.Client({ connectionString: postgresUrl })
   await client.connect()

@@ -281,6 +281,44 @@ describeServer('the job runner', () => {
     expect((await jobRow(third)).attempts).toBe(0)
   })
 
+  it('a release leaves alone a job another runner claimed after the lease ran out', async () => {
+    const kind = `test.kind_${++kinds}`
+    let release: () => void = () => {}
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let calls = 0
+    const slow = runnerFor(async () => {
+      calls++
+      await hanging
+      return undefined
+    }, kind).runner
+    await slow.enqueue(app.db, { kind, tenantId: null })
+    await sleep(2)
+    const second = await slow.enqueue(app.db, { kind, tenantId: null })
+
+    const batch = slow.runDue({ limit: 2 })
+    while (calls === 0) await sleep(5)
+    // What another runner's claim of the second job, once the lease ran out, leaves behind.
+    const theirs = later(new Date(), LEASE_MS * 2)
+    const other = '00000000-0000-4000-8000-000000000001'
+    await app.db
+      .updateTable('jobs')
+      .set((eb) => ({ run_at: theirs, attempts: eb('attempts', '+', 1), claimed_by: other }))
+      .where('id', '=', second)
+      .execute()
+    await slow.stop()
+    release()
+    await batch
+    // The stop hands back only what is still this runner's: the other runner's claim stands.
+    expect(await jobRow(second)).toMatchObject({
+      run_at: theirs,
+      attempts: 2,
+      done_at: null,
+      claimed_by: other,
+    })
+  })
+
   it('app.jobs is the app’s runner, and the poll loop is off in tests (JOBS_POLL_MS=0)', async () => {
     expect(app.jobs).toBeInstanceOf(JobRunner)
     const kind = `test.kind_${++kinds}`

@@ -17,11 +17,14 @@ declare module 'fastify' {
 
 /**
  * A registry per app instance (not prom-client's global one), so tests that
- * build many apps in one process count separately.
+ * build many apps in one process count separately. Every series carries the
+ * node's name (NODE_NAME): behind a load balancer each node is scraped on its
+ * own, and the label keeps their series apart wherever they are gathered.
  */
 export default fp(
-  async function metrics(app: FastifyInstance) {
+  async function metrics(app: FastifyInstance, opts: { node: string }) {
     const registry = new Registry()
+    registry.setDefaultLabels({ node: opts.node })
     collectDefaultMetrics({ register: registry })
 
     const tokenRefresh = new Counter({

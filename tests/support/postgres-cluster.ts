@@ -57,6 +57,14 @@ export function findPostgresBin(): string | undefined {
     .find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')))
 }
 
+/**
+ * initdb's arguments for a cluster on one machine: trust, superuser `postgres`, UTF-8, no
+ * locale. --no-sync: an interrupted initdb is started again, not recovered.
+ */
+export function initdbArgs(dataDir: string): string[] {
+  return ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale', '--no-sync']
+}
+
 /** A throwaway cluster owned by `postgres`, stopped and removed by `stop()` or at exit. */
 export async function startCluster(bin: string) {
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'))
@@ -88,19 +96,7 @@ export async function startCluster(bin: string) {
     }
   }
 
-  // Durability is worthless for a cluster that lives as long as one test run.
-  await exec('initdb', [
-    '-D',
-    dataDir,
-    '-A',
-    'trust',
-    '-U',
-    'postgres',
-    '-E',
-    'UTF8',
-    '--no-locale',
-    '--no-sync',
-  ])
+  await exec('initdb', initdbArgs(dataDir))
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -160,7 +156,8 @@ async function waitUntilReady(url: string) {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nobody listens on right now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)

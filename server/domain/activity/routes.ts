@@ -35,9 +35,13 @@ const toProblem = (error: unknown) => {
 
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
-/** v2: the person's activity feed and one item of it. Protected. */
+/** v2: the person's activity feed and one item of it, read from the replica. Protected. */
 export default async function activityRoutes(app: FastifyInstance) {
-  const service = new ActivityService(app.db)
+  // An item, wallet, card or account the replica does not hold yet: the primary is asked.
+  const reads = app.lagTolerant(
+    (db) => new ActivityService(db),
+    (error) => error instanceof ActivityNotFoundError,
+  )
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -57,7 +61,11 @@ export default async function activityRoutes(app: FastifyInstance) {
         response: { 200: ActivityPage, ...problems },
       },
     },
-    (request) => translateErrors(service.page(request.auth, request.query), toProblem),
+    (request) =>
+      translateErrors(
+        reads((service) => service.page(request.auth, request.query)),
+        toProblem,
+      ),
   )
 
   api.get(
@@ -72,6 +80,10 @@ export default async function activityRoutes(app: FastifyInstance) {
         response: { 200: ActivityDetail, ...problems },
       },
     },
-    (request) => translateErrors(service.detail(request.auth, request.params.id), toProblem),
+    (request) =>
+      translateErrors(
+        reads((service) => service.detail(request.auth, request.params.id)),
+        toProblem,
+      ),
   )
 }

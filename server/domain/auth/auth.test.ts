@@ -41,7 +41,8 @@ async function refreshCounts(app: FastifyInstance): Promise<Record<RefreshOutcom
   const text = (await app.inject({ method: 'GET', url: '/metrics' })).body
   const count = (outcome: RefreshOutcome) => {
     const line = new RegExp(
-      `^auth_token_refresh_total\\{outcome="${outcome}"\\} (\\d+)$`,
+      // Beside the outcome, every series carries the node's name.
+      `^auth_token_refresh_total\\{[^}]*\\boutcome="${outcome}"[^}]*\\} (\\d+)$`,
       'm',
     ).exec(text)
     if (!line) throw new Error(`no auth_token_refresh_total for ${outcome} in /metrics`)

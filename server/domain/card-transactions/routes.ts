@@ -55,10 +55,15 @@ export const toProblem = (error: unknown) => {
 
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
-/** v1 (raw token): the caller's card transactions, paged and as CSV. */
+/** A card or account the replica does not hold yet (issued a moment ago): the primary is asked. */
+export const isReplicaMiss = (error: unknown) =>
+  error instanceof CardTransactionError &&
+  (error.failure.kind === 'CARD_NOT_FOUND' || error.failure.kind === 'FIAT_ACCOUNT_NOT_FOUND')
+
+/** v1 (raw token): the caller's card transactions, paged and as CSV, from the replica. */
 export default async function cardTransactionRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const service = new CardTransactionService(app.db)
+  const reads = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   const list = {
@@ -79,7 +84,9 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
     api.get(path, list, (request) => {
       const { limit, offset, card_id, fiat_account_id } = request.query
       return translateErrors(
-        service.list(request.auth, { card_id, fiat_account_id }, { limit, offset }),
+        reads((service) =>
+          service.list(request.auth, { card_id, fiat_account_id }, { limit, offset }),
+        ),
         toProblem,
       )
     })
@@ -109,7 +116,10 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const cardId = request.query.card_id
-      const chunks = await translateErrors(service.exportCsv(request.auth, cardId), toProblem)
+      const chunks = await translateErrors(
+        reads((service) => service.exportCsv(request.auth, cardId)),
+        toProblem,
+      )
       const body = Readable.from(chunks, { highWaterMark: 1 })
       body.once('error', (error) => request.log.error({ err: error }, 'CSV export failed midway'))
       return reply

@@ -6,9 +6,9 @@ import { CatalogService } from './service.ts'
 
 const problems = { 401: Problem, 422: Problem, 423: Problem }
 
-/** The supported chains and currencies, the same for every tenant. Protected. */
+/** The supported chains and currencies, the same for every tenant, from the replica. Protected. */
 export default async function catalogRoutes(app: FastifyInstance) {
-  const service = new CatalogService(app.db)
+  const service = new CatalogService(app.dbRead)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

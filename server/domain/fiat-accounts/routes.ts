@@ -13,7 +13,7 @@ import {
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { toProblem as transactionProblem } from '../card-transactions/routes.ts'
+import { isReplicaMiss, toProblem as transactionProblem } from '../card-transactions/routes.ts'
 import { CardTransactionService } from '../card-transactions/service.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
@@ -53,7 +53,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 export default async function fiatAccountRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
   const service = new FiatAccountService(app.db)
-  const transactions = new CardTransactionService(app.db)
+  const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -122,13 +122,15 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
     },
     (request) =>
       translateErrors(
-        transactions.list(
-          request.auth,
-          {
-            fiat_account_id: request.params.fiat_account_id,
-            walletId: request.params.wallet_uuid,
-          },
-          request.query,
+        transactions((service) =>
+          service.list(
+            request.auth,
+            {
+              fiat_account_id: request.params.fiat_account_id,
+              walletId: request.params.wallet_uuid,
+            },
+            request.query,
+          ),
         ),
         transactionProblem,
       ),
@@ -168,7 +170,7 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
 export async function fiatAccountV1Routes(app: FastifyInstance) {
   belongsTo(app, 'cards')
   const service = new FiatAccountService(app.db)
-  const transactions = new CardTransactionService(app.db)
+  const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const v1Problem = (error: unknown) => {
     if (error instanceof WalletNotFoundError) {
@@ -260,7 +262,9 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
     },
     (request) =>
       translateErrors(
-        transactions.list(request.auth, { fiat_account_id: request.params.id }, request.query),
+        transactions((service) =>
+          service.list(request.auth, { fiat_account_id: request.params.id }, request.query),
+        ),
         transactionProblem,
       ),
   )

@@ -42,9 +42,13 @@ const FILTERS_DESCRIPTION =
   '`currency` (a code in any letter case — every chain’s — or a currency uuid), ' +
   '`from` (inclusive) and `to` (exclusive), ISO 8601 date-times; `from` after `to` is 422.'
 
-/** v2: a wallet's history, one page at a time, and one record. Protected. */
+/** A wallet the replica does not hold yet (made a moment ago): the primary is asked. */
+const isMiss = (error: unknown) =>
+  error instanceof WalletNotFoundError || error instanceof TransactionNotFoundError
+
+/** v2: a wallet's history, one page at a time, and one record, read from the replica. Protected. */
 export default async function transactionRoutes(app: FastifyInstance) {
-  const service = new TransactionService(app.db)
+  const reads = app.lagTolerant((db) => new TransactionService(db), isMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -62,7 +66,9 @@ export default async function transactionRoutes(app: FastifyInstance) {
     },
     (request) =>
       translateErrors(
-        service.listTransactions(request.auth, request.params.wallet_uuid, request.query),
+        reads((service) =>
+          service.listTransactions(request.auth, request.params.wallet_uuid, request.query),
+        ),
         toProblem,
       ),
   )
@@ -83,20 +89,25 @@ export default async function transactionRoutes(app: FastifyInstance) {
     },
     (request) =>
       translateErrors(
-        service.getTransaction(request.auth, request.params.wallet_uuid, request.params.uuid),
+        reads((service) =>
+          service.getTransaction(request.auth, request.params.wallet_uuid, request.params.uuid),
+        ),
         toProblem,
       ),
   )
 }
 
-/** v1: the whole history as RFC 4180 CSV, streamed. Protected (raw token). */
+/** v1: the whole history as RFC 4180 CSV, streamed from the replica. Protected (raw token). */
 export async function transactionCsvRoutes(app: FastifyInstance) {
   const exported = new Counter({
     name: 'wallet_transactions_csv_rows_total',
     help: 'Wallet transaction rows read by CSV exports',
     registers: [app.metrics.registry],
   })
-  const service = new TransactionService(app.db, { onExportPage: (rows) => exported.inc(rows) })
+  const reads = app.lagTolerant(
+    (db) => new TransactionService(db, { onExportPage: (rows) => exported.inc(rows) }),
+    isMiss,
+  )
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -125,7 +136,7 @@ export async function transactionCsvRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const walletId = request.params.wallet_uuid
       const chunks = await translateErrors(
-        service.exportCsv(request.auth, walletId, request.query),
+        reads((service) => service.exportCsv(request.auth, walletId, request.query)),
         toProblem,
       )
       // Pull-based: the generator is asked for the next page only when the

@@ -29,20 +29,7 @@ export async function openDatabase(options: {
 }): Promise<Database> {
   const { databaseUrl, dataDir } = options
   if (databaseUrl?.startsWith('postgres')) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          (AS_TEXT as readonly number[]).includes(oid)
-            ? identity
-            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-      },
-    })
-    // Without a listener, an idle connection the server drops would crash the
-    // process; the pool replaces it on the next checkout.
-    pool.on('error', (error) => options.onIdleError?.(error))
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    const db = openPostgres(databaseUrl, options.onIdleError)
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
 
@@ -52,4 +39,26 @@ export async function openDatabase(options: {
   })
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
   return { db, engine: 'pglite', close: () => db.destroy() }
+}
+
+/**
+ * A pool of node-postgres connections as Kysely. Fit for PgBouncer in transaction
+ * pooling: node-postgres names a prepared statement only when a query asks for one by
+ * name, and nothing here does; nothing sets session state (docs/decisions.md, issue 19).
+ */
+export function openPostgres(url: string, onIdleError?: (error: Error) => void): Kysely<DB> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        (AS_TEXT as readonly number[]).includes(oid)
+          ? identity
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  })
+  // Without a listener, an idle connection the server drops would crash the
+  // process; the pool replaces it on the next checkout.
+  pool.on('error', (error) => onIdleError?.(error))
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
 }

@@ -1,7 +1,16 @@
 import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, describeServer } from '../../test-support.ts'
+import {
+  captureLogs,
+  createTestAppOn,
+  createTestDatabase,
+  describeServer,
+  provision,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from '../../test-support.ts'
 import { type Database, openDatabase } from './database.ts'
 import { type Migration, migrate, readMigrations } from './migrate.ts'
 
@@ -72,6 +81,58 @@ describeServer('migrations', () => {
     expect(await tableExists(database, 'probe_applied_once')).toBe(true)
   })
 })
+
+const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
+
+// Several nodes on one PostgreSQL: PGlite is one process's own database.
+if (onPostgres) {
+  describeServer('nodes starting together on one PostgreSQL', () => {
+    it('one applies the migrations while the other waits for it; then both serve', async () => {
+      const place = await provision()
+      const logs = [captureLogs(), captureLogs()]
+      const started = await Promise.allSettled(
+        logs.map((log, i) =>
+          createTestAppOn(place, { NODE_NAME: `node-${i + 1}` }, { logStream: log.stream }),
+        ),
+      )
+      const apps = started.flatMap((result) =>
+        result.status === 'fulfilled' ? [result.value] : [],
+      )
+      try {
+        expect(started.filter((result) => result.status === 'rejected')).toEqual([])
+        const versions = (await readMigrations()).map((file) => file.version)
+        const applied = logs.map((log) =>
+          log.lines
+            .map((line) => JSON.parse(line) as { msg: string; applied?: number[] })
+            .filter((line) => line.msg === 'migrations applied'),
+        )
+        // Exactly one node applied them, all of them; the other found nothing left to do.
+        expect(applied.map((lines) => lines.length).sort()).toEqual([0, 1])
+        expect(applied.flat()[0]?.applied).toEqual(versions)
+        const { rows } = await sql<{ version: number; times: number }>`
+          select version, count(*)::int as times from schema_migrations
+          group by version order by version`.execute(apps[0]!.db)
+        expect(rows).toEqual(versions.map((version) => ({ version, times: 1 })))
+
+        for (const [i, app] of apps.entries()) {
+          const ready = await app.inject({ method: 'GET', url: '/readyz' })
+          expect(ready.statusCode, ready.body).toBe(200)
+          expect(ready.json()).toMatchObject({
+            node: `node-${i + 1}`,
+            schema: Math.max(...versions),
+          })
+        }
+        // One database behind both: an account made through one node signs in through the other.
+        const email = uniqueEmail('two-nodes')
+        await signUp(apps[0]!, { email, kyc: false })
+        expect((await signIn(apps[1]!, { email })).statusCode).toBe(200)
+      } finally {
+        await Promise.all(apps.map((app) => app.close()))
+        await place.dispose()
+      }
+    })
+  })
+}
 
 /**
  * The dialect itself, on a PGlite of its own in both projects: PGlite is one

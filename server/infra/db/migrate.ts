@@ -57,3 +57,16 @@ export async function migrate(db: Kysely<any>, migrations?: Migration[]): Promis
     return done
   })
 }
+
+/**
+ * The versions among `versions` the database has not applied: none means the schema is
+ * what this build needs (a schema ahead of it — a newer node migrated during a rolling
+ * deploy — still serves it). Throws when the database does not answer.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: reads only schema_migrations
+export async function pendingMigrations(db: Kysely<any>, versions: number[]): Promise<number[]> {
+  const { rows } = await sql<{ version: number }>`
+    select version from schema_migrations where version = any(${versions}::int[])`.execute(db)
+  const applied = new Set(rows.map((row) => Number(row.version)))
+  return versions.filter((version) => !applied.has(version))
+}
