@@ -41,6 +41,7 @@ import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
 import rates from './infra/rates.ts'
 import security from './infra/security.ts'
+import statistics from './infra/statistics.ts'
 import tenancy from './infra/tenancy.ts'
 import web from './infra/web.ts'
 
@@ -85,6 +86,7 @@ export async function buildApp(
   await app.register(rates, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
+  await app.register(statistics, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.db.selectFrom('tenants').select('id').limit(1).execute()

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Config } from '../config.ts'
 import { acquireDataDirLock, isEmbeddedOnDisk } from './db/data-dir-lock.ts'
 import { openDatabase } from './db/database.ts'
@@ -39,7 +39,12 @@ export default fp(
       lock?.release()
     })
     const applied = await migrate(database.db)
-    if (applied.length > 0) app.log.info({ applied, engine: database.engine }, 'migrations applied')
+    if (applied.length > 0) {
+      app.log.info({ applied, engine: database.engine }, 'migrations applied')
+      // Fresh statistics for the tables the migrations made or filled (PGlite
+      // has no autovacuum; later growth is the statistics plugin's job).
+      await sql`analyze`.execute(database.db)
+    }
     await ensureDemoTenant(database.db)
     app.decorate('db', database.db)
   },

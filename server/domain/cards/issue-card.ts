@@ -7,7 +7,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
-import { canonicalHash } from '../idempotency.ts'
+import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { transfer } from '../ledger/rules.ts'
@@ -58,75 +58,78 @@ export async function createStandAlone(
     program_id: request.programId.toLowerCase(),
     ...issueFields(request),
   })
-  const early = await replay(deps, owner, request.requestKey, hash)
-  if (early) return early
-  if (!(await findWallet(deps.db, owner, request.walletId))) {
-    throw new CardError({
-      kind: 'WALLET_NOT_FOUND',
-      fault: { field: '/body/wallet_uuid', message: 'No such wallet.' },
-    })
-  }
-  const program = await repo.findProgramForCard(deps.db, owner.tenantId, request.programId)
-  const programField = '/body/program_id'
-  const refusal = programRefusal(program)
-  if (!program || refusal) {
-    const message =
-      refusal === 'PROGRAM_ARCHIVED'
-        ? 'This card program is archived: it issues no new cards.'
-        : 'No such card program.'
-    throw new CardError({
-      kind: refusal ?? 'PROGRAM_NOT_FOUND',
-      fault: { field: programField, message },
-    })
-  }
-  if (program.sub_account_type !== 'prepaid') {
-    throw new CardError({
-      kind: 'PROGRAM_NOT_PREPAID',
-      fault: {
-        field: programField,
-        message:
-          'A stand-alone card needs a prepaid program; cards of a balance program are issued on a fiat account.',
-      },
-    })
-  }
-  checkFormFactor(program, request.formFactor)
-  const limits = limitsOf(request.limits, program.decimals)
-  const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
-
-  const id = uuidv7()
-  return issue(deps, owner, request.requestKey, hash, id, async (trx, at) => {
-    // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
-    await requireApprovedKyc(trx, owner.tenantId, owner.userId)
-    const fiatAccountId = uuidv7()
-    const ledgerAccountId = await openSubAccount(trx, owner.tenantId, request.walletId)
-    await fiatRepo.insertFiatAccount(trx, {
-      id: fiatAccountId,
-      tenantId: owner.tenantId,
-      walletId: request.walletId,
-      programId: program.id,
-      currencyUuid: program.currency_uuid,
-      subAccountType: program.sub_account_type,
-      ledgerAccountId,
-    })
-    const card = {
-      id,
-      walletId: request.walletId,
-      fiatAccountId,
-      program,
-      standAlone: true,
-      formFactor: request.formFactor,
-      nickName: request.nickName,
-      limits,
-      delivery,
+  return issueUnder(deps, owner, request.requestKey, hash, async () => {
+    if (!(await findWallet(deps.db, owner, request.walletId))) {
+      throw new CardError({
+        kind: 'WALLET_NOT_FOUND',
+        fault: { field: '/body/wallet_uuid', message: 'No such wallet.' },
+      })
     }
-    await insertNewCard(deps, trx, owner, card, at)
-    const wallet = await walletAccounts(trx, owner.tenantId, request.walletId)
-    if (!wallet) throw new Error(`wallet ${request.walletId} has no ledger accounts`)
-    await chargeIssueFee(trx, owner, card, at, {
-      account: wallet.user_wallet,
-      field: '/body/wallet_uuid',
-      holder: 'the wallet',
-    })
+    const program = await repo.findProgramForCard(deps.db, owner.tenantId, request.programId)
+    const programField = '/body/program_id'
+    const refusal = programRefusal(program)
+    if (!program || refusal) {
+      const message =
+        refusal === 'PROGRAM_ARCHIVED'
+          ? 'This card program is archived: it issues no new cards.'
+          : 'No such card program.'
+      throw new CardError({
+        kind: refusal ?? 'PROGRAM_NOT_FOUND',
+        fault: { field: programField, message },
+      })
+    }
+    if (program.sub_account_type !== 'prepaid') {
+      throw new CardError({
+        kind: 'PROGRAM_NOT_PREPAID',
+        fault: {
+          field: programField,
+          message:
+            'A stand-alone card needs a prepaid program; cards of a balance program are issued on a fiat account.',
+        },
+      })
+    }
+    checkFormFactor(program, request.formFactor)
+    const limits = limitsOf(request.limits, program.decimals)
+    const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
+
+    const id = uuidv7()
+    return {
+      id,
+      work: async (trx: Transaction<DB>, at: Date) => {
+        // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
+        await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+        const fiatAccountId = uuidv7()
+        const ledgerAccountId = await openSubAccount(trx, owner.tenantId, request.walletId)
+        await fiatRepo.insertFiatAccount(trx, {
+          id: fiatAccountId,
+          tenantId: owner.tenantId,
+          walletId: request.walletId,
+          programId: program.id,
+          currencyUuid: program.currency_uuid,
+          subAccountType: program.sub_account_type,
+          ledgerAccountId,
+        })
+        const card = {
+          id,
+          walletId: request.walletId,
+          fiatAccountId,
+          program,
+          standAlone: true,
+          formFactor: request.formFactor,
+          nickName: request.nickName,
+          limits,
+          delivery,
+        }
+        await insertNewCard(deps, trx, owner, card, at)
+        const wallet = await walletAccounts(trx, owner.tenantId, request.walletId)
+        if (!wallet) throw new Error(`wallet ${request.walletId} has no ledger accounts`)
+        await chargeIssueFee(trx, owner, card, at, {
+          account: wallet.user_wallet,
+          field: '/body/wallet_uuid',
+          holder: 'the wallet',
+        })
+      },
+    }
   })
 }
 
@@ -148,97 +151,98 @@ export async function createOnAccount(
     fiat_account_id: request.fiatAccountId.toLowerCase(),
     ...issueFields(request),
   })
-  const early = await replay(deps, owner, request.requestKey, hash)
-  if (early) return early
-  const field = '/body/fiat_account_id'
-  const account = await fiatRepo.findFiatAccount(deps.db, owner, { id: request.fiatAccountId })
-  if (!account) {
-    throw new CardError({
-      kind: 'FIAT_ACCOUNT_NOT_FOUND',
-      fault: { field, message: 'No such fiat account.' },
-    })
-  }
-  if (account.status !== 'ACTIVE' || (await repo.hasStandAloneCard(deps.db, account.id))) {
-    throw accountUnavailable(account.status)
-  }
-  const program = await repo.findProgramForCard(deps.db, owner.tenantId, account.program_id)
-  if (!program) throw new Error(`program ${account.program_id} of account ${account.id} vanished`)
-  checkFormFactor(program, request.formFactor)
-  const limits = limitsOf(request.limits, program.decimals)
-  const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
-
-  const id = uuidv7()
-  return issue(deps, owner, request.requestKey, hash, id, async (trx, at) => {
-    // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
-    await requireApprovedKyc(trx, owner.tenantId, owner.userId)
-    // The processor's lock (card → fiat account → balances): the fee and an
-    // authorisation on another card of the account spend one at a time; and
-    // the account is checked again under it, so the check and the charge are one.
-    const locked = await lockFiatAccount(trx, account.id)
-    if (locked.status !== 'ACTIVE' || (await repo.hasStandAloneCard(trx, account.id))) {
-      throw accountUnavailable(locked.status)
+  return issueUnder(deps, owner, request.requestKey, hash, async () => {
+    const field = '/body/fiat_account_id'
+    const account = await fiatRepo.findFiatAccount(deps.db, owner, { id: request.fiatAccountId })
+    if (!account) {
+      throw new CardError({
+        kind: 'FIAT_ACCOUNT_NOT_FOUND',
+        fault: { field, message: 'No such fiat account.' },
+      })
     }
-    const card = {
+    if (account.status !== 'ACTIVE' || (await repo.hasStandAloneCard(deps.db, account.id))) {
+      throw accountUnavailable(account.status)
+    }
+    const program = await repo.findProgramForCard(deps.db, owner.tenantId, account.program_id)
+    if (!program) throw new Error(`program ${account.program_id} of account ${account.id} vanished`)
+    checkFormFactor(program, request.formFactor)
+    const limits = limitsOf(request.limits, program.decimals)
+    const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
+
+    const id = uuidv7()
+    return {
       id,
-      walletId: account.wallet_id,
-      fiatAccountId: account.id,
-      program,
-      standAlone: false,
-      formFactor: request.formFactor,
-      nickName: request.nickName,
-      limits,
-      delivery,
+      work: async (trx: Transaction<DB>, at: Date) => {
+        // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
+        await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+        // The processor's lock (card → fiat account → balances): the fee and an
+        // authorisation on another card of the account spend one at a time; and
+        // the account is checked again under it, so the check and the charge are one.
+        const locked = await lockFiatAccount(trx, account.id)
+        if (locked.status !== 'ACTIVE' || (await repo.hasStandAloneCard(trx, account.id))) {
+          throw accountUnavailable(locked.status)
+        }
+        const card = {
+          id,
+          walletId: account.wallet_id,
+          fiatAccountId: account.id,
+          program,
+          standAlone: false,
+          formFactor: request.formFactor,
+          nickName: request.nickName,
+          limits,
+          delivery,
+        }
+        await insertNewCard(deps, trx, owner, card, at)
+        await chargeIssueFee(trx, owner, card, at, {
+          account: account.ledger_account_id,
+          field,
+          holder: 'the fiat account',
+        })
+      },
     }
-    await insertNewCard(deps, trx, owner, card, at)
-    await chargeIssueFee(trx, owner, card, at, {
-      account: account.ledger_account_id,
-      field,
-      holder: 'the fiat account',
-    })
   })
-}
-
-/** The first answer under this key when there is one (before any check: it may be stale). */
-async function replay(
-  deps: CardDeps,
-  owner: Owner,
-  key: string | undefined,
-  hash: string,
-): Promise<Issued | undefined> {
-  if (key === undefined) return undefined
-  const earlier = await repo.findCreateRequest(deps.db, owner, key)
-  return earlier && replayOf(earlier, hash)
 }
 
 /**
- * The issuing transaction: the key first (a concurrent request under it
- * waits here, then replays this one's answer), then `work`, then the card as
- * answered, kept under the key.
+ * Issues under the runner of idempotency.ts: a key already answered answers
+ * again before any check; else `prepare` checks the request (outside any
+ * transaction) and says what to write, and the transaction that claims the
+ * key writes it and keeps the card as answered.
  */
-async function issue(
+async function issueUnder(
   deps: CardDeps,
   owner: Owner,
   key: string | undefined,
   hash: string,
-  id: string,
-  work: (trx: Transaction<DB>, at: Date) => Promise<void>,
+  prepare: () => Promise<{ id: string; work: (trx: Transaction<DB>, at: Date) => Promise<void> }>,
 ): Promise<Issued> {
-  return deps.db.transaction().execute(async (trx) => {
-    if (key !== undefined) {
-      const claimed = await repo.claimCreateRequest(trx, { owner, key, hash, cardId: id })
-      if (!claimed) {
-        const earlier = await repo.findCreateRequest(trx, owner, key)
-        if (!earlier) throw new Error(`card creation key ${key} taken but not found`)
-        return replayOf(earlier, hash)
+  const request = {
+    scope: 'card_issue' as const,
+    tenantId: owner.tenantId,
+    ownerId: owner.userId,
+    key,
+    hash,
+  }
+  try {
+    const issued = await runIdempotent<Card>(deps.db, request, async () => {
+      const { id, work } = await prepare()
+      return {
+        run: async (trx) => {
+          await work(trx, deps.clock())
+          const row = await repo.findCard(trx, owner, id)
+          if (!row) throw new Error(`card ${id} vanished`)
+          return toCard(row)
+        },
       }
+    })
+    return { card: issued.answer, replayed: issued.replayed }
+  } catch (error) {
+    if (error instanceof IdempotencyConflictError) {
+      throw new CardError({ kind: 'IDEMPOTENCY_CONFLICT', of: 'create' })
     }
-    await work(trx, deps.clock())
-    const row = await repo.findCard(trx, owner, id)
-    if (!row) throw new Error(`card ${id} vanished`)
-    const card = toCard(row)
-    if (key !== undefined) await repo.setCreateResponse(trx, owner, key, card)
-    return { card, replayed: false }
-  })
+    throw error
+  }
 }
 
 /**
@@ -390,17 +394,6 @@ const issueFields = (request: IssueOptions) => ({
   limits: request.limits ?? null,
   delivery_address: request.deliveryAddress ?? null,
 })
-
-/** The earlier answer under the key, or 409 when the key came with another request. */
-function replayOf(
-  earlier: { request_hash: string; first_response: unknown },
-  hash: string,
-): Issued {
-  if (earlier.request_hash !== hash) {
-    throw new CardError({ kind: 'IDEMPOTENCY_CONFLICT', of: 'create' })
-  }
-  return { card: earlier.first_response as Card, replayed: true }
-}
 
 /**
  * A PHYSICAL card's delivery address, trimmed (an empty line2 dropped); null

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
 import type { JobRunner } from '../../infra/jobs.ts'
+import { readOnce } from '../../infra/read-once.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
 import type { CurrencyRow } from './repository.ts'
@@ -34,23 +35,6 @@ export interface OrderDeps {
   catalog: () => Promise<Catalog>
 }
 
-/**
- * The catalogue's currencies: fixed by the migrations, so read once — and
- * read again after a failed read (a dropped connection must not leave every
- * later call failing until a restart).
- */
-export function catalogOnce(db: Kysely<DB>): () => Promise<Catalog> {
-  let catalog: Promise<Catalog> | undefined
-  return () => {
-    if (!catalog) {
-      const loading = repo
-        .findCurrencies(db)
-        .then((rows): Catalog => new Map(rows.map((row) => [row.uuid, row])))
-      catalog = loading
-      loading.catch(() => {
-        if (catalog === loading) catalog = undefined
-      })
-    }
-    return catalog
-  }
-}
+/** The catalogue's currencies by uuid, read once (infra/read-once.ts). */
+export const catalogOnce = (db: Kysely<DB>): (() => Promise<Catalog>) =>
+  readOnce(async () => new Map((await repo.findCurrencies(db)).map((row) => [row.uuid, row])))

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
-import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { post, systemAccounts, walletAccounts } from '../ledger/service.ts'
 import type { Trx } from './order-deps.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
@@ -41,18 +41,29 @@ export async function completeOrder(
   const tenantId = row.tenant_id
   const held = await walletAccounts(trx, tenantId, row.wallet_id)
   if (!held) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+  const conversion = row.from_currency_uuid !== row.to_currency_uuid
+  const system = await systemAccounts(
+    trx,
+    tenantId,
+    rail === 'bank_out' || rail === 'chain'
+      ? ['fees', 'external']
+      : conversion
+        ? ['fees', 'treasury']
+        : ['fees'],
+  )
   let destination: string
   /** A top-up's fiat account: its DEPOSIT card transaction goes with the entry. */
   let topUp: string | undefined
   switch (rail) {
     case 'bank_out':
     case 'chain':
-      destination = await systemAccount(trx, tenantId, 'external')
+      destination = system.external!
       break
     case 'wallet':
     case 'exchange': {
       const walletId = targetWallet(row)
-      const target = await walletAccounts(trx, tenantId, walletId)
+      const target =
+        walletId === row.wallet_id ? held : await walletAccounts(trx, tenantId, walletId)
       if (!target) throw new Error(`order ${row.id}: target wallet ${walletId} not found`)
       destination = target.user_wallet
       break
@@ -70,23 +81,6 @@ export async function completeOrder(
     case 'bank_in':
       throw new Error('a deposit completes by its transfer')
   }
-  const conversion = row.from_currency_uuid !== row.to_currency_uuid
-  await post(trx, {
-    tenantId,
-    kind: 'order_settle',
-    idempotencyKey: `order:${row.id}:settle`,
-    postings: settleLegs(
-      {
-        held: held.held,
-        fees: await systemAccount(trx, tenantId, 'fees'),
-        destination,
-        treasury: conversion ? await systemAccount(trx, tenantId, 'treasury') : undefined,
-      },
-      row.from_currency_uuid,
-      row.to_currency_uuid,
-      factsOf(row),
-    ),
-  })
   if (topUp) {
     await recordDeposit(trx, {
       fiatAccountId: topUp,
@@ -97,6 +91,19 @@ export async function completeOrder(
   }
   const completed = await moveOrder(trx, row, rail, 'COMPLETE', null, now)
   await repo.insertRecords(trx, orderRecords(row, 'completed', 'complete', now))
+  // Last: the balance rows (the tenant's fees and treasury among them) stay
+  // locked from here to the commit.
+  await post(trx, {
+    tenantId,
+    kind: 'order_settle',
+    idempotencyKey: `order:${row.id}:settle`,
+    postings: settleLegs(
+      { held: held.held, fees: system.fees, destination, treasury: system.treasury },
+      row.from_currency_uuid,
+      row.to_currency_uuid,
+      factsOf(row),
+    ),
+  })
   return completed
 }
 
@@ -113,9 +120,13 @@ export async function endOrder(
 ): Promise<OrderRow> {
   const rail = railOf(row.order_type, row.target)
   assertMove(row, rail, to)
+  const accounts = releasesHold(rail, to)
+    ? await walletAccounts(trx, row.tenant_id, row.wallet_id)
+    : undefined
+  const ended = await moveOrder(trx, row, rail, to, failureCode, now)
   if (releasesHold(rail, to)) {
-    const accounts = await walletAccounts(trx, row.tenant_id, row.wallet_id)
     if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+    // Last: the balance rows stay locked from here to the commit.
     await post(trx, {
       tenantId: row.tenant_id,
       kind: 'order_release',
@@ -123,10 +134,10 @@ export async function endOrder(
       postings: releaseLegs(accounts, row.from_currency_uuid, BigInt(row.total_minor)),
     })
   }
-  return moveOrder(trx, row, rail, to, failureCode, now)
+  return ended
 }
 
-/** The status change itself: the order, its records, its timeline. */
+/** The status change itself: the order, its records, its timeline (one statement). */
 export async function moveOrder(
   trx: Trx,
   row: OrderRow,
@@ -136,28 +147,25 @@ export async function moveOrder(
   now: Date,
 ): Promise<OrderRow> {
   assertMove(row, rail, to)
-  await repo.updateOrder(trx, row.id, {
+  const moved = {
+    ...row,
     status: to,
     updated_at: now,
-    ...(failureCode && { failure_code: failureCode }),
-  })
-  await repo.setRecordsStatus(trx, row.tenant_id, row.id, recordStatus(to), now)
-  const moved = { ...row, status: to, updated_at: now, failure_code: failureCode }
-  await appendTimeline(trx, moved, rail, to, now)
-  return moved
-}
-
-export function appendTimeline(trx: Trx, row: OrderRow, rail: Rail, status: OrderStatus, at: Date) {
-  return repo.appendEvent(trx, {
+    failure_code: failureCode ?? row.failure_code,
+  }
+  await repo.moveOrder(trx, {
     orderId: row.id,
     tenantId: row.tenant_id,
-    status,
-    ...timelineEvent(rail, status, {
+    status: to,
+    failureCode,
+    recordStatus: recordStatus(to),
+    ...timelineEvent(rail, to, {
       reference: row.deposit_reference,
-      failureCode: row.failure_code,
+      failureCode,
     }),
-    at,
+    at: now,
   })
+  return moved
 }
 
 /** The wallet transaction records of the order written at `when`. */

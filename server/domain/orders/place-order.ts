@@ -3,27 +3,31 @@ import { v7 as uuidv7 } from 'uuid'
 import { fromMinor } from '../../../contract/money.ts'
 import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
+import { IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
-import { post, walletAccounts } from '../ledger/service.ts'
+import { post, type WalletAccounts, walletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { OrderError } from './errors.ts'
-import type { Catalog, OrderDeps, Trx } from './order-deps.ts'
+import type { OrderDeps, Trx } from './order-deps.ts'
 import { ORDER_JOB } from './order-job.ts'
-import { appendTimeline, orderRecords } from './order-moves.ts'
+import { orderRecords } from './order-moves.ts'
+import { findQuote, type QuoteRow } from './quote-repository.ts'
 import { renderOrder } from './render-order.ts'
-import type { OrderRow } from './repository.ts'
+import type { EventRow, OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
   formatReference,
   holdLegs,
   idempotencyKey,
   payeeOf,
+  type Rail,
   railOf,
   recordStatus,
   requestHash,
   samePayee,
+  timelineEvent,
 } from './rules.ts'
 
 export interface PlaceRequest {
@@ -35,12 +39,26 @@ export interface PlaceRequest {
   note?: string
 }
 
+/** Placements redrawn after a deposit reference clash (40 random bits: it takes luck to see one). */
+const REFERENCE_DRAWS = 3
+
+/** A deposit reference was taken: the placement is redrawn whole. */
+class ReferenceTaken extends Error {}
+
 /**
- * Places the quote as an order. The same idempotency key with the same
- * request answers the first order again (`replayed`), wherever it has got to
- * since — as it was first answered.
+ * Places the quote as an order, under the runner of idempotency.ts: the same
+ * key with the same request answers the first order again (`replayed`),
+ * wherever it has got to since — as it was first answered.
+ *
+ * Everything that can be is done before the transaction: the quote and the
+ * wallet's accounts are read, the order row, its records and its timeline
+ * are built, and the answer is rendered (and kept with the key's claim). The
+ * transaction then writes in this order — the key, the quote's mark, the
+ * order with its records and timeline, the job — and holds the funds last,
+ * so the wallet's balance rows stay locked for one statement and the commit.
  * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
- *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS
+ *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
+ *   FIAT_ACCOUNT_UNAVAILABLE, and KycRequiredError
  */
 export async function placeOrder(
   deps: OrderDeps,
@@ -48,125 +66,205 @@ export async function placeOrder(
   request: PlaceRequest,
   now = new Date(),
 ): Promise<{ order: Order; replayed: boolean }> {
-  const key = idempotencyKey({
-    requestId: request.requestId,
-    header: request.idempotencyHeader,
-    quoteId: request.quoteId,
-  })
-  const hash = requestHash({
-    orderType: request.orderType,
-    quoteId: request.quoteId,
-    note: request.note,
-  })
-  const catalog = await deps.catalog()
-  return deps.db.transaction().execute(async (trx) => {
-    const early = await replay(trx, owner, key, hash)
-    if (early) return early
-    // Money in from or out to the outside world needs a verified identity (403 KYC_REQUIRED).
-    if (orderNeedsKyc(request.orderType)) {
-      await requireApprovedKyc(trx, owner.tenantId, owner.userId)
-    }
-    const quote = await repo.lockQuote(trx, owner.tenantId, request.quoteId)
-    if (!quote || quote.user_id !== owner.userId) throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
-    // A request under the same key may have placed this quote while we waited for its lock.
-    const queued = await replay(trx, owner, key, hash)
-    if (queued) return queued
-    if (quote.order_type !== request.orderType) {
-      throw new OrderError({
-        kind: 'QUOTE_MISMATCH',
-        quoteType: quote.order_type,
-        pathType: request.orderType,
+  const claim = {
+    scope: 'order' as const,
+    tenantId: owner.tenantId,
+    ownerId: owner.userId,
+    key: idempotencyKey({
+      requestId: request.requestId,
+      header: request.idempotencyHeader,
+      quoteId: request.quoteId,
+    }),
+    hash: requestHash({
+      orderType: request.orderType,
+      quoteId: request.quoteId,
+      note: request.note,
+    }),
+  }
+  for (let draw = 1; ; draw++) {
+    try {
+      const placed = await runIdempotent<Order>(deps.db, claim, async () => {
+        const plan = await planPlacement(deps, owner, request, claim.key, claim.hash, now)
+        return { answer: plan.answer, run: (trx) => writePlacement(deps, trx, owner, plan) }
       })
-    }
-    if (await repo.findOrderByQuote(trx, owner.tenantId, quote.id)) {
-      throw new OrderError({ kind: 'QUOTE_USED' })
-    }
-    if (quote.expires_at.getTime() <= now.getTime()) {
-      throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
-    }
-    // A saved destination may have been deleted since the quote. Its row lock
-    // orders this placement and a DELETE (which looks for open orders under
-    // the same lock): either the delete sees this order, or this sees the delete.
-    const destinationId = quote.target.counterparty_destination_id
-    if (destinationId) {
-      const live = await findDestinationForWallet(trx, {
-        tenantId: owner.tenantId,
-        userId: owner.userId,
-        destinationId,
-        lock: true,
-      })
-      if (!live) throw new OrderError({ kind: 'DESTINATION_GONE' })
-      // Edited since the quote (its IBAN, BIC, address or the counterparty's
-      // name): the person confirmed the old one, so they quote again.
-      if (!samePayee(quote.payee, payeeOf(live))) {
-        throw new OrderError({ kind: 'DESTINATION_CHANGED' })
+      return { order: placed.answer, replayed: placed.replayed }
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError) {
+        throw new OrderError({ kind: 'IDEMPOTENCY_CONFLICT' })
       }
+      if (!(error instanceof ReferenceTaken) || draw >= REFERENCE_DRAWS) throw error
     }
-
-    const rail = railOf(quote.order_type, quote.target)
-    // A top-up's fiat account may have closed since the quote (its stand-alone card was closed).
-    if (rail === 'fiat_account') {
-      const accountId = quote.target.fiat_account_id
-      const account = accountId
-        ? await repo.findFiatAccount(trx, owner.tenantId, accountId)
-        : undefined
-      if (account?.status !== 'ACTIVE') {
-        throw new OrderError({ kind: 'FIAT_ACCOUNT_UNAVAILABLE', status: account?.status })
-      }
-    }
-    const id = uuidv7()
-    const status: OrderStatus = rail === 'bank_in' ? 'PENDING' : 'NEW'
-    let reference: string | null = null
-    for (let attempt = 0; ; attempt++) {
-      reference = rail === 'bank_in' ? formatReference(randomBytes(5)) : null
-      const inserted = await repo.insertOrder(trx, {
-        id,
-        tenantId: owner.tenantId,
-        userId: owner.userId,
-        quote,
-        requestId: key,
-        requestHash: hash,
-        status,
-        note: request.note ?? null,
-        depositReference: reference,
-        at: now,
-      })
-      if (inserted) break
-      // Taken: the key by a concurrent request under it (committed while we
-      // inserted), the quote by another key's order, or — once in 2^40 — the reference.
-      const raced = await replay(trx, owner, key, hash)
-      if (raced) return raced
-      if (await repo.findOrderByQuote(trx, owner.tenantId, quote.id)) {
-        throw new OrderError({ kind: 'QUOTE_USED' })
-      }
-      if (rail !== 'bank_in' || attempt >= 2) throw new Error(`order ${id} could not be inserted`)
-    }
-    await repo.markQuotePlaced(trx, owner.tenantId, quote.id, now)
-
-    const row = await repo.findOrder(trx, owner.tenantId, id)
-    if (!row) throw new Error(`order ${id} vanished`)
-    if (rail !== 'bank_in') await hold(trx, row, catalog)
-    await repo.insertRecords(trx, orderRecords(row, 'placed', recordStatus(status), now))
-    await appendTimeline(trx, row, rail, 'NEW', now)
-    if (rail === 'bank_in') {
-      await appendTimeline(trx, row, rail, 'PENDING', now)
-    } else {
-      await deps.jobs.enqueue(trx, {
-        kind: ORDER_JOB,
-        tenantId: owner.tenantId,
-        payload: { order_id: id },
-        runAt: now,
-      })
-    }
-    const order = await renderOrder(deps, trx, row, catalog)
-    await repo.updateOrder(trx, id, { first_response: JSON.stringify(order) })
-    return { order, replayed: false }
-  })
+  }
 }
 
-async function hold(trx: Trx, row: OrderRow, catalog: Catalog) {
-  const accounts = await walletAccounts(trx, row.tenant_id, row.wallet_id)
-  if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+/** What placing writes, decided and rendered before its transaction. */
+interface Placement {
+  quote: QuoteRow
+  rail: Rail
+  row: OrderRow
+  records: repo.NewRecord[]
+  events: repo.NewEvent[]
+  /** The wallet's accounts the hold moves between; none for a deposit, which holds nothing. */
+  accounts: WalletAccounts | undefined
+  answer: Order
+  now: Date
+}
+
+/**
+ * Reads and checks what does not change under the placement (the quote's
+ * owner and type, the wallet's accounts, a top-up's account), and builds the
+ * rows and the answer. What may change meanwhile — the quote being placed or
+ * expiring, a destination deleted or edited, the identity's status — is
+ * checked in the transaction, under the locks that order it.
+ */
+async function planPlacement(
+  deps: OrderDeps,
+  owner: Owner,
+  request: PlaceRequest,
+  key: string,
+  hash: string,
+  now: Date,
+): Promise<Placement> {
+  const catalog = await deps.catalog()
+  const quote = await findQuote(deps.db, owner.tenantId, owner.userId, request.quoteId)
+  if (!quote) throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
+  if (quote.order_type !== request.orderType) {
+    throw new OrderError({
+      kind: 'QUOTE_MISMATCH',
+      quoteType: quote.order_type,
+      pathType: request.orderType,
+    })
+  }
+  const rail = railOf(quote.order_type, quote.target)
+  // A top-up's fiat account may have closed since the quote (its stand-alone card was closed).
+  if (rail === 'fiat_account') {
+    const accountId = quote.target.fiat_account_id
+    const account = accountId
+      ? await repo.findFiatAccount(deps.db, owner.tenantId, accountId)
+      : undefined
+    if (account?.status !== 'ACTIVE') {
+      throw new OrderError({ kind: 'FIAT_ACCOUNT_UNAVAILABLE', status: account?.status })
+    }
+  }
+  const accounts =
+    rail === 'bank_in' ? undefined : await walletAccounts(deps.db, owner.tenantId, quote.wallet_id)
+  if (rail !== 'bank_in' && !accounts) {
+    throw new Error(`wallet ${quote.wallet_id} has no ledger accounts`)
+  }
+
+  const status: OrderStatus = rail === 'bank_in' ? 'PENDING' : 'NEW'
+  const row: OrderRow = {
+    id: uuidv7(),
+    tenant_id: owner.tenantId,
+    user_id: owner.userId,
+    wallet_id: quote.wallet_id,
+    order_type: quote.order_type,
+    status,
+    quote_id: quote.id,
+    request_id: key,
+    request_hash: hash,
+    from_currency_uuid: quote.from_currency_uuid,
+    to_currency_uuid: quote.to_currency_uuid,
+    amount_from_minor: quote.amount_from_minor,
+    amount_to_minor: quote.amount_to_minor,
+    rate: quote.rate,
+    fees: quote.fees,
+    total_minor: quote.total_minor,
+    target: quote.target,
+    payee: quote.payee,
+    counterparty_destination_id: quote.target.counterparty_destination_id ?? null,
+    fiat_account_id: quote.target.fiat_account_id ?? null,
+    note: request.note ?? null,
+    deposit_reference: rail === 'bank_in' ? formatReference(randomBytes(5)) : null,
+    tx_hash: null,
+    submitted_at: null,
+    rail_reference: null,
+    failure_code: null,
+    created_at: now,
+    updated_at: now,
+  }
+  // A deposit's timeline: placed, then awaiting the transfer; any other order's: funds held.
+  const statuses: OrderStatus[] = rail === 'bank_in' ? ['NEW', 'PENDING'] : ['NEW']
+  const events = statuses.map((eventStatus, seq) => ({
+    orderId: row.id,
+    seq,
+    tenantId: row.tenant_id,
+    status: eventStatus,
+    ...timelineEvent(rail, eventStatus, { reference: row.deposit_reference, failureCode: null }),
+    at: now,
+  }))
+  const timeline: EventRow[] = events.map((event) => ({ ...event, order_id: event.orderId }))
+  const beneficiary =
+    rail === 'bank_in' ? await repo.tenantName(deps.db, owner.tenantId) : undefined
+  const answer = await renderOrder(deps, deps.db, row, catalog, { timeline, beneficiary })
+  return {
+    quote,
+    rail,
+    row,
+    records: orderRecords(row, 'placed', recordStatus(status), now),
+    events,
+    accounts,
+    answer,
+    now,
+  }
+}
+
+/** The placing transaction, after the key's claim: its order is the lock order. */
+async function writePlacement(
+  deps: OrderDeps,
+  trx: Trx,
+  owner: Owner,
+  plan: Placement,
+): Promise<void> {
+  const { quote, row, now } = plan
+  // Money in from or out to the outside world needs a verified identity (403
+  // KYC_REQUIRED), read FOR SHARE: a status change waits for this placement.
+  if (orderNeedsKyc(row.order_type)) {
+    await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+  }
+  // A saved destination may have been deleted since the quote. Its row lock
+  // orders this placement and a DELETE (which looks for open orders under
+  // the same lock): either the delete sees this order, or this sees the delete.
+  const destinationId = quote.target.counterparty_destination_id
+  if (destinationId) {
+    const live = await findDestinationForWallet(trx, {
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      destinationId,
+      lock: true,
+    })
+    if (!live) throw new OrderError({ kind: 'DESTINATION_GONE' })
+    // Edited since the quote (its IBAN, BIC, address or the counterparty's
+    // name): the person confirmed the old one, so they quote again.
+    if (!samePayee(quote.payee, payeeOf(live))) {
+      throw new OrderError({ kind: 'DESTINATION_CHANGED' })
+    }
+  }
+  if (!(await repo.placeQuote(trx, { tenantId: owner.tenantId, id: quote.id }, now))) {
+    // Placed by another key's order (one under this key would have met its claim), or expired.
+    if (quote.placed_at === null && quote.expires_at.getTime() <= now.getTime()) {
+      throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
+    }
+    throw new OrderError({ kind: 'QUOTE_USED' })
+  }
+  try {
+    await repo.insertPlacedOrder(trx, row, plan.records, plan.events)
+  } catch (error) {
+    if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
+    throw error
+  }
+  if (plan.rail === 'bank_in') return
+  await deps.jobs.enqueue(trx, {
+    kind: ORDER_JOB,
+    tenantId: owner.tenantId,
+    payload: { order_id: row.id },
+    runAt: now,
+  })
+  // Last: the balance rows stay locked from here to the commit.
+  await hold(trx, row, plan.accounts!, deps)
+}
+
+async function hold(trx: Trx, row: OrderRow, accounts: WalletAccounts, deps: OrderDeps) {
   const total = BigInt(row.total_minor)
   try {
     await post(trx, {
@@ -177,7 +275,7 @@ async function hold(trx: Trx, row: OrderRow, catalog: Catalog) {
     })
   } catch (error) {
     if (isLedgerFailure(error, 'INSUFFICIENT_FUNDS')) {
-      const currency = catalog.get(row.from_currency_uuid)!
+      const currency = (await deps.catalog()).get(row.from_currency_uuid)!
       throw new OrderError({
         kind: 'INSUFFICIENT_FUNDS',
         currency: currency.code,
@@ -187,12 +285,4 @@ async function hold(trx: Trx, row: OrderRow, catalog: Catalog) {
     }
     throw error
   }
-}
-
-/** The first answer again, or 409 when the key came with another request. */
-async function replay(trx: Trx, owner: Owner, key: string, hash: string) {
-  const existing = await repo.findOrderByKey(trx, owner, key)
-  if (!existing) return undefined
-  if (existing.request_hash !== hash) throw new OrderError({ kind: 'IDEMPOTENCY_CONFLICT' })
-  return { order: existing.first_response as Order, replayed: true }
 }

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
+import { publishStatement } from './statements.ts'
 
 export type Engine = 'pglite' | 'postgres'
 
@@ -42,7 +43,7 @@ export async function openDatabase(options: {
     // Without a listener, an idle connection the server drops would crash the
     // process; the pool replaces it on the next checkout.
     pool.on('error', (error) => options.onIdleError?.(error))
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: publishStatement })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
 
@@ -50,6 +51,6 @@ export async function openDatabase(options: {
     dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })
   return { db, engine: 'pglite', close: () => db.destroy() }
 }
