@@ -1105,6 +1105,8 @@ export const en = {
   'cards.tx.declined.THREE_DS_FAILED': 'Declined: not confirmed with the card’s one-time code',
   // confirm dialog (s4): what a screen reader hears while the confirmed action runs
   'confirm.busy': 'Working on it…',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': '{shown} shown, more to come',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1099,4 +1099,6 @@ export const ru: Messages = {
   'cards.tx.declined.THREE_DS_FAILED': 'Отклонена: не подтверждена одноразовым кодом карты',
   // confirm dialog (s4): what a screen reader hears while the confirmed action runs
   'confirm.busy': 'Выполняется…',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': 'Показано {shown}, есть ещё',
 }

@@ -20,7 +20,7 @@ import {
   systemAccount,
   walletAccounts,
 } from '../ledger/service.ts'
-import { pageOf } from '../page.ts'
+import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { CardTransactionError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -38,8 +38,6 @@ import {
   type ThreeDsResult,
   threeDsLocked,
 } from './rules.ts'
-
-type Page = { limit: number; offset: number }
 
 const bodyFault = (
   kind: Extract<CardTransactionError['failure'], { field: string }>['kind'],
@@ -494,14 +492,13 @@ export class CardTransactionService {
   async list(
     owner: Owner,
     filter: { card_id?: string; fiat_account_id?: string; walletId?: string },
-    page: Page,
+    page: HistoryWindow,
   ): Promise<CardTransactionList> {
     const scope = await this.scope(owner, filter)
-    const [rows, total] = await Promise.all([
-      repo.findTransactions(this.db, scope, page),
+    const rows = await repo.findTransactions(this.db, scope, rowsFor(page))
+    return historyPage(rows.map(toCardTransaction), page, () =>
       repo.countTransactions(this.db, scope),
-    ])
-    return pageOf(rows.map(toCardTransaction), total, page)
+    )
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Order, OrderList, OrderQuery } from '../../../contract/orders.ts'
-import { pageOf } from '../page.ts'
+import { historyPage, rowsFor } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps } from './order-deps.ts'
@@ -25,22 +25,23 @@ export async function listOrders(
     orderType: query.order_type,
     status: query.status,
   }
-  const page = { limit: query.limit, offset: query.offset }
+  const page = { limit: query.limit, offset: query.offset, with_total: query.with_total }
   const catalog = await deps.catalog()
-  const [rows, total] = await Promise.all([
-    repo.findOrders(deps.db, owner, filter, page),
-    repo.countOrders(deps.db, owner, filter),
-  ])
+  const read = await repo.findOrders(deps.db, owner, filter, rowsFor(page))
+  const listed = await historyPage(read, page, () => repo.countOrders(deps.db, owner, filter))
+  const rows = listed.data
   const events = await repo.findEvents(
     deps.db,
     rows.map((row) => row.id),
   )
-  // One read of the beneficiary's name for the page, not one per deposit.
-  const beneficiary = await repo.tenantName(deps.db, owner.tenantId)
+  // One read of the beneficiary's name for the page, not one per deposit; none without one.
+  const beneficiary = rows.some((row) => row.deposit_reference !== null)
+    ? await repo.tenantName(deps.db, owner.tenantId)
+    : undefined
   const data: Order[] = []
   for (const row of rows) {
     const timeline = events.filter((event) => event.order_id === row.id)
     data.push(await renderOrder(deps, deps.db, row, catalog, { timeline, beneficiary }))
   }
-  return pageOf(data, total, page)
+  return { ...listed, data }
 }

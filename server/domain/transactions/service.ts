@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { pageOf } from '../page.ts'
+import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
@@ -51,15 +51,15 @@ export class TransactionService {
   async listTransactions(
     owner: Owner,
     walletId: string,
-    query: TransactionFilter & { limit: number; offset: number },
+    query: TransactionFilter & HistoryWindow,
   ): Promise<TransactionList> {
-    const { limit, offset, ...filter } = query
+    const { limit, offset, with_total, ...filter } = query
+    const page = { limit, offset, with_total }
     const scope = await this.#scope(owner, walletId, filter)
-    const [rows, total] = await Promise.all([
-      repo.findTransactions(this.db, scope, filter, { limit, offset }),
+    const rows = await repo.findTransactions(this.db, scope, filter, rowsFor(page))
+    return historyPage(rows.map(toTransaction), page, () =>
       repo.countTransactions(this.db, scope, filter),
-    ])
-    return pageOf(rows.map(toTransaction), total, { limit, offset })
+    )
   }
 
   /**
