@@ -1,10 +1,12 @@
-// `npm start`: builds the app when dist/ is missing or older than its sources,
-// then runs the server, which serves the app and the API on one origin.
+// `npm start`: builds the app and the server when missing or older than their
+// sources, then runs the server (built JavaScript, no transpiling at start),
+// which serves the app and the API on one origin.
 import { spawn } from 'node:child_process'
 import { ensureBuilt } from './build-state.mjs'
+import { ensureServerBuilt, SERVER_BUNDLE } from './build-server.mjs'
 
-await ensureBuilt()
+await Promise.all([ensureBuilt(), ensureServerBuilt()])
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' })
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], { stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))

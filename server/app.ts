@@ -35,6 +35,7 @@ import db from './infra/db.ts'
 import errors from './infra/errors.ts'
 import jobs from './infra/jobs.ts'
 import json from './infra/json.ts'
+import { lazySchemaCompilers } from './infra/lazy-schemas.ts'
 import { loggerOptions } from './infra/logger.ts'
 import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
@@ -70,6 +71,7 @@ export async function buildApp(
     // busy machine that outlasts Fastify's 10 s default for one plugin.
     pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   })
 
   await app.register(errors)

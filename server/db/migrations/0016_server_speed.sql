@@ -41,3 +41,12 @@ drop table card_create_requests;
 -- found by the order, not by scanning every record of the tenant.
 create index wallet_transactions_operation on wallet_transactions (operation_id)
   where operation_id is not null;
+
+-- The sandbox demo, seeded whole (domain/sandbox/demo-seed.ts): a start that
+-- finds its version here seeds nothing, instead of walking every demo item
+-- again on the way to answering its first request.
+create table demo_seeds (
+  tenant_id uuid primary key references tenants (id),
+  version integer not null,
+  seeded_at timestamptz not null default now()
+);

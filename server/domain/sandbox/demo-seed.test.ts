@@ -10,6 +10,7 @@ import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { TransactionList, WalletList } from '../../../contract/wallets.ts'
 import { DEFAULT_DEMO_PASSWORD, loadConfig } from '../../config.ts'
+import { statementsOf } from '../../infra/db/statements.ts'
 import {
   bearer,
   captureLogs,
@@ -22,7 +23,13 @@ import { validateAddress } from '../addresses/validate.ts'
 import { CARD_MONTHLY_FEE_JOB } from '../cards/service.ts'
 import { DEFAULT_PROGRAMS, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
+import demoSeed, {
+  DEMO_CARD_MESSAGES,
+  DEMO_EMAIL,
+  DEMO_SEED_VERSION,
+  DEMO_TOP_UPS,
+  seedDemo,
+} from './demo-seed.ts'
 
 const KEY = Buffer.alloc(32, 3).toString('base64url')
 
@@ -315,6 +322,33 @@ describeServer('the sandbox demo', () => {
     expect(pending[0]!.run_at.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000)
     await expectLedgerInvariants(app)
     expect(DEMO_TENANT_ID).toBe('2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01')
+  })
+
+  it('a start on a seeded database reads the mark and seeds nothing; a new seed version seeds again', async () => {
+    const config = loadConfig({
+      DATA_DIR: '/nonexistent-unused',
+      ADDRESS_SEED_KEY: KEY,
+      JWT_SECRET: KEY,
+      REFRESH_TOKEN_SECRET: KEY,
+    })
+    const mark = await app.db.selectFrom('demo_seeds').selectAll().executeTakeFirstOrThrow()
+    expect(mark).toMatchObject({ tenant_id: DEMO_TENANT_ID, version: DEMO_SEED_VERSION })
+    const logged = logs.lines.length
+    const restart = await statementsOf(() => demoSeed(app, { config }))
+    expect(restart.statements).toHaveLength(1)
+    expect(logs.lines.slice(logged).join('')).toContain('Demo sign-in: ')
+    // An older mark: the start seeds (converging: nothing new) and marks the current version.
+    await app.db
+      .updateTable('demo_seeds')
+      .set({ version: DEMO_SEED_VERSION - 1 })
+      .execute()
+    const before = await census()
+    const reseed = await statementsOf(() => demoSeed(app, { config }))
+    expect(reseed.statements.length).toBeGreaterThan(10)
+    expect(await census()).toEqual(before)
+    expect(
+      (await app.db.selectFrom('demo_seeds').select('version').executeTakeFirstOrThrow()).version,
+    ).toBe(DEMO_SEED_VERSION)
   })
 
   it('a DEMO_PASSWORD the password policy refuses stops the start with a clear error', async () => {

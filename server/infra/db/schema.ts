@@ -641,10 +641,18 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt
 }
 
+/** The demo seed a tenant has had, whole (migration 0016; domain/sandbox/demo-seed.ts). */
+export interface DemoSeedsTable {
+  tenant_id: string
+  version: number
+  seeded_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable
+  demo_seeds: DemoSeedsTable
   user_profiles: UserProfilesTable
   sessions: SessionsTable
   refresh_tokens: RefreshTokensTable
