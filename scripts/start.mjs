@@ -2,11 +2,13 @@
 // sources, then runs the server (built JavaScript, no transpiling at start),
 // which serves the app and the API on one origin.
 import { spawn } from 'node:child_process'
-import { ensureBuilt } from './build-state.mjs'
 import { ensureServerBuilt, SERVER_BUNDLE } from './build-server.mjs'
+import { ensureBuilt } from './build-state.mjs'
 
 await Promise.all([ensureBuilt(), ensureServerBuilt()])
 
-const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], { stdio: 'inherit' })
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
+  stdio: 'inherit',
+})
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
