@@ -7,7 +7,7 @@ import { ensureBuilt } from './build-state.mjs'
 
 await Promise.all([ensureBuilt(), ensureServerBuilt()])
 
-const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
+const server = spawn(process.execPath, [SERVER_BUNDLE], {
   stdio: 'inherit',
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
@@ -16,13 +17,15 @@ import type {
 } from '../../../contract/orders.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
+import { buildServer } from '../../../scripts/build-server.mjs'
 import { openDatabase } from '../../infra/db/database.ts'
 import { describeServer, provision, uniqueEmail } from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
 
 /**
- * The real server, as `npm start` runs it (node --import tsx server/main.ts),
+ * The real server, as `npm start` runs it (built by scripts/build-server.mjs,
+ * here into a directory of this test's own, and run by node),
  * on a database that outlives it: file-based PGlite in DATA_DIR, or a
  * database of the run's PostgreSQL. It is killed with SIGKILL twice — while
  * orders are being placed, and while they are being processed — and
@@ -42,8 +45,27 @@ interface Server {
   output: string[]
 }
 
+/**
+ * The server as `npm start` builds it, once per file, into a directory of the
+ * file's own inside the checkout (its packages resolve from node_modules there).
+ */
+let bundle: Promise<string> | undefined
+let bundleDir: string | undefined
+afterAll(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true })
+})
+function builtServer(): Promise<string> {
+  bundle ??= (async () => {
+    mkdirSync(join(ROOT, 'build'), { recursive: true })
+    bundleDir = mkdtempSync(join(ROOT, 'build', 'test-server-'))
+    await buildServer(ROOT, join(bundleDir, 'main.mjs'))
+    return join(bundleDir, 'main.mjs')
+  })()
+  return bundle
+}
+
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [await builtServer()], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
