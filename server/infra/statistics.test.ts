@@ -69,4 +69,16 @@ describeServer('statistics: the server keeps the planner informed', () => {
     // Nothing changed since: the next round analyses nothing.
     expect(await analyzeChangedTables(app.db)).not.toContain('public.wallet_transactions')
   })
+
+  it('a table grown while the write counters were lost (a restart) is analysed by its size', async () => {
+    const { scope } = await walletWithRecords(app)
+    await analyzeChangedTables(app.db)
+    await insertGeneratedTransactions(app.db, scope, 30_000, { analyze: false })
+    // What a restart does to the counters: PGlite keeps none across a stop.
+    await sql`select pg_stat_reset()`.execute(app.db)
+    expect(await analyzeChangedTables(app.db)).toContain('public.wallet_transactions')
+    expect(await firstPagePlan(app, scope.walletId)).toMatch(
+      /Index Scan using wallet_transactions_history/,
+    )
+  })
 })
