@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { API_KEY_HEADER, type ApiKeyRole } from '../../contract/developer.ts'
+import type { Products } from '../../contract/tenants.ts'
 import type { Config } from '../config.ts'
 import { type SessionUser, sessionState } from '../domain/auth/repository.ts'
 import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
@@ -31,6 +32,8 @@ declare module 'fastify' {
      * a call that shows the user needs no second read. Null for an API key.
      */
     sessionUser: SessionUser | null
+    /** The tenant's products, read with the session (the product gate's; null for an API key). */
+    tenantProducts: Products | null
   }
   interface FastifyContextConfig {
     public?: boolean
@@ -94,6 +97,7 @@ export default fp(
     app.decorateRequest('auth', null as unknown as AccessClaims)
     app.decorateRequest('apiKey', null)
     app.decorateRequest('sessionUser', null)
+    app.decorateRequest('tenantProducts', null)
 
     /** X-API-Key: the key's owner in the key's tenant, within the key's role. */
     async function authenticateKey(request: FastifyRequest, key: string) {
@@ -164,6 +168,7 @@ export default fp(
       if (session.state === 'blocked') throw userBlocked()
       request.auth = claims
       request.sessionUser = session.user
+      request.tenantProducts = session.products
     })
   },
   { name: 'auth', dependencies: ['db', 'tenancy'] },

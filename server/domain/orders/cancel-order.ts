@@ -32,7 +32,7 @@ export async function cancelOrder(
       transferReceived,
     })
     if (!cancelable) throw new OrderError({ kind: 'ORDER_NOT_CANCELABLE', status: row.status })
-    const canceled = await endOrder(trx, row, 'CANCELED', null, now)
+    const canceled = await endOrder(deps, trx, row, 'CANCELED', null, now)
     return renderOrder(deps, trx, canceled, catalog)
   })
 }

@@ -78,7 +78,7 @@ async function giveUp(deps: OrderDeps, tenantId: string, orderId: string, now: D
     if (!row || isFinal(row.status)) return 'ended'
     const rail = railOf(row.order_type, row.target)
     if (canMove(rail, row.status, 'ERROR', row.submitted_at !== null)) {
-      await endOrder(trx, row, 'ERROR', 'PROCESSING_FAILED', now)
+      await endOrder(deps, trx, row, 'ERROR', 'PROCESSING_FAILED', now)
       return 'ERROR'
     }
     const stalled = stalledEvent(rail)
@@ -104,19 +104,19 @@ async function advance(
   context: JobContext,
 ): Promise<JobResult> {
   const { now } = context
-  const row = await repo.findOrder(deps.db, tenantId, orderId)
-  if (!row) throw new Error(`order ${orderId} not found`)
-  if (isFinal(row.status)) return undefined
+  // An internal order completes in the transaction that reads it; any other is only read.
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const locked = await repo.lockOrder(trx, tenantId, orderId)
+    if (!locked) throw new Error(`order ${orderId} not found`)
+    const rail = railOf(locked.order_type, locked.target)
+    if (locked.status !== 'NEW' || !isInternalRail(rail)) return locked
+    await completeOrder(deps, trx, locked, rail, now)
+    return undefined
+  })
+  if (!row || isFinal(row.status)) return undefined
   const rail = railOf(row.order_type, row.target)
   // A deposit moves when its transfer arrives (receiveBankTransfer), not by a job.
-  if (rail === 'bank_in') return undefined
-  if (isInternalRail(rail)) {
-    await deps.db.transaction().execute(async (trx) => {
-      const locked = await repo.lockOrder(trx, tenantId, orderId)
-      if (locked?.status === 'NEW') await completeOrder(trx, locked, rail, now)
-    })
-    return undefined
-  }
+  if (rail === 'bank_in' || isInternalRail(rail)) return undefined
   const handed = row.status === 'NEW' ? await handOff(deps, row, rail, context) : row
   if (handed?.status !== 'PENDING') return undefined
   return rail === 'bank_out' ? checkPayout(deps, handed, now) : checkChain(deps, handed, now)
@@ -153,7 +153,7 @@ async function handOff(
         },
       )
       if (refused) {
-        await endOrder(trx, locked, 'FAILED', 'KYC_REQUIRED', now)
+        await endOrder(deps, trx, locked, 'FAILED', 'KYC_REQUIRED', now)
         return undefined
       }
     }
@@ -172,7 +172,7 @@ async function handOff(
       if (answer.accepted) await keepLateAnswer(trx, locked, rail, answer.reference, context.log)
       return locked
     }
-    if (!answer.accepted) return endOrder(trx, locked, 'FAILED', answer.code, now)
+    if (!answer.accepted) return endOrder(deps, trx, locked, 'FAILED', answer.code, now)
     const reference = answer.reference
     const rails = rail === 'bank_out' ? { rail_reference: reference } : { tx_hash: reference }
     await repo.updateOrder(trx, locked.id, rails)
@@ -241,8 +241,8 @@ async function checkPayout(deps: OrderDeps, row: OrderRow, now: Date): Promise<J
   await deps.db.transaction().execute(async (trx) => {
     const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
     if (locked?.status !== 'PENDING') return
-    if (state.state === 'settled') await completeOrder(trx, locked, 'bank_out', now)
-    else await endOrder(trx, locked, 'FAILED', state.code, now)
+    if (state.state === 'settled') await completeOrder(deps, trx, locked, 'bank_out', now)
+    else await endOrder(deps, trx, locked, 'FAILED', state.code, now)
   })
   return undefined
 }
@@ -268,7 +268,7 @@ async function checkChain(deps: OrderDeps, row: OrderRow, now: Date): Promise<Jo
       updated_at: now,
     })
     if (confirmations < required) return false
-    await completeOrder(trx, locked, 'chain', now)
+    await completeOrder(deps, trx, locked, 'chain', now)
     return true
   })
   return done ? undefined : { again: progress.checkAgainAt }

@@ -1,8 +1,8 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
-import { post, systemAccounts, walletAccounts } from '../ledger/service.ts'
-import type { Trx } from './order-deps.ts'
+import { post, systemAccounts } from '../ledger/service.ts'
+import type { OrderDeps, Trx } from './order-deps.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
@@ -33,13 +33,14 @@ import {
  * taking top-ups fails the order instead.
  */
 export async function completeOrder(
+  deps: Pick<OrderDeps, 'walletAccounts'>,
   trx: Trx,
   row: OrderRow,
   rail: Rail,
   now: Date,
 ): Promise<OrderRow> {
   const tenantId = row.tenant_id
-  const held = await walletAccounts(trx, tenantId, row.wallet_id)
+  const held = await deps.walletAccounts(trx, tenantId, row.wallet_id)
   if (!held) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
   const conversion = row.from_currency_uuid !== row.to_currency_uuid
   const system = await systemAccounts(
@@ -63,7 +64,7 @@ export async function completeOrder(
     case 'exchange': {
       const walletId = targetWallet(row)
       const target =
-        walletId === row.wallet_id ? held : await walletAccounts(trx, tenantId, walletId)
+        walletId === row.wallet_id ? held : await deps.walletAccounts(trx, tenantId, walletId)
       if (!target) throw new Error(`order ${row.id}: target wallet ${walletId} not found`)
       destination = target.user_wallet
       break
@@ -72,7 +73,7 @@ export async function completeOrder(
       const accountId = row.fiat_account_id ?? row.target.fiat_account_id
       const account = accountId ? await repo.findFiatAccount(trx, tenantId, accountId) : undefined
       if (account?.status !== 'ACTIVE') {
-        return endOrder(trx, row, 'FAILED', 'FIAT_ACCOUNT_INACTIVE', now)
+        return endOrder(deps, trx, row, 'FAILED', 'FIAT_ACCOUNT_INACTIVE', now)
       }
       destination = account.ledger_account_id
       topUp = account.id
@@ -112,6 +113,7 @@ export async function completeOrder(
  * the held total back in the same transaction.
  */
 export async function endOrder(
+  deps: Pick<OrderDeps, 'walletAccounts'>,
   trx: Trx,
   row: OrderRow,
   to: 'FAILED' | 'ERROR' | 'CANCELED',
@@ -121,7 +123,7 @@ export async function endOrder(
   const rail = railOf(row.order_type, row.target)
   assertMove(row, rail, to)
   const accounts = releasesHold(rail, to)
-    ? await walletAccounts(trx, row.tenant_id, row.wallet_id)
+    ? await deps.walletAccounts(trx, row.tenant_id, row.wallet_id)
     : undefined
   const ended = await moveOrder(trx, row, rail, to, failureCode, now)
   if (releasesHold(rail, to)) {

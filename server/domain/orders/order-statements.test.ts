@@ -12,8 +12,8 @@ import { CUR, fund, type OrderUser, orderUser, place, quote } from './order-fixt
  * second. These counts are the budget; a change that needs more says why here.
  */
 
-/** Statements any protected call runs: the session check and the tenant's products (gated routes). */
-const AUTH = 2
+/** Statements any protected call runs: the session check (the user and the tenant's products with it). */
+const AUTH = 1
 
 const isBegin = (sql: string) => /^\s*begin/i.test(sql)
 const isCommit = (sql: string) => /^\s*commit/i.test(sql)
@@ -55,8 +55,8 @@ describeServer('order statements', () => {
     const begin = statements.findIndex(isBegin)
     const commit = statements.findIndex(isCommit)
     expect(statements.filter(isBegin), statements.join('\n')).toHaveLength(1)
-    // Before: auth, the key's replay check, the quote, the wallet's accounts.
-    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 3)
+    // Before: auth, the key's replay check, the quote (the wallet's accounts are remembered).
+    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
     const inside = statements.slice(begin + 1, commit)
     // The key's claim, the quote's mark, the order with its records and timeline, the job, the hold.
     expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(5)

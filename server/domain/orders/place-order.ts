@@ -7,7 +7,7 @@ import { IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
-import { post, type WalletAccounts, walletAccounts } from '../ledger/service.ts'
+import { post, type WalletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps, Trx } from './order-deps.ts'
@@ -147,7 +147,9 @@ async function planPlacement(
     }
   }
   const accounts =
-    rail === 'bank_in' ? undefined : await walletAccounts(deps.db, owner.tenantId, quote.wallet_id)
+    rail === 'bank_in'
+      ? undefined
+      : await deps.walletAccounts(deps.db, owner.tenantId, quote.wallet_id)
   if (rail !== 'bank_in' && !accounts) {
     throw new Error(`wallet ${quote.wallet_id} has no ledger accounts`)
   }

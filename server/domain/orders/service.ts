@@ -5,7 +5,13 @@ import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { type BankTransferRequest, receiveBankTransfer } from './bank-transfers.ts'
 import { cancelOrder } from './cancel-order.ts'
-import { catalogOnce, type OrderDeps, type OrderRails, type OrderSettings } from './order-deps.ts'
+import {
+  catalogOnce,
+  type OrderDeps,
+  type OrderRails,
+  type OrderSettings,
+  walletAccountsOnce,
+} from './order-deps.ts'
 import { processOrder } from './order-job.ts'
 import { type PlaceRequest, placeOrder } from './place-order.ts'
 import { getOrder, listOrders } from './read-orders.ts'
@@ -36,7 +42,14 @@ export class OrderService {
     rails: OrderRails,
     settings: OrderSettings,
   ) {
-    this.#deps = { db, jobs, rails, settings, catalog: catalogOnce(db) }
+    this.#deps = {
+      db,
+      jobs,
+      rails,
+      settings,
+      catalog: catalogOnce(db),
+      walletAccounts: walletAccountsOnce(),
+    }
   }
 
   place(owner: Owner, request: PlaceRequest, now = new Date()) {
