@@ -153,7 +153,12 @@ export function startServer(options: {
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
       RATES_SANDBOX_LATENCY_MS: '0',
-      ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
+      // On PostgreSQL the sandbox (its deposits fund the orders' wallets) as on PGlite, without the demo.
+      ...(options.databaseUrl && {
+        DATABASE_URL: options.databaseUrl,
+        SANDBOX: 'true',
+        DEMO_SEED: 'false',
+      }),
       ...options.env,
     }
     const started = performance.now()

@@ -60,30 +60,49 @@ rows.push({
 
 // 2–4. The server: reads, histories, orders (a throwaway PostgreSQL beside it).
 let postgres: Cluster | undefined
-if (on('BENCH_READS') || on('BENCH_HISTORY') || on('BENCH_ORDERS')) {
+if (['BENCH_READS', 'BENCH_HISTORY', 'BENCH_ORDERS'].some(on)) {
   postgres = await startPostgres()
   if (!postgres) notes.push('No PostgreSQL in /usr/lib/postgresql/*/bin: its rows are skipped.')
 }
+/** Runs a section; one that fails says so in the table and the others still run. */
+async function section(name: string, measure: () => Promise<Row[]>) {
+  if (!on(name)) return
+  try {
+    rows.push(...(await measure()))
+  } catch (error) {
+    rows.push({
+      measure: `${name} failed`,
+      value: String(error).split('\n')[0]!,
+      spread: '',
+      goal: '',
+      met: 'NO',
+    })
+    notes.push(`${name}: ${(error as Error).stack ?? error}`)
+  }
+}
+
 try {
-  if (on('BENCH_READS')) rows.push(...(await measureReads(postgres)))
-  if (on('BENCH_HISTORY')) rows.push(...(await measureHistory(postgres)))
-  if (on('BENCH_ORDERS')) rows.push(...(await measureOrders(postgres)))
+  await section('BENCH_READS', () => measureReads(postgres))
+  await section('BENCH_HISTORY', () => measureHistory(postgres))
+  await section('BENCH_ORDERS', () => measureOrders(postgres))
 } finally {
   await postgres?.stop()
 }
 
 // 5. Start-up against the server before issue 15.
-if (on('BENCH_START')) rows.push(...(await measureStartUp()))
+await section('BENCH_START', measureStartUp)
 
 // 6. First balances on screen in Chromium, online and offline from the cache.
-if (on('BENCH_OFFLINE')) rows.push(...offlineStartRows(await measureOfflineStart()).map(legacy))
+await section('BENCH_OFFLINE', async () =>
+  offlineStartRows(await measureOfflineStart()).map(legacy),
+)
 
 // 7. Card reveal round trip in Chromium, and the main thread's long tasks meanwhile.
-if (on('BENCH_REVEAL')) {
+await section('BENCH_REVEAL', async () => {
   const reveal = await measureCardReveal()
-  rows.push(...cardRevealRows(reveal).map(legacy))
   notes.push(...longTaskLines(reveal))
-}
+  return cardRevealRows(reveal).map(legacy)
+})
 
 console.log(printTable(rows))
 console.log(

@@ -136,14 +136,10 @@ const keyOf = (request: IdempotentRequest, key: string) => ({
 })
 
 function findAnswer(db: Kysely<DB> | Transaction<DB>, request: IdempotentRequest, key: string) {
-  const where = keyOf(request, key)
   return db
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'answer'])
-    .where('tenant_id', '=', where.tenant_id)
-    .where('scope', '=', where.scope)
-    .where('owner_id', '=', where.owner_id)
-    .where('key', '=', where.key)
+    .where((eb) => eb.and(keyOf(request, key)))
     .executeTakeFirst()
 }
 
@@ -177,13 +173,9 @@ async function keepAnswer(
   key: string,
   answer: unknown,
 ): Promise<void> {
-  const where = keyOf(request, key)
   await trx
     .updateTable('idempotency_keys')
     .set({ answer: JSON.stringify(answer) })
-    .where('tenant_id', '=', where.tenant_id)
-    .where('scope', '=', where.scope)
-    .where('owner_id', '=', where.owner_id)
-    .where('key', '=', where.key)
+    .where((eb) => eb.and(keyOf(request, key)))
     .execute()
 }
