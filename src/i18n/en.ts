@@ -1173,6 +1173,8 @@ export const en = {
   'auth.strength.fair': 'Fair: a few more characters make it stronger',
   'auth.strength.good': 'Good',
   'auth.strength.strong': 'Strong',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': '{shown} shown, more to come',
 } as const
 
 export type MessageKey = keyof typeof en

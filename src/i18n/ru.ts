@@ -1167,4 +1167,6 @@ export const ru: Messages = {
   'auth.strength.fair': 'Средний: ещё несколько символов сделают его надёжнее',
   'auth.strength.good': 'Хороший',
   'auth.strength.strong': 'Надёжный',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': 'Показано {shown}, есть ещё',
 }
