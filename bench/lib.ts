@@ -118,7 +118,14 @@ export function printTable(rows: readonly Row[]): string {
 const running = new Set<ChildProcess>()
 // An interrupted bench must not leave servers behind.
 process.once('exit', () => {
-  for (const child of running) if (child.pid) process.kill(-child.pid, 'SIGKILL')
+  for (const child of running) {
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) continue
+    try {
+      process.kill(-child.pid, 'SIGKILL')
+    } catch {
+      // Gone meanwhile: nothing left to stop.
+    }
+  }
 })
 
 export interface Server {
