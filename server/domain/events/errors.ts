@@ -9,6 +9,7 @@ export type EventsFailure =
   | { kind: 'WEBHOOK_DELIVERY_NOT_FOUND' }
   | { kind: 'WEBHOOK_ENDPOINT_LIMIT'; limit: number }
   | { kind: 'WEBHOOK_URL_REFUSED'; reason: UrlRefusal }
+  | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
 
 export class EventsError extends Error {
   constructor(readonly failure: EventsFailure) {

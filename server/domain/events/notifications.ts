@@ -10,13 +10,16 @@ import type {
 import type { DB } from '../../infra/db/schema.ts'
 import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
+import { EventsError } from './errors.ts'
 import * as repo from './repository.ts'
 import { eventPath } from './rules.ts'
+import { refuseUrl, type UrlPolicy } from './ssrf.ts'
 
 /** The person's side of events: the notification centre, their push devices and preferences. */
 export class Notifications {
   constructor(
     private readonly db: Kysely<DB>,
+    private readonly policy: UrlPolicy,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -50,7 +53,10 @@ export class Notifications {
    * key: the same browser subscribing again (or after another person signed
    * in on it) moves the subscription to whoever subscribed last.
    */
+  /** @throws EventsError PUSH_ENDPOINT_REFUSED (not https on a public address, outside the sandbox) */
   async subscribe(owner: Owner, body: PushSubscriptionBody, userAgent: string | undefined) {
+    const refusal = await refuseUrl(body.endpoint, this.policy)
+    if (refusal) throw new EventsError({ kind: 'PUSH_ENDPOINT_REFUSED', reason: refusal })
     await this.db
       .insertInto('push_subscriptions')
       .values({

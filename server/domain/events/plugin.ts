@@ -33,6 +33,7 @@ export default fp(
     const push = new WebPushSender(
       settings.vapid ?? loadOrCreateVapidKeys(dataDir),
       settings.vapidSubject,
+      { sandbox },
     )
     const bot: BotMessenger =
       settings.telegramBot === 'api' && telegram.botToken
@@ -42,7 +43,7 @@ export default fp(
     app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)
     app.jobs.register(DELIVER_JOB, dispatcher.deliver)
     app.decorate('events', {
-      notifications: new Notifications(app.db),
+      notifications: new Notifications(app.db, { sandbox }),
       endpoints: new WebhookEndpoints(app.db, { sandbox }),
       push,
       dispatcher,

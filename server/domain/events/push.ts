@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import webpush from 'web-push'
 import type { PushMessage } from '../../../contract/events.ts'
+import { postGuarded, type ReachPolicy } from './webhook-client.ts'
 
 export interface VapidKeys {
   publicKey: string
@@ -45,11 +46,17 @@ export interface PushOutcome {
   error: string | null
 }
 
-/** Sends encrypted web push messages (RFC 8291) signed with the VAPID keys (RFC 8292). */
+/**
+ * Sends encrypted web push messages (RFC 8291) signed with the VAPID keys
+ * (RFC 8292). web-push builds the request; it goes out through the same
+ * guarded POST as webhooks, since a subscription's endpoint comes from the
+ * browser and could name any address.
+ */
 export class WebPushSender {
   constructor(
     private readonly keys: VapidKeys,
     private readonly subject: string,
+    private readonly policy: ReachPolicy,
   ) {}
 
   get publicKey() {
@@ -57,25 +64,24 @@ export class WebPushSender {
   }
 
   async send(target: PushTarget, message: PushMessage): Promise<PushOutcome> {
+    let request: ReturnType<typeof webpush.generateRequestDetails>
     try {
-      const result = await webpush.sendNotification(
+      request = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         JSON.stringify(message),
-        {
-          vapidDetails: { subject: this.subject, ...this.keys },
-          TTL: 24 * 3600,
-          timeout: 10_000,
-        },
+        { vapidDetails: { subject: this.subject, ...this.keys }, TTL: 24 * 3600 },
       )
-      return { ok: true, status: result.statusCode, gone: false, error: null }
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode ?? null
-      return {
-        ok: false,
-        status,
-        gone: status === 404 || status === 410,
-        error: error instanceof Error ? error.message.slice(0, 500) : String(error),
-      }
+      // Keys a browser never made: trying again cannot help.
+      const text = error instanceof Error ? error.message : String(error)
+      return { ok: false, status: null, gone: true, error: text.slice(0, 500) }
     }
+    const outcome = await postGuarded(
+      request.endpoint,
+      request.body ?? '',
+      request.headers,
+      this.policy,
+    )
+    return { ...outcome, gone: outcome.status === 404 || outcome.status === 410 }
   }
 }

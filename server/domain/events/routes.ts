@@ -57,6 +57,11 @@ export const toProblem = (error: unknown) => {
         title: 'Unprocessable Content',
         errors: [{ field: 'url', message: REFUSALS[failure.reason] }],
       })
+    case 'PUSH_ENDPOINT_REFUSED':
+      return new ProblemError(422, 'PUSH_ENDPOINT_REFUSED', REFUSALS[failure.reason], {
+        title: 'Unprocessable Content',
+        errors: [{ field: 'endpoint', message: REFUSALS[failure.reason] }],
+      })
   }
 }
 
@@ -156,7 +161,10 @@ export async function notificationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await notifications.subscribe(request.auth, request.body, request.headers['user-agent'])
+      await translateErrors(
+        notifications.subscribe(request.auth, request.body, request.headers['user-agent']),
+        toProblem,
+      )
       return reply.code(204).send(null)
     },
   )

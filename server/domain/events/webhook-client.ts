@@ -36,16 +36,37 @@ export interface PostOutcome {
 /** How long a receiver may take to answer before the try counts as failed. */
 const TIMEOUT_MS = 10_000
 
-/**
- * POSTs one signed webhook. Outside the sandbox the connection goes only to
- * public addresses (checked after DNS, on the address connected to). A 2xx is
- * success; anything else, a redirect included, is a failed try. Never throws.
- */
+/** How the guarded POST treats addresses: the sandbox lets local receivers through. */
+export interface ReachPolicy {
+  sandbox: boolean
+  resolve?: Resolve
+}
+
+/** POSTs one signed webhook (JSON). A 2xx is success; anything else, a redirect included, is not. */
 export function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { sandbox: boolean; resolve?: Resolve },
+  policy: ReachPolicy,
+): Promise<PostOutcome> {
+  return postGuarded(
+    url,
+    body,
+    { ...headers, 'content-type': 'application/json', 'user-agent': 'Finplatform-Webhooks/1' },
+    policy,
+  )
+}
+
+/**
+ * POSTs to a URL someone else chose (a webhook endpoint, a push service).
+ * Outside the sandbox only https to public addresses, checked on the address
+ * actually connected to, after DNS. Never throws: the outcome says what happened.
+ */
+export function postGuarded(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string | number>,
+  policy: ReachPolicy,
 ): Promise<PostOutcome> {
   let target: URL
   try {
@@ -54,17 +75,15 @@ export function postWebhook(
     return Promise.resolve({ ok: false, status: null, error: 'invalid URL' })
   }
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1')
-  if (!options.sandbox) {
-    if (target.protocol !== 'https:') {
-      return Promise.resolve({ ok: false, status: null, error: 'only https is allowed' })
-    }
-    if (isIP(host) && !isPublicAddress(host)) {
-      return Promise.resolve({
-        ok: false,
-        status: null,
-        error: new RefusedAddressError(host).message,
-      })
-    }
+  if (target.protocol !== 'https:' && (target.protocol !== 'http:' || !policy.sandbox)) {
+    return Promise.resolve({ ok: false, status: null, error: 'only https is allowed' })
+  }
+  if (!policy.sandbox && isIP(host) && !isPublicAddress(host)) {
+    return Promise.resolve({
+      ok: false,
+      status: null,
+      error: new RefusedAddressError(host).message,
+    })
   }
   const client = target.protocol === 'https:' ? https : http
   return new Promise((resolve) => {
@@ -72,26 +91,19 @@ export function postWebhook(
       target,
       {
         method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'Finplatform-Webhooks/1',
-        },
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         timeout: TIMEOUT_MS,
-        ...(options.sandbox ? {} : { lookup: guardedLookup(options.resolve) }),
+        ...(policy.sandbox ? {} : { lookup: guardedLookup(policy.resolve) }),
       },
       (response) => {
-        // The receiver's body is not read beyond draining it: only the status counts.
+        // The answer's body is not read beyond draining it: only the status counts.
         response.resume()
+        const status = response.statusCode ?? 0
         response.on('end', () => {
-          const status = response.statusCode ?? 0
           const ok = status >= 200 && status < 300
           resolve({ ok, status, error: ok ? null : `HTTP ${status}` })
         })
-        response.on('error', (error) =>
-          resolve({ ok: false, status: response.statusCode ?? null, error: error.message }),
-        )
+        response.on('error', (error) => resolve({ ok: false, status, error: error.message }))
       },
     )
     request.on('timeout', () =>
