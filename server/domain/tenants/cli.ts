@@ -3,14 +3,6 @@ import type { Kysely } from 'kysely'
 import { PRODUCTS } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
-import {
-  parseWebhookCommand,
-  runWebhookCommand,
-  sandboxFromEnv,
-  WEBHOOK_USAGE,
-  type WebhookCommand,
-  WebhookUsageError,
-} from '../events/webhook-cli.ts'
 import { TenantError } from './errors.ts'
 import type { Fault } from './rules.ts'
 import { type TenantRow, TenantService } from './service.ts'
@@ -316,13 +308,23 @@ async function withDatabase(
   }
 }
 
-/** `webhooks …`: parsed and run like the tenant commands, against the same database. */
+/**
+ * `webhooks …`: parsed and run like the tenant commands, against the same
+ * database. Loaded only when asked for: the tenant commands start no slower.
+ */
 async function runWebhookCli(
   argv: readonly string[],
   open: OpenDatabase,
   output: CliOutput,
 ): Promise<number> {
-  let command: WebhookCommand
+  const {
+    parseWebhookCommand,
+    runWebhookCommand,
+    sandboxFromEnv,
+    WEBHOOK_USAGE,
+    WebhookUsageError,
+  } = await import('../events/webhook-cli.ts')
+  let command: ReturnType<typeof parseWebhookCommand>
   try {
     command = parseWebhookCommand(argv.filter((arg) => arg !== '--migrate'))
   } catch (error) {
