@@ -21,6 +21,7 @@ import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
 import { requiredConfirmations } from '../deposits/rules.ts'
+import { emitOrderEvent } from '../events/order-events.ts'
 import { KycRequiredError } from '../kyc/errors.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
@@ -692,6 +693,7 @@ export class OrderService {
     const moved = { ...row, status: to, updated_at: now, failure_code: failureCode }
     await activity.orderMoved(trx, moved, now)
     await this.#event(trx, moved, rail, to, now)
+    await emitOrderEvent(trx, moved, to)
     return moved
   }
 
