@@ -32,9 +32,9 @@ describe('the service worker’s push handling', () => {
       title: 'Finplatform',
       options: { body: '', data: { path: '/' } },
     })
-    expect(
-      notificationFor({ title: 'x', path: 'https://evil.example/' }, 'Finplatform').options.data.path,
-    ).toBe('/')
+    for (const path of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
+      expect(notificationFor({ title: 'x', path }, 'Finplatform').options.data.path).toBe('/')
+    }
   })
 
   it('reads JSON, and nothing from a push without data or with text', () => {

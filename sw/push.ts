@@ -14,7 +14,9 @@ export interface ShownNotification {
 /** A push message as the notification to show; a message not ours shows a generic one. */
 export function notificationFor(data: unknown, appName: string): ShownNotification {
   const message = (data ?? {}) as Partial<PushMessage>
-  const path = typeof message.path === 'string' && message.path.startsWith('/') ? message.path : '/'
+  // Only a path of this app: "//host" would be another origin.
+  const path =
+    typeof message.path === 'string' && /^\/(?![/\\])/.test(message.path) ? message.path : '/'
   return {
     title: typeof message.title === 'string' && message.title ? message.title : appName,
     options: {
