@@ -1195,7 +1195,6 @@ export const en = {
   'notifications.kind.security.sign_in_new_device': 'Sign-in from a new device',
   'notifications.kind.security.api_key_created': 'API key created: {name}',
   'notifications.kind.security.contact_changed': 'Contact details changed',
-  'notifications.detail.declined': 'Declined: {reason}',
   'notifications.detail.onTheWay': '{amount} on its way',
   'notifications.detail.arrived': '{amount} arrived',
   'notifications.detail.kycApproved': 'You’re verified',

@@ -1189,7 +1189,6 @@ export const ru: Messages = {
   'notifications.kind.security.sign_in_new_device': 'Вход с нового устройства',
   'notifications.kind.security.api_key_created': 'Создан API-ключ: {name}',
   'notifications.kind.security.contact_changed': 'Контактные данные изменены',
-  'notifications.detail.declined': 'Отклонено: {reason}',
   'notifications.detail.onTheWay': '{amount} в пути',
   'notifications.detail.arrived': '{amount} зачислено',
   'notifications.detail.kycApproved': 'Личность подтверждена',

@@ -34,7 +34,10 @@ describe('what a notification says', () => {
       en,
       'en',
     )
-    expect(said).toMatchObject({ detail: 'Declined: insufficient funds', failed: true })
+    expect(said).toMatchObject({
+      detail: 'Declined: not enough money on the account',
+      failed: true,
+    })
   })
 
   it('every kind has words in both languages, and a place in the preferences', () => {

@@ -1,5 +1,5 @@
 import type { EventKind, Notification } from '../../../contract/events.ts'
-import type { MessageKey } from '../../i18n/en.ts'
+import { en, type MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
@@ -64,9 +64,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title,
-        detail: t('notifications.detail.declined', {
-          reason: text(data, 'reason').replaceAll('_', ' ').toLowerCase(),
-        }),
+        detail: declineText(t, text(data, 'reason')),
         amount: money(text(data, 'amount'), text(data, 'currency')),
         failed: true,
       }
@@ -113,4 +111,22 @@ export function describeNotification(
     case 'security.contact_changed':
       return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
   }
+}
+
+/** A decline's reason in the words the card's own history uses. */
+function declineText(t: Translate, reason: string): string {
+  const key = `cards.tx.declined.${reason}`
+  return isMessageKey(key) ? t(key) : t('cards.tx.declined')
+}
+
+const isMessageKey = (key: string): key is MessageKey => key in en
+
+/** When, as a list shows it: the time today, else the day ("12 Nov"). */
+export function shortTime(language: Language, iso: string, now = new Date()): string {
+  const at = new Date(iso)
+  const today = at.toDateString() === now.toDateString()
+  return new Intl.DateTimeFormat(
+    language,
+    today ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short' },
+  ).format(at)
 }

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
 import { Link } from 'wouter'
 import type { EventKind, Notification } from '../../../contract/events.ts'
-import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import {
@@ -16,7 +15,7 @@ import {
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { describeNotification } from './describe.ts'
+import { describeNotification, shortTime } from './describe.ts'
 import { useMarkRead } from './mutations.ts'
 import { notificationsQuery } from './queries.ts'
 import './notifications.css'
@@ -114,11 +113,16 @@ function NotificationRow(props: { item: Notification; onOpen: () => void }) {
             {unread && <span className="visually-hidden">{t('notifications.unread')}: </span>}
             {said.title}
           </span>
-          <span className="link-row-explain">
-            {[said.detail, formatDateTime(language, item.created_at)].filter(Boolean).join(' · ')}
-          </span>
+          {said.detail && (
+            <span className="link-row-explain notification-detail">{said.detail}</span>
+          )}
         </span>
-        {said.amount && <span className="notification-amount">{said.amount}</span>}
+        <span className="notification-side">
+          {said.amount && <span className="notification-amount">{said.amount}</span>}
+          <time className="muted" dateTime={item.created_at}>
+            {shortTime(language, item.created_at)}
+          </time>
+        </span>
         {unread && <span className="notification-dot" aria-hidden="true" />}
       </Link>
     </li>
