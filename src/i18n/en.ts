@@ -1265,6 +1265,8 @@ export const en = {
   'webhooks.status.pending': 'Pending',
   'webhooks.status.delivered': 'Delivered',
   'webhooks.status.failed': 'Failed',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': '{shown} shown, more to come',
 } as const
 
 export type MessageKey = keyof typeof en

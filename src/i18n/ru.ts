@@ -1259,4 +1259,6 @@ export const ru: Messages = {
   'webhooks.status.pending': 'Ожидает',
   'webhooks.status.delivered': 'Доставлено',
   'webhooks.status.failed': 'Не доставлено',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': 'Показано {shown}, есть ещё',
 }
