@@ -18,6 +18,12 @@ export interface EventsConfig {
   telegramApiUrl: string
   /** PUBLIC_URL: where people open the app (the bot's button; push links). */
   publicUrl: string
+  /**
+   * EVENTS_DISPATCH (default true): whether this process runs the dispatch and delivery jobs.
+   * Events are written either way; false leaves their jobs to other processes (the server
+   * tests of other areas set it, so their job runs meet only their own jobs).
+   */
+  dispatch: boolean
 }
 
 export function eventsConfig(env: Env, problems: string[], sandbox: boolean): EventsConfig {
@@ -37,7 +43,12 @@ export function eventsConfig(env: Env, problems: string[], sandbox: boolean): Ev
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${env.PORT || 8080}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL')
   const realBot = Boolean(env.TELEGRAM_BOT_TOKEN) && (!sandbox || Boolean(env.TELEGRAM_API_URL))
+  const dispatchRaw = env.EVENTS_DISPATCH
+  if (dispatchRaw && !/^(true|false|1|0)$/i.test(dispatchRaw)) {
+    problems.push('EVENTS_DISPATCH must be true or false')
+  }
   return {
+    dispatch: !dispatchRaw || /^(true|1)$/i.test(dispatchRaw),
     vapid: publicKey && privateKey ? { publicKey, privateKey } : undefined,
     vapidSubject,
     telegramBot: realBot ? 'api' : 'sandbox',

@@ -16,7 +16,7 @@ import {
   signUp,
 } from '../../test-support.ts'
 import { runTenantCli } from '../tenants/cli.ts'
-import { drain, startReceiver, userIdOf } from './events-test-support.ts'
+import { DISPATCH, drain, startReceiver, userIdOf } from './events-test-support.ts'
 import { isPublicAddress, refuseUrl } from './ssrf.ts'
 
 /** http_ece (web-push's own dependency) decrypts what the push service received, as a browser would. */
@@ -129,7 +129,7 @@ function browserKeys() {
 describeServer('events: web push and Telegram, sandbox', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(DISPATCH)
   })
   afterAll(() => app?.close())
 
@@ -318,6 +318,7 @@ describeServer('events: the real Telegram adapter in the app', () => {
       answer: () => ({ status: 200, body: '{"ok":true,"result":{}}' }),
     })
     const app = await createTestApp({
+      ...DISPATCH,
       TELEGRAM_BOT_TOKEN: '555:test-token',
       TELEGRAM_API_URL: bot.url,
       PUBLIC_URL: 'https://wallet.example',

@@ -6,6 +6,9 @@ import type { TokenPair } from '../../../contract/auth.ts'
 import type { EventKind, WebhookEndpoint } from '../../../contract/events.ts'
 import { bearer, headers } from '../../test-support.ts'
 
+/** The test apps of this folder run the event jobs (test-support turns them off elsewhere). */
+export const DISPATCH = { EVENTS_DISPATCH: 'true' }
+
 export interface Received {
   path: string
   headers: IncomingHttpHeaders

@@ -25,6 +25,7 @@ import {
 import { latestCode } from '../otp/otp-test-support.ts'
 import {
   addEndpoint,
+  DISPATCH,
   drain,
   endpointSecret,
   eventKinds,
@@ -49,7 +50,7 @@ const envelopeOf = (request: Received) => JSON.parse(request.body) as EventEnvel
 describeServer('events: each kind comes from its action and from nothing else', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(DISPATCH)
   })
   afterAll(() => app?.close())
 
@@ -222,7 +223,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
 describeServer('events: the outbox commits with the change, or not at all', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(DISPATCH)
   })
   afterAll(() => app?.close())
 
@@ -273,7 +274,7 @@ describeServer('events: a crash after the commit still delivers', () => {
     // PGlite on disk in the place's DATA_DIR (memory:// would die with the process).
     const url = place.databaseUrl === 'memory://' ? '' : place.databaseUrl
     try {
-      const first = await createTestAppOn({ ...place, databaseUrl: url })
+      const first = await createTestAppOn({ ...place, databaseUrl: url }, DISPATCH)
       const pair = await signUp(first, { kyc: false })
       await addEndpoint(first, pair, { url: `${receiver.url}/hook` })
       const created = await first.inject({
@@ -287,7 +288,7 @@ describeServer('events: a crash after the commit still delivers', () => {
       await first.close()
       expect(receiver.received).toHaveLength(0)
 
-      const second = await createTestAppOn({ ...place, databaseUrl: url })
+      const second = await createTestAppOn({ ...place, databaseUrl: url }, DISPATCH)
       try {
         await drain(second)
         expect(receiver.received.map((request) => envelopeOf(request).type)).toEqual([
@@ -306,7 +307,7 @@ describeServer('events: a crash after the commit still delivers', () => {
 describeServer('events: webhooks', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(DISPATCH)
   })
   afterAll(() => app?.close())
 
@@ -557,7 +558,7 @@ describeServer('events: webhooks', () => {
 describeServer('events: SSRF outside the sandbox', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp({ SANDBOX: 'false' })
+    app = await createTestApp({ ...DISPATCH, SANDBOX: 'false' })
   })
   afterAll(() => app?.close())
 
@@ -644,7 +645,7 @@ describeServer('events: SSRF outside the sandbox', () => {
 describeServer('events: the notification centre', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp()
+    app = await createTestApp(DISPATCH)
   })
   afterAll(() => app?.close())
 

@@ -5,7 +5,7 @@ import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { cardCalls, testCardKeys } from '../cards/card-test-support.ts'
 import { CUR, fund, getOrder, orderUser, placed, quote } from '../orders/order-fixtures.ts'
-import { eventKinds } from './events-test-support.ts'
+import { DISPATCH, eventKinds } from './events-test-support.ts'
 
 const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
 
@@ -26,7 +26,7 @@ describeServer('events: card payments and orders', () => {
   let app: FastifyInstance
   const keys = testCardKeys()
   beforeAll(async () => {
-    app = await createTestApp(keys.env)
+    app = await createTestApp({ ...keys.env, ...DISPATCH })
   })
   afterAll(() => app?.close())
   const { fundedCard } = cardCalls(() => app)

@@ -40,8 +40,10 @@ export default fp(
         ? new TelegramBotApi({ apiUrl: settings.telegramApiUrl, token: telegram.botToken })
         : new SandboxBot(app.db)
     const dispatcher = new EventDispatcher({ sandbox, publicUrl: settings.publicUrl, push, bot })
-    app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)
-    app.jobs.register(DELIVER_JOB, dispatcher.deliver)
+    if (settings.dispatch) {
+      app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)
+      app.jobs.register(DELIVER_JOB, dispatcher.deliver)
+    }
     app.decorate('events', {
       notifications: new Notifications(app.db, { sandbox }),
       endpoints: new WebhookEndpoints(app.db, { sandbox }),
