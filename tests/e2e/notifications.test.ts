@@ -34,16 +34,19 @@ test('a sandbox card authorisation shows in the notification centre within secon
   const base = session.server.url
   await signInAsDemo(page, base)
 
+  // The demo's card on its euro balance account: the wallet's euros pay for it.
   const cards = await v1<{
-    data: { id: string; status: string; fiat_account: { currency: string } }[]
+    data: { id: string; status: string; currency: string; stand_alone: boolean }[]
   }>(page, '/issuing/cards?limit=100')
   const card = cards.data.find(
-    (candidate) => candidate.status === 'ACTIVE' && candidate.fiat_account.currency === 'EUR',
+    (candidate) =>
+      candidate.status === 'ACTIVE' && candidate.currency === 'EUR' && !candidate.stand_alone,
   )
   if (!card) throw new Error(`the demo has no active EUR card: ${JSON.stringify(cards.data)}`)
 
   // Whatever the seed told already is read, so the count below is this payment's.
-  const bell = page.getByTestId('notification-bell')
+  // The phone's top bar holds the bell; the side navigation's copy is hidden at this width.
+  const bell = page.locator('[data-testid="notification-bell"]:visible')
   await bell.click()
   await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor()
   const markAll = page.getByRole('button', { name: 'Mark all as read' })
