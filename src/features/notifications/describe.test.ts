@@ -15,7 +15,7 @@ describe('what a notification says', () => {
       en,
       'en',
     )
-    expect(said.title).toBe('Card payment: Corner Café')
+    expect(said).toMatchObject({ title: 'Corner Café', detail: 'Card payment' })
     expect(said.amount).toMatch(/3\.50/)
     expect(said.failed).toBeFalsy()
   })

@@ -54,24 +54,29 @@ export function describeNotification(
     name: text(data, 'name'),
   })
   switch (item.kind) {
+    // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
     case 'card.authorization.approved':
     case 'card.transaction.settled':
       return {
-        title,
-        detail: '',
+        title: text(data, 'merchant_name') || title,
+        detail: t(
+          item.kind === 'card.transaction.settled'
+            ? 'notifications.card.settled'
+            : 'notifications.card.approved',
+        ),
         amount: money(text(data, 'amount'), text(data, 'currency'), 'out'),
       }
     case 'card.authorization.declined':
       return {
-        title,
+        title: text(data, 'merchant_name') || title,
         detail: declineText(t, text(data, 'reason')),
         amount: money(text(data, 'amount'), text(data, 'currency')),
         failed: true,
       }
     case 'card.transaction.refunded':
       return {
-        title,
-        detail: '',
+        title: text(data, 'merchant_name') || title,
+        detail: t('notifications.card.refunded'),
         amount: money(text(data, 'amount'), text(data, 'currency'), 'in'),
       }
     case 'deposit.detected':
