@@ -35,9 +35,20 @@ export async function emitEvent<K extends EventKind>(
       user_id: input.userId,
       kind: input.kind,
       version: EVENT_PAYLOADS[input.kind].version,
-      payload: JSON.stringify(input.payload),
+      payload: JSON.stringify(input.payload, wellFormed),
     })
     .execute()
   await enqueue(trx, { kind: DISPATCH_JOB, tenantId: input.tenantId, payload: { event_id: id } })
   return id
+}
+
+/** An unpaired UTF-16 surrogate: JSON can spell it, jsonb refuses it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * Strings as jsonb takes them: a name the API accepted (any text) must not
+ * make the event, and so the change it reports, fail to commit.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value
 }
