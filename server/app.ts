@@ -12,6 +12,8 @@ import counterpartyRoutes from './domain/counterparties/routes.ts'
 import sandboxDepositRoutes from './domain/deposits/routes.ts'
 import developerRoutes from './domain/developer/routes.ts'
 import vendors from './domain/developer/vendors.ts'
+import events from './domain/events/plugin.ts'
+import { notificationRoutes, sandboxBotRoutes, webhookRoutes } from './domain/events/routes.ts'
 import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
@@ -100,6 +102,7 @@ export async function buildApp(
   await app.register(rates, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
+  await app.register(events, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })
 
@@ -124,6 +127,7 @@ export async function buildApp(
       activityRoutes,
       fiatAccountRoutes,
       counterpartyRoutes,
+      notificationRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -142,6 +146,7 @@ export async function buildApp(
       orderRoutes,
       kycRoutes,
       developerRoutes,
+      webhookRoutes,
       ...(options.extraRoutes?.v1 ?? []),
     ]),
     { prefix: '/api/v1', config },
@@ -152,6 +157,7 @@ export async function buildApp(
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxBotRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox', config })

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
+import { type EventsConfig, eventsConfig } from './events-config.ts'
 
 export interface Config {
   port: number
@@ -98,6 +99,8 @@ export interface Config {
     password: string
   }
   secrets: Secrets
+  /** Issue 20: how events leave the server (see eventsConfig). */
+  events: EventsConfig
 }
 
 export const RATES_PROVIDERS = ['sandbox'] as const
@@ -271,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     seed: bool('DEMO_SEED', config.sandbox),
     password: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
   }
+  const events = eventsConfig(env, problems, config.sandbox)
   if (problems.length > 0) throw new ConfigError(problems)
 
   const stored =
@@ -282,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     rates,
     kyc,
     demo,
+    events,
     secrets: {
       jwtKey: jwtKey ?? stored!.jwtKey,
       refreshKey: refreshKey ?? stored!.refreshKey,

@@ -98,6 +98,9 @@ export async function createTestAppOn(
     // and seed the demo only where they test it.
     JOBS_POLL_MS: '0',
     DEMO_SEED: 'false',
+    // Events are written everywhere; only the event tests run their dispatch jobs
+    // (server/domain/events), so other files' job runs meet only their own jobs.
+    EVENTS_DISPATCH: 'false',
     ...overrides,
   })
   return buildApp(config, options)

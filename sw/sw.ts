@@ -11,6 +11,7 @@ import { netConfig } from '../src/net/config.ts'
 import { webLocks } from '../src/net/locks.ts'
 import { openTokenVault } from '../src/storage/token-vault.ts'
 import { sendEveryWindowTo } from './logout.ts'
+import { notificationFor, openFromTap, pushData } from './push.ts'
 
 declare const self: ServiceWorkerGlobalScope
 
@@ -46,3 +47,20 @@ self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
 })
 clientsClaim()
+
+// Web push (issue 20): show the event; a tap opens the screen it is about.
+self.addEventListener('push', (event) => {
+  const { title, options } = notificationFor(pushData(event), 'Finplatform')
+  event.waitUntil(self.registration.showNotification(title, options))
+})
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const path = (event.notification.data as { path?: string } | null)?.path ?? '/'
+  event.waitUntil(
+    self.clients
+      .matchAll({ type: 'window', includeUncontrolled: true })
+      .then((windows) =>
+        openFromTap(path, windows, (url) => self.clients.openWindow(url), self.location.origin),
+      ),
+  )
+})

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
+import { NotificationBell } from '../features/notifications/bell.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
 import { isTelegram } from '../telegram/launch.ts'
 import { SignOutIcon } from '../ui/icons.tsx'
@@ -59,12 +60,16 @@ export function Layout(props: {
           <Link href={paths.home} className="brand">
             <TenantBrand />
           </Link>
+          <NotificationBell href={paths.notifications} className="bell-topbar" />
         </header>
       )}
       <div className="sidebar">
-        <Link href={paths.home} className="brand sidebar-brand">
-          <TenantBrand />
-        </Link>
+        <div className="sidebar-top">
+          <Link href={paths.home} className="brand sidebar-brand">
+            <TenantBrand />
+          </Link>
+          <NotificationBell href={paths.notifications} className="bell-sidebar" />
+        </div>
         <Navigation />
         <div className="sidebar-footer">
           <LanguageSelect />
@@ -77,6 +82,11 @@ export function Layout(props: {
         </div>
       </div>
       <div className="content">
+        {inTelegram && (
+          <div className="telegram-bar">
+            <NotificationBell href={paths.notifications} />
+          </div>
+        )}
         <OfflineBanner />
         <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}

@@ -28,6 +28,8 @@ export const paths = {
   developer: '/developer',
   fiatAccounts: '/accounts',
   fiatAccount: '/accounts/:id',
+  /** Issue 20: the notification centre. */
+  notifications: '/notifications',
 } as const
 
 const segment = encodeURIComponent

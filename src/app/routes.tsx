@@ -35,6 +35,17 @@ const VerifyPage = lazy(() => import('../features/kyc/verify-page.tsx'))
 const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'))
 const FiatAccountsPage = lazy(() => import('../features/cards/fiat-accounts-page.tsx'))
 const FiatAccountPage = lazy(() => import('../features/cards/fiat-account-page.tsx'))
+const WebhooksSection = lazy(() =>
+  import('../features/notifications/webhooks-section.tsx').then((module) => ({
+    default: module.WebhooksSection,
+  })),
+)
+const NotificationsPage = lazy(() => import('../features/notifications/notifications-page.tsx'))
+const PushSettings = lazy(() =>
+  import('../features/notifications/push-settings.tsx').then((module) => ({
+    default: module.PushSettings,
+  })),
+)
 
 type Params = Record<string, string>
 
@@ -52,7 +63,12 @@ export const ROUTES: {
   { path: paths.logout, access: 'anyone', page: () => <LogoutPage /> },
   { path: paths.signIn, access: 'signedOut', page: () => <SignInPage /> },
   { path: paths.signUp, access: 'signedOut', page: () => <SignUpPage /> },
-  { path: paths.profile, access: 'signedIn', page: () => <ProfilePage /> },
+  {
+    path: paths.profile,
+    access: 'signedIn',
+    page: () => <ProfilePage notifications={<PushSettings />} />,
+  },
+  { path: paths.notifications, access: 'signedIn', page: () => <NotificationsPage /> },
   { path: paths.counterpartiesHome, access: 'signedIn', page: () => <CounterpartiesPage /> },
   {
     path: paths.newCounterparty,
@@ -92,7 +108,11 @@ export const ROUTES: {
     access: 'signedIn',
     page: (params) => <FiatAccountPage id={params.id!} />,
   },
-  { path: paths.developer, access: 'signedIn', page: () => <DeveloperPage /> },
+  {
+    path: paths.developer,
+    access: 'signedIn',
+    page: () => <DeveloperPage webhooks={<WebhooksSection />} />,
+  },
   { path: paths.verify, access: 'signedIn', page: () => <VerifyPage /> },
   { path: paths.home, access: 'signedIn', page: () => <HomePage /> },
 ]

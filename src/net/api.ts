@@ -83,6 +83,8 @@ const client = (base: string) => ({
     call<T>(base, 'POST', path, { ...options, body }),
   patch: <T>(path: string, body?: unknown, options?: Options) =>
     call<T>(base, 'PATCH', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Options) =>
+    call<T>(base, 'PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: Options) => call<T>(base, 'DELETE', path, options),
 })
 

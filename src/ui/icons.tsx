@@ -174,3 +174,10 @@ export const SearchOffIcon = (p: IconProps) => (
     <path d="m8.5 8.5 4 4M12.5 8.5l-4 4" />
   </Icon>
 )
+
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 9.5a6 6 0 0 1 12 0c0 4.5 1.5 6.5 2.5 7.5h-17c1-1 2.5-3 2.5-7.5Z" />
+    <path d="M10 20a2.2 2.2 0 0 0 4 0" />
+  </Icon>
+)

@@ -4,8 +4,10 @@ import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
+import { emitEvent } from '../events/outbox.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { AuthError } from './errors.ts'
+import { isNewDevice } from './new-device.ts'
 import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
 import { judgeRefresh, normaliseEmail } from './rules.ts'
@@ -145,6 +147,18 @@ export class AuthService {
     }
     const now = this.clock()
     const sessionId = await repo.insertSession(trx, { ...context, userId })
+    if (await isNewDevice(trx, { userId, sessionId, userAgent: context.userAgent })) {
+      await emitEvent(trx, {
+        tenantId: context.tenantId,
+        userId,
+        kind: 'security.sign_in_new_device',
+        payload: {
+          session_id: sessionId,
+          user_agent: context.userAgent?.slice(0, 512) ?? null,
+          signed_in_at: now.toISOString(),
+        },
+      })
+    }
     const session = { tenantId: context.tenantId, userId, sessionId }
     const refresh = await this.issueRefreshToken(trx, session, now)
     return this.pair(session, refresh.token, now)

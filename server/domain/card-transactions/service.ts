@@ -11,6 +11,7 @@ import { cardAuthorized, cardPaymentFollowed } from '../activity/record.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
 import { consumeOtp } from '../cards/service.ts'
+import { emitCardEvent } from '../events/card-events.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
@@ -202,6 +203,19 @@ export class CardProcessor {
         declineReason,
         at: now,
       })
+      await emitCardEvent(
+        trx,
+        card,
+        verdict.status === 'DECLINED'
+          ? 'card.authorization.declined'
+          : 'card.authorization.approved',
+        {
+          transactionId: id,
+          amountMinor: amount,
+          merchant: message.merchant ?? null,
+          reason: declineReason,
+        },
+      )
     }
     if (decision.status === 'DECLINED') {
       await record(decision)
@@ -297,6 +311,13 @@ export class CardProcessor {
         activityId,
         at: now,
       })
+      if (type !== 'REVERSAL')
+        await emitCardEvent(
+          trx,
+          card,
+          type === 'REFUND' ? 'card.transaction.refunded' : 'card.transaction.settled',
+          { transactionId: id, amountMinor: amount, merchant },
+        )
     }
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)
     const destination = await this.releaseTo(trx, card, account.status)

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
-import { AmountError, toMinor } from '../../../contract/money.ts'
+import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { labelFor, recordLabels } from '../activity/labels.ts'
 import { cryptoDepositDetected, cryptoDepositProgress } from '../activity/record.ts'
+import { emitEvent } from '../events/outbox.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { toTransaction } from '../transactions/service.ts'
@@ -119,6 +120,19 @@ export class DepositService {
         txHash,
         at: inserted.created_at,
       })
+      await emitEvent(trx, {
+        tenantId,
+        userId: wallet.user_id,
+        kind: 'deposit.detected',
+        payload: {
+          wallet_id: wallet.id,
+          transaction_id: inserted.id,
+          amount: fromMinor(amount, currency.decimals),
+          currency: currency.code,
+          chain: request.chain,
+          tx_hash: txHash,
+        },
+      })
       await this.jobs.enqueue(trx, {
         kind: DEPOSIT_JOB,
         tenantId,
@@ -181,6 +195,22 @@ export class DepositService {
           idempotencyKey: `deposit:${row.id}:confirmed`,
           postings: transfer(accounts.pending, accounts.user_wallet, row.currency_uuid, amount),
         })
+        const owner = await repo.findWalletById(trx, row.wallet_id)
+        if (owner) {
+          await emitEvent(trx, {
+            tenantId,
+            userId: owner.user_id,
+            kind: 'deposit.confirmed',
+            payload: {
+              wallet_id: row.wallet_id,
+              transaction_id: row.id,
+              amount: fromMinor(amount, row.decimals),
+              currency: row.currency,
+              chain: row.chain ?? '',
+              tx_hash: row.tx_hash ?? '',
+            },
+          })
+        }
       }
       const status = step.complete ? 'complete' : 'pending'
       await repo.updateDeposit(trx, row.id, { status, confirmations: step.confirmations })

@@ -8,6 +8,7 @@ import type {
   UpdateApiKeyBody,
 } from '../../../contract/developer.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { emitEvent } from '../events/outbox.ts'
 import { pageOf } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { DeveloperError } from './errors.ts'
@@ -74,6 +75,11 @@ export class DeveloperService {
         { id: uuidv7(), keyId: id, publicId: secret.publicId, hash: secret.hash },
         now,
       )
+      await emitEvent(trx, {
+        ...owner,
+        kind: 'security.api_key_created',
+        payload: { api_key_id: id, name: body.name, role: body.role },
+      })
       return repo.getKey(trx, owner, id, now)
     })
     return { ...toApiKey(row as repo.KeyRow), secret: secret.key }

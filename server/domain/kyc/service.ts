@@ -14,6 +14,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import type { KycProvider, KycProviderEvent } from '../../providers/kyc/kyc.ts'
+import { emitEvent } from '../events/outbox.ts'
 import { serves } from '../tenants/rules.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { KycError } from './errors.ts'
@@ -131,7 +132,11 @@ export class KycService {
           country: body.country,
         },
       })
-      await writeStatus(trx, owner, { status: 'PENDING', source: 'applicant', occurredAt: now })
+      await writeStatus(trx, owner, user.kyc_status, {
+        status: 'PENDING',
+        source: 'applicant',
+        occurredAt: now,
+      })
       await this.jobs.enqueue(trx, {
         kind: SANDBOX_REVIEW_JOB,
         tenantId: owner.tenantId,
@@ -253,7 +258,7 @@ export class KycService {
    */
   async #move(trx: Trx, owner: Owner, from: KycStatus, move: Move) {
     if (move.status === from) return
-    await writeStatus(trx, owner, move)
+    await writeStatus(trx, owner, from, move)
     const open = await repo.findOpenVerification(trx, owner)
     const stillOpen = move.status === 'PENDING' || move.status === 'HOLD'
     if (open) {
@@ -273,8 +278,15 @@ export class KycService {
 }
 
 /** Sets the person's status (their row locked by the caller) and writes its history entry. */
-async function writeStatus(trx: Trx, owner: Owner, move: Move) {
+async function writeStatus(trx: Trx, owner: Owner, from: KycStatus, move: Move) {
   await repo.setStatus(trx, owner, move.status, move.occurredAt)
+  if (move.source !== 'seed' && from !== move.status) {
+    await emitEvent(trx, {
+      ...owner,
+      kind: 'kyc.status_changed',
+      payload: { status: move.status, previous_status: from, reason: move.reason ?? null },
+    })
+  }
   await repo.insertHistory(trx, owner, {
     status: move.status,
     reason: move.reason ?? null,
@@ -291,6 +303,10 @@ export async function approveForDemo(db: Kysely<DB>, owner: Owner, now = new Dat
   await db.transaction().execute(async (trx) => {
     const user = await repo.lockUser(trx, owner)
     if (!user || user.kyc_status === 'APPROVED') return
-    await writeStatus(trx, owner, { status: 'APPROVED', source: 'seed', occurredAt: now })
+    await writeStatus(trx, owner, user.kyc_status, {
+      status: 'APPROVED',
+      source: 'seed',
+      occurredAt: now,
+    })
   })
 }

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
+import { emitOrderEvent } from '../events/order-events.ts'
 import { post, systemAccounts } from '../ledger/service.ts'
 import type { OrderDeps, Trx } from './order-deps.ts'
 import type { OrderRow } from './repository.ts'
@@ -174,6 +175,7 @@ export async function moveOrder(
     at: now,
   })
   await activity.orderMoved(trx, moved, now)
+  await emitOrderEvent(trx, moved, to)
   return moved
 }
 

@@ -8,6 +8,8 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
+import { emitEvent } from '../events/outbox.ts'
+import { maskEmail, maskPhone } from '../events/rules.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
@@ -135,6 +137,18 @@ export class OtpService {
         const now = this.clock()
         await repo.setContact(trx, session, recipient, now)
         await repo.revokeOtherSessions(trx, session, 'contact_changed', now)
+        await emitEvent(trx, {
+          tenantId: session.tenantId,
+          userId: session.userId,
+          kind: 'security.contact_changed',
+          payload: {
+            contact: recipient.channel === 'email' ? 'email' : 'phone',
+            masked:
+              recipient.channel === 'email'
+                ? maskEmail(recipient.identifier)
+                : maskPhone(recipient.identifier),
+          },
+        })
       })
     } catch (error) {
       // The last guard: another account took the contact between the check and the update.

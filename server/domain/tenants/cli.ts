@@ -62,6 +62,7 @@ export const USAGE = `Usage: npm run tenant -- <command>
   create --name <name> [settings] [--id <uuid>]
                                a new tenant (defaults for what is not given), with its card programs
   update <id> <settings>       change some settings of a tenant
+  webhooks <command>           the tenant's webhook endpoints (webhooks --help)
 
 Settings:
   --name <text>                          --primary-color #rrggbb   --accent-color #rrggbb
@@ -266,6 +267,7 @@ export async function runTenantCli(
 ): Promise<number> {
   let command: Command
   const migrate = argv.includes('--migrate')
+  if (argv[0] === 'webhooks') return runWebhookCli(argv.slice(1), open, output)
   try {
     command = parseCommand(argv.filter((arg) => arg !== '--migrate'))
   } catch (error) {
@@ -277,6 +279,20 @@ export async function runTenantCli(
     output.out(USAGE)
     return EXIT.ok
   }
+  return withDatabase(open, migrate, output, (db) => runCommand(command, db, output))
+}
+
+type OpenDatabase = (options: {
+  migrate: boolean
+}) => Promise<{ db: Kysely<DB>; close(): Promise<void> }>
+
+/** Opens the database (a CliRefusal: exit 1 with its message), runs, and closes it. */
+async function withDatabase(
+  open: OpenDatabase,
+  migrate: boolean,
+  output: CliOutput,
+  run: (db: Kysely<DB>) => Promise<number>,
+): Promise<number> {
   let database: { db: Kysely<DB>; close(): Promise<void> }
   try {
     database = await open({ migrate })
@@ -286,8 +302,41 @@ export async function runTenantCli(
     return EXIT.refused
   }
   try {
-    return await runCommand(command, database.db, output)
+    return await run(database.db)
   } finally {
     await database.close()
   }
+}
+
+/**
+ * `webhooks …`: parsed and run like the tenant commands, against the same
+ * database. Loaded only when asked for: the tenant commands start no slower.
+ */
+async function runWebhookCli(
+  argv: readonly string[],
+  open: OpenDatabase,
+  output: CliOutput,
+): Promise<number> {
+  const {
+    parseWebhookCommand,
+    runWebhookCommand,
+    sandboxFromEnv,
+    WEBHOOK_USAGE,
+    WebhookUsageError,
+  } = await import('../events/webhook-cli.ts')
+  let command: ReturnType<typeof parseWebhookCommand>
+  try {
+    command = parseWebhookCommand(argv.filter((arg) => arg !== '--migrate'))
+  } catch (error) {
+    if (!(error instanceof WebhookUsageError)) throw error
+    output.err(`${error.message}\n\n${WEBHOOK_USAGE}`)
+    return EXIT.usage
+  }
+  if (command.name === 'help') {
+    output.out(WEBHOOK_USAGE)
+    return EXIT.ok
+  }
+  return withDatabase(open, argv.includes('--migrate'), output, (db) =>
+    runWebhookCommand(command, db, output, { sandbox: sandboxFromEnv(process.env) }),
+  )
 }

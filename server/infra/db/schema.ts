@@ -39,6 +39,7 @@ import type {
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
+import type { EventTables } from './events-schema.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -720,7 +721,8 @@ export interface DemoSeedsTable {
   seeded_at: CreatedAt
 }
 
-export interface DB {
+/** Migration 0022's tables (issue 20) live in events-schema.ts. */
+export interface DB extends EventTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable

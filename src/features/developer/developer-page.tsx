@@ -16,7 +16,10 @@ import './developer.css'
  * /developer — API keys (create, rotate, edit, disable; a secret shown once),
  * the providers behind the deployment, and the API reference.
  */
-export default function DeveloperPage() {
+export default function DeveloperPage(props: {
+  /** The webhook endpoints, from the events feature (composed in src/app/routes.tsx). */
+  webhooks?: ReactNode
+}) {
   const { t } = useI18n()
   const titleId = useId()
   const keysId = useId()
@@ -143,6 +146,7 @@ export default function DeveloperPage() {
         )}
         {list}
       </section>
+      {props.webhooks}
       <VendorsTable />
     </div>
   )

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -17,7 +18,10 @@ import { meQuery, userDataQuery } from './queries.ts'
  * places that live under this tab on a phone (verification, accounts,
  * counterparties, the developer area), contacts, details and sign-out.
  */
-export default function ProfilePage() {
+export default function ProfilePage(props: {
+  /** The notification settings, from their own feature (composed in src/app/routes.tsx). */
+  notifications?: ReactNode
+}) {
   const { t, formatDate } = useI18n()
   const me = useQuery(meQuery())
   const details = useQuery(userDataQuery())
@@ -94,6 +98,7 @@ export default function ProfilePage() {
       <section className="card">
         <PersonalDetails data={details.data} />
       </section>
+      {props.notifications}
       {!isTelegram() && (
         <section className="card stack" aria-labelledby="session-title">
           <h2 id="session-title">{t('profile.session')}</h2>

@@ -1,0 +1,298 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { KycStatus, oneOf } from './enums.ts'
+import { Page, PageQuery } from './pagination.ts'
+
+/**
+ * Events (issue 20): what happened, told to the person (in the app, by push,
+ * by Telegram) and to developers (webhooks signed the Standard Webhooks way).
+ * The names are stable; each payload carries a version, bumped only by a
+ * breaking change (a field removed or its meaning changed; a new field is not).
+ */
+export const EVENT_KINDS = [
+  'card.authorization.approved',
+  'card.authorization.declined',
+  'card.transaction.settled',
+  'card.transaction.refunded',
+  'deposit.detected',
+  'deposit.confirmed',
+  'order.completed',
+  'order.failed',
+  'kyc.status_changed',
+  'security.sign_in_new_device',
+  'security.api_key_created',
+  'security.contact_changed',
+] as const
+export type EventKind = (typeof EVENT_KINDS)[number]
+export const EventKindSchema = oneOf(EVENT_KINDS)
+
+const Uuid = Type.String({ format: 'uuid' })
+const Amount = Type.String({ description: 'A decimal string, e.g. "12.50".' })
+const Time = Type.String({ format: 'date-time' })
+
+/** A card payment as every card event tells it (v1). */
+const CardPayment = {
+  card_id: Uuid,
+  transaction_id: Uuid,
+  amount: Amount,
+  currency: Type.String({ description: 'ISO 4217 code of the card’s currency.' }),
+  merchant_name: Type.String(),
+}
+
+/** One crypto deposit as both deposit events tell it (v1). */
+const Deposit = {
+  wallet_id: Uuid,
+  transaction_id: Uuid,
+  amount: Amount,
+  currency: Type.String({ description: 'The currency’s code, e.g. "USDT".' }),
+  chain: Type.String(),
+  tx_hash: Type.String(),
+}
+
+const OrderOutcome = {
+  order_id: Uuid,
+  wallet_id: Uuid,
+  type: Type.String({ description: 'The order’s type (contract/orders.ts).' }),
+  from_amount: Amount,
+  from_currency: Type.String(),
+  to_amount: Amount,
+  to_currency: Type.String(),
+}
+
+/** Every kind's payload schema and its current version. */
+export const EVENT_PAYLOADS = {
+  'card.authorization.approved': { version: 1, schema: Type.Object(CardPayment) },
+  'card.authorization.declined': {
+    version: 1,
+    schema: Type.Object({
+      ...CardPayment,
+      reason: Type.String({ description: 'The decline reason (contract/card-transactions.ts).' }),
+    }),
+  },
+  'card.transaction.settled': { version: 1, schema: Type.Object(CardPayment) },
+  'card.transaction.refunded': { version: 1, schema: Type.Object(CardPayment) },
+  'deposit.detected': { version: 1, schema: Type.Object(Deposit) },
+  'deposit.confirmed': { version: 1, schema: Type.Object(Deposit) },
+  'order.completed': { version: 1, schema: Type.Object(OrderOutcome) },
+  'order.failed': {
+    version: 1,
+    schema: Type.Object({ ...OrderOutcome, reason: Type.Union([Type.String(), Type.Null()]) }),
+  },
+  'kyc.status_changed': {
+    version: 1,
+    schema: Type.Object({
+      status: KycStatus,
+      previous_status: KycStatus,
+      reason: Type.Union([Type.String(), Type.Null()]),
+    }),
+  },
+  'security.sign_in_new_device': {
+    version: 1,
+    schema: Type.Object({
+      session_id: Uuid,
+      user_agent: Type.Union([Type.String(), Type.Null()]),
+      signed_in_at: Time,
+    }),
+  },
+  'security.api_key_created': {
+    version: 1,
+    schema: Type.Object({ api_key_id: Uuid, name: Type.String(), role: Type.String() }),
+  },
+  'security.contact_changed': {
+    version: 1,
+    schema: Type.Object({
+      contact: oneOf(['email', 'phone'] as const),
+      /** The new value, masked ("a***@example.com", "+49 *** 67"). */
+      masked: Type.String(),
+    }),
+  },
+} as const satisfies Record<EventKind, { version: number; schema: TSchema }>
+
+export type EventPayload<K extends EventKind> = Static<(typeof EVENT_PAYLOADS)[K]['schema']>
+export type AnyEventPayload = { [K in EventKind]: EventPayload<K> }[EventKind]
+
+/**
+ * The body of every webhook (and of the event inside a push message):
+ * the Standard Webhooks shape, `type` + `timestamp` + `data`.
+ */
+export const EventEnvelope = Type.Object({
+  id: Uuid,
+  type: EventKindSchema,
+  version: Type.Integer({ minimum: 1 }),
+  timestamp: Time,
+  tenant_id: Uuid,
+  data: Type.Record(Type.String(), Type.Unknown()),
+})
+export type EventEnvelope = Static<typeof EventEnvelope>
+
+/** One entry of the notification centre. `path`: the app screen it is about. */
+export const Notification = Type.Object({
+  id: Uuid,
+  kind: EventKindSchema,
+  version: Type.Integer(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  path: Type.String(),
+  created_at: Time,
+  read_at: Type.Union([Time, Type.Null()]),
+})
+export type Notification = Static<typeof Notification>
+
+export const NotificationList = Type.Object({
+  ...Page(Notification).properties,
+  unread: Type.Integer({ minimum: 0 }),
+})
+export type NotificationList = Static<typeof NotificationList>
+export const NotificationListQuery = PageQuery
+
+export const MarkNotificationsReadBody = Type.Object(
+  {
+    /** These; or, without ids, every notification of the person. */
+    ids: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100 })),
+  },
+  { additionalProperties: false },
+)
+export type MarkNotificationsReadBody = Static<typeof MarkNotificationsReadBody>
+
+export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) })
+export type UnreadCount = Static<typeof UnreadCount>
+
+/** Web push: the server's VAPID public key, and a browser's subscription (PushSubscriptionJSON). */
+export const PushConfig = Type.Object({ public_key: Type.String() })
+export type PushConfig = Static<typeof PushConfig>
+
+export const PushSubscriptionBody = Type.Object(
+  {
+    endpoint: Type.String({ format: 'uri', maxLength: 2048 }),
+    keys: Type.Object(
+      {
+        p256dh: Type.String({ minLength: 1, maxLength: 256 }),
+        auth: Type.String({ minLength: 1, maxLength: 256 }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+export type PushSubscriptionBody = Static<typeof PushSubscriptionBody>
+
+export const PushUnsubscribeBody = Type.Object(
+  { endpoint: Type.String({ minLength: 1, maxLength: 2048 }) },
+  { additionalProperties: false },
+)
+
+/** Which kinds reach the person outside the app (push and Telegram); the centre shows all. */
+export const NotificationPreferences = Type.Object({
+  muted: Type.Array(EventKindSchema),
+})
+export type NotificationPreferences = Static<typeof NotificationPreferences>
+export const NotificationPreferencesBody = Type.Object(
+  { muted: Type.Array(EventKindSchema, { maxItems: EVENT_KINDS.length }) },
+  { additionalProperties: false },
+)
+
+/** The shape the service worker's `push` handler reads. */
+export interface PushMessage {
+  title: string
+  body: string
+  path: string
+  event_id: string
+  kind: EventKind
+}
+
+/** A developer's webhook endpoint. Its secret is shown by its own call, to its owner. */
+export const WebhookEndpoint = Type.Object({
+  id: Uuid,
+  url: Type.String(),
+  description: Type.String(),
+  /** Empty: every kind. */
+  event_kinds: Type.Array(EventKindSchema),
+  enabled: Type.Boolean(),
+  created_at: Time,
+  updated_at: Time,
+  /** After a rotation: until when the previous secret still signs too. */
+  previous_secret_expires_at: Type.Union([Time, Type.Null()]),
+})
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>
+
+export const WebhookEndpointList = Page(WebhookEndpoint)
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>
+export const WebhookEndpointListQuery = PageQuery
+
+const EndpointUrl = Type.String({ minLength: 1, maxLength: 2048 })
+const EndpointKinds = Type.Array(EventKindSchema, { maxItems: EVENT_KINDS.length })
+const Description = Type.String({ maxLength: 200 })
+
+export const CreateWebhookEndpointBody = Type.Object(
+  {
+    url: EndpointUrl,
+    description: Type.Optional(Description),
+    event_kinds: Type.Optional(EndpointKinds),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>
+
+export const UpdateWebhookEndpointBody = Type.Object(
+  {
+    url: Type.Optional(EndpointUrl),
+    description: Type.Optional(Description),
+    event_kinds: Type.Optional(EndpointKinds),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+export type UpdateWebhookEndpointBody = Static<typeof UpdateWebhookEndpointBody>
+
+export const WebhookSecret = Type.Object({
+  /** `whsec_<base64>`: the Standard Webhooks secret. */
+  secret: Type.String(),
+  previous_secret_expires_at: Type.Union([Time, Type.Null()]),
+})
+export type WebhookSecret = Static<typeof WebhookSecret>
+
+/** The longest overlap of a rotated-out webhook secret: a week. */
+export const MAX_WEBHOOK_OVERLAP_SECONDS = 604_800
+export const RotateWebhookSecretBody = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_WEBHOOK_OVERLAP_SECONDS,
+        description: 'How long the old secret keeps signing beside the new one; default 24 h.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+/** One event sent (or being sent) to one endpoint. */
+export const WebhookDelivery = Type.Object({
+  id: Uuid,
+  event_id: Uuid,
+  kind: EventKindSchema,
+  status: oneOf(DELIVERY_STATUSES),
+  attempts: Type.Integer(),
+  response_status: Type.Union([Type.Integer(), Type.Null()]),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  last_attempt_at: Type.Union([Time, Type.Null()]),
+  delivered_at: Type.Union([Time, Type.Null()]),
+  created_at: Time,
+})
+export type WebhookDelivery = Static<typeof WebhookDelivery>
+export const WebhookDeliveryList = Page(WebhookDelivery)
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>
+
+/** A message the sandbox Telegram bot "sent" (`GET /api/sandbox/outbox/telegram`). */
+export const BotMessage = Type.Object({
+  id: Uuid,
+  chat_id: Type.String(),
+  text: Type.String(),
+  button_text: Type.Union([Type.String(), Type.Null()]),
+  button_url: Type.Union([Type.String(), Type.Null()]),
+  created_at: Time,
+})
+export type BotMessage = Static<typeof BotMessage>
+export const BotOutbox = Type.Object({ data: Type.Array(BotMessage) })

@@ -1,0 +1,229 @@
+import type { Kysely } from 'kysely'
+import type { EventEnvelope, EventKind, PushMessage } from '../../../contract/events.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
+import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
+import { DISPATCH_JOB } from './outbox.ts'
+import type { WebPushSender } from './push.ts'
+import * as repo from './repository.ts'
+import {
+  deliveryBackoffMs,
+  endpointWants,
+  eventMessage,
+  eventPath,
+  MAX_DELIVERY_ATTEMPTS,
+  openButtonText,
+} from './rules.ts'
+import type { Resolve } from './ssrf.ts'
+import { postWebhook, signedHeaders } from './webhook-client.ts'
+
+/** The job that makes one delivery (one event to one destination). */
+export const DELIVER_JOB = 'events.deliver'
+
+export interface DispatcherOptions {
+  sandbox: boolean
+  publicUrl: string
+  push: WebPushSender
+  bot: BotMessenger
+  /** Tests resolve names themselves (the SSRF checks). */
+  resolve?: Resolve
+}
+
+interface Attempt {
+  ok: boolean
+  status: number | null
+  error: string | null
+  /** Trying again cannot help (the endpoint is gone or disabled, the subscription expired). */
+  final?: boolean
+}
+
+/** The body every webhook carries: the Standard Webhooks shape. */
+export function envelopeOf(event: {
+  id: string
+  tenant_id: string
+  kind: EventKind
+  version: number
+  payload: Record<string, unknown>
+  created_at: Date
+}): EventEnvelope {
+  return {
+    id: event.id,
+    type: event.kind,
+    version: event.version,
+    timestamp: event.created_at.toISOString(),
+    tenant_id: event.tenant_id,
+    data: event.payload,
+  }
+}
+
+/**
+ * Fans events out and makes the deliveries, as two kinds of job:
+ *
+ * - `events.dispatch` (enqueued with the event, in its transaction): writes the
+ *   person's notification and one `event_deliveries` row per destination — the
+ *   person's push subscriptions and Telegram chat (unless they muted the kind),
+ *   the person's own webhook endpoints and the tenant's — and a deliver job for
+ *   each row it created. The row's unique key (event, channel, destination) makes
+ *   a repeated dispatch create nothing twice.
+ * - `events.deliver`: one try of one delivery, recorded on its row; a failure
+ *   asks for the next try after a backoff, up to MAX_DELIVERY_ATTEMPTS. A row no
+ *   longer pending is left alone, so a delivery that succeeded is never repeated
+ *   by its job ("send again" in the developer area is the one deliberate repeat).
+ */
+export class EventDispatcher {
+  constructor(private readonly options: DispatcherOptions) {}
+
+  readonly dispatch = async (job: Job, context: JobContext): Promise<JobResult> => {
+    const eventId = String(job.payload.event_id)
+    await context.db.transaction().execute(async (trx) => {
+      const event = await repo.findEvent(trx, eventId)
+      if (!event) return
+      await repo.insertNotification(trx, event)
+      const [endpoints, personal] = await Promise.all([
+        repo.endpointsFor(trx, event),
+        repo.personalChannels(trx, event.user_id, event.kind),
+      ])
+      const created = await repo.insertDeliveries(trx, event, [
+        ...endpoints
+          .filter((endpoint) => endpointWants(endpoint, event.kind))
+          .map((endpoint) => ({
+            channel: 'webhook' as const,
+            destination: endpoint.id,
+            endpointId: endpoint.id,
+          })),
+        ...personal.subscriptions.map((subscription) => ({
+          channel: 'push' as const,
+          destination: subscription.id,
+          endpointId: null,
+        })),
+        ...(personal.telegramId
+          ? [{ channel: 'telegram' as const, destination: personal.telegramId, endpointId: null }]
+          : []),
+      ])
+      for (const id of created) {
+        await enqueue(trx, {
+          kind: DELIVER_JOB,
+          tenantId: event.tenant_id,
+          payload: { delivery_id: id },
+          runAt: context.now,
+        })
+      }
+    })
+    return undefined
+  }
+
+  readonly deliver = async (job: Job, context: JobContext): Promise<JobResult> => {
+    const delivery = await repo.findDelivery(context.db, String(job.payload.delivery_id))
+    if (delivery?.status !== 'pending') return undefined
+    const outcome = await this.#attempt(context.db, delivery, context.now)
+    const attempts = delivery.attempts + 1
+    const giveUp = !outcome.ok && (outcome.final || attempts >= MAX_DELIVERY_ATTEMPTS)
+    await repo.recordAttempt(context.db, delivery.id, {
+      attempts,
+      status: outcome.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
+      responseStatus: outcome.status,
+      error: outcome.error,
+      at: context.now,
+    })
+    if (outcome.ok || giveUp) {
+      if (!outcome.ok)
+        context.log.warn({ delivery: delivery.id, error: outcome.error }, 'delivery given up')
+      return undefined
+    }
+    return { again: new Date(context.now.getTime() + deliveryBackoffMs(attempts)) }
+  }
+
+  async #attempt(db: Kysely<DB>, delivery: repo.DeliveryRow, now: Date): Promise<Attempt> {
+    const event = {
+      id: delivery.event_id,
+      tenant_id: delivery.tenant_id,
+      kind: delivery.kind,
+      version: delivery.version,
+      payload: delivery.payload,
+      created_at: delivery.event_created_at,
+    }
+    switch (delivery.channel) {
+      case 'webhook':
+        return this.#webhook(db, delivery, event, now)
+      case 'push':
+        return this.#push(db, delivery, event)
+      case 'telegram':
+        return this.#telegram(db, delivery, event)
+    }
+  }
+
+  async #webhook(
+    db: Kysely<DB>,
+    delivery: repo.DeliveryRow,
+    event: Parameters<typeof envelopeOf>[0],
+    now: Date,
+  ): Promise<Attempt> {
+    const endpoint = delivery.endpoint_id
+      ? await repo.findEndpointForDelivery(db, delivery.endpoint_id)
+      : undefined
+    if (!endpoint) return { ok: false, status: null, error: 'endpoint deleted', final: true }
+    if (!endpoint.enabled)
+      return { ok: false, status: null, error: 'endpoint disabled', final: true }
+    const secrets = [endpoint.secret]
+    if (
+      endpoint.previous_secret &&
+      endpoint.previous_secret_expires_at &&
+      endpoint.previous_secret_expires_at > now
+    ) {
+      secrets.push(endpoint.previous_secret)
+    }
+    const body = JSON.stringify(envelopeOf(event))
+    // Standard Webhooks: the id is the event's (the same on every try), the timestamp the try's.
+    const headers = signedHeaders({ id: event.id, timestamp: new Date(), body }, secrets)
+    return postWebhook(endpoint.url, body, headers, {
+      sandbox: this.options.sandbox,
+      resolve: this.options.resolve,
+    })
+  }
+
+  async #message(db: Kysely<DB>, delivery: repo.DeliveryRow) {
+    const language = await repo.languageOf(db, delivery.user_id)
+    const path = eventPath(delivery.kind, delivery.payload)
+    return { language, path, ...eventMessage(delivery.kind, delivery.payload, language) }
+  }
+
+  async #push(
+    db: Kysely<DB>,
+    delivery: repo.DeliveryRow,
+    event: { id: string; kind: EventKind },
+  ): Promise<Attempt> {
+    const subscription = await repo.findPushSubscription(db, delivery.destination)
+    if (!subscription)
+      return { ok: false, status: null, error: 'subscription removed', final: true }
+    const { title, body, path } = await this.#message(db, delivery)
+    const message: PushMessage = { title, body, path, event_id: event.id, kind: event.kind }
+    const outcome = await this.options.push.send(subscription, message)
+    if (outcome.gone) await repo.deletePushSubscription(db, delivery.destination)
+    return { ok: outcome.ok, status: outcome.status, error: outcome.error, final: outcome.gone }
+  }
+
+  async #telegram(
+    db: Kysely<DB>,
+    delivery: repo.DeliveryRow,
+    event: { tenant_id: string },
+  ): Promise<Attempt> {
+    const { title, body, path, language } = await this.#message(db, delivery)
+    try {
+      await this.options.bot.sendMessage({
+        tenantId: event.tenant_id,
+        chatId: delivery.destination,
+        text: `${title}\n${body}`,
+        button: { text: openButtonText(language), url: `${this.options.publicUrl}${path}` },
+      })
+      return { ok: true, status: null, error: null }
+    } catch (error) {
+      return {
+        ok: false,
+        status: null,
+        error: error instanceof Error ? error.message : String(error),
+      }
+    }
+  }
+}
+
+export { DISPATCH_JOB }

@@ -1,0 +1,19 @@
+import type { UrlRefusal } from './ssrf.ts'
+
+/**
+ * The failures of the event use cases; routes.ts maps them to HTTP in one
+ * switch. Another person's endpoint or delivery is NOT_FOUND, like a missing one.
+ */
+export type EventsFailure =
+  | { kind: 'WEBHOOK_ENDPOINT_NOT_FOUND' }
+  | { kind: 'WEBHOOK_DELIVERY_NOT_FOUND' }
+  | { kind: 'WEBHOOK_ENDPOINT_LIMIT'; limit: number }
+  | { kind: 'WEBHOOK_URL_REFUSED'; reason: UrlRefusal }
+  | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
+
+export class EventsError extends Error {
+  constructor(readonly failure: EventsFailure) {
+    super(failure.kind)
+    this.name = 'EventsError'
+  }
+}

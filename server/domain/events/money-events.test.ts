@@ -1,0 +1,169 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
+import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
+import { createTestApp, describeServer } from '../../test-support.ts'
+import { cardCalls, testCardKeys } from '../cards/card-test-support.ts'
+import { CUR, fund, getOrder, orderUser, placed, quote } from '../orders/order-fixtures.ts'
+import { DISPATCH, eventKinds } from './events-test-support.ts'
+
+const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
+
+/** The person's events written while `action` runs: kind and payload, in order. */
+async function producedBy(app: FastifyInstance, userId: string, action: () => Promise<unknown>) {
+  const before = (await eventKinds(app, userId)).length
+  await action()
+  const rows = await app.db
+    .selectFrom('events')
+    .select(['kind', 'payload'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute()
+  return rows.slice(before)
+}
+
+describeServer('events: card payments and orders', () => {
+  let app: FastifyInstance
+  const keys = testCardKeys()
+  beforeAll(async () => {
+    app = await createTestApp({ ...keys.env, ...DISPATCH })
+  })
+  afterAll(() => app?.close())
+  const { fundedCard } = cardCalls(() => app)
+
+  const network = async (body: Record<string, unknown>) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/sandbox/card-transactions',
+      payload: body,
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    return response.json<CardTransaction>()
+  }
+  const ownerOf = async (cardId: string) =>
+    (
+      await app.db
+        .selectFrom('cards')
+        .select('user_id')
+        .where('id', '=', cardId)
+        .executeTakeFirstOrThrow()
+    ).user_id
+
+  it('card.authorization.approved / declined (with the reason), settled on clearing, refunded on refund; a reversal tells nothing', async () => {
+    const { card } = await fundedCard(5_000n)
+    const userId = await ownerOf(card.id)
+    const pay = { card_id: card.id, currency: 'EUR', merchant: SHOP }
+    let approved: CardTransaction | undefined
+    expect(
+      await producedBy(app, userId, async () => {
+        approved = await network({ ...pay, type: 'AUTHORIZATION', amount: '12.50' })
+      }),
+    ).toEqual([
+      {
+        kind: 'card.authorization.approved',
+        payload: {
+          card_id: card.id,
+          transaction_id: approved!.id,
+          amount: '12.50',
+          currency: 'EUR',
+          merchant_name: 'Corner Shop',
+        },
+      },
+    ])
+    expect(
+      await producedBy(app, userId, () =>
+        network({ ...pay, type: 'AUTHORIZATION', amount: '900.00' }),
+      ),
+    ).toEqual([
+      {
+        kind: 'card.authorization.declined',
+        payload: expect.objectContaining({ amount: '900.00', reason: 'INSUFFICIENT_FUNDS' }),
+      },
+    ])
+    const follow = { card_id: card.id, currency: 'EUR', authorization_id: approved!.id }
+    expect(
+      (
+        await producedBy(app, userId, () =>
+          network({ ...follow, type: 'CLEARING', amount: '12.00' }),
+        )
+      ).map((event) => [event.kind, (event.payload as { amount: string }).amount]),
+    ).toEqual([['card.transaction.settled', '12.00']])
+    expect(
+      (
+        await producedBy(app, userId, () => network({ ...follow, type: 'REFUND', amount: '2.00' }))
+      ).map((event) => [event.kind, (event.payload as { amount: string }).amount]),
+    ).toEqual([['card.transaction.refunded', '2.00']])
+
+    const other = await network({ ...pay, type: 'AUTHORIZATION', amount: '1.00' })
+    expect(
+      await producedBy(app, userId, () =>
+        network({
+          card_id: card.id,
+          currency: 'EUR',
+          authorization_id: other.id,
+          type: 'REVERSAL',
+          amount: '1.00',
+        }),
+      ),
+    ).toEqual([])
+  })
+
+  it('order.completed when an exchange completes; order.failed (with the reason) when a withdrawal fails', async () => {
+    const user = await orderUser(app)
+    const userId = (
+      await app.db
+        .selectFrom('wallets')
+        .select('user_id')
+        .where('id', '=', user.walletId)
+        .executeTakeFirstOrThrow()
+    ).user_id
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '1000')
+    const exchange = await quote(app, user, {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.EUR,
+      amount_from: '500',
+    })
+    let orderId = ''
+    // Placed, nothing is told; the step that completes it tells.
+    const placingExchange = await producedBy(app, userId, async () => {
+      orderId = (await placed(app, user, exchange)).id
+    })
+    const completed = [
+      ...placingExchange,
+      ...(await producedBy(app, userId, () => app.jobs.runDue({ now: new Date() }))),
+    ]
+    expect((await getOrder(app, user, orderId)).status).toBe('COMPLETE')
+    expect(completed).toEqual([
+      {
+        kind: 'order.completed',
+        payload: expect.objectContaining({
+          order_id: orderId,
+          wallet_id: user.walletId,
+          type: 'EXCHANGE_CRYPTO_INTERNAL',
+          from_currency: 'USDT',
+          to_currency: 'EUR',
+        }),
+      },
+    ])
+
+    const withdrawal = await quote(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: SANCTIONED_ADDRESSES.tron[0]!,
+      amount_from: '40',
+    })
+    const placing = await producedBy(app, userId, async () => {
+      orderId = (await placed(app, user, withdrawal)).id
+    })
+    expect(placing).toEqual([])
+    const failing = await producedBy(app, userId, () => app.jobs.runDue({ now: new Date() }))
+    expect((await getOrder(app, user, orderId)).status).toBe('FAILED')
+    expect(failing).toEqual([
+      {
+        kind: 'order.failed',
+        payload: expect.objectContaining({ order_id: orderId, reason: 'ADDRESS_REJECTED' }),
+      },
+    ])
+  })
+})

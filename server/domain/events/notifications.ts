@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type {
+  EventKind,
+  NotificationList,
+  NotificationPreferences,
+  PushSubscriptionBody,
+  UnreadCount,
+} from '../../../contract/events.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { pageOf } from '../page.ts'
+import type { Owner } from '../wallets/repository.ts'
+import { EventsError } from './errors.ts'
+import * as repo from './repository.ts'
+import { eventPath } from './rules.ts'
+import { refuseUrl, type UrlPolicy } from './ssrf.ts'
+
+/** The person's side of events: the notification centre, their push devices and preferences. */
+export class Notifications {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly policy: UrlPolicy,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(owner: Owner, page: { limit: number; offset: number }): Promise<NotificationList> {
+    const { rows, total, unread } = await repo.listNotifications(this.db, owner, page)
+    const data = rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      version: row.version,
+      data: row.payload,
+      path: eventPath(row.kind, row.payload),
+      created_at: row.created_at.toISOString(),
+      read_at: row.read_at?.toISOString() ?? null,
+    }))
+    return { ...pageOf(data, total, page), unread }
+  }
+
+  async unread(owner: Owner): Promise<UnreadCount> {
+    const { unread } = await repo.countNotifications(this.db, owner)
+    return { unread }
+  }
+
+  /** Marks these notifications (or all of them) read; someone else's ids change nothing. */
+  async markRead(owner: Owner, ids: string[] | undefined): Promise<UnreadCount> {
+    await repo.markRead(this.db, owner, ids, this.clock())
+    return this.unread(owner)
+  }
+
+  /**
+   * Keeps a browser's push subscription for the person. The endpoint is the
+   * key: the same browser subscribing again (or after another person signed
+   * in on it) moves the subscription to whoever subscribed last.
+   */
+  /** @throws EventsError PUSH_ENDPOINT_REFUSED (not https on a public address, outside the sandbox) */
+  async subscribe(owner: Owner, body: PushSubscriptionBody, userAgent: string | undefined) {
+    const refusal = await refuseUrl(body.endpoint, this.policy)
+    if (refusal) throw new EventsError({ kind: 'PUSH_ENDPOINT_REFUSED', reason: refusal })
+    await this.db
+      .insertInto('push_subscriptions')
+      .values({
+        id: uuidv7(),
+        tenant_id: owner.tenantId,
+        user_id: owner.userId,
+        endpoint: body.endpoint,
+        p256dh: body.keys.p256dh,
+        auth: body.keys.auth,
+        user_agent: userAgent?.slice(0, 512) ?? null,
+      })
+      .onConflict((oc) =>
+        oc.column('endpoint').doUpdateSet({
+          tenant_id: owner.tenantId,
+          user_id: owner.userId,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+        }),
+      )
+      .execute()
+  }
+
+  async unsubscribe(owner: Owner, endpoint: string): Promise<void> {
+    await this.db
+      .deleteFrom('push_subscriptions')
+      .where('endpoint', '=', endpoint)
+      .where('user_id', '=', owner.userId)
+      .where('tenant_id', '=', owner.tenantId)
+      .execute()
+  }
+
+  async preferences(owner: Owner): Promise<NotificationPreferences> {
+    const rows = await this.db
+      .selectFrom('notification_mutes')
+      .select('kind')
+      .where('user_id', '=', owner.userId)
+      .where('tenant_id', '=', owner.tenantId)
+      .orderBy('kind')
+      .execute()
+    return { muted: rows.map((row) => row.kind) }
+  }
+
+  /** Replaces the muted kinds (push and Telegram); the centre always shows everything. */
+  async setPreferences(owner: Owner, muted: EventKind[]): Promise<NotificationPreferences> {
+    const kinds = [...new Set(muted)]
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('notification_mutes')
+        .where('user_id', '=', owner.userId)
+        .where('tenant_id', '=', owner.tenantId)
+        .execute()
+      if (kinds.length > 0) {
+        await trx
+          .insertInto('notification_mutes')
+          .values(kinds.map((kind) => ({ user_id: owner.userId, tenant_id: owner.tenantId, kind })))
+          .execute()
+      }
+    })
+    return this.preferences(owner)
+  }
+}

@@ -1,0 +1,210 @@
+import type { Kysely, Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { EventKind } from '../../../contract/events.ts'
+import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../wallets/repository.ts'
+
+type Executor = Kysely<DB> | Transaction<DB>
+
+export async function findEvent(db: Executor, id: string) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'tenant_id', 'user_id', 'kind', 'version', 'payload', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+export type EventRow = NonNullable<Awaited<ReturnType<typeof findEvent>>>
+
+/** The in-app notification of an event; a second call does nothing. */
+export async function insertNotification(db: Executor, event: EventRow) {
+  await db
+    .insertInto('notifications')
+    .values({
+      event_id: event.id,
+      tenant_id: event.tenant_id,
+      user_id: event.user_id,
+      created_at: event.created_at,
+    })
+    .onConflict((oc) => oc.column('event_id').doNothing())
+    .execute()
+}
+
+/** The endpoints that may see an event: its person's own and its tenant's (never another's). */
+export async function endpointsFor(db: Executor, event: { tenant_id: string; user_id: string }) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'enabled', 'event_kinds'])
+    .where('tenant_id', '=', event.tenant_id)
+    .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
+    .execute()
+}
+
+/** The person's channels outside the app, unless they muted this kind. */
+export async function personalChannels(db: Executor, userId: string, kind: EventKind) {
+  const muted = await db
+    .selectFrom('notification_mutes')
+    .select('kind')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .executeTakeFirst()
+  if (muted) return { subscriptions: [], telegramId: null }
+  const [subscriptions, user] = await Promise.all([
+    db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).execute(),
+    db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst(),
+  ])
+  return { subscriptions, telegramId: user?.telegram_id ?? null }
+}
+
+/** Inserts the deliveries not yet there; answers only the new ones' ids (the dispatch key). */
+export async function insertDeliveries(
+  db: Executor,
+  event: { id: string; tenant_id: string },
+  targets: { channel: DeliveryChannel; destination: string; endpointId: string | null }[],
+): Promise<string[]> {
+  if (targets.length === 0) return []
+  const rows = await db
+    .insertInto('event_deliveries')
+    .values(
+      targets.map((target) => ({
+        id: uuidv7(),
+        tenant_id: event.tenant_id,
+        event_id: event.id,
+        channel: target.channel,
+        destination: target.destination,
+        endpoint_id: target.endpointId,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['event_id', 'channel', 'destination']).doNothing())
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** One delivery with its event, as the deliver job needs it. */
+export async function findDelivery(db: Executor, id: string) {
+  return db
+    .selectFrom('event_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.channel',
+      'd.destination',
+      'd.endpoint_id',
+      'd.status',
+      'd.attempts',
+      'e.id as event_id',
+      'e.tenant_id',
+      'e.user_id',
+      'e.kind',
+      'e.version',
+      'e.payload',
+      'e.created_at as event_created_at',
+    ])
+    .where('d.id', '=', id)
+    .executeTakeFirst()
+}
+export type DeliveryRow = NonNullable<Awaited<ReturnType<typeof findDelivery>>>
+
+export async function recordAttempt(
+  db: Executor,
+  id: string,
+  attempt: {
+    attempts: number
+    status: 'pending' | 'delivered' | 'failed'
+    responseStatus: number | null
+    error: string | null
+    at: Date
+  },
+) {
+  await db
+    .updateTable('event_deliveries')
+    .set({
+      attempts: attempt.attempts,
+      status: attempt.status,
+      response_status: attempt.responseStatus,
+      last_error: attempt.error?.slice(0, 1_000) ?? null,
+      last_attempt_at: attempt.at,
+      delivered_at: attempt.status === 'delivered' ? attempt.at : null,
+    })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function findEndpointForDelivery(db: Executor, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['url', 'enabled', 'secret', 'previous_secret', 'previous_secret_expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function findPushSubscription(db: Executor, id: string) {
+  return db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'p256dh', 'auth'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function deletePushSubscription(db: Executor, id: string) {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute()
+}
+
+export async function languageOf(db: Executor, userId: string): Promise<'en' | 'ru'> {
+  const row = await db
+    .selectFrom('user_profiles')
+    .select('language')
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return row?.language === 'ru' ? 'ru' : 'en'
+}
+
+// The notification centre.
+
+export async function listNotifications(
+  db: Executor,
+  owner: Owner,
+  page: { limit: number; offset: number },
+) {
+  const [rows, counts] = await Promise.all([
+    db
+      .selectFrom('notifications as n')
+      .innerJoin('events as e', 'e.id', 'n.event_id')
+      .select(['e.id', 'e.kind', 'e.version', 'e.payload', 'n.created_at', 'n.read_at'])
+      .where('n.user_id', '=', owner.userId)
+      .where('n.tenant_id', '=', owner.tenantId)
+      .orderBy('n.created_at', 'desc')
+      .orderBy('n.event_id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    countNotifications(db, owner),
+  ])
+  return { rows, ...counts }
+}
+
+export async function countNotifications(db: Executor, owner: Owner) {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('total'),
+      eb.fn.count<string>('read_at').as('read'),
+    ])
+    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', owner.tenantId)
+    .executeTakeFirstOrThrow()
+  const total = Number(row.total)
+  return { total, unread: total - Number(row.read) }
+}
+
+export async function markRead(db: Executor, owner: Owner, ids: string[] | undefined, at: Date) {
+  let query = db
+    .updateTable('notifications')
+    .set({ read_at: at })
+    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', owner.tenantId)
+    .where('read_at', 'is', null)
+  if (ids) query = query.where('event_id', 'in', ids)
+  await query.execute()
+}

@@ -1,0 +1,156 @@
+import type { EventKind } from '../../../contract/events.ts'
+
+/**
+ * Pure rules of the event pipeline: which screen an event is about, what a
+ * push or bot message says, who may hear it, and how deliveries retry.
+ */
+
+type Data = Record<string, unknown>
+const text = (data: Data, key: string) => String(data[key] ?? '')
+const seg = encodeURIComponent
+
+/** The app screen an event opens (the notification centre, a push tap, the bot's button). */
+export function eventPath(kind: EventKind, data: Data): string {
+  switch (kind) {
+    case 'card.authorization.approved':
+    case 'card.authorization.declined':
+    case 'card.transaction.settled':
+    case 'card.transaction.refunded':
+      return `/cards/${seg(text(data, 'card_id'))}`
+    case 'deposit.detected':
+    case 'deposit.confirmed':
+      return `/wallets/${seg(text(data, 'wallet_id'))}/transactions/${seg(text(data, 'transaction_id'))}`
+    case 'order.completed':
+    case 'order.failed':
+      return `/orders/${seg(text(data, 'order_id'))}`
+    case 'kyc.status_changed':
+      return '/verify'
+    case 'security.api_key_created':
+      return '/developer'
+    case 'security.sign_in_new_device':
+    case 'security.contact_changed':
+      return '/profile'
+  }
+}
+
+export type Language = 'en' | 'ru'
+
+const money = (data: Data) => `${text(data, 'amount')} ${text(data, 'currency')}`.trim()
+const orderMoney = (data: Data) =>
+  `${text(data, 'from_amount')} ${text(data, 'from_currency')} → ${text(data, 'to_amount')} ${text(data, 'to_currency')}`
+
+/** What a push notification or a bot message says, in the person's language. */
+export function eventMessage(
+  kind: EventKind,
+  data: Data,
+  language: Language,
+): { title: string; body: string } {
+  const ru = language === 'ru'
+  switch (kind) {
+    case 'card.authorization.approved':
+      return {
+        title: ru ? 'Оплата картой' : 'Card payment',
+        body: `${text(data, 'merchant_name')}: ${money(data)}`,
+      }
+    case 'card.authorization.declined':
+      return {
+        title: ru ? 'Оплата картой отклонена' : 'Card payment declined',
+        body: `${text(data, 'merchant_name')}: ${money(data)}`,
+      }
+    case 'card.transaction.settled':
+      return {
+        title: ru ? 'Оплата картой проведена' : 'Card payment settled',
+        body: `${text(data, 'merchant_name')}: ${money(data)}`,
+      }
+    case 'card.transaction.refunded':
+      return {
+        title: ru ? 'Возврат на карту' : 'Card refund',
+        body: `${text(data, 'merchant_name')}: +${money(data)}`,
+      }
+    case 'deposit.detected':
+      return {
+        title: ru ? 'Входящий перевод' : 'Incoming deposit',
+        body: ru ? `${money(data)} в пути` : `${money(data)} on its way`,
+      }
+    case 'deposit.confirmed':
+      return {
+        title: ru ? 'Перевод зачислен' : 'Deposit received',
+        body: ru ? `${money(data)} зачислено` : `${money(data)} arrived`,
+      }
+    case 'order.completed':
+      return { title: ru ? 'Заявка исполнена' : 'Order completed', body: orderMoney(data) }
+    case 'order.failed':
+      return { title: ru ? 'Заявка не исполнена' : 'Order failed', body: orderMoney(data) }
+    case 'kyc.status_changed':
+      return {
+        title: ru ? 'Проверка личности' : 'Identity verification',
+        body: kycLine(String(data.status), ru),
+      }
+    case 'security.sign_in_new_device':
+      return {
+        title: ru ? 'Вход с нового устройства' : 'Sign-in from a new device',
+        body: ru
+          ? 'Если это были не вы, смените пароль.'
+          : 'If this wasn’t you, change your password.',
+      }
+    case 'security.api_key_created':
+      return {
+        title: ru ? 'Создан API-ключ' : 'API key created',
+        body: text(data, 'name'),
+      }
+    case 'security.contact_changed':
+      return {
+        title:
+          data.contact === 'email'
+            ? ru
+              ? 'Изменён e-mail'
+              : 'E-mail changed'
+            : ru
+              ? 'Изменён телефон'
+              : 'Phone changed',
+        body: text(data, 'masked'),
+      }
+  }
+}
+
+function kycLine(status: string, ru: boolean): string {
+  switch (status) {
+    case 'APPROVED':
+      return ru ? 'Личность подтверждена' : 'You’re verified'
+    case 'PENDING':
+    case 'HOLD':
+      return ru ? 'Документы на проверке' : 'Your documents are being checked'
+    default:
+      return ru ? 'Нужно ваше внимание' : 'Your verification needs attention'
+  }
+}
+
+/** The button under a bot message. */
+export const openButtonText = (language: Language) => (language === 'ru' ? 'Открыть' : 'Open')
+
+/** An endpoint hears a kind when it is enabled and lists it (an empty list: every kind). */
+export const endpointWants = (
+  endpoint: { enabled: boolean; event_kinds: readonly string[] },
+  kind: EventKind,
+) => endpoint.enabled && (endpoint.event_kinds.length === 0 || endpoint.event_kinds.includes(kind))
+
+/** Tries of one delivery before it is given up as failed (about 17 minutes of backoff). */
+export const MAX_DELIVERY_ATTEMPTS = 8
+
+/** Delay before the next try after the n-th failed one: 5 s, 10 s, 20 s … capped at 10 minutes. */
+export const deliveryBackoffMs = (attempt: number) =>
+  Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000)
+
+/** "ada@example.com" → "a***@example.com": enough to recognise, not to harvest. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at <= 0) return '***'
+  return `${email[0]}***${email.slice(at)}`
+}
+
+/** "+4915112345678" → "+49 *** 78". */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '')
+  if (digits.length < 5) return '***'
+  return `+${digits.slice(0, 2)} *** ${digits.slice(-2)}`
+}

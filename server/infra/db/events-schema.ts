@@ -1,0 +1,96 @@
+import type { ColumnType, Generated } from 'kysely'
+import type { DeliveryStatus, EventKind } from '../../../contract/events.ts'
+
+/** The tables of migration 0022 (issue 20: events), joined into `DB` in schema.ts. */
+
+type CreatedAt = ColumnType<Date, Date | undefined, Date>
+type Json<T> = ColumnType<T, string, string>
+
+export interface EventsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  kind: EventKind
+  version: number
+  payload: Json<Record<string, unknown>>
+  created_at: CreatedAt
+}
+
+export interface NotificationsTable {
+  event_id: string
+  tenant_id: string
+  user_id: string
+  created_at: Date
+  read_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+}
+
+export interface WebhookEndpointsTable {
+  id: string
+  tenant_id: string
+  /** Null: the tenant's own endpoint (every event of the tenant). */
+  user_id: string | null
+  url: string
+  description: Generated<string>
+  event_kinds: ColumnType<EventKind[], string | undefined, string>
+  enabled: Generated<boolean>
+  secret: string
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>
+  previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  created_at: CreatedAt
+  updated_at: CreatedAt
+}
+
+export interface PushSubscriptionsTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  endpoint: string
+  p256dh: string
+  auth: string
+  user_agent: string | null
+  created_at: CreatedAt
+}
+
+export interface NotificationMutesTable {
+  user_id: string
+  kind: EventKind
+  tenant_id: string
+}
+
+export type DeliveryChannel = 'webhook' | 'push' | 'telegram'
+
+export interface EventDeliveriesTable {
+  id: string
+  tenant_id: string
+  event_id: string
+  channel: DeliveryChannel
+  destination: string
+  endpoint_id: string | null
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>
+  attempts: Generated<number>
+  last_attempt_at: Date | null
+  response_status: number | null
+  last_error: string | null
+  delivered_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface SandboxBotMessagesTable {
+  id: string
+  tenant_id: string
+  chat_id: string
+  text: string
+  button_text: string | null
+  button_url: string | null
+  created_at: CreatedAt
+}
+
+export interface EventTables {
+  events: EventsTable
+  notifications: NotificationsTable
+  webhook_endpoints: WebhookEndpointsTable
+  push_subscriptions: PushSubscriptionsTable
+  notification_mutes: NotificationMutesTable
+  event_deliveries: EventDeliveriesTable
+  sandbox_bot_messages: SandboxBotMessagesTable
+}

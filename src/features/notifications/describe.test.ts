@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { EVENT_KINDS } from '../../../contract/events.ts'
+import { translator } from '../../i18n/i18n.tsx'
+import { describeNotification, KIND_GROUPS } from './describe.ts'
+
+const en = translator('en')
+
+describe('what a notification says', () => {
+  it('a card payment names the merchant, with the amount out', () => {
+    const said = describeNotification(
+      {
+        kind: 'card.authorization.approved',
+        data: { merchant_name: 'Corner Café', amount: '3.50', currency: 'EUR' },
+      },
+      en,
+      'en',
+    )
+    expect(said).toMatchObject({ title: 'Corner Café', detail: 'Card payment' })
+    expect(said.amount).toMatch(/3\.50/)
+    expect(said.failed).toBeFalsy()
+  })
+
+  it('a decline says why, and is marked failed', () => {
+    const said = describeNotification(
+      {
+        kind: 'card.authorization.declined',
+        data: {
+          merchant_name: 'Shop',
+          amount: '10.00',
+          currency: 'EUR',
+          reason: 'INSUFFICIENT_FUNDS',
+        },
+      },
+      en,
+      'en',
+    )
+    expect(said).toMatchObject({
+      detail: 'Declined: not enough money on the account',
+      failed: true,
+    })
+  })
+
+  it('every kind has words in both languages, and a place in the preferences', () => {
+    const ru = translator('ru')
+    for (const kind of EVENT_KINDS) {
+      for (const [t, language] of [
+        [en, 'en'],
+        [ru, 'ru'],
+      ] as const) {
+        expect(describeNotification({ kind, data: {} }, t, language).title).not.toMatch(/\{/)
+      }
+    }
+    expect(KIND_GROUPS.flatMap((group) => group.kinds).sort()).toEqual([...EVENT_KINDS].sort())
+  })
+})

@@ -1,0 +1,137 @@
+import type { EventKind, Notification } from '../../../contract/events.ts'
+import { en, type MessageKey } from '../../i18n/en.ts'
+import type { Language, Translate } from '../../i18n/i18n.tsx'
+import { formatMoney, type MoneySign } from '../../i18n/money.ts'
+
+type Data = Record<string, unknown>
+const text = (data: Data, key: string) =>
+  typeof data[key] === 'string' ? (data[key] as string) : ''
+
+/** The groups of kinds the preferences list, in the order they are shown. */
+export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
+  {
+    label: 'notifications.group.payments',
+    kinds: [
+      'card.authorization.approved',
+      'card.authorization.declined',
+      'card.transaction.settled',
+      'card.transaction.refunded',
+    ],
+  },
+  {
+    label: 'notifications.group.money',
+    kinds: ['deposit.detected', 'deposit.confirmed', 'order.completed', 'order.failed'],
+  },
+  {
+    label: 'notifications.group.account',
+    kinds: [
+      'kyc.status_changed',
+      'security.sign_in_new_device',
+      'security.api_key_created',
+      'security.contact_changed',
+    ],
+  },
+]
+
+/** A kind as the preferences name it ("Card refunds"). */
+export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
+
+/**
+ * What one notification says: a title in the person's words and a line of
+ * detail (the amount, the reason). Reads only fields of the payload's version
+ * 1; a field a newer version adds is ignored, one missing shows as blank.
+ */
+export function describeNotification(
+  item: Pick<Notification, 'kind' | 'data'>,
+  t: Translate,
+  language: Language,
+): { title: string; detail: string; amount?: string; failed?: boolean } {
+  const data = item.data
+  const money = (amount: string, currency: string, sign?: MoneySign) =>
+    amount && currency ? formatMoney(language, { amount, currency }, sign ? { sign } : {}) : ''
+  const title = t(`notifications.kind.${item.kind}`, {
+    merchant: text(data, 'merchant_name'),
+    name: text(data, 'name'),
+  })
+  switch (item.kind) {
+    // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
+    case 'card.authorization.approved':
+    case 'card.transaction.settled':
+      return {
+        title: text(data, 'merchant_name') || title,
+        detail: t(
+          item.kind === 'card.transaction.settled'
+            ? 'notifications.card.settled'
+            : 'notifications.card.approved',
+        ),
+        amount: money(text(data, 'amount'), text(data, 'currency'), 'out'),
+      }
+    case 'card.authorization.declined':
+      return {
+        title: text(data, 'merchant_name') || title,
+        detail: declineText(t, text(data, 'reason')),
+        amount: money(text(data, 'amount'), text(data, 'currency')),
+        failed: true,
+      }
+    case 'card.transaction.refunded':
+      return {
+        title: text(data, 'merchant_name') || title,
+        detail: t('notifications.card.refunded'),
+        amount: money(text(data, 'amount'), text(data, 'currency'), 'in'),
+      }
+    case 'deposit.detected':
+      return {
+        title,
+        detail: t('notifications.detail.onTheWay', {
+          amount: money(text(data, 'amount'), text(data, 'currency')),
+        }),
+      }
+    case 'deposit.confirmed':
+      return {
+        title,
+        detail: '',
+        amount: money(text(data, 'amount'), text(data, 'currency'), 'in'),
+      }
+    case 'order.completed':
+    case 'order.failed':
+      return {
+        title,
+        detail: `${money(text(data, 'from_amount'), text(data, 'from_currency'))} → ${money(text(data, 'to_amount'), text(data, 'to_currency'))}`,
+        failed: item.kind === 'order.failed',
+      }
+    case 'kyc.status_changed': {
+      const status = text(data, 'status')
+      const key: MessageKey =
+        status === 'APPROVED'
+          ? 'notifications.detail.kycApproved'
+          : status === 'PENDING' || status === 'HOLD'
+            ? 'notifications.detail.kycPending'
+            : 'notifications.detail.kycAttention'
+      return { title, detail: t(key) }
+    }
+    case 'security.sign_in_new_device':
+      return { title, detail: t('notifications.detail.newDevice') }
+    case 'security.api_key_created':
+      return { title, detail: '' }
+    case 'security.contact_changed':
+      return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
+  }
+}
+
+/** A decline's reason in the words the card's own history uses. */
+function declineText(t: Translate, reason: string): string {
+  const key = `cards.tx.declined.${reason}`
+  return isMessageKey(key) ? t(key) : t('cards.tx.declined')
+}
+
+const isMessageKey = (key: string): key is MessageKey => key in en
+
+/** When, as a list shows it: the time today, else the day ("12 Nov"). */
+export function shortTime(language: Language, iso: string, now = new Date()): string {
+  const at = new Date(iso)
+  const today = at.toDateString() === now.toDateString()
+  return new Intl.DateTimeFormat(
+    language,
+    today ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short' },
+  ).format(at)
+}

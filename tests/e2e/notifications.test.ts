@@ -1,0 +1,178 @@
+import type { Page } from 'playwright-core'
+import { expect, test } from 'vitest'
+import { signInAsDemo } from '../support/demo-routes.ts'
+import { readVault, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+
+/*
+ * Events reaching the person (issue 20): a card payment from the sandbox card
+ * network shows in the notification centre within seconds, behind the bell's
+ * count; the service worker shows a push as a notification that opens the
+ * screen; Profile's switch goes as far as the browser's permission prompt.
+ */
+
+const session = e2eSession({ JOBS_POLL_MS: '100' })
+
+/** A v1 call as the signed-in person, with the token from the app's vault. */
+async function v1<T>(page: Page, path: string): Promise<T> {
+  const tokens = await readVault(page)
+  if (!tokens) throw new Error('no tokens in the vault')
+  const response = await fetch(`${session.server.url}/api/v1${path}`, {
+    headers: { ...TENANT_HEADERS, authorization: tokens.access_token },
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
+test('a sandbox card authorisation shows in the notification centre within seconds, behind the bell', async () => {
+  const context = await session.newContext({
+    locale: 'en-US',
+    viewport: { width: 390, height: 844 },
+  })
+  const page = await context.newPage()
+  const base = session.server.url
+  await signInAsDemo(page, base)
+
+  // The demo's card on its euro balance account: the wallet's euros pay for it.
+  const cards = await v1<{
+    data: { id: string; status: string; currency: string; stand_alone: boolean }[]
+  }>(page, '/issuing/cards?limit=100')
+  const card = cards.data.find(
+    (candidate) =>
+      candidate.status === 'ACTIVE' && candidate.currency === 'EUR' && !candidate.stand_alone,
+  )
+  if (!card) throw new Error(`the demo has no active EUR card: ${JSON.stringify(cards.data)}`)
+
+  // Whatever the seed told already is read, so the count below is this payment's.
+  // The phone's top bar holds the bell; the side navigation's copy is hidden at this width.
+  const bell = page.locator('[data-testid="notification-bell"]:visible')
+  await bell.click()
+  await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor()
+  const markAll = page.getByRole('button', { name: 'Mark all as read' })
+  if (await markAll.isVisible()) await markAll.click()
+  await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications')
+
+  const merchant = `Bistro ${Date.now().toString(36)}`
+  const paid = await fetch(`${base}/api/sandbox/card-transactions`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      card_id: card.id,
+      type: 'AUTHORIZATION',
+      amount: '4.20',
+      currency: 'EUR',
+      merchant: { name: merchant, mcc: '5814', city: 'Berlin', country: 'DE' },
+    }),
+  })
+  expect(paid.status, await paid.clone().text()).toBe(201)
+  const sentAt = Date.now()
+
+  // The centre reads again while open; a reload stands in for a person pulling to refresh.
+  const row = page.getByRole('link', { name: new RegExp(`${merchant}.*Card payment`) })
+  await expect
+    .poll(
+      async () => {
+        if (await row.isVisible()) return true
+        await page.reload()
+        await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor()
+        return row.isVisible()
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(true)
+  expect(Date.now() - sentAt).toBeLessThan(20_000)
+  await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications, 1 unread')
+  await expect.poll(() => row.textContent()).toMatch(/4\.20/)
+
+  // The row opens the card, and reads the notification.
+  await row.click()
+  await page.waitForURL(`${base}/cards/${card.id}`)
+  await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications')
+})
+
+test('the service worker shows a dispatched push, and a tap opens its screen', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  await context.grantPermissions(['notifications'], { origin: session.server.url })
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await waitForServiceWorkerControl(page)
+
+  // Chromium's push service is out of reach offline: DevTools hands the worker a push event.
+  const cdp = await context.newCDPSession(page)
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+      const found = event.registrations.find((entry) =>
+        entry.scopeURL.startsWith(session.server.url),
+      )
+      if (found) resolve(found.registrationId)
+    })
+  })
+  await cdp.send('ServiceWorker.enable')
+  const registrationId = await registration
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: session.server.url,
+    registrationId,
+    data: JSON.stringify({
+      title: 'Card payment',
+      body: 'Corner Café: 3.50 EUR',
+      path: '/verify',
+      event_id: '0190f5e4-0000-7000-8000-0000000000aa',
+      kind: 'card.authorization.approved',
+    }),
+  })
+  const shown = () =>
+    page.evaluate(async () => {
+      const worker = await navigator.serviceWorker.ready
+      return (await worker.getNotifications()).map((notification) => ({
+        title: notification.title,
+        body: notification.body,
+        tag: notification.tag,
+        data: notification.data as unknown,
+      }))
+    })
+  await expect.poll(shown, { timeout: 10_000 }).toEqual([
+    {
+      title: 'Card payment',
+      body: 'Corner Café: 3.50 EUR',
+      tag: '0190f5e4-0000-7000-8000-0000000000aa',
+      data: { path: '/verify' },
+    },
+  ])
+})
+
+test('Profile’s switch asks the browser for permission, and says so when it is refused', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  // Headless Chromium shows no prompt: the page records the ask and answers as a person saying no.
+  await context.addInitScript(() => {
+    const state = window as unknown as { prompted: number }
+    state.prompted = 0
+    Notification.requestPermission = async () => {
+      state.prompted++
+      return 'denied'
+    }
+  })
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await waitForServiceWorkerControl(page)
+  await page.goto(`${session.server.url}/profile`)
+  await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor()
+  await page.getByTestId('push-state').getByText('Off for this device').waitFor()
+  await page.getByRole('button', { name: 'Turn on' }).click()
+  await page
+    .getByRole('alert')
+    .getByText(/Notifications are blocked for this site/)
+    .waitFor()
+  expect(await page.evaluate(() => (window as unknown as { prompted: number }).prompted)).toBe(1)
+
+  // The kinds: one unticked is saved for the account.
+  const refunds = page.getByRole('checkbox', { name: 'Card refunds' })
+  expect(await refunds.isChecked()).toBe(true)
+  await refunds.uncheck()
+  await page.getByRole('status').getByText('Saved').waitFor()
+  await page.reload()
+  await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor()
+  await expect
+    .poll(() => page.getByRole('checkbox', { name: 'Card refunds' }).isChecked())
+    .toBe(false)
+})
