@@ -1,5 +1,7 @@
 import type { Problem } from '../../contract/problem.ts'
+import type { StepUpMethod } from '../../contract/security.ts'
 import { netConfig } from './config.ts'
+import { askForStepUp } from './step-up.ts'
 
 /** A non-2xx answer, with its problem details when the server sent them. */
 export class ApiError extends Error {
@@ -44,9 +46,27 @@ interface Options {
 
 /**
  * The app's only way to the API. Headers and tokens are not its business: the
- * auth proxy (service worker or page) adds them on the way out.
+ * auth proxy (service worker or page) adds them on the way out. A sensitive
+ * call answered 403 STEP_UP_REQUIRED is asked for in place (net/step-up.ts)
+ * and made again once the person confirmed; never more than once.
  */
 async function call<T>(
+  base: string,
+  method: Method,
+  path: string,
+  options: Options = {},
+): Promise<T> {
+  try {
+    return await send<T>(base, method, path, options)
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'STEP_UP_REQUIRED') throw error
+    const methods = (error.problem?.methods ?? []) as StepUpMethod[]
+    if (!(await askForStepUp(methods))) throw error
+    return send<T>(base, method, path, options)
+  }
+}
+
+async function send<T>(
   base: string,
   method: Method,
   path: string,

@@ -57,7 +57,7 @@ describeServer('counterparties', () => {
 
   /** A new user with one wallet. */
   async function owner() {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const wallet = await createWallet(app, pair.access_token)
     return { pair, wallet: wallet.uuid }
   }
@@ -300,7 +300,7 @@ describeServer('counterparties', () => {
       const { pair, wallet, path } = await book()
       const tenant = await createTenant(app)
       const theirHeaders = headers({ 'x-tenant-id': tenant })
-      const theirs = await signUp(app, { headers: theirHeaders })
+      const theirs = await signUp(app, { stepUp: true, headers: theirHeaders })
       const theirWallet = (
         await app.inject({
           method: 'POST',

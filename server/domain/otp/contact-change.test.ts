@@ -63,7 +63,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('changing the e-mail: a code goes to the new address, and confirming it makes the change', async () => {
     const old = uniqueEmail('old')
-    const pair = await signUp(app, { email: old, kyc: false })
+    const pair = await signUp(app, { stepUp: true, email: old, kyc: false })
     const fresh = uniqueEmail('new')
 
     const requested = await requestChange(app, pair, { email: fresh.toUpperCase() })
@@ -100,7 +100,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('adding a phone to an account that had none, typed in any format', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const typed = uniquePhone()
     const digits = digitsOf(typed)
     const requested = await requestChange(app, pair, { phone: typed })
@@ -119,13 +119,13 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('an e-mail or phone of another account answers 409 at the request, and no code is sent', async () => {
     const taken = uniqueEmail()
-    await signUp(app, { email: taken })
-    const owner = await signUp(app)
+    await signUp(app, { stepUp: true, email: taken })
+    const owner = await signUp(app, { stepUp: true })
     const phone = uniquePhone()
     await requestChange(app, owner, { phone })
     await confirmChange(app, owner, { phone }, await latestCode(app, phone))
 
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     expectProblem(
       await requestChange(app, pair, { email: taken.toUpperCase() }),
       409,
@@ -138,19 +138,19 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('an address another account takes between request and confirmation answers 409 at the confirmation, and nothing changes', async () => {
     const email = uniqueEmail()
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { stepUp: true, email })
     const wanted = uniqueEmail('wanted')
     expect((await requestChange(app, pair, { email: wanted })).statusCode).toBe(202)
     const code = await latestCode(app, wanted)
-    await signUp(app, { email: wanted })
+    await signUp(app, { stepUp: true, email: wanted })
 
     expectProblem(await confirmChange(app, pair, { email: wanted }, code), 409, 'EMAIL_TAKEN')
     expect((await userOf(app, pair)).email).toBe(email)
   })
 
   it('a phone another account takes meanwhile answers 409 PHONE_TAKEN at the confirmation', async () => {
-    const first = await signUp(app)
-    const second = await signUp(app)
+    const first = await signUp(app, { stepUp: true })
+    const second = await signUp(app, { stepUp: true })
     const phone = uniquePhone()
     await requestChange(app, first, { phone })
     const code = await latestCode(app, phone)
@@ -167,10 +167,10 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('on success every other session of the account ends, and the current one survives', async () => {
     const email = uniqueEmail()
-    const current = await signUp(app, { email })
+    const current = await signUp(app, { stepUp: true, email })
     const laptop = (await signIn(app, { email })).json<TokenPair>()
     const tablet = (await signIn(app, { email })).json<TokenPair>()
-    const stranger = await signUp(app)
+    const stranger = await signUp(app, { stepUp: true })
 
     const fresh = uniqueEmail()
     await requestChange(app, current, { email: fresh })
@@ -204,7 +204,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a sign-in code cannot confirm an e-mail change, nor a change code sign in', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const signInAddress = uniqueEmail()
     await sendEmailCode(app, signInAddress)
     const signInCode = await latestCode(app, signInAddress)
@@ -226,8 +226,8 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a change code works only for the account that asked for it', async () => {
-    const asker = await signUp(app)
-    const other = await signUp(app)
+    const asker = await signUp(app, { stepUp: true })
+    const other = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     await requestChange(app, asker, { email: fresh })
     const code = await latestCode(app, fresh)
@@ -236,7 +236,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a wrong code at the confirmation answers 400 with the attempts left, and a used one cannot be replayed', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     await requestChange(app, pair, { email: fresh })
     const code = await latestCode(app, fresh)
@@ -252,7 +252,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('the current e-mail as the "new" one answers 422 naming /body/email', async () => {
     const email = uniqueEmail()
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { stepUp: true, email })
     const problem = expectProblem(
       await requestChange(app, pair, { email }),
       422,
@@ -262,7 +262,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a new phone that cannot be a phone number answers 422', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const problem = expectProblem(
       await requestChange(app, pair, { phone: '+1 23' }),
       422,
@@ -274,7 +274,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('asking twice within a minute answers 429 RATE_LIMITED with Retry-After', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     expect((await requestChange(app, pair, { email: fresh })).statusCode).toBe(202)
     const again = await requestChange(app, pair, { email: fresh })
@@ -283,7 +283,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a refused delivery answers 502 MESSAGE_NOT_DELIVERED', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     expectProblem(
       await requestChange(app, pair, { email: 'someone@fail.test' }),
       502,
