@@ -1,7 +1,6 @@
 import type { Problem } from '../../contract/problem.ts'
-import type { StepUpMethod } from '../../contract/security.ts'
 import { netConfig } from './config.ts'
-import { askForStepUp } from './step-up.ts'
+import { withStepUp } from './step-up.ts'
 
 /** A non-2xx answer, with its problem details when the server sent them. */
 export class ApiError extends Error {
@@ -56,14 +55,7 @@ async function call<T>(
   path: string,
   options: Options = {},
 ): Promise<T> {
-  try {
-    return await send<T>(base, method, path, options)
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'STEP_UP_REQUIRED') throw error
-    const methods = (error.problem?.methods ?? []) as StepUpMethod[]
-    if (!(await askForStepUp(methods))) throw error
-    return send<T>(base, method, path, options)
-  }
+  return withStepUp(() => send<T>(base, method, path, options))
 }
 
 async function send<T>(

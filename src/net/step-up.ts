@@ -23,3 +23,29 @@ export function setStepUpHandler(next: StepUpHandler): () => void {
 export function askForStepUp(methods: StepUpMethod[]): Promise<boolean> {
   return handler ? handler(methods) : Promise.resolve(false)
 }
+
+/** The shape of an ApiError this module reads (duck-typed: api.ts imports this file). */
+interface StepUpAnswer {
+  code?: string
+  problem?: { methods?: string[] }
+}
+
+/**
+ * Runs `work`; when it fails with 403 STEP_UP_REQUIRED (as `asApiError` reads
+ * the failure), asks for the proof and, once given, runs it again — once.
+ * Any other failure, or a declined question, is thrown as it came.
+ */
+export async function withStepUp<T>(
+  work: () => Promise<T>,
+  asApiError: (error: unknown) => unknown = (error) => error,
+): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    const answer = asApiError(error) as StepUpAnswer | undefined
+    if (answer?.code !== 'STEP_UP_REQUIRED') throw error
+    const methods = (answer.problem?.methods ?? []) as StepUpMethod[]
+    if (!(await askForStepUp(methods))) throw error
+    return work()
+  }
+}
