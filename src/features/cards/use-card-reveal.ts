@@ -71,7 +71,8 @@ export function useCardReveal(cardId: string) {
     setBusy(true)
     setError(undefined)
     try {
-      const worker = (client.current ??= openCardSecrets())
+      client.current ??= openCardSecrets()
+      const worker = client.current
       // A reveal needs the second look: asked in place, then fetched again once.
       secrets.show(await withStepUp(() => worker.reveal(cardId), asApiError))
       // The reveal was logged: the log on screen shows it.
