@@ -114,7 +114,7 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
 
   // Sign out, then in again with the passkey alone.
   await page.goto(`${base}/profile`)
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.locator('#main').getByRole('link', { name: 'Sign out' }).click()
   await page.waitForURL('**/auth/sign-in')
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
   await expectSignedInAs(page, email)
