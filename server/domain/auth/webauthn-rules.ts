@@ -79,7 +79,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bYaBrowser\//, 'Yandex Browser'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
-  [/\bCriOS\/|\bChrome\/|\bChromium\//, 'Chrome'],
+  [/\bCriOS\/|\b(?:Headless)?Chrome\/|\bChromium\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
 ]
 
