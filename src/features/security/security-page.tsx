@@ -92,9 +92,11 @@ function Passkeys() {
       )}
       {supported ? (
         <div className="stack">
-          <Button busy={add.isPending} onClick={() => add.mutate()} {...server.disabledProps}>
-            {add.isPending ? t('passkey.adding') : t('passkey.add')}
-          </Button>
+          <div className="row">
+            <Button busy={add.isPending} onClick={() => add.mutate()} {...server.disabledProps}>
+              {add.isPending ? t('passkey.adding') : t('passkey.add')}
+            </Button>
+          </div>
           {add.isSuccess && <Notice>{t('passkey.added.notice')}</Notice>}
           <PasskeyError error={add.error} />
           {server.reason}
@@ -163,9 +165,11 @@ function Sessions() {
         </ul>
       )}
       {others.length > 0 && (
-        <Button variant="danger" onClick={() => setEnding('others')} {...server.disabledProps}>
-          {t('sessions.endOthers')}
-        </Button>
+        <div className="row">
+          <Button variant="danger" onClick={() => setEnding('others')} {...server.disabledProps}>
+            {t('sessions.endOthers')}
+          </Button>
+        </div>
       )}
       <ConfirmDialog
         open={ending !== undefined}
