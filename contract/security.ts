@@ -160,7 +160,7 @@ export const SignInMethod = oneOf(['password', 'otp', 'telegram', 'passkey'] as 
 /** One signed-in session of the person (`GET /user/sessions`). */
 export const Session = Type.Object({
   id: Type.String({ format: 'uuid' }),
-  /** "Chrome on macOS", "Safari on iPhone", from the user agent; null when none was sent. */
+  /** "Chrome, macOS", "Safari, iPhone", from the user agent; null when none was sent. */
   device: Type.Union([Type.String(), Type.Null()]),
   app_env: Type.Union([oneOf(['web', 'telegram'] as const), Type.Null()]),
   /** An approximate place when the server has a local IP database; otherwise the IP address. */

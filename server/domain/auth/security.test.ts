@@ -513,8 +513,8 @@ describeServer('passkeys, the second look, sessions and devices', () => {
       const devices = page.data.map((s) => [s.device, s.current, s.sign_in_method, s.new_device])
       expect(devices).toEqual(
         expect.arrayContaining([
-          ['Chrome on macOS', true, 'password', false],
-          ['Safari on iPhone', false, 'password', true],
+          ['Chrome, macOS', true, 'password', false],
+          ['Safari, iPhone', false, 'password', true],
         ]),
       )
       expect(page.data[0]?.ip).toBe('127.0.0.1')

@@ -94,7 +94,7 @@ const SYSTEMS: [RegExp, string][] = [
 ]
 
 /**
- * "Chrome on macOS", "Safari on iPhone" — enough for a person to recognise
+ * "Chrome, macOS", "Safari, iPhone" (read the same in every language) — enough for a person to recognise
  * their own device in a list; the full user agent is never shown. Null when
  * there is nothing to go on.
  */
@@ -102,6 +102,6 @@ export function describeDevice(userAgent: string | null | undefined): string | n
   if (!userAgent) return null
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1]
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1]
-  if (browser && system) return `${browser} on ${system}`
+  if (browser && system) return `${browser}, ${system}`
   return browser ?? system ?? userAgent.slice(0, 40)
 }
