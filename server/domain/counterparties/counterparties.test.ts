@@ -244,7 +244,8 @@ describeServer('counterparties', () => {
         type: 'SEPA',
         iban: 'DE89370400440532013000',
       })
-      const stranger = await signUp(app)
+      // Stepped up: past the second look, the wallet of another is as missing as none.
+      const stranger = await signUp(app, { stepUp: true })
       const destinationPath = `${path}/destinations/${destination.counterparty_destination_id}`
       const attempts: [Method, string, object?][] = [
         ['GET', `/${wallet}`],
