@@ -3,7 +3,7 @@ import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import { transfer } from '../server/domain/ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../server/domain/ledger/service.ts'
 import type { DB } from '../server/infra/db/schema.ts'
-import { BENCH_FROM_CURRENCY } from './order-currencies.ts'
+import { USDT_TRON } from './lib.ts'
 
 /** 100 million USDT into a wallet, straight through the ledger: no order of a run meets INSUFFICIENT_FUNDS. */
 export async function fundBenchWallet(db: Kysely<DB>, walletUuid: string): Promise<void> {
@@ -15,7 +15,7 @@ export async function fundBenchWallet(db: Kysely<DB>, walletUuid: string): Promi
       tenantId: DEMO_TENANT_ID,
       kind: 'bench_funding',
       idempotencyKey: `bench:${walletUuid}:funding`,
-      postings: transfer(external, accounts.user_wallet, BENCH_FROM_CURRENCY, 100_000_000_000_000n),
+      postings: transfer(external, accounts.user_wallet, USDT_TRON, 100_000_000_000_000n),
     })
   })
 }

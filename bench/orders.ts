@@ -1,140 +1,157 @@
 /**
- * Orders per second: internal exchanges (calc + place, then settled by the job
- * runner) against PostgreSQL next to pgbench's TPC-B on the same cluster in
- * the same run, printed as a ratio; and the same orders on embedded PGlite.
- * A TPC-B transaction is five statements on four tables; placing an order is
- * two HTTP calls, a firm quote and one transaction holding funds, writing the
- * order, its records and its job — the ratio says what the product costs over
- * the database's raw speed on this machine.
+ * Orders per second against the database's own speed: internal exchanges
+ * (a firm quote, then the placement) by CONNECTIONS people at once, against
+ * pgbench's TPC-B (scale 10, CONNECTIONS clients) on the same PostgreSQL
+ * cluster, interleaved round by round; the same with every client on one
+ * wallet (its balance rows are then the contended ones); the same orders on
+ * the embedded database as `npm start` runs it; and the placement's latency
+ * at an offered 100 orders per second, open loop, timed from each order's
+ * scheduled send (a late send counts its wait). The job runner settles the
+ * orders meanwhile, as it would in production.
  */
-import { execFile, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { promisify } from 'node:util'
-import pg from 'pg'
-import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
-import { findPostgresBin, startCluster } from '../tests/support/postgres-cluster.ts'
-import { BENCH_FROM_CURRENCY, BENCH_TO_CURRENCY } from './order-currencies.ts'
+import {
+  BTC,
+  type Cluster,
+  CONNECTIONS,
+  call,
+  createWallet,
+  DURATION_S,
+  dataDir,
+  fundWithUsdt,
+  goalRow,
+  percentile,
+  ROUNDS,
+  type Row,
+  run,
+  type Server,
+  signUp,
+  skippedRow,
+  startServer,
+  TENANT,
+  USDT_TRON,
+  valueRow,
+} from './lib.ts'
 
-const run = promisify(execFile)
-
-export interface BenchRow {
-  measure: string
-  value: string
-  target: string
+export interface Trader {
+  token: string
+  walletId: string
 }
 
-export interface Ready {
-  appUrl: string
-  accessToken: string
-  walletUuid: string
+/** `count` people, each with an exchange wallet holding 100 million USDT. */
+async function traders(base: string, count: number): Promise<Trader[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const token = await signUp(base)
+      const walletId = await createWallet(base, token, 'exchange')
+      await fundWithUsdt(base, token, walletId, '100000000')
+      return { token, walletId }
+    }),
+  )
 }
 
-export interface OrderLoad {
-  placed: number
-  seconds: number
-  /** Seconds from the end of the load until the job runner had settled every order. */
-  settleSeconds: number
+/** One order: a firm quote for 25 USDT in bitcoin, then its placement; the placement's ms. */
+async function order(base: string, trader: Trader, quoteId?: string): Promise<number> {
+  const id = quoteId ?? (await quote(base, trader))
+  const started = performance.now()
+  await placeQuote(base, trader, id)
+  return performance.now() - started
 }
 
-const CONNECTIONS = 10
-
-/** Starts bench/order-server.ts on the given database and waits for its JSON line. */
-async function startOrderServer(databaseUrl: string | undefined) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/order-server.ts'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? '' },
+function quote(base: string, trader: Trader): Promise<string> {
+  const query = new URLSearchParams({
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    wallet_uuid: trader.walletId,
+    from_uuid: USDT_TRON,
+    to_uuid: BTC,
+    amount_from: '25',
   })
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)))
-    child.once('exit', (code) => reject(new Error(`order bench server exited with ${code}`)))
-  })
-  return { ready, stop: () => child.kill('SIGTERM') }
+  return call<{ quote_id: string }>(base, trader.token, 'GET', `/api/v1/orders/calc?${query}`).then(
+    (answer) => answer.quote_id,
+  )
 }
 
-/**
- * `connections` loops of quote + place for `seconds`, loop i as user i of `servers` (one
- * user: every loop on one wallet); then waits until every order placed is COMPLETE.
- */
-export async function loadOrders(
-  servers: Ready[],
-  seconds: number,
-  connections = CONNECTIONS,
-): Promise<OrderLoad> {
-  const headersOf = (server: Ready) => ({
-    authorization: server.accessToken,
-    'x-tenant-id': DEMO_TENANT_ID,
-    'x-app-env': 'web',
-    'content-type': 'application/json',
+async function placeQuote(base: string, trader: Trader, quoteId: string) {
+  const response = await fetch(`${base}/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL`, {
+    method: 'POST',
+    headers: { ...TENANT, 'content-type': 'application/json', authorization: trader.token },
+    body: JSON.stringify({ quote_id: quoteId, request_id: crypto.randomUUID() }),
   })
-  const completed = async () => {
-    let total = 0
-    for (const server of servers) {
-      const url = new URL('/api/v1/orders', server.appUrl)
-      url.search = new URLSearchParams({ status: 'COMPLETE', limit: '1' }).toString()
-      total += (
-        (await (await fetch(url, { headers: headersOf(server) })).json()) as { total: number }
-      ).total
-    }
-    return total
+  if (response.status !== 201) {
+    throw new Error(`place answered ${response.status}: ${await response.text()}`)
   }
-  const before = await completed()
+  await response.arrayBuffer()
+}
 
+/** CONNECTIONS loops of quote + place for `seconds`, each on its trader; orders per second. */
+export async function closedLoop(
+  base: string,
+  clients: Trader[],
+  seconds: number,
+): Promise<number> {
   let placed = 0
   const started = performance.now()
   const deadline = started + seconds * 1000
-  const loop = async (server: Ready) => {
-    const headers = headersOf(server)
-    const calc = new URL('/api/v1/orders/calc', server.appUrl)
-    calc.search = new URLSearchParams({
-      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-      wallet_uuid: server.walletUuid,
-      from_uuid: BENCH_FROM_CURRENCY,
-      to_uuid: BENCH_TO_CURRENCY,
-      amount_from: '25',
-    }).toString()
-    const place = new URL('/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL', server.appUrl)
-    while (performance.now() < deadline) {
-      const quote = await fetch(calc, { headers })
-      if (!quote.ok) throw new Error(`calc answered ${quote.status}: ${await quote.text()}`)
-      const { quote_id } = (await quote.json()) as { quote_id: string }
-      const order = await fetch(place, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ quote_id, request_id: crypto.randomUUID() }),
-      })
-      if (order.status !== 201)
-        throw new Error(`place answered ${order.status}: ${await order.text()}`)
-      await order.body?.cancel()
-      placed++
-    }
-  }
   await Promise.all(
-    Array.from({ length: connections }, (_, i) => loop(servers[i % servers.length]!)),
+    clients.map(async (trader) => {
+      while (performance.now() < deadline) {
+        await order(base, trader)
+        placed++
+      }
+    }),
   )
-  const loaded = performance.now()
-
-  const settleDeadline = loaded + 120_000
-  for (;;) {
-    const done = (await completed()) - before
-    if (done >= placed) break
-    if (performance.now() > settleDeadline) {
-      throw new Error(`${placed - done} of ${placed} orders did not settle in 120 s`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return {
-    placed,
-    seconds: (loaded - started) / 1000,
-    settleSeconds: (performance.now() - loaded) / 1000,
-  }
+  return placed / ((performance.now() - started) / 1000)
 }
 
-/** pgbench's TPC-B-like default script: initialise at scale 10, then CONNECTIONS clients. */
-async function pgbenchTps(bin: string, url: string, seconds: number): Promise<number> {
-  const pgbench = join(bin, 'pgbench')
-  await run(pgbench, ['-i', '-q', '-s', '10', url])
-  const { stdout } = await run(pgbench, [
+/**
+ * Placements sent at `rate` per second for `seconds`, whatever the answers do
+ * meanwhile, from a pool of quotes fetched ahead; each latency is timed from
+ * its scheduled send. Answers the latencies and how many were sent.
+ */
+async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
+  const total = Math.round(rate * seconds)
+  const pool: { trader: Trader; quoteId: string }[] = []
+  let next = 0
+  const refill = async () => {
+    const trader = clients[next++ % clients.length]!
+    pool.push({ trader, quoteId: await quote(base, trader) })
+  }
+  // A head start of a second's worth, then kept ahead by the quotes' own loop.
+  await Promise.all(Array.from({ length: rate }, refill))
+  let quoting = true
+  const quoter = (async () => {
+    while (quoting) {
+      if (pool.length < rate) await refill()
+      else await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  })()
+  const latencies: number[] = []
+  const sends: Promise<void>[] = []
+  const start = performance.now() + 50
+  for (let i = 0; i < total; i++) {
+    const scheduled = start + (i * 1000) / rate
+    const wait = scheduled - performance.now()
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    sends.push(
+      (async () => {
+        const ready = pool.shift() ?? {
+          trader: clients[0]!,
+          quoteId: await quote(base, clients[0]!),
+        }
+        await placeQuote(base, ready.trader, ready.quoteId)
+        latencies.push(performance.now() - scheduled)
+      })(),
+    )
+  }
+  await Promise.all(sends)
+  quoting = false
+  await quoter
+  return latencies
+}
+
+/** pgbench's TPC-B-like default script with CONNECTIONS clients; transactions per second. */
+async function pgbench(bin: string, url: string, seconds: number): Promise<number> {
+  const { stdout } = await run(join(bin, 'pgbench'), [
     '-c',
     String(CONNECTIONS),
     '-j',
@@ -148,63 +165,129 @@ async function pgbenchTps(bin: string, url: string, seconds: number): Promise<nu
   return Number(match[1])
 }
 
-async function createDatabase(url: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(`create database ${name}`)
-  } finally {
-    await client.end()
+/** Seconds until every trader's orders are COMPLETE (the job runner's backlog), at most 120. */
+async function settled(base: string, clients: Trader[]): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    let open = 0
+    for (const trader of clients) {
+      const page = await call<{ total?: number }>(
+        base,
+        trader.token,
+        'GET',
+        '/api/v1/orders?status=NEW&limit=1&with_total=true',
+      )
+      open += page.total ?? 0
+    }
+    const seconds = (performance.now() - started) / 1000
+    if (open === 0 || seconds > 120) return seconds
+    await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  const databaseUrl = new URL(url)
-  databaseUrl.pathname = `/${name}`
-  return databaseUrl.toString()
 }
 
-const rate = (load: OrderLoad) => load.placed / load.seconds
-const describe = (load: OrderLoad) =>
-  `${rate(load).toFixed(0)} orders/s placed (${load.placed} in ${load.seconds.toFixed(1)} s), all settled ${load.settleSeconds.toFixed(1)} s later`
-
-export async function measureOrders(seconds: number): Promise<BenchRow[]> {
-  const rows: BenchRow[] = []
-  const bin = findPostgresBin()
-  if (bin) {
-    const cluster = await startCluster(bin)
-    try {
-      const tps = await pgbenchTps(bin, await createDatabase(cluster.url, 'pgbench'), seconds)
-      const server = await startOrderServer(await createDatabase(cluster.url, 'orders'))
-      try {
-        const load = await loadOrders([server.ready], seconds)
-        rows.push(
-          {
-            measure: `pgbench TPC-B, ${CONNECTIONS} clients (PostgreSQL 15)`,
-            value: `${tps.toFixed(0)} tps`,
-            target: 'yardstick',
-          },
-          {
-            measure: 'internal exchange orders (PostgreSQL)',
-            value: describe(load),
-            target: '—',
-          },
-          {
-            measure: 'ratio orders / TPC-B (PostgreSQL)',
-            value: `${((rate(load) / tps) * 100).toFixed(1)} %`,
-            target: 'watch for regressions',
-          },
-        )
-      } finally {
-        server.stop()
-      }
-    } finally {
-      await cluster.stop()
-    }
+export async function measureOrders(postgres: Cluster | undefined): Promise<Row[]> {
+  if (!postgres) {
+    return [skippedRow('orders ÷ pgbench TPC-B', 'no PostgreSQL in /usr/lib/postgresql/*/bin')]
   }
-  const embedded = await startOrderServer(undefined)
+  const servers: Server[] = []
   try {
-    const load = await loadOrders([embedded.ready], seconds)
-    rows.push({ measure: 'internal exchange orders (PGlite)', value: describe(load), target: '—' })
+    const benchUrl = await postgres.database('pgbench')
+    await run(join(postgres.bin, 'pgbench'), ['-i', '-q', '-s', '10', benchUrl])
+    const onPostgres = await startServer({
+      dataDir: dataDir('orders-pg'),
+      databaseUrl: await postgres.database('orders'),
+    })
+    servers.push(onPostgres)
+    const embedded = await startServer({ dataDir: dataDir('orders') })
+    servers.push(embedded)
+    const [pgTraders, embeddedTraders] = await Promise.all([
+      traders(onPostgres.url, CONNECTIONS),
+      traders(embedded.url, CONNECTIONS),
+    ])
+    const hot = Array.from({ length: CONNECTIONS }, () => pgTraders[0]!)
+
+    // Warm-up: the first calls of each route, the pools' connections, the job runner going.
+    await pgbench(postgres.bin, benchUrl, 1)
+    await closedLoop(onPostgres.url, pgTraders, 2)
+    await closedLoop(embedded.url, embeddedTraders, 2)
+
+    const tps: number[] = []
+    const spread: number[] = []
+    const contended: number[] = []
+    const onEmbedded: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      tps.push(await pgbench(postgres.bin, benchUrl, DURATION_S))
+      spread.push(await closedLoop(onPostgres.url, pgTraders, DURATION_S))
+      contended.push(await closedLoop(onPostgres.url, hot, DURATION_S))
+      onEmbedded.push(await closedLoop(embedded.url, embeddedTraders, DURATION_S))
+    }
+    const openPg: number[] = []
+    const openEmbedded: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      openPg.push(percentile(await openLoop(onPostgres.url, pgTraders, 100, DURATION_S), 99))
+      openEmbedded.push(
+        percentile(await openLoop(embedded.url, embeddedTraders, 100, DURATION_S), 99),
+      )
+    }
+    const backlogPg = await settled(onPostgres.url, pgTraders)
+    const backlogEmbedded = await settled(embedded.url, embeddedTraders)
+
+    const perRound = (values: number[], by: number[]) => values.map((v, i) => v / by[i]!)
+    return [
+      valueRow(`pgbench TPC-B, scale 10, ${CONNECTIONS} clients (PostgreSQL 15)`, tps, 'tps', {
+        goal: 'yardstick',
+      }),
+      valueRow(`internal exchange orders, ${CONNECTIONS} people (PostgreSQL)`, spread, 'orders/s', {
+        goal: 'see ratio',
+      }),
+      goalRow('ratio orders ÷ TPC-B tps (PostgreSQL)', perRound(spread, tps), {
+        at: 'least',
+        bound: 0.5,
+      }),
+      valueRow(
+        `internal exchange orders, ${CONNECTIONS} clients on one wallet (PostgreSQL)`,
+        contended,
+        'orders/s',
+        {
+          goal: 'see ratio',
+        },
+      ),
+      goalRow('ratio one-wallet orders ÷ TPC-B tps (PostgreSQL)', perRound(contended, tps), {
+        at: 'least',
+        bound: 0.2,
+      }),
+      goalRow('place latency p99 at an offered 100 orders/s (PostgreSQL)', openPg, {
+        at: 'most',
+        bound: 10,
+        unit: 'ms',
+        digits: 1,
+      }),
+      goalRow('place latency p99 at an offered 100 orders/s (PGlite as npm start)', openEmbedded, {
+        at: 'most',
+        bound: 10,
+        unit: 'ms',
+        digits: 1,
+      }),
+      valueRow(
+        `internal exchange orders, ${CONNECTIONS} people (PGlite as npm start)`,
+        onEmbedded,
+        'orders/s',
+        {
+          goal: 'see ratio',
+        },
+      ),
+      goalRow('ratio orders PGlite ÷ PostgreSQL', perRound(onEmbedded, spread), {
+        at: 'least',
+        bound: 0.4,
+      }),
+      valueRow(
+        'all orders settled by the job runner, after the load (PostgreSQL / PGlite)',
+        [backlogPg],
+        `s / ${backlogEmbedded.toFixed(1)} s`,
+        { digits: 1, goal: 'info' },
+      ),
+    ]
   } finally {
-    embedded.stop()
+    await Promise.all(servers.map((server) => server.stop()))
   }
-  return rows
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
-import { Page, PageQuery } from './pagination.ts'
+import { HistoryPage, HistoryQuery } from './pagination.ts'
 
 /** SPEC.md §3 */
 export const CARD_TRANSACTION_TYPES = [
@@ -105,7 +105,7 @@ export const CardTransaction = Type.Object({
 })
 export type CardTransaction = Static<typeof CardTransaction>
 
-export const CardTransactionList = Page(CardTransaction)
+export const CardTransactionList = HistoryPage(CardTransaction)
 export type CardTransactionList = Static<typeof CardTransactionList>
 
 /**
@@ -114,7 +114,7 @@ export type CardTransactionList = Static<typeof CardTransactionList>
  * accepted for compatibility; the answer is always this scheme.
  */
 export const CardTransactionQuery = Type.Composite([
-  PageQuery,
+  HistoryQuery,
   Type.Object({
     card_id: Type.Optional(uuid),
     fiat_account_id: Type.Optional(uuid),

@@ -3,7 +3,7 @@ import { CHAIN_IDS } from './catalog.ts'
 import { DESTINATION_TYPES } from './counterparties.ts'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
-import { Page, PageQuery } from './pagination.ts'
+import { HistoryPage, HistoryQuery, Page } from './pagination.ts'
 
 /** SPEC.md §3: every order type. */
 export const ORDER_TYPES = [
@@ -233,7 +233,7 @@ export type Order = Static<typeof Order>
 
 /** `GET /orders` (v1, added: SPEC.md names no history call — docs/decisions.md). Newest first. */
 export const OrderQuery = Type.Composite([
-  PageQuery,
+  HistoryQuery,
   Type.Object({
     wallet_uuid: Type.Optional(Uuid),
     order_type: Type.Optional(oneOf(ORDER_TYPES)),
@@ -242,7 +242,7 @@ export const OrderQuery = Type.Composite([
 ])
 export type OrderQuery = Static<typeof OrderQuery>
 
-export const OrderList = Page(Order)
+export const OrderList = HistoryPage(Order)
 export type OrderList = Static<typeof OrderList>
 
 /** `GET /exchange/`: currency uuids; neither means every direction. */

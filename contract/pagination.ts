@@ -24,3 +24,28 @@ export const Page = <T extends TSchema>(item: T) =>
     offset: Type.Integer(),
     is_last_page: Type.Boolean(),
   })
+
+/**
+ * The query of a history — a list that grows without bound (a wallet's
+ * transactions, orders, card transactions): the page, and `with_total=true`
+ * to have the whole list counted (it costs time in proportion to its length).
+ */
+export const HistoryQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ with_total: Type.Optional(Type.Boolean()) }),
+])
+
+/**
+ * A page of a history. `is_last_page` says whether more follow (the page is
+ * read with one row beyond `limit`); `total` is there only where it costs
+ * nothing — on the last page (`offset` + its length) — or when the query
+ * asked for it (`with_total=true`).
+ */
+export const HistoryPage = <T extends TSchema>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    total: Type.Optional(Type.Integer()),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    is_last_page: Type.Boolean(),
+  })

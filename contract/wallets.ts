@@ -3,7 +3,7 @@ import { ACTIVITY_TYPES } from './activity-types.ts'
 import { CHAIN_IDS } from './catalog.ts'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
-import { Page, PageQuery } from './pagination.ts'
+import { HistoryPage, HistoryQuery, Page } from './pagination.ts'
 
 /** SPEC.md §3: wallet types. */
 export const WALLET_TYPES = [
@@ -150,7 +150,7 @@ export type WalletTransaction = Static<typeof WalletTransaction>
 
 /** `GET /wallets/{wallet_uuid}/transactions` and the v1 CSV take the same filters. */
 export const TransactionQuery = Type.Composite([
-  PageQuery,
+  HistoryQuery,
   Type.Object({
     type: Type.Optional(oneOf(TRANSACTION_TYPES)),
     method: Type.Optional(oneOf(TRANSACTION_METHODS)),
@@ -161,5 +161,5 @@ export const TransactionQuery = Type.Composite([
     to: Type.Optional(Type.String({ format: 'date-time' })),
   }),
 ])
-export const TransactionList = Page(WalletTransaction)
+export const TransactionList = HistoryPage(WalletTransaction)
 export type TransactionList = Static<typeof TransactionList>

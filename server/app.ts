@@ -37,6 +37,7 @@ import db from './infra/db.ts'
 import errors, { clientErrorHandler, frameworkErrors } from './infra/errors.ts'
 import jobs from './infra/jobs.ts'
 import json from './infra/json.ts'
+import { lazySchemaCompilers } from './infra/lazy-schemas.ts'
 import { type LogDestination, loggerOptions, requestLog } from './infra/logger.ts'
 import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
@@ -45,6 +46,7 @@ import rateLimits from './infra/rate-limit.ts'
 import rates from './infra/rates.ts'
 import readiness from './infra/readiness.ts'
 import security from './infra/security.ts'
+import statistics from './infra/statistics.ts'
 import tenancy from './infra/tenancy.ts'
 import { validatorCompiler } from './infra/validation.ts'
 import web from './infra/web.ts'
@@ -79,6 +81,8 @@ export async function buildApp(
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,
+    // Answers serialise through their schemas, each compiled at its route's first call.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   })
   // Bodies are never coerced; query text converts numeric spellings only (infra/validation.ts).
   app.setValidatorCompiler(validatorCompiler())
@@ -100,6 +104,7 @@ export async function buildApp(
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
   await app.register(readiness, { node: config.nodeName })
+  await app.register(statistics, { config })
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.db.selectFrom('tenants').select('id').limit(1).execute()

@@ -1,13 +1,37 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
+import { buildServer } from '../scripts/build-server.mjs'
 
 /**
- * The real server as `npm start` runs it (node --import tsx server/main.ts),
- * in a process of its own, for tests of what only a process shows: kill -9,
+ * The real server as `npm start` runs it (built by scripts/build-server.mjs,
+ * here into a directory of the test file's own, and run by node), in a
+ * process of its own, for tests of what only a process shows: kill -9,
  * SIGTERM, a closed stdout. It logs JSON (its stdout is a pipe).
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
+
+/**
+ * The server as `npm start` builds it, once per test file, into a directory
+ * of the file's own inside the checkout (its packages resolve from
+ * node_modules there).
+ */
+let bundle: Promise<string> | undefined
+let bundleDir: string | undefined
+afterAll(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true })
+})
+function builtServer(): Promise<string> {
+  bundle ??= (async () => {
+    mkdirSync(join(ROOT, 'build'), { recursive: true })
+    bundleDir = mkdtempSync(join(ROOT, 'build', 'test-server-'))
+    await buildServer(ROOT, join(bundleDir, 'main.mjs'))
+    return join(bundleDir, 'main.mjs')
+  })()
+  return bundle
+}
 
 export interface ServerProcess {
   url: string
@@ -48,7 +72,7 @@ export async function startServer(
   env: Record<string, string>,
   options: { drain?: boolean } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [await builtServer()], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 /**
  * The scale-out topology on one machine, from Debian's packages: a PostgreSQL
  * primary, a streaming replica of it (pg_basebackup), PgBouncer in transaction
- * pooling in front of both, N API nodes (`server/main.ts`), and HAProxy
+ * pooling in front of both, N API nodes (`server/main.ts`, built), and HAProxy
  * balancing them on one port with a health check on /readyz. Everything lives
  * in one temporary directory and goes with stop(). `npm run cluster`
  * (scripts/cluster.ts), scripts/cluster-test.mjs and the bench start it;
@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { findPostgresBin, freePort, initdbArgs } from '../../tests/support/postgres-cluster.ts'
+import { buildServer, SERVER_BUNDLE, serverIsStale } from '../build-server.mjs'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const execFileAsync = promisify(execFile)
@@ -129,6 +130,11 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   }
   const log = options.log ?? (() => {})
   const count = options.nodes ?? 3
+  // The nodes run the server as `npm start` does: the built bundle, built first when stale.
+  if (serverIsStale(ROOT)) {
+    log('Building the server (build/server/ is missing or older than its sources)…')
+    await buildServer(ROOT)
+  }
   const dir = mkdtempSync(join(tmpdir(), 'finplatform-cluster-'))
   const owner = postgresOwner()
   if (owner) chownSync(dir, owner.uid, owner.gid)
@@ -474,7 +480,7 @@ function sharedSecrets(): Record<string, string> {
   }
 }
 
-/** One API node: `node --import tsx server/main.ts`, restarted when it exits on its own. */
+/** One API node: `node build/server/main.mjs` (as `npm start` runs it), restarted when it exits on its own. */
 export class ApiNode {
   #child: ChildProcess | undefined
   #stopping = false
@@ -511,7 +517,7 @@ export class ApiNode {
 
   start() {
     const out = openSync(this.logFile, 'a')
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...this.env },
       stdio: ['ignore', out, out],

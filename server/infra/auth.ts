@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { API_KEY_HEADER, type ApiKeyRole } from '../../contract/developer.ts'
+import type { Products } from '../../contract/tenants.ts'
 import type { Config } from '../config.ts'
-import { sessionState } from '../domain/auth/repository.ts'
+import { type SessionUser, sessionState } from '../domain/auth/repository.ts'
 import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
 import { ApiKeyAuthenticator } from '../domain/developer/key-auth.ts'
 import { actionOf, refusal } from '../domain/developer/rules.ts'
@@ -26,6 +27,13 @@ declare module 'fastify' {
     auth: AccessClaims
     /** The developer API key the call came with; null for a signed-in session. */
     apiKey: { id: string; role: ApiKeyRole } | null
+    /**
+     * The signed-in person as the session check read them, in its own query:
+     * a call that shows the user needs no second read. Null for an API key.
+     */
+    sessionUser: SessionUser | null
+    /** The tenant's products, read with the session (the product gate's; null for an API key). */
+    tenantProducts: Products | null
   }
   interface FastifyContextConfig {
     public?: boolean
@@ -88,6 +96,8 @@ export default fp(
     app.decorate('tokens', tokens)
     app.decorateRequest('auth', null as unknown as AccessClaims)
     app.decorateRequest('apiKey', null)
+    app.decorateRequest('sessionUser', null)
+    app.decorateRequest('tenantProducts', null)
 
     /** X-API-Key: the key's owner in the key's tenant, within the key's role. */
     async function authenticateKey(request: FastifyRequest, key: string) {
@@ -153,10 +163,12 @@ export default fp(
       }
       // Revoked sessions (sign-out, refresh-token reuse) end their access tokens at
       // once; so does blocking the account. One query answers both.
-      const state = await sessionState(app.db, claims)
-      if (state === 'ended') throw unauthorized('The session has ended. Sign in again.')
-      if (state === 'blocked') throw userBlocked()
+      const session = await sessionState(app.db, claims)
+      if (session.state === 'ended') throw unauthorized('The session has ended. Sign in again.')
+      if (session.state === 'blocked') throw userBlocked()
       request.auth = claims
+      request.sessionUser = session.user
+      request.tenantProducts = session.products
     })
   },
   { name: 'auth', dependencies: ['db', 'tenancy', 'rate-limits'] },

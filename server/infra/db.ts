@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { Counter, Gauge } from 'prom-client'
 import type { Config } from '../config.ts'
 import { acquireDataDirLock, isEmbeddedOnDisk } from './db/data-dir-lock.ts'
@@ -64,7 +64,12 @@ export default fp(
     // Several nodes starting at once: one applies the migrations, the others wait for its
     // transaction-scoped advisory lock, then find nothing left to do (migrate.ts).
     const applied = await migrate(database.db)
-    if (applied.length > 0) app.log.info({ applied, engine: database.engine }, 'migrations applied')
+    if (applied.length > 0) {
+      app.log.info({ applied, engine: database.engine }, 'migrations applied')
+      // Fresh statistics for the tables the migrations made or filled (PGlite
+      // has no autovacuum; later growth is the statistics plugin's job).
+      await sql`analyze`.execute(database.db)
+    }
     await ensureDemoTenant(database.db)
 
     const primary = database.db

@@ -1,7 +1,35 @@
-import helmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import helmet, { type HelmetOptions } from 'helmet'
 import type { Config } from '../config.ts'
+
+/**
+ * The headers helmet sets with these options, worked out once: helmet's own
+ * middleware run against a response that only records them. They depend on
+ * nothing in the request (no CSP nonces), so every answer carries the same
+ * set — which @fastify/helmet rebuilt from the options on every request.
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers = new Map<string, string>()
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value))
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase())
+    },
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+  }
+  helmet(options)(
+    {} as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error
+    },
+  )
+  return Object.fromEntries(headers)
+}
 
 /**
  * Security headers on every answer. The CSP allows no inline script at all;
@@ -14,7 +42,7 @@ export default fp(
     // token's `url` claim names it; in.sumsub.com unless the account is regional).
     const sumsub = opts.config.kyc.provider === 'sumsub' ? opts.config.kyc.sumsub : undefined
     const frames = sumsub ? [sumsub.websdkOrigin] : []
-    await app.register(helmet, {
+    const headers = securityHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -38,6 +66,10 @@ export default fp(
       crossOriginResourcePolicy: { policy: 'same-origin' },
       strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
       referrerPolicy: { policy: 'no-referrer' },
+    })
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(headers)
+      done()
     })
   },
   { name: 'security' },

@@ -121,17 +121,29 @@ function wrap(check: ValidateFunction, prepare?: (data: unknown) => unknown): Va
  * The app's validator compiler: one Ajv for bodies, one for text parts (both
  * without Ajv's own coercion, which turns `[x]` into `x`, `""` into null and
  * `1e309` into Infinity). Schemas registered with `addSchema` are not used
- * (the contract inlines every schema).
+ * (the contract inlines every schema). Each route's code is generated at its
+ * first call, not at start-up (infra/lazy-schemas.ts says why).
  */
 export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const body = ajv()
-  const text = ajv()
-  return ({ schema, httpPart }) => {
-    if (httpPart === 'body') return wrap(body.compile(schema as Schema))
-    const check = text.compile(schema as Schema)
+  let body: Ajv | undefined
+  let text: Ajv | undefined
+  const compile = (schema: Schema, httpPart: string | undefined): Validator => {
+    if (httpPart === 'body') {
+      body ??= ajv()
+      return wrap(body.compile(schema))
+    }
+    text ??= ajv()
+    const check = text.compile(schema)
     if (httpPart === 'querystring' || httpPart === 'params') {
-      return wrap(check, (data) => convertParameters(data, schema as Schema))
+      return wrap(check, (data) => convertParameters(data, schema))
     }
     return wrap(check)
+  }
+  return ({ schema, httpPart }) => {
+    let validate: Validator | undefined
+    return (data) => {
+      validate ??= compile(schema as Schema, httpPart)
+      return validate(data)
+    }
   }
 }

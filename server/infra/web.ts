@@ -25,7 +25,9 @@ export default fp(
     if (hasApp) {
       await app.register(fastifyStatic, {
         root: opts.distDir,
-        wildcard: false,
+        // One wildcard route that looks the file up per request: registering a
+        // route per built file meant walking dist/ at every start.
+        wildcard: true,
         cacheControl: false,
         setHeaders(res, path) {
           const file = path.slice(opts.distDir.length + 1)

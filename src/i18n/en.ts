@@ -1239,6 +1239,8 @@ export const en = {
   'error.NO_CONTACT': 'There is no email or phone number to send a code to.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Telegram biometrics couldn’t confirm it’s you. Get a code instead.',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': '{shown} shown, more to come',
 } as const
 
 export type MessageKey = keyof typeof en

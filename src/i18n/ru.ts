@@ -1236,4 +1236,6 @@ export const ru: Messages = {
   'error.NO_CONTACT': 'Нет e-mail или телефона, куда отправить код.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Биометрия Telegram не подтвердила, что это вы. Получите код.',
+  // histories (issue 15): a long list is not counted until its last page is loaded
+  'history.countSoFar': 'Показано {shown}, есть ещё',
 }

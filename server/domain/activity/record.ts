@@ -5,7 +5,7 @@
  * An item is found again by its source (order, card authorisation, deposit
  * record, card), so a step repeated after a crash changes nothing twice.
  */
-import type { Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ActivityEventCode, ActivityStatus } from '../../../contract/activity.ts'
 import type { CardFeeKind, Merchant } from '../../../contract/card-transactions.ts'
@@ -13,6 +13,7 @@ import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, StoredActivityEvent } from '../../infra/db/schema.ts'
 import type { OrderRow } from '../orders/repository.ts'
 import { railOf } from '../orders/rules.ts'
+import type { NewActivity } from './repository.ts'
 import * as repo from './repository.ts'
 import {
   afterRefund,
@@ -23,6 +24,7 @@ import {
 } from './rules.ts'
 
 type Trx = Transaction<DB>
+type Executor = Kysely<DB> | Trx
 type Order = Pick<
   OrderRow,
   | 'id'
@@ -75,14 +77,21 @@ const landsIn = (order: Order) => order.target.wallet_uuid ?? order.wallet_id
 
 /**
  * The payer's item, written with the order: a deposit, a send, a transfer
- * between their own wallets, an exchange or a card top-up.
+ * between their own wallets, an exchange or a card top-up. Built before the
+ * placing transaction from what does not change under it (who holds the
+ * target wallet, the counterparty's name), and inserted with the order in
+ * one statement (orders/repository.ts insertPlacedOrder).
  */
-export async function orderPlaced(trx: Trx, order: Order, at: Date): Promise<OrderActivities> {
+export async function orderPlacedItem(
+  db: Executor,
+  order: Order,
+  at: Date,
+): Promise<NewActivity & { id: string }> {
   const rail = railOf(order.order_type, order.target)
   const lands = landsIn(order)
   const ownTarget =
     rail !== 'wallet' ||
-    (await repo.walletHolder(trx, order.tenant_id, lands))?.user_id === order.user_id
+    (await repo.walletHolder(db, order.tenant_id, lands))?.user_id === order.user_id
   const shape = orderShape(
     rail,
     {
@@ -98,9 +107,9 @@ export async function orderPlaced(trx: Trx, order: Order, at: Date): Promise<Ord
     payee?.kind === 'bank_account'
       ? payee.beneficiary
       : target.counterparty_account_id
-        ? await repo.counterpartyName(trx, order.tenant_id, target.counterparty_account_id)
+        ? await repo.counterpartyName(db, order.tenant_id, target.counterparty_account_id)
         : null
-  const id = await repo.insertActivity(trx, {
+  return {
     id: uuidv7(),
     tenant_id: order.tenant_id,
     user_id: order.user_id,
@@ -126,8 +135,7 @@ export async function orderPlaced(trx: Trx, order: Order, at: Date): Promise<Ord
     failure_code: order.failure_code,
     created_at: order.created_at,
     updated_at: at,
-  })
-  return { source: id, target: id }
+  }
 }
 
 /** The order moved (its status, a failure, a broadcast's hash): every item of it follows. */

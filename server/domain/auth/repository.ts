@@ -1,6 +1,9 @@
-import type { Kysely, Transaction } from 'kysely'
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import type { KycStatus } from '../../../contract/enums.ts'
+import type { Products } from '../../../contract/tenants.ts'
 import type { DB, SignInMethod, UserProfilesTable } from '../../infra/db/schema.ts'
+import { productsFrom } from '../tenants/rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
@@ -207,24 +210,47 @@ export async function revokeSession(
     .execute()
 }
 
+/** The signed-in user as `GET /user` shows them, read with the session check. */
+export interface SessionUser {
+  id: string
+  email: string | null
+  phone: string | null
+  telegram_id: string | null
+  kyc_status: KycStatus
+  created_at: Date
+}
+
 /**
- * The state of the session an access token names, in one query (two primary-key lookups):
+ * The session check's one query (two primary-key lookups), written out: it
+ * runs before every protected call, so it skips the query builder.
+ */
+const SESSION_STATE = `
+  select u.id, u.email, u.phone, u.telegram_id, u.kyc_status, u.created_at, u.blocked_at,
+    t.products
+  from sessions s join users u on u.id = s.user_id join tenants t on t.id = s.tenant_id
+  where s.id = $1 and s.tenant_id = $2 and s.user_id = $3 and s.revoked_at is null`
+
+/**
+ * The state of the session an access token names, in one query:
  * `ended` when it does not exist in the tenant for that user or was revoked,
- * `blocked` when it is live but the tenant blocked its user.
+ * `blocked` when it is live but the tenant blocked its user; `active` with
+ * the user as they are now (what `GET /user` answers needs no second read)
+ * and the tenant's products as they are now (what the product gate checks).
  */
 export async function sessionState(
   db: Executor,
   claims: { tenantId: string; userId: string; sessionId: string },
-): Promise<'active' | 'ended' | 'blocked'> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select('u.blocked_at')
-    .where('s.id', '=', claims.sessionId)
-    .where('s.tenant_id', '=', claims.tenantId)
-    .where('s.user_id', '=', claims.userId)
-    .where('s.revoked_at', 'is', null)
-    .executeTakeFirst()
-  if (!row) return 'ended'
-  return row.blocked_at === null ? 'active' : 'blocked'
+): Promise<
+  | { state: 'ended' }
+  | { state: 'blocked' }
+  | { state: 'active'; user: SessionUser; products: Products }
+> {
+  const { rows } = await db.executeQuery<
+    SessionUser & { blocked_at: Date | null; products: Record<string, unknown> }
+  >(CompiledQuery.raw(SESSION_STATE, [claims.sessionId, claims.tenantId, claims.userId]))
+  const row = rows[0]
+  if (!row) return { state: 'ended' }
+  if (row.blocked_at !== null) return { state: 'blocked' }
+  const { blocked_at: _blocked, products, ...user } = row
+  return { state: 'active', user, products: productsFrom(products) }
 }

@@ -427,6 +427,20 @@ describeServer('card transactions: the sandbox processor and /api/v1/issuing/tra
     )
     expect(byCard.data.map((t) => t.id)).toEqual([c1.id, a1.id])
     expect(byCard).toMatchObject({ total: 3, is_last_page: true })
+    const firstOfThree = ok<CardTransactionList>(
+      await call(token, 'GET', `/issuing/transactions?card_id=${card.id}&limit=2`),
+    )
+    expect(firstOfThree).toMatchObject({ is_last_page: false })
+    expect(firstOfThree).not.toHaveProperty('total')
+    expect(
+      ok<CardTransactionList>(
+        await call(
+          token,
+          'GET',
+          `/issuing/transactions?card_id=${card.id}&limit=2&with_total=true`,
+        ),
+      ),
+    ).toMatchObject({ total: 3, is_last_page: false })
 
     const byAccount = ok<CardTransactionList>(
       await call(token, 'GET', `/issuing/transactions/?fiat_account_id=${second.fiat_account.id}`),

@@ -4,9 +4,16 @@ import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
-/** The card a processor message names (any tenant: the sandbox network knows every card), locked. */
-export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
-  return trx
+/**
+ * The card a processor message names (any tenant: the sandbox network knows
+ * every card); with `lock`, locked for the message's transaction.
+ */
+export function findCardForProcessing(
+  db: Kysely<DB> | Transaction<DB>,
+  cardId: string,
+  options: { lock?: boolean } = {},
+) {
+  return db
     .selectFrom('cards as k')
     .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
     .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
@@ -31,10 +38,10 @@ export function lockCardForProcessing(trx: Transaction<DB>, cardId: string) {
       'c.decimals',
     ])
     .where('k.id', '=', cardId)
-    .forUpdate('k')
+    .$if(options.lock === true, (query) => query.forUpdate('k'))
     .executeTakeFirst()
 }
-export type ProcessingCard = NonNullable<Awaited<ReturnType<typeof lockCardForProcessing>>>
+export type ProcessingCard = NonNullable<Awaited<ReturnType<typeof findCardForProcessing>>>
 
 /** Locks the fiat account row: one authorisation at a time spends from it. */
 export async function lockFiatAccount(trx: Transaction<DB>, id: string) {
@@ -142,16 +149,6 @@ export async function insertTransaction(trx: Transaction<DB>, t: NewCardTransact
       updated_at: t.at,
     })
     .execute()
-}
-
-/** The record a card's network message id was stored with, if any. */
-export function findMessage(trx: Transaction<DB>, cardId: string, networkMessageId: string) {
-  return trx
-    .selectFrom('card_transactions')
-    .select(['id', 'message_hash'])
-    .where('card_id', '=', cardId)
-    .where('network_message_id', '=', networkMessageId)
-    .executeTakeFirst()
 }
 
 /**

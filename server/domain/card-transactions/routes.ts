@@ -82,10 +82,10 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
   }
   for (const path of ['/issuing/transactions/', '/issuing/transactions']) {
     api.get(path, list, (request) => {
-      const { limit, offset, card_id, fiat_account_id } = request.query
+      const { limit, offset, with_total, card_id, fiat_account_id } = request.query
       return translateErrors(
         reads((service) =>
-          service.list(request.auth, { card_id, fiat_account_id }, { limit, offset }),
+          service.list(request.auth, { card_id, fiat_account_id }, { limit, offset, with_total }),
         ),
         toProblem,
       )

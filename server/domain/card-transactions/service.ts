@@ -12,7 +12,7 @@ import type { CardCrypto } from '../cards/card-crypto.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
 import { consumeOtp } from '../cards/service.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
-import { canonicalHash } from '../idempotency.ts'
+import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import {
   balanceOf,
@@ -21,7 +21,7 @@ import {
   systemAccount,
   walletAccounts,
 } from '../ledger/service.ts'
-import { pageOf } from '../page.ts'
+import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { CardTransactionError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -39,8 +39,6 @@ import {
   type ThreeDsResult,
   threeDsLocked,
 } from './rules.ts'
-
-type Page = { limit: number; offset: number }
 
 const bodyFault = (
   kind: Extract<CardTransactionError['failure'], { field: string }>['kind'],
@@ -78,39 +76,46 @@ export class CardProcessor {
   /**
    * The message's record; `replayed` when the message carried a
    * network_message_id this card's record was stored under already (the same
-   * message again: nothing moves). The card's row lock orders two copies.
+   * message again: nothing moves). Under the runner of idempotency.ts: two
+   * copies queue on the claim of the id; the card's row lock orders messages.
    * @throws CardTransactionError as process, and IDEMPOTENCY_CONFLICT (the id with another message)
    */
   async receive(
     message: ProcessorMessageBody,
     now: Date = new Date(),
   ): Promise<{ transaction: CardTransaction; replayed: boolean }> {
-    let replayed = false
-    const id = await this.db.transaction().execute(async (trx) => {
-      const card = await repo.lockCardForProcessing(trx, message.card_id)
-      if (!card) throw bodyFault('UNKNOWN_CARD', 'card_id', 'No such card.')
-      const networkId = message.network_message_id
-      const hash =
-        networkId === undefined ? undefined : messageHash(message, card.decimals, this.crypto)
-      if (networkId !== undefined && hash !== undefined) {
-        const earlier = await repo.findMessage(trx, card.id, networkId)
-        if (earlier) {
-          if (earlier.message_hash !== hash) {
-            throw new CardTransactionError({ kind: 'IDEMPOTENCY_CONFLICT' })
-          }
-          replayed = true
-          return earlier.id
-        }
+    const card = await repo.findCardForProcessing(this.db, message.card_id)
+    if (!card) throw bodyFault('UNKNOWN_CARD', 'card_id', 'No such card.')
+    const networkId = message.network_message_id
+    // The hash reads the amount in the card's decimals: a card's currency never changes.
+    const hash = networkId === undefined ? '' : messageHash(message, card.decimals, this.crypto)
+    const claim = {
+      scope: 'card_message' as const,
+      tenantId: card.tenant_id,
+      ownerId: card.id,
+      key: networkId,
+      hash,
+    }
+    let received: { answer: { id: string }; replayed: boolean }
+    try {
+      received = await runIdempotent<{ id: string }>(this.db, claim, async () => ({
+        run: async (trx) => {
+          const locked = await repo.findCardForProcessing(trx, card.id, { lock: true })
+          if (!locked) throw bodyFault('UNKNOWN_CARD', 'card_id', 'No such card.')
+          const stamp = networkId === undefined ? undefined : { id: networkId, hash }
+          return { id: await this.#handle(trx, locked, { ...message, stamp }, now) }
+        },
+      }))
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError) {
+        throw new CardTransactionError({ kind: 'IDEMPOTENCY_CONFLICT' })
       }
-      const stamped: Stamped = {
-        ...message,
-        stamp: networkId !== undefined && hash !== undefined ? { id: networkId, hash } : undefined,
-      }
-      return this.#handle(trx, card, stamped, now)
-    })
-    const row = await repo.findTransactionById(this.db, id)
-    if (!row) throw new Error(`card transaction ${id} vanished`)
-    return { transaction: toCardTransaction(row), replayed }
+      throw error
+    }
+    // The record as it is now: a replay answers the message's record, not a stored copy.
+    const row = await repo.findTransactionById(this.db, received.answer.id)
+    if (!row) throw new Error(`card transaction ${received.answer.id} vanished`)
+    return { transaction: toCardTransaction(row), replayed: received.replayed }
   }
 
   async #handle(
@@ -522,14 +527,13 @@ export class CardTransactionService {
   async list(
     owner: Owner,
     filter: { card_id?: string; fiat_account_id?: string; walletId?: string },
-    page: Page,
+    page: HistoryWindow,
   ): Promise<CardTransactionList> {
     const scope = await this.scope(owner, filter)
-    const [rows, total] = await Promise.all([
-      repo.findTransactions(this.db, scope, page),
+    const rows = await repo.findTransactions(this.db, scope, rowsFor(page))
+    return historyPage(rows.map(toCardTransaction), page, () =>
       repo.countTransactions(this.db, scope),
-    ])
-    return pageOf(rows.map(toCardTransaction), total, page)
+    )
   }
 
   /**

@@ -466,59 +466,6 @@ export async function markOtpUsed(trx: Transaction<DB>, id: string, at: Date): P
 }
 
 // ---------------------------------------------------------------------------
-// Idempotent creation
-
-/** The first answer under a creation key of the owner, if any. */
-export function findCreateRequest(db: Executor, owner: Owner, key: string) {
-  return db
-    .selectFrom('card_create_requests')
-    .select(['request_hash', 'card_id', 'first_response'])
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
-    .where('request_key', '=', key)
-    .executeTakeFirst()
-}
-
-/**
- * Takes the key for this creation, first thing in its transaction; false when
- * another request has it. A concurrent request under the same key waits here
- * for the first one's commit (then gets false) or rollback (then gets the key).
- */
-export async function claimCreateRequest(
-  trx: Transaction<DB>,
-  row: { owner: Owner; key: string; hash: string; cardId: string },
-): Promise<boolean> {
-  const inserted = await trx
-    .insertInto('card_create_requests')
-    .values({
-      tenant_id: row.owner.tenantId,
-      user_id: row.owner.userId,
-      request_key: row.key,
-      request_hash: row.hash,
-      card_id: row.cardId,
-    })
-    .onConflict((oc) => oc.columns(['tenant_id', 'user_id', 'request_key']).doNothing())
-    .returning('card_id')
-    .executeTakeFirst()
-  return inserted !== undefined
-}
-
-export async function setCreateResponse(
-  trx: Transaction<DB>,
-  owner: Owner,
-  key: string,
-  response: unknown,
-) {
-  await trx
-    .updateTable('card_create_requests')
-    .set({ first_response: JSON.stringify(response) })
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
-    .where('request_key', '=', key)
-    .execute()
-}
-
-// ---------------------------------------------------------------------------
 // Jobs: the courier and the monthly fee (any owner of the tenant)
 
 /** A card of the tenant, locked, with its delivery. */

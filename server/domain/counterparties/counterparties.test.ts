@@ -699,7 +699,6 @@ describeServer('counterparties', () => {
           quote_id: quoteId,
           request_id: `quote:${quoteId}`,
           request_hash: 'test',
-          first_response: null,
           counterparty_destination_id: destination.counterparty_destination_id,
         })
         .execute()

@@ -10,7 +10,7 @@ import {
   FiatAccountList,
   FiatAccountQuery,
 } from '../../../contract/fiat-accounts.ts'
-import { PageQuery } from '../../../contract/pagination.ts'
+import { HistoryQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { isReplicaMiss, toProblem as transactionProblem } from '../card-transactions/routes.ts'
@@ -116,7 +116,7 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
           'user’s account, or one of another wallet, answers 404 FIAT_ACCOUNT_NOT_FOUND.',
         security: [{ bearer: [] }],
         params: Type.Object({ wallet_uuid: uuid, fiat_account_id: uuid }),
-        querystring: PageQuery,
+        querystring: HistoryQuery,
         response: { 200: CardTransactionList, ...problems },
       },
     },
@@ -256,7 +256,7 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
         description: 'Another user’s account answers 404 FIAT_ACCOUNT_NOT_FOUND.',
         security: [{ raw: [] }],
         params: Type.Object({ id: uuid }),
-        querystring: PageQuery,
+        querystring: HistoryQuery,
         response: { 200: CardTransactionList, ...problems },
       },
     },

@@ -15,12 +15,25 @@ export interface EntryRow {
 const ENTRY_COLUMNS = ['id', 'kind', 'idempotency_key', 'reverses_entry_id', 'created_at'] as const
 
 /**
- * Inserts the entry unless the tenant already has one with its key; then
- * answers undefined. On PostgreSQL a concurrent insert of the same key waits
- * here for the other transaction: if it commits we see the conflict, if it
- * rolls back our insert goes ahead — so a key is never posted twice.
+ * Writes a whole entry in ONE statement: the entry row, its postings, and the
+ * balance changes — or nothing, when the tenant already has an entry under
+ * its key (answers undefined; the caller replays). On PostgreSQL a concurrent
+ * insert of the same key waits here for the other transaction: if it commits
+ * we see the conflict, if it rolls back ours goes ahead — so a key is never
+ * posted twice.
+ *
+ * Balances: each delta is an upsert of its row, in the order given (the lock
+ * order, rules.lockOrder), guarded so that an account which may not go
+ * negative is only changed when its balance covers the delta (re-checked on
+ * the latest row after waiting for a concurrent writer's lock); a missing
+ * row is created only for a credit or an account that may go negative (the
+ * CHECK backs this: an overdraft could not be written even by mistake). The
+ * answer's `moved` lists the rows changed: a delta missing from it was not
+ * covered, and the caller must fail (and roll back: the entry is written).
+ * Legs on an account the tenant does not have are left out: `known` lists
+ * the accounts found, and the caller fails (and rolls back) when one is missing.
  */
-export function insertEntry(
+export async function writeEntry(
   trx: Transaction<DB>,
   entry: {
     id: string
@@ -28,20 +41,60 @@ export function insertEntry(
     kind: string
     idempotencyKey: string
     reverses: string | null
+    postings: readonly Posting[]
+    deltas: readonly BalanceDelta[]
   },
-): Promise<EntryRow | undefined> {
-  return trx
-    .insertInto('journal_entries')
-    .values({
-      id: entry.id,
-      tenant_id: entry.tenantId,
-      kind: entry.kind,
-      idempotency_key: entry.idempotencyKey,
-      reverses_entry_id: entry.reverses,
-    })
-    .onConflict((oc) => oc.columns(['tenant_id', 'idempotency_key']).doNothing())
-    .returning(ENTRY_COLUMNS)
-    .executeTakeFirst()
+): Promise<(EntryRow & { moved: string[]; known: string[] }) | undefined> {
+  const { postings, deltas } = entry
+  const accounts = [...new Set(postings.map((p) => p.account))]
+  const result = await sql<EntryRow & { moved: string[] | null; known: string[] | null }>`
+    with accounts as (
+      select id, may_go_negative from ledger_accounts
+      where tenant_id = ${entry.tenantId}::uuid and id = any(${accounts}::uuid[])
+    ), entry as (
+      insert into journal_entries (id, tenant_id, kind, idempotency_key, reverses_entry_id)
+      values (${entry.id}::uuid, ${entry.tenantId}::uuid, ${entry.kind}, ${entry.idempotencyKey},
+        ${entry.reverses}::uuid)
+      on conflict (tenant_id, idempotency_key) do nothing
+      returning id, kind, idempotency_key, reverses_entry_id, created_at
+    ), legs as (
+      insert into postings (entry_id, seq, tenant_id, account_id, currency_uuid, amount_minor)
+      select entry.id, leg.n - 1, ${entry.tenantId}::uuid, leg.account, leg.currency, leg.amount
+      from entry, unnest(
+        ${postings.map((p) => p.account)}::uuid[],
+        ${postings.map((p) => p.currency)}::uuid[],
+        ${postings.map((p) => p.amount.toString())}::numeric[]
+      ) with ordinality as leg (account, currency, amount, n)
+      join accounts a on a.id = leg.account
+    ), moved as (
+      insert into account_balances as b
+        (account_id, currency_uuid, tenant_id, balance_minor, may_go_negative)
+      -- A spend's row is only ever proposed when it exists (and rows are never
+      -- deleted), so it always conflicts and is updated under the guard; its
+      -- proposed flag only gets it past the CHECK that is tested first.
+      select d.account, d.currency, ${entry.tenantId}::uuid, d.delta,
+        a.may_go_negative or d.delta < 0
+      from entry, unnest(
+        ${deltas.map((d) => d.account)}::uuid[],
+        ${deltas.map((d) => d.currency)}::uuid[],
+        ${deltas.map((d) => d.delta.toString())}::numeric[]
+      ) with ordinality as d (account, currency, delta, n)
+      join accounts a on a.id = d.account
+      where d.delta > 0 or a.may_go_negative or exists (
+        select 1 from account_balances x
+        where x.account_id = d.account and x.currency_uuid = d.currency)
+      order by d.n
+      on conflict (account_id, currency_uuid) do update
+        set balance_minor = b.balance_minor + excluded.balance_minor, updated_at = now()
+        where b.may_go_negative or b.balance_minor + excluded.balance_minor >= 0
+      returning b.account_id || '|' || b.currency_uuid as moved
+    )
+    select entry.*,
+      (select array_agg(moved) from moved) as moved,
+      (select array_agg(id) from accounts) as known
+    from entry`.execute(trx)
+  const row = result.rows[0]
+  return row && { ...row, moved: row.moved ?? [], known: row.known ?? [] }
 }
 
 export function findEntryByKey(db: Executor, tenantId: string, idempotencyKey: string) {
@@ -83,90 +136,6 @@ export async function findPostings(db: Executor, entryId: string): Promise<Posti
     currency: row.currency_uuid,
     amount: BigInt(row.amount_minor),
   }))
-}
-
-export async function insertPostings(
-  trx: Transaction<DB>,
-  tenantId: string,
-  entryId: string,
-  postings: readonly Posting[],
-): Promise<void> {
-  await trx
-    .insertInto('postings')
-    .values(
-      postings.map((posting, seq) => ({
-        entry_id: entryId,
-        seq,
-        tenant_id: tenantId,
-        account_id: posting.account,
-        currency_uuid: posting.currency,
-        amount_minor: posting.amount.toString(),
-      })),
-    )
-    .execute()
-}
-
-/** The tenant's accounts among `ids`, with whether each may go below zero. */
-export function findAccounts(db: Executor, tenantId: string, ids: readonly string[]) {
-  return db
-    .selectFrom('ledger_accounts')
-    .select(['id', 'may_go_negative'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', 'in', ids)
-    .execute()
-}
-
-/**
- * Adds a positive delta, or any delta to an account that may go negative:
- * creates the balance row on first use. Locks the row until commit.
- */
-export async function addToBalance(
-  trx: Transaction<DB>,
-  tenantId: string,
-  change: BalanceDelta,
-  mayGoNegative: boolean,
-): Promise<void> {
-  await trx
-    .insertInto('account_balances')
-    .values({
-      account_id: change.account,
-      currency_uuid: change.currency,
-      tenant_id: tenantId,
-      balance_minor: change.delta.toString(),
-      may_go_negative: mayGoNegative,
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'currency_uuid']).doUpdateSet({
-        balance_minor: sql`account_balances.balance_minor + excluded.balance_minor`,
-        updated_at: sql`now()`,
-      }),
-    )
-    .execute()
-}
-
-/**
- * Subtracts from a non-negative account only if the balance covers it; the
- * WHERE is re-checked against the latest committed row after waiting for a
- * concurrent writer's lock (READ COMMITTED), so two spends cannot both pass.
- * Answers false, writing nothing, when the balance does not cover it.
- */
-export async function spendFromBalance(
-  trx: Transaction<DB>,
-  change: BalanceDelta,
-): Promise<boolean> {
-  const delta = change.delta.toString()
-  const updated = await trx
-    .updateTable('account_balances')
-    .set({
-      balance_minor: sql`balance_minor + ${delta}::numeric`,
-      updated_at: sql`now()`,
-    })
-    .where('account_id', '=', change.account)
-    .where('currency_uuid', '=', change.currency)
-    .where(sql<boolean>`balance_minor + ${delta}::numeric >= 0`)
-    .returning('account_id')
-    .executeTakeFirst()
-  return updated !== undefined
 }
 
 export async function balanceOf(
@@ -223,14 +192,18 @@ export async function insertSystemAccountIfMissing(
     .execute()
 }
 
-export function findSystemAccount(db: Executor, tenantId: string, kind: LedgerAccountKind) {
+export function findSystemAccounts(
+  db: Executor,
+  tenantId: string,
+  kinds: readonly LedgerAccountKind[],
+) {
   return db
     .selectFrom('ledger_accounts')
-    .select('id')
+    .select(['id', 'kind'])
     .where('tenant_id', '=', tenantId)
-    .where('kind', '=', kind)
+    .where('kind', 'in', kinds)
     .where('wallet_id', 'is', null)
-    .executeTakeFirst()
+    .execute()
 }
 
 /**

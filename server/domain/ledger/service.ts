@@ -127,43 +127,34 @@ async function write(
   const fault = checkEntry(entry.postings)
   if (fault) throw new LedgerError(fault)
 
-  const inserted = await repo.insertEntry(trx, {
+  const deltas = balanceDeltas(entry.postings)
+  const written = await repo.writeEntry(trx, {
     id: uuidv7(),
     tenantId: entry.tenantId,
     kind: entry.kind,
     idempotencyKey: entry.idempotencyKey,
     reverses,
+    postings: entry.postings,
+    // In lock order (balanceDeltas sorts): see the note at the top.
+    deltas,
   })
-  if (!inserted) return replay(trx, entry, reverses)
+  if (!written) return replay(trx, entry, reverses)
 
-  const deltas = balanceDeltas(entry.postings)
-  const accountIds = [...new Set(entry.postings.map((posting) => posting.account))]
-  const accounts = new Map(
-    (await repo.findAccounts(trx, entry.tenantId, accountIds)).map((row) => [
-      row.id,
-      row.may_go_negative,
-    ]),
-  )
-  const missing = accountIds.find((id) => !accounts.has(id))
-  if (missing) throw new LedgerError({ kind: 'ACCOUNT_NOT_FOUND', account: missing })
-
-  await repo.insertPostings(trx, entry.tenantId, inserted.id, entry.postings)
-  // In lock order (balanceDeltas sorts): see the note at the top.
-  for (const change of deltas) {
-    const mayGoNegative = accounts.get(change.account) === true
-    if (change.delta > 0n || mayGoNegative) {
-      await repo.addToBalance(trx, entry.tenantId, change, mayGoNegative)
-    } else if (!(await repo.spendFromBalance(trx, change))) {
-      throw new LedgerError({
-        kind: 'INSUFFICIENT_FUNDS',
-        account: change.account,
-        currency: change.currency,
-        balance: await repo.balanceOf(trx, change.account, change.currency),
-        delta: change.delta,
-      })
-    }
+  const known = new Set(written.known)
+  const missing = entry.postings.find((posting) => !known.has(posting.account))
+  if (missing) throw new LedgerError({ kind: 'ACCOUNT_NOT_FOUND', account: missing.account })
+  const moved = new Set(written.moved)
+  const uncovered = deltas.find((change) => !moved.has(`${change.account}|${change.currency}`))
+  if (uncovered) {
+    throw new LedgerError({
+      kind: 'INSUFFICIENT_FUNDS',
+      account: uncovered.account,
+      currency: uncovered.currency,
+      balance: await repo.balanceOf(trx, uncovered.account, uncovered.currency),
+      delta: uncovered.delta,
+    })
   }
-  return toPosted(entry.tenantId, inserted, [...entry.postings], false)
+  return toPosted(entry.tenantId, written, [...entry.postings], false)
 }
 
 /** The key was used: the first entry if this is the same request again, else a conflict. */
@@ -264,10 +255,31 @@ export async function systemAccount(
   tenantId: string,
   kind: SystemAccountKind,
 ): Promise<string> {
-  await repo.insertSystemAccountIfMissing(db, { id: uuidv7(), tenantId, kind })
-  const row = await repo.findSystemAccount(db, tenantId, kind)
-  if (!row) throw new Error(`system account ${kind} of tenant ${tenantId} was not created`)
-  return row.id
+  return (await systemAccounts(db, tenantId, [kind]))[kind]
+}
+
+/**
+ * The tenant's system accounts of these kinds, in one read; the ones the
+ * tenant has never used are opened first.
+ */
+export async function systemAccounts<K extends SystemAccountKind>(
+  db: Db | Transaction<DB>,
+  tenantId: string,
+  kinds: readonly K[],
+): Promise<Record<K, string>> {
+  let rows = await repo.findSystemAccounts(db, tenantId, kinds)
+  if (rows.length < kinds.length) {
+    for (const kind of kinds) {
+      if (!rows.some((row) => row.kind === kind)) {
+        await repo.insertSystemAccountIfMissing(db, { id: uuidv7(), tenantId, kind })
+      }
+    }
+    rows = await repo.findSystemAccounts(db, tenantId, kinds)
+  }
+  const ids = Object.fromEntries(rows.map((row) => [row.kind, row.id])) as Record<K, string>
+  const missing = kinds.find((kind) => !ids[kind])
+  if (missing) throw new Error(`system account ${missing} of tenant ${tenantId} was not created`)
+  return ids
 }
 
 // ---------------------------------------------------------------------------

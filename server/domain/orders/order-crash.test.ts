@@ -20,7 +20,8 @@ import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
 
 /**
- * The real server, as `npm start` runs it (node --import tsx server/main.ts),
+ * The real server, as `npm start` runs it (built by scripts/build-server.mjs
+ * and run by node; process-test-support.ts),
  * on a database that outlives it: file-based PGlite in DATA_DIR, or a
  * database of the run's PostgreSQL. It is killed with SIGKILL twice — while
  * orders are being placed, and while they are being processed — and

@@ -505,6 +505,13 @@ describeServer('orders, from quote to final state', () => {
     expect(await filtered('status=PENDING')).toEqual([deposit.id])
     expect(await filtered('order_type=EXCHANGE_CRYPTO_INTERNAL')).toEqual([exchange.id])
     expect(await filtered(`wallet_uuid=${user.walletId}&limit=1&offset=1`)).toEqual([deposit.id])
+    // A page before the last is not counted unless asked.
+    const firstOfTwo = (await v1(app, user, 'GET', '/orders?limit=1')).json<OrderList>()
+    expect(firstOfTwo).toMatchObject({ limit: 1, is_last_page: false })
+    expect(firstOfTwo).not.toHaveProperty('total')
+    expect((await v1(app, user, 'GET', '/orders?limit=1&with_total=true')).json()).toMatchObject({
+      total: 2,
+    })
     expect(await filtered(`wallet_uuid=${other.walletId}`)).toEqual([])
 
     // Another person's order is not there, exactly like a missing one.

@@ -7,11 +7,6 @@ type Executor = Kysely<DB> | Transaction<DB>
 
 const CURRENCY_COLUMNS = ['uuid', 'code', 'type', 'decimals', 'chain'] as const
 
-/** Catalogue rows by uuid, as pricing needs them. */
-export function findCurrencies(db: Executor, uuids: readonly string[]) {
-  return db.selectFrom('currencies').select(CURRENCY_COLUMNS).where('uuid', 'in', uuids).execute()
-}
-
 /** The whole catalogue, in its order. */
 export function findCatalogue(db: Executor) {
   return db.selectFrom('currencies').select(CURRENCY_COLUMNS).orderBy('sort_order').execute()

@@ -8,12 +8,21 @@ import {
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
+import { runPeriodically } from '../../infra/periodic-jobs.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
-import { QuoteRejectedError, QuoteService, QuoteTargetNotFoundError } from './quotes.ts'
+import {
+  pruneStaleQuotes,
+  QUOTE_PRUNE_BATCH,
+  QUOTE_PRUNE_EVERY_MS,
+  QUOTE_PRUNE_JOB,
+  QuoteRejectedError,
+  QuoteService,
+  QuoteTargetNotFoundError,
+} from './quotes.ts'
 
 /** The one switch from pricing failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -49,6 +58,13 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem, 502: 
 export default async function quoteRoutes(app: FastifyInstance, opts: { config: Config }) {
   const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
     ttlSeconds: opts.config.quoteTtlSeconds,
+  })
+  runPeriodically(app, opts.config.jobs.pollMs, {
+    kind: QUOTE_PRUNE_JOB,
+    everyMs: QUOTE_PRUNE_EVERY_MS,
+    round: async (context) => ({
+      soon: (await pruneStaleQuotes(context.db, context.now)) === QUOTE_PRUNE_BATCH,
+    }),
   })
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -27,9 +27,17 @@ import {
 import type { Owner } from '../wallets/repository.ts'
 import { fund, getOrder, placed } from './order-fixtures.ts'
 import { exchangeRate } from './pricing.ts'
-import { findQuote, insertQuote } from './quote-repository.ts'
+import { findQuote } from './quote-repository.ts'
 import { CURRENCY, calc, insertDestination, insertFiatAccount } from './quote-test-support.ts'
-import { QUOTE_PRUNE_BATCH, QUOTE_RETENTION_MS, QuoteService, toQuote } from './quotes.ts'
+import {
+  pruneStaleQuotes,
+  QUOTE_PRUNE_BATCH,
+  QUOTE_PRUNE_EVERY_MS,
+  QUOTE_PRUNE_JOB,
+  QUOTE_RETENTION_MS,
+  QuoteService,
+  toQuote,
+} from './quotes.ts'
 
 const TTL_SECONDS = 30
 
@@ -1137,7 +1145,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
     })
   }
 
-  describe('pruning: each new quote deletes stale ones no order placed', () => {
+  describe('pruning: a job deletes stale quotes no order placed, never the quote path', () => {
     const DAY = QUOTE_RETENTION_MS
 
     /** The id of a quote of `owner` given by a service whose clock says `at`. */
@@ -1162,35 +1170,24 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       return { tenantId: DEMO_TENANT_ID, userId: await userId(pair) }
     }
 
-    it('an unused quote expired over a day ago is gone after the next quote; recent and live ones stay', async () => {
+    it('a quote request deletes nothing; a round of the job deletes unused quotes expired over a day ago', async () => {
       const { pair, token, wallet } = await person()
       const owner = await ownerOf(pair)
       const now = new Date()
       const stale = await quoteAt(owner, wallet, givenSoItExpired(DAY + 60_000, now))
       const recent = await quoteAt(owner, wallet, givenSoItExpired(60 * 60_000, now))
       const justExpired = await quoteAt(owner, wallet, givenSoItExpired(1, now))
-      // Given at `now`: its own prune keeps it, whatever the clock of the next one.
       const live = await quoteAt(owner, wallet, now)
-      expect(await kept(owner, [stale, recent, justExpired, live])).toEqual([
-        recent,
-        justExpired,
-        live,
-      ])
-      // The stale one was deleted by the live one's request; the route prunes the same way.
-      const staleAgain = await quoteAt(owner, wallet, givenSoItExpired(DAY + 60_000, now))
-      expect(await kept(owner, [staleAgain])).toEqual([staleAgain])
       const next = await quoteOk(token, {
         order_type: 'DEPOSIT_FIAT_SEPA',
         wallet_uuid: wallet,
         from_uuid: CURRENCY.EUR,
         amount_from: '10',
       })
-      expect(await kept(owner, [staleAgain, recent, justExpired, live, next.quote_id])).toEqual([
-        recent,
-        justExpired,
-        live,
-        next.quote_id,
-      ])
+      const all = [stale, recent, justExpired, live, next.quote_id]
+      expect(await kept(owner, all)).toEqual(all)
+      expect(await pruneStaleQuotes(app.db, now)).toBeGreaterThanOrEqual(1)
+      expect(await kept(owner, all)).toEqual([recent, justExpired, live, next.quote_id])
     })
 
     it('the day is counted from expires_at, to the millisecond', async () => {
@@ -1200,7 +1197,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       const exactlyADay = await quoteAt(owner, wallet, givenSoItExpired(DAY, at))
       const aDayAndAMillisecond = await quoteAt(owner, wallet, givenSoItExpired(DAY + 1, at))
       expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toHaveLength(2)
-      await quoteAt(owner, wallet, at)
+      await pruneStaleQuotes(app.db, at)
       expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toEqual([exactlyADay])
     })
 
@@ -1231,7 +1228,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         .where('id', '=', used.quote_id)
         .execute()
       const unused = await quoteAt(owner, wallet, givenSoItExpired(30 * DAY, new Date()))
-      await quoteAt(owner, wallet, new Date())
+      await pruneStaleQuotes(app.db, new Date())
       expect(await kept(owner, [used.quote_id, unused])).toEqual([used.quote_id])
       // Without the mark (a row from before it existed), the order's reference still keeps it.
       await app.db
@@ -1239,7 +1236,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         .set({ placed_at: null })
         .where('id', '=', used.quote_id)
         .execute()
-      await quoteAt(owner, wallet, new Date())
+      await pruneStaleQuotes(app.db, new Date())
       expect(await kept(owner, [used.quote_id])).toEqual([used.quote_id])
       expect(await getOrder(app, user, order.id)).toMatchObject({
         id: order.id,
@@ -1247,26 +1244,46 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       })
     })
 
-    it(`one quote deletes at most ${QUOTE_PRUNE_BATCH} stale ones, oldest first`, async () => {
+    it(`a round deletes at most ${QUOTE_PRUNE_BATCH} stale ones, oldest first, and then runs again at once`, async () => {
       const { pair, wallet } = await person()
       const owner = await ownerOf(pair)
       const at = new Date()
       // The newest of the backlog, and a batch of copies that expired earlier still.
       const newest = await quoteAt(owner, wallet, givenSoItExpired(20 * DAY, at))
       const row = await findQuote(app.db, owner.tenantId, owner.userId, newest)
-      const older: string[] = []
-      for (let i = 1; i <= QUOTE_PRUNE_BATCH; i++) {
-        const copy = await insertQuote(app.db, {
-          ...row!,
-          id: uuidv7(),
-          expires_at: new Date(row!.expires_at.getTime() - i * 1000),
-        })
-        older.push(copy.id)
-      }
-      await quoteAt(owner, wallet, at)
+      const older = Array.from({ length: QUOTE_PRUNE_BATCH }, () => uuidv7())
+      await app.db
+        .insertInto('order_quotes')
+        .values(
+          older.map((id, i) => ({
+            ...row!,
+            id,
+            fees: JSON.stringify(row!.fees),
+            target: JSON.stringify(row!.target),
+            payee: null,
+            expires_at: new Date(row!.expires_at.getTime() - (i + 1) * 1000),
+          })),
+        )
+        .execute()
+      // The job's round, through the runner: a full batch asks for the next round within a second.
+      await app.jobs.enqueue(app.db, { kind: QUOTE_PRUNE_JOB, tenantId: null, runAt: at })
+      await app.jobs.runDue({ now: at })
       expect(await kept(owner, [...older, newest])).toEqual([newest])
-      await quoteAt(owner, wallet, at)
+      const job = await app.db
+        .selectFrom('jobs')
+        .select(['run_at', 'done_at'])
+        .where('kind', '=', QUOTE_PRUNE_JOB)
+        .executeTakeFirstOrThrow()
+      expect(job.done_at).toBeNull()
+      expect(job.run_at.getTime() - at.getTime()).toBeLessThanOrEqual(1_000)
+      await app.jobs.runDue({ now: job.run_at })
       expect(await kept(owner, [newest])).toEqual([])
+      const next = await app.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', QUOTE_PRUNE_JOB)
+        .executeTakeFirstOrThrow()
+      expect(next.run_at.getTime() - job.run_at.getTime()).toBe(QUOTE_PRUNE_EVERY_MS)
     })
   })
 

@@ -14,6 +14,7 @@ import type {
 import type { Problem } from '../../../contract/problem.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
 import type { DB, StoredFee, StoredPayee } from '../../infra/db/schema.ts'
+import { readOnce } from '../../infra/read-once.ts'
 import type { NetworkFeeEstimator } from '../../providers/chain/fees.ts'
 import { type RatesProvider, RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { validateAddress } from '../addresses/validate.ts'
@@ -176,10 +177,26 @@ const invalid = (field: QuoteField, reason: string) =>
 export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000
 
 /**
- * At most this many stale quotes are deleted per quote given, so no request
- * pays for a large backlog; as each request adds one quote, a backlog drains.
+ * At most this many stale quotes are deleted per round of the prune job (one
+ * short transaction each); a full batch asks for the next round at once.
  */
-export const QUOTE_PRUNE_BATCH = 100
+export const QUOTE_PRUNE_BATCH = 1000
+
+/** The job that prunes stale quotes, and how often it runs. */
+export const QUOTE_PRUNE_JOB = 'orders.prune_quotes'
+export const QUOTE_PRUNE_EVERY_MS = 10 * 60_000
+
+/**
+ * One round of the prune: at most QUOTE_PRUNE_BATCH quotes no order placed
+ * that expired over QUOTE_RETENTION_MS before `now`. Answers how many went.
+ */
+export function pruneStaleQuotes(db: Kysely<DB>, now: Date): Promise<number> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      repo.pruneQuotes(trx, new Date(now.getTime() - QUOTE_RETENTION_MS), QUOTE_PRUNE_BATCH),
+    )
+}
 
 export interface QuoteOptions {
   /** QUOTE_TTL_SECONDS: how long a quote can be placed. */
@@ -195,6 +212,11 @@ export interface QuoteOptions {
  * placing the order does, when it holds the funds.
  */
 export class QuoteService {
+  /** The catalogue by uuid: fixed by the migrations, read once. */
+  readonly #catalogue = readOnce(
+    async () => new Map((await repo.findCatalogue(this.db)).map((row) => [row.uuid, row])),
+  )
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly rates: RatesProvider,
@@ -203,8 +225,8 @@ export class QuoteService {
   ) {}
 
   /**
-   * Stores the quote and, in the same transaction, prunes a batch of quotes
-   * no order placed that expired over QUOTE_RETENTION_MS ago.
+   * Prices the quote and stores it: one statement. (Stale quotes are pruned
+   * by their own job, QUOTE_PRUNE_JOB, never on this path.)
    * @throws QuoteRejectedError (422), WalletNotFoundError and
    *   QuoteTargetNotFoundError (404), RatesUnavailableError (502)
    */
@@ -277,31 +299,27 @@ export class QuoteService {
     }
 
     const now = this.options.now?.() ?? new Date()
-    const row = await this.db.transaction().execute(async (trx) => {
-      const inserted = await repo.insertQuote(trx, {
-        id: uuidv7(),
-        tenant_id: owner.tenantId,
-        user_id: owner.userId,
-        wallet_id: wallet.id,
-        order_type: query.order_type,
-        from_currency_uuid: from.uuid,
-        to_currency_uuid: to.uuid,
-        amount_from_minor: priced.fromMinor.toString(),
-        amount_to_minor: priced.toMinor.toString(),
-        rate,
-        fees: priced.fees.map((line) => ({
-          kind: line.kind,
-          amount_minor: line.amountMinor.toString(),
-          percent: line.percent,
-        })),
-        total_minor: priced.totalMinor.toString(),
-        target: resolved.target,
-        payee: resolved.payee,
-        expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
-        created_at: now,
-      })
-      await repo.pruneQuotes(trx, new Date(now.getTime() - QUOTE_RETENTION_MS), QUOTE_PRUNE_BATCH)
-      return inserted
+    const row = await repo.insertQuote(this.db, {
+      id: uuidv7(),
+      tenant_id: owner.tenantId,
+      user_id: owner.userId,
+      wallet_id: wallet.id,
+      order_type: query.order_type,
+      from_currency_uuid: from.uuid,
+      to_currency_uuid: to.uuid,
+      amount_from_minor: priced.fromMinor.toString(),
+      amount_to_minor: priced.toMinor.toString(),
+      rate,
+      fees: priced.fees.map((line) => ({
+        kind: line.kind,
+        amount_minor: line.amountMinor.toString(),
+        percent: line.percent,
+      })),
+      total_minor: priced.totalMinor.toString(),
+      target: resolved.target,
+      payee: resolved.payee,
+      expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
+      created_at: now,
     })
     return toQuote(row, new Map([from, to].map((currency) => [currency.uuid, currency])))
   }
@@ -311,10 +329,11 @@ export class QuoteService {
    * @throws RatesUnavailableError (502)
    */
   async directions(tenantId: string, query: ExchangeQuery): Promise<ExchangeDirectionList> {
-    const [currencies, programs] = await Promise.all([
-      repo.findCatalogue(this.db),
+    const [catalogue, programs] = await Promise.all([
+      this.#catalogue(),
       repo.findActivePrograms(this.db, tenantId),
     ])
+    const currencies = [...catalogue.values()]
     const quote = await this.rates.quote('USD', [...new Set(currencies.map((c) => c.code))])
     const networkFees = new Map<string, bigint>()
     for (const currency of currencies) {
@@ -347,7 +366,7 @@ export class QuoteService {
   }
 
   async #currency(uuid: string, field: QuoteField): Promise<repo.CurrencyRow> {
-    const [currency] = await repo.findCurrencies(this.db, [uuid])
+    const currency = (await this.#catalogue()).get(uuid.toLowerCase())
     if (!currency) {
       throw new QuoteRejectedError(
         'CURRENCY_NOT_FOUND',

@@ -3,6 +3,7 @@ import type { ChainId } from '../../../contract/catalog.ts'
 import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
+import type { NewActivity } from '../activity/repository.ts'
 import type { Owner } from '../wallets/repository.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -10,115 +11,82 @@ type Executor = Kysely<DB> | Transaction<DB>
 export type OrderRow = Selectable<OrdersTable>
 
 // ---------------------------------------------------------------------------
-// Quotes (written by quote-repository.ts; an order only reads and locks them)
+// Quotes (written by quote-repository.ts; placing an order marks them)
 
 /**
- * The quote, locked until the placing transaction ends: two requests placing
- * one quote queue here, and the second sees the first's order.
+ * Marks the quote placed, at `at`, if it still can be: unplaced and not
+ * expired. The row lock it takes orders two placements of one quote: the
+ * second waits, then finds it placed. False when it could not be placed.
  */
-export function lockQuote(trx: Transaction<DB>, tenantId: string, quoteId: string) {
-  return trx
-    .selectFrom('order_quotes')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', quoteId)
-    .forUpdate()
+export async function placeQuote(
+  trx: Transaction<DB>,
+  quote: { tenantId: string; id: string },
+  at: Date,
+): Promise<boolean> {
+  const row = await trx
+    .updateTable('order_quotes')
+    .set({ placed_at: at })
+    .where('tenant_id', '=', quote.tenantId)
+    .where('id', '=', quote.id)
+    .where('placed_at', 'is', null)
+    .where('expires_at', '>', at)
+    .returning('id')
     .executeTakeFirst()
+  return row !== undefined
 }
-export type QuoteRow = NonNullable<Awaited<ReturnType<typeof lockQuote>>>
 
 // ---------------------------------------------------------------------------
 // Orders
 
-export function findOrderByKey(db: Executor, owner: Owner, requestId: string) {
-  return db
-    .selectFrom('orders')
-    .select(['id', 'request_hash', 'first_response'])
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
-    .where('request_id', '=', requestId)
-    .executeTakeFirst()
-}
-
-export function findOrderByQuote(db: Executor, tenantId: string, quoteId: string) {
-  return db
-    .selectFrom('orders')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('quote_id', '=', quoteId)
-    .executeTakeFirst()
-}
-
-export interface NewOrder {
-  id: string
-  tenantId: string
-  userId: string
-  quote: QuoteRow
-  requestId: string
-  requestHash: string
-  status: OrderStatus
-  note: string | null
-  depositReference: string | null
-  at: Date
-}
-
 /**
- * Inserts the order unless one of its unique keys is taken — the idempotency
- * key (a concurrent request under the same key committed first), the quote or
- * the deposit reference: then it answers undefined and the caller finds out
- * which. On PostgreSQL the insert waits for a concurrent uncommitted holder
- * of the key, so it never misses one.
+ * The placed order with its activity item, first records and timeline, in
+ * one statement (the records' foreign key to the item is checked at its end).
+ * Its unique keys are taken care of before: the idempotency key by its claim,
+ * the quote by placeQuote; only the deposit reference (40 random bits) can
+ * clash, as a unique violation (isReferenceTaken).
  */
-export function insertOrder(trx: Transaction<DB>, order: NewOrder) {
-  const { quote } = order
-  const target = quote.target
-  return trx
-    .insertInto('orders')
-    .values({
-      id: order.id,
-      tenant_id: order.tenantId,
-      user_id: order.userId,
-      wallet_id: quote.wallet_id,
-      order_type: quote.order_type,
-      status: order.status,
-      quote_id: quote.id,
-      request_id: order.requestId,
-      request_hash: order.requestHash,
-      first_response: null,
-      from_currency_uuid: quote.from_currency_uuid,
-      to_currency_uuid: quote.to_currency_uuid,
-      amount_from_minor: quote.amount_from_minor,
-      amount_to_minor: quote.amount_to_minor,
-      rate: quote.rate,
-      fees: JSON.stringify(quote.fees),
-      total_minor: quote.total_minor,
-      target: JSON.stringify(target),
-      payee: quote.payee && JSON.stringify(quote.payee),
-      counterparty_destination_id: target.counterparty_destination_id ?? null,
-      fiat_account_id: target.fiat_account_id ?? null,
-      note: order.note,
-      deposit_reference: order.depositReference,
-      created_at: order.at,
-      updated_at: order.at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
-    .executeTakeFirst()
+export async function insertPlacedOrder(
+  trx: Transaction<DB>,
+  order: OrderRow,
+  item: NewActivity,
+  records: readonly NewRecord[],
+  events: readonly NewEvent[],
+): Promise<void> {
+  const withOrder = trx
+    .with('placed', (db) =>
+      db.insertInto('orders').values({
+        ...order,
+        fees: JSON.stringify(order.fees),
+        target: JSON.stringify(order.target),
+        payee: order.payee && JSON.stringify(order.payee),
+      }),
+    )
+    .with('item', (db) => db.insertInto('activities').values(item))
+  const timeline = events.map(eventRow)
+  if (records.length === 0) {
+    await withOrder.insertInto('order_events').values(timeline).execute()
+    return
+  }
+  await withOrder
+    .with('records', (db) => db.insertInto('wallet_transactions').values(records.map(recordRow)))
+    .insertInto('order_events')
+    .values(timeline)
+    .execute()
 }
 
-/** Marks the quote placed, in the placing transaction: the prune never looks at it again. */
-export async function markQuotePlaced(
-  trx: Transaction<DB>,
-  tenantId: string,
-  quoteId: string,
-  at: Date,
-) {
-  await trx
-    .updateTable('order_quotes')
-    .set({ placed_at: at })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', quoteId)
-    .execute()
+/** The order's deposit reference clashed with another's (unique violation on deposit_reference). */
+export function isReferenceTaken(error: unknown): boolean {
+  const { code, constraint, message } = (error ?? {}) as {
+    code?: string
+    constraint?: string
+    message?: string
+  }
+  // node-postgres names the constraint; PGlite only puts it in the message.
+  return (
+    code === '23505' &&
+    (constraint === 'orders_deposit_reference_key' ||
+      Boolean(message?.includes('orders_deposit_reference_key')))
+  )
 }
 
 /** The order, locked for one step of its life: every writer of an order takes this lock first. */
@@ -191,9 +159,46 @@ export async function updateOrder(
       OrderRow,
       'status' | 'submitted_at' | 'rail_reference' | 'tx_hash' | 'failure_code' | 'updated_at'
     >
-  > & { first_response?: string },
+  >,
 ) {
   await trx.updateTable('orders').set(change).where('id', '=', id).execute()
+}
+
+/**
+ * An order's status change, in one statement: the order row, its records'
+ * status (they follow the order's), and the next entry of its timeline. Call
+ * holding the order's lock (the timeline's seq is max + 1).
+ */
+export async function moveOrder(
+  trx: Transaction<DB>,
+  move: {
+    orderId: string
+    tenantId: string
+    status: OrderStatus
+    /** Set when given; a move without one keeps the order's. */
+    failureCode: string | null
+    recordStatus: TransactionStatus
+    code: OrderEventCode
+    note: string
+    at: Date
+  },
+) {
+  const at = move.at.toISOString()
+  await sql`
+    with moved as (
+      update orders
+      set status = ${move.status}, updated_at = ${at}::timestamptz,
+        failure_code = coalesce(${move.failureCode}, failure_code)
+      where id = ${move.orderId}::uuid
+    ), records as (
+      update wallet_transactions
+      set status = ${move.recordStatus}, updated_at = ${at}::timestamptz
+      where operation_id = ${move.orderId}::uuid and tenant_id = ${move.tenantId}::uuid
+    )
+    insert into order_events (order_id, seq, tenant_id, status, code, note, at)
+    select ${move.orderId}::uuid, coalesce(max(seq) + 1, 0), ${move.tenantId}::uuid,
+      ${move.status}, ${move.code}, ${move.note}, ${at}::timestamptz
+    from order_events where order_id = ${move.orderId}::uuid`.execute(trx)
 }
 
 /** The deposit order a reference names, in any tenant (references are unique platform-wide), locked. */
@@ -227,6 +232,27 @@ export async function appendEvent(
       ${event.status}, ${event.code}, ${event.note}, ${event.at.toISOString()}::timestamptz
     from order_events where order_id = ${event.orderId}::uuid`.execute(trx)
 }
+
+/** An event of a new order's timeline, its `seq` given (appendEvent computes it for a later one). */
+export interface NewEvent {
+  orderId: string
+  seq: number
+  tenantId: string
+  status: OrderStatus
+  code: OrderEventCode
+  note: string
+  at: Date
+}
+
+const eventRow = (event: NewEvent) => ({
+  order_id: event.orderId,
+  seq: event.seq,
+  tenant_id: event.tenantId,
+  status: event.status,
+  code: event.code,
+  note: event.note,
+  at: event.at,
+})
 
 export function findEvents(db: Executor, orderIds: readonly string[]) {
   if (orderIds.length === 0) return Promise.resolve([])
@@ -262,44 +288,25 @@ export interface NewRecord {
 
 export async function insertRecords(trx: Transaction<DB>, records: readonly NewRecord[]) {
   if (records.length === 0) return
-  await trx
-    .insertInto('wallet_transactions')
-    .values(
-      records.map((record) => ({
-        id: record.id,
-        tenant_id: record.tenantId,
-        wallet_id: record.walletId,
-        type: record.type,
-        method: record.method,
-        record_type: record.recordType,
-        status: record.status,
-        currency_uuid: record.currencyUuid,
-        amount_minor: record.amountMinor.toString(),
-        address: record.address,
-        operation_id: record.orderId,
-        activity_id: record.activityId,
-        created_at: record.at,
-        updated_at: record.at,
-      })),
-    )
-    .execute()
+  await trx.insertInto('wallet_transactions').values(records.map(recordRow)).execute()
 }
 
-/** Every record of the order follows its status. */
-export async function setRecordsStatus(
-  trx: Transaction<DB>,
-  tenantId: string,
-  orderId: string,
-  status: TransactionStatus,
-  at: Date,
-) {
-  await trx
-    .updateTable('wallet_transactions')
-    .set({ status, updated_at: at })
-    .where('tenant_id', '=', tenantId)
-    .where('operation_id', '=', orderId)
-    .execute()
-}
+const recordRow = (record: NewRecord) => ({
+  id: record.id,
+  tenant_id: record.tenantId,
+  wallet_id: record.walletId,
+  type: record.type,
+  method: record.method,
+  record_type: record.recordType,
+  status: record.status,
+  currency_uuid: record.currencyUuid,
+  amount_minor: record.amountMinor.toString(),
+  address: record.address,
+  operation_id: record.orderId,
+  activity_id: record.activityId,
+  created_at: record.at,
+  updated_at: record.at,
+})
 
 /** The chain's view of a crypto withdrawal, on its main record. */
 export async function setChainProgress(

@@ -12,6 +12,7 @@ import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { TransactionList, WalletList } from '../../../contract/wallets.ts'
 import { DEFAULT_DEMO_PASSWORD, loadConfig } from '../../config.ts'
 import { startBanner } from '../../infra/banner.ts'
+import { statementsOf } from '../../infra/db/statements.ts'
 import {
   bearer,
   captureLogs,
@@ -24,7 +25,14 @@ import { validateAddress } from '../addresses/validate.ts'
 import { CARD_MONTHLY_FEE_JOB } from '../cards/service.ts'
 import { DEFAULT_PROGRAMS, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { DEMO_CARD_MESSAGES, DEMO_EMAIL, DEMO_PERSON, DEMO_TOP_UPS, seedDemo } from './demo-seed.ts'
+import demoSeed, {
+  DEMO_CARD_MESSAGES,
+  DEMO_EMAIL,
+  DEMO_PERSON,
+  DEMO_SEED_VERSION,
+  DEMO_TOP_UPS,
+  seedDemo,
+} from './demo-seed.ts'
 
 const KEY = Buffer.alloc(32, 3).toString('base64url')
 /** A config of the demo's defaults that touches no DATA_DIR (its keys are given). */
@@ -432,6 +440,26 @@ describeServer('the sandbox demo', () => {
     })
     await seedDemo({ db: app.db, jobs: app.jobs, config, log: app.log })
     expect(await times()).toEqual(seen)
+  })
+
+  it('a start on a seeded database reads the mark and seeds nothing; a new seed version seeds again', async () => {
+    const config = configWith()
+    const mark = await app.db.selectFrom('demo_seeds').selectAll().executeTakeFirstOrThrow()
+    expect(mark).toMatchObject({ tenant_id: DEMO_TENANT_ID, version: DEMO_SEED_VERSION })
+    const restart = await statementsOf(() => demoSeed(app, { config }))
+    expect(restart.statements).toHaveLength(1)
+    // An older mark: the start seeds (converging: nothing new) and marks the current version.
+    await app.db
+      .updateTable('demo_seeds')
+      .set({ version: DEMO_SEED_VERSION - 1 })
+      .execute()
+    const before = await census()
+    const reseed = await statementsOf(() => demoSeed(app, { config }))
+    expect(reseed.statements.length).toBeGreaterThan(10)
+    expect(await census()).toEqual(before)
+    expect(
+      (await app.db.selectFrom('demo_seeds').select('version').executeTakeFirstOrThrow()).version,
+    ).toBe(DEMO_SEED_VERSION)
   })
 
   it('a DEMO_PASSWORD the password policy refuses stops the start with a clear error', async () => {

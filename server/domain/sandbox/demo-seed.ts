@@ -223,8 +223,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
   const { db, config } = deps
   const tenantId = DEMO_TENANT_ID
   const password = config.demo.password
-  const verdict = judgePassword(password, { email: DEMO_EMAIL })
-  if (!verdict.ok) throw new Error(`DEMO_PASSWORD ${verdict.reason}`)
+  checkDemoPassword(password)
 
   let user = await findUserByEmail(db, tenantId, DEMO_EMAIL)
   if (!user) {
@@ -713,7 +712,41 @@ async function settle(deposits: DepositService, context: JobContext, transaction
   throw new Error(`demo deposit ${transactionId} did not settle`)
 }
 
-/** Seeds the demo at start (sandbox only); the start banner prints its sign-in (infra/banner.ts). */
+/** The password policy's verdict on DEMO_PASSWORD; a refusal stops the start. */
+function checkDemoPassword(password: string) {
+  const verdict = judgePassword(password, { email: DEMO_EMAIL })
+  if (!verdict.ok) throw new Error(`DEMO_PASSWORD ${verdict.reason}`)
+}
+
+/**
+ * What the demo seed is: bump it when seedDemo changes what it makes, and
+ * every sandbox seeds once more at its next start (seedDemo converges, so
+ * that only adds what is new). 2: the activity feed's demo (issue 14).
+ */
+export const DEMO_SEED_VERSION = 2
+
+/**
+ * The demo at start (sandbox only): seeded when the demo tenant has not had
+ * this version of it whole yet, then marked. A later start reads the mark and
+ * seeds nothing — the walk over every demo item took about half a second of
+ * each start. A start that dies half-way leaves no mark, so the next one
+ * finishes the job. The start banner prints its sign-in (infra/banner.ts).
+ */
 export default async function demoSeed(app: FastifyInstance, opts: { config: Config }) {
+  // A DEMO_PASSWORD the policy refuses stops the start, seeded or not.
+  checkDemoPassword(opts.config.demo.password)
+  const seeded = await app.db
+    .selectFrom('demo_seeds')
+    .select('version')
+    .where('tenant_id', '=', DEMO_TENANT_ID)
+    .executeTakeFirst()
+  if (seeded?.version === DEMO_SEED_VERSION) return
   await seedDemo({ db: app.db, jobs: app.jobs, config: opts.config, log: app.log })
+  await app.db
+    .insertInto('demo_seeds')
+    .values({ tenant_id: DEMO_TENANT_ID, version: DEMO_SEED_VERSION })
+    .onConflict((oc) =>
+      oc.column('tenant_id').doUpdateSet({ version: DEMO_SEED_VERSION, seeded_at: new Date() }),
+    )
+    .execute()
 }

@@ -49,8 +49,8 @@ export function productOfOrderType(request: FastifyRequest): Product | undefined
  * with `config: { product }`. Runs before validation (a disabled product is
  * the answer whatever the body), after the API scope named the tenant and
  * checked the caller: a stranger learns nothing but 401. Read on every gated
- * call, uncached, so `npm run tenant -- update` takes effect at once on every
- * server.
+ * call, uncached (within the session check's own query when a person signed
+ * in), so `npm run tenant -- update` takes effect at once on every server.
  */
 export default fp(
   async function productGate(app: FastifyInstance) {
@@ -60,7 +60,8 @@ export default fp(
       if (rule === undefined || request.tenantId === '') return
       const product = typeof rule === 'function' ? rule(request) : rule
       if (product === undefined) return
-      const products = await tenants.products(request.tenantId)
+      // Read with the session by a signed-in call (infra/auth.ts); an API key's call reads it here.
+      const products = request.tenantProducts ?? (await tenants.products(request.tenantId))
       if (products && products[product] === false) {
         throw new ProblemError(
           403,

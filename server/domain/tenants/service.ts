@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Products, TenantConfig, TenantSettings } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
+import { serverFile } from '../../paths.ts'
 import { ensureDefaultPrograms } from '../fiat-accounts/service.ts'
 import { TenantError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -95,7 +96,7 @@ const valid = (resolved: ReturnType<typeof resolveSettings>): TenantSettings => 
 }
 
 /** server/db/tenants.seed.json: `{"tenants": [{"id": …, …settings}]}`. */
-export const SEED_FILE = new URL('../../db/tenants.seed.json', import.meta.url)
+export const SEED_FILE = serverFile('db/tenants.seed.json')
 
 /**
  * The tenants of the seed file, each with its card programs. Idempotent, and a

@@ -34,7 +34,7 @@ const TransactionParams = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
 })
 /** The CSV takes the list's filters and always exports everything they match. */
-const ExportQuery = Type.Omit(TransactionQuery, ['limit', 'offset'])
+const ExportQuery = Type.Omit(TransactionQuery, ['limit', 'offset', 'with_total'])
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 const FILTERS_DESCRIPTION =

@@ -3,7 +3,7 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { labelFor, NO_LABEL, type RecordLabel, recordLabels } from '../activity/labels.ts'
-import { pageOf } from '../page.ts'
+import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
 import type { Owner } from '../wallets/repository.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
@@ -52,19 +52,17 @@ export class TransactionService {
   async listTransactions(
     owner: Owner,
     walletId: string,
-    query: TransactionFilter & { limit: number; offset: number },
+    query: TransactionFilter & HistoryWindow,
   ): Promise<TransactionList> {
-    const { limit, offset, ...filter } = query
+    const { limit, offset, with_total, ...filter } = query
+    const page = { limit, offset, with_total }
     const scope = await this.#scope(owner, walletId, filter)
-    const [rows, total] = await Promise.all([
-      repo.findTransactions(this.db, scope, filter, { limit, offset }),
-      repo.countTransactions(this.db, scope, filter),
-    ])
+    const rows = await repo.findTransactions(this.db, scope, filter, rowsFor(page))
     const labels = await recordLabels(this.db, scope.tenantId, rows)
-    return pageOf(
+    return historyPage(
       rows.map((row) => toTransaction(row, labelFor(labels, row))),
-      total,
-      { limit, offset },
+      page,
+      () => repo.countTransactions(this.db, scope, filter),
     )
   }
 

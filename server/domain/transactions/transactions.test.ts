@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
+import { statementsOf } from '../../infra/db/statements.ts'
 import {
   bearer,
   createTestApp,
@@ -44,16 +45,41 @@ describeServer('wallet transactions', () => {
     )
     const newestFirst = [...ids].reverse()
 
+    // Not the last page: no count unless asked for.
     const first = await list()
-    expect(first).toMatchObject({ total: 12, limit: 10, offset: 0, is_last_page: false })
+    expect(first).toMatchObject({ limit: 10, offset: 0, is_last_page: false })
+    expect(first).not.toHaveProperty('total')
     expect(uuids(first)).toEqual(newestFirst.slice(0, 10))
+    expect(await list('?with_total=true')).toMatchObject({ total: 12, is_last_page: false })
 
+    // The last page knows its total for free.
     const second = await list('?offset=10')
     expect(second).toMatchObject({ total: 12, limit: 10, offset: 10, is_last_page: true })
     expect(uuids(second)).toEqual(newestFirst.slice(10))
 
-    expect(await list('?limit=12')).toMatchObject({ is_last_page: true, limit: 12 })
-    expect((await list('?offset=50')).data).toEqual([])
+    expect(await list('?limit=12')).toMatchObject({ is_last_page: true, limit: 12, total: 12 })
+    // Exactly a page's worth: still the last page (the row beyond the limit is not there).
+    expect(await list('?limit=6&offset=6')).toMatchObject({ is_last_page: true, total: 12 })
+    // Past the end the length is unknown without a count.
+    const past = await list('?offset=50')
+    expect(past.data).toEqual([])
+    expect(past).toMatchObject({ is_last_page: true })
+    expect(past).not.toHaveProperty('total')
+    expect(await list('?offset=50&with_total=true')).toMatchObject({ total: 12 })
+    // The filters narrow the count alike.
+    expect(await list(`?with_total=true&limit=1&from=${at(6).toISOString()}`)).toMatchObject({
+      total: 6,
+      is_last_page: false,
+    })
+  })
+
+  it('a page reads limit + 1 rows and counts nothing unless asked', async () => {
+    const { list } = await walletWith(Array.from({ length: 3 }, (_, i) => ({ created_at: at(i) })))
+    const page = await statementsOf(() => list('?limit=2'))
+    expect(page.statements.some((sql) => /count\(/i.test(sql))).toBe(false)
+    expect(page.statements.some((sql) => /limit \$\d+/i.test(sql))).toBe(true)
+    const counted = await statementsOf(() => list('?limit=2&with_total=true'))
+    expect(counted.statements.filter((sql) => /count\(/i.test(sql))).toHaveLength(1)
   })
 
   it('an empty history is one empty last page', async () => {

@@ -18,6 +18,8 @@ export function findUser(db: Executor, owner: Owner) {
     .executeTakeFirst()
 }
 
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>
+
 const USER_DATA = [
   'first_name',
   'last_name',

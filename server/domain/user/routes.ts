@@ -55,7 +55,7 @@ export default async function userRoutes(app: FastifyInstance) {
         response: { 200: User, ...problems },
       },
     },
-    (request) => translateErrors(service.getUser(owner(request)), toProblem),
+    (request) => translateErrors(service.getUser(owner(request), request.sessionUser), toProblem),
   )
 
   api.get(

@@ -49,9 +49,12 @@ export class UserService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** @throws UserNotFoundError */
-  async getUser(owner: Owner): Promise<User> {
-    const row = await repo.findUser(this.db, owner)
+  /**
+   * The user; `known` when the caller has the row already (the session check reads it).
+   * @throws UserNotFoundError
+   */
+  async getUser(owner: Owner, known?: repo.UserRow | null): Promise<User> {
+    const row = known ?? (await repo.findUser(this.db, owner))
     if (!row) throw new UserNotFoundError()
     return { ...row, created_at: row.created_at.toISOString() }
   }

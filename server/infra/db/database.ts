@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
+import { publishStatement } from './statements.ts'
 
 export type Engine = 'pglite' | 'postgres'
 
@@ -37,7 +38,7 @@ export async function openDatabase(options: {
     dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })
   return { db, engine: 'pglite', close: () => db.destroy() }
 }
 
@@ -60,5 +61,5 @@ export function openPostgres(url: string, onIdleError?: (error: Error) => void):
   // Without a listener, an idle connection the server drops would crash the
   // process; the pool replaces it on the next checkout.
   pool.on('error', (error) => onIdleError?.(error))
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: publishStatement })
 }

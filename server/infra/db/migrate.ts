@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type Kysely, sql } from 'kysely'
+import { serverFile } from '../../paths.ts'
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations/', import.meta.url))
+const MIGRATIONS_DIR = serverFile('db/migrations/')
 
 /** Any constant works; it only has to be the same for every instance of the server. */
 const MIGRATION_LOCK = 727_001

@@ -492,8 +492,6 @@ export interface OrdersTable {
   quote_id: string
   request_id: string
   request_hash: string
-  /** The first answer (the Order as placed), replayed for the same key and body. */
-  first_response: ColumnType<unknown, string | null, string | null>
   from_currency_uuid: string
   to_currency_uuid: string
   amount_from_minor: Minor
@@ -580,17 +578,6 @@ export interface CardsTable {
   three_ds_failed_since: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: CreatedAt
   updated_at: CreatedAt
-}
-
-/** Idempotent card creation (migration 0009): the first answer under a request key. */
-export interface CardCreateRequestsTable {
-  tenant_id: string
-  user_id: string
-  request_key: string
-  request_hash: string
-  card_id: string
-  first_response: ColumnType<unknown, string | null | undefined, string | null>
-  created_at: CreatedAt
 }
 
 export interface CardRenameRequestsTable {
@@ -773,9 +760,29 @@ export interface KycWebhookEventsTable {
   received_at: CreatedAt
 }
 
+/** Every idempotency key and its first answer (migration 0016; domain/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  tenant_id: string
+  scope: 'order' | 'card_issue' | 'card_message'
+  owner_id: string
+  key: string
+  request_hash: string
+  answer: ColumnType<unknown, string | null, string | null>
+  created_at: CreatedAt
+}
+
+/** The demo seed a tenant has had, whole (migration 0016; domain/sandbox/demo-seed.ts). */
+export interface DemoSeedsTable {
+  tenant_id: string
+  version: number
+  seeded_at: CreatedAt
+}
+
 export interface DB {
   tenants: TenantsTable
   users: UsersTable
+  idempotency_keys: IdempotencyKeysTable
+  demo_seeds: DemoSeedsTable
   user_profiles: UserProfilesTable
   sessions: SessionsTable
   user_devices: UserDevicesTable
@@ -807,7 +814,6 @@ export interface DB {
   order_events: OrderEventsTable
   bank_transfers: BankTransfersTable
   cards: CardsTable
-  card_create_requests: CardCreateRequestsTable
   card_rename_requests: CardRenameRequestsTable
   card_reveals: CardRevealsTable
   card_secret_exchanges: CardSecretExchangesTable

@@ -54,7 +54,8 @@ function Orders() {
   const orders = useInfiniteQuery(ordersQuery(filters))
   const server = useNeedsServer()
   const rows = orders.data?.pages.flatMap((page) => page.data) ?? []
-  const total = orders.data?.pages.at(-1)?.total ?? 0
+  // Known once the last page is in (the server counts a long history only when asked).
+  const total = orders.data?.pages.at(-1)?.total
   const filtered = Boolean(filters.status || filters.type)
 
   return (
@@ -133,7 +134,11 @@ function Orders() {
               </li>
             ))}
           </ul>
-          <p className="muted">{t('history.count', { shown: rows.length, total })}</p>
+          <p className="muted">
+            {total === undefined
+              ? t('history.countSoFar', { shown: rows.length })
+              : t('history.count', { shown: rows.length, total })}
+          </p>
           {orders.isFetchNextPageError && <ErrorSummary error={orders.error} />}
           {orders.hasNextPage && (
             <>

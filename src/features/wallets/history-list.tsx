@@ -9,7 +9,8 @@ export const ROW_HEIGHT = 64
 
 export interface HistoryListProps {
   rows: WalletTransaction[]
-  total: number
+  /** The whole list's length; undefined until known (its last page is loaded). */
+  total: number | undefined
   decimalsOf: (currency: string) => number
   hasNextPage: boolean
   isFetchingNextPage: boolean
@@ -20,7 +21,8 @@ export interface HistoryListProps {
  * The history, virtualised: only the rows in view (and a few beyond) are in
  * the DOM, so 10 000 rows scroll like 10. Reaching the last loaded row asks
  * for the next page. Each row says where it sits in the whole list
- * (aria-posinset/setsize), since most rows are not in the DOM.
+ * (aria-posinset/setsize, -1 while its length is unknown), since most rows
+ * are not in the DOM.
  */
 export default function HistoryList(props: HistoryListProps) {
   const { t } = useI18n()
@@ -66,7 +68,8 @@ export default function HistoryList(props: HistoryListProps) {
               className="history-row"
               style={style}
               aria-posinset={item.index + 1}
-              aria-setsize={props.total}
+              // -1: the size of the set is not known yet (WAI-ARIA).
+              aria-setsize={props.total ?? -1}
               data-testid="history-row"
             >
               <TransactionSummary row={row} decimals={props.decimalsOf(row.currency)} />

@@ -31,7 +31,8 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
   const currencies = [...new Set(props.balances.map((balance) => balance.currency))]
   const decimals = new Map(props.balances.map((balance) => [balance.currency, balance.decimals]))
   const rows = history.data?.pages.flatMap((page) => page.data) ?? []
-  const total = history.data?.pages.at(-1)?.total ?? 0
+  // Known once the last page is in (the server counts a long history only when asked).
+  const total = history.data?.pages.at(-1)?.total
 
   // Whenever the history is read again (it polls for arrivals and settling
   // deposits), the balances above are too: they move with it, and the ledger
@@ -119,7 +120,9 @@ export function History(props: { walletUuid: string; balances: Balance[] }) {
       ) : (
         <>
           <p className="muted" aria-live="polite">
-            {t('history.count', { shown: rows.length, total })}
+            {total === undefined
+              ? t('history.countSoFar', { shown: rows.length })
+              : t('history.count', { shown: rows.length, total })}
           </p>
           <Suspense fallback={<Skeleton label={t('app.loading')} shape="rows" count={5} />}>
             <HistoryList

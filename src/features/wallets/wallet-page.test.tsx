@@ -145,6 +145,15 @@ describe('history', () => {
     expect(screen.getByText('5 of 5')).toBeInTheDocument()
   })
 
+  it('before the last page, says how many are shown and that more follow, the set size unknown', async () => {
+    // The server counts a long history only on its last page (or when asked).
+    const { total: _uncounted, ...first } = aTransactionPage(0, 50, 10_000)
+    renderWallet({ [`GET ${W}/transactions`]: { body: first } })
+    const rows = await screen.findAllByTestId('history-row')
+    expect(rows[0]).toHaveAttribute('aria-setsize', '-1')
+    expect(screen.getByText('50 shown, more to come')).toBeInTheDocument()
+  })
+
   it('keeps only the rows in view in the page, out of 10 000', async () => {
     renderWallet({ [`GET ${W}/transactions`]: { body: aTransactionPage(0, 50, 10_000) } })
     const rows = await screen.findAllByTestId('history-row')

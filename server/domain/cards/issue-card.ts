@@ -1,0 +1,487 @@
+import type { Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
+import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+import { fromMinor } from '../../../contract/money.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { cardFeeCharged } from '../activity/record.ts'
+import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
+import * as fiatRepo from '../fiat-accounts/repository.ts'
+import { programRefusal } from '../fiat-accounts/rules.ts'
+import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
+import { requireApprovedKyc } from '../kyc/gate.ts'
+import { isLedgerFailure } from '../ledger/errors.ts'
+import { transfer } from '../ledger/rules.ts'
+import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { isKnownCountry } from '../location/countries.ts'
+import { findWallet, type Owner } from '../wallets/repository.ts'
+import type { CardDeps } from './card-deps.ts'
+import { CARD_MONTHLY_FEE_JOB } from './card-fees.ts'
+import { limitsOf } from './card-settings.ts'
+import { CardError } from './errors.ts'
+import { toCard } from './read-cards.ts'
+import * as repo from './repository.ts'
+import { anniversary, expiryFor, generatePan, type LimitsMinor } from './rules.ts'
+
+/** Draws of a new number before giving up: a clash in a 7-to-9-digit random space is rare. */
+const PAN_ATTEMPTS = 8
+
+/** A card answered by a creation: `replayed` when it is the first answer under the same key again. */
+export interface Issued {
+  card: Card
+  replayed: boolean
+}
+
+export interface IssueOptions {
+  formFactor: CardFormFactor
+  nickName?: string | undefined
+  limits?: CardLimits | undefined
+  deliveryAddress?: DeliveryAddress | undefined
+  /** The idempotency key: request_id, else the Idempotency-Key header; none without either. */
+  requestKey?: string | undefined
+}
+
+/**
+ * A stand-alone card: a new fiat account of its own under an ACTIVE prepaid
+ * program, its ledger sub-account, the card and the program's issue fee
+ * (paid from the wallet: the new account is empty), in one transaction.
+ * @throws CardError WALLET_NOT_FOUND, PROGRAM_*, FORM_FACTOR_UNAVAILABLE, INVALID_LIMITS,
+ *   DELIVERY_ADDRESS_*, INVALID_DELIVERY_ADDRESS, INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
+ */
+export async function createStandAlone(
+  deps: CardDeps,
+  owner: Owner,
+  request: IssueOptions & { walletId: string; programId: string },
+): Promise<Issued> {
+  const hash = canonicalHash({
+    route: 'create',
+    wallet_uuid: request.walletId.toLowerCase(),
+    program_id: request.programId.toLowerCase(),
+    ...issueFields(request),
+  })
+  return issueUnder(deps, owner, request.requestKey, hash, async () => {
+    if (!(await findWallet(deps.db, owner, request.walletId))) {
+      throw new CardError({
+        kind: 'WALLET_NOT_FOUND',
+        fault: { field: '/body/wallet_uuid', message: 'No such wallet.' },
+      })
+    }
+    const program = await repo.findProgramForCard(deps.db, owner.tenantId, request.programId)
+    const programField = '/body/program_id'
+    const refusal = programRefusal(program)
+    if (!program || refusal) {
+      const message =
+        refusal === 'PROGRAM_ARCHIVED'
+          ? 'This card program is archived: it issues no new cards.'
+          : 'No such card program.'
+      throw new CardError({
+        kind: refusal ?? 'PROGRAM_NOT_FOUND',
+        fault: { field: programField, message },
+      })
+    }
+    if (program.sub_account_type !== 'prepaid') {
+      throw new CardError({
+        kind: 'PROGRAM_NOT_PREPAID',
+        fault: {
+          field: programField,
+          message:
+            'A stand-alone card needs a prepaid program; cards of a balance program are issued on a fiat account.',
+        },
+      })
+    }
+    checkFormFactor(program, request.formFactor)
+    const limits = limitsOf(request.limits, program.decimals)
+    const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
+
+    const id = uuidv7()
+    return {
+      id,
+      work: async (trx: Transaction<DB>, at: Date) => {
+        // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
+        await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+        const fiatAccountId = uuidv7()
+        const ledgerAccountId = await openSubAccount(trx, owner.tenantId, request.walletId)
+        await fiatRepo.insertFiatAccount(trx, {
+          id: fiatAccountId,
+          tenantId: owner.tenantId,
+          walletId: request.walletId,
+          programId: program.id,
+          currencyUuid: program.currency_uuid,
+          subAccountType: program.sub_account_type,
+          ledgerAccountId,
+        })
+        const card = {
+          id,
+          walletId: request.walletId,
+          fiatAccountId,
+          program,
+          standAlone: true,
+          formFactor: request.formFactor,
+          nickName: request.nickName,
+          limits,
+          delivery,
+        }
+        await insertNewCard(deps, trx, owner, card, at)
+        const wallet = await walletAccounts(trx, owner.tenantId, request.walletId)
+        if (!wallet) throw new Error(`wallet ${request.walletId} has no ledger accounts`)
+        await chargeIssueFee(trx, owner, card, at, {
+          account: wallet.user_wallet,
+          field: '/body/wallet_uuid',
+          holder: 'the wallet',
+        })
+      },
+    }
+  })
+}
+
+/**
+ * A card spending from one of the owner's ACTIVE fiat accounts, under that
+ * account's program (which may since have been archived: the account stays
+ * served). The program's issue fee is paid from the account, in the same transaction.
+ * @throws CardError FIAT_ACCOUNT_NOT_FOUND, FIAT_ACCOUNT_UNAVAILABLE, FORM_FACTOR_UNAVAILABLE,
+ *   INVALID_LIMITS, DELIVERY_ADDRESS_*, INVALID_DELIVERY_ADDRESS, INSUFFICIENT_FUNDS,
+ *   IDEMPOTENCY_CONFLICT
+ */
+export async function createOnAccount(
+  deps: CardDeps,
+  owner: Owner,
+  request: IssueOptions & { fiatAccountId: string },
+): Promise<Issued> {
+  const hash = canonicalHash({
+    route: 'balance',
+    fiat_account_id: request.fiatAccountId.toLowerCase(),
+    ...issueFields(request),
+  })
+  return issueUnder(deps, owner, request.requestKey, hash, async () => {
+    const field = '/body/fiat_account_id'
+    const account = await fiatRepo.findFiatAccount(deps.db, owner, { id: request.fiatAccountId })
+    if (!account) {
+      throw new CardError({
+        kind: 'FIAT_ACCOUNT_NOT_FOUND',
+        fault: { field, message: 'No such fiat account.' },
+      })
+    }
+    if (account.status !== 'ACTIVE' || (await repo.hasStandAloneCard(deps.db, account.id))) {
+      throw accountUnavailable(account.status)
+    }
+    const program = await repo.findProgramForCard(deps.db, owner.tenantId, account.program_id)
+    if (!program) throw new Error(`program ${account.program_id} of account ${account.id} vanished`)
+    checkFormFactor(program, request.formFactor)
+    const limits = limitsOf(request.limits, program.decimals)
+    const delivery = deliveryOf(request.formFactor, request.deliveryAddress)
+
+    const id = uuidv7()
+    return {
+      id,
+      work: async (trx: Transaction<DB>, at: Date) => {
+        // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
+        await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+        // The processor's lock (card → fiat account → balances): the fee and an
+        // authorisation on another card of the account spend one at a time; and
+        // the account is checked again under it, so the check and the charge are one.
+        const locked = await lockFiatAccount(trx, account.id)
+        if (locked.status !== 'ACTIVE' || (await repo.hasStandAloneCard(trx, account.id))) {
+          throw accountUnavailable(locked.status)
+        }
+        const card = {
+          id,
+          walletId: account.wallet_id,
+          fiatAccountId: account.id,
+          program,
+          standAlone: false,
+          formFactor: request.formFactor,
+          nickName: request.nickName,
+          limits,
+          delivery,
+        }
+        await insertNewCard(deps, trx, owner, card, at)
+        await chargeIssueFee(trx, owner, card, at, {
+          account: account.ledger_account_id,
+          field,
+          holder: 'the fiat account',
+        })
+      },
+    }
+  })
+}
+
+/**
+ * Issues under the runner of idempotency.ts: a key already answered answers
+ * again before any check; else `prepare` checks the request (outside any
+ * transaction) and says what to write, and the transaction that claims the
+ * key writes it and keeps the card as answered.
+ */
+async function issueUnder(
+  deps: CardDeps,
+  owner: Owner,
+  key: string | undefined,
+  hash: string,
+  prepare: () => Promise<{ id: string; work: (trx: Transaction<DB>, at: Date) => Promise<void> }>,
+): Promise<Issued> {
+  const request = {
+    scope: 'card_issue' as const,
+    tenantId: owner.tenantId,
+    ownerId: owner.userId,
+    key,
+    hash,
+  }
+  try {
+    const issued = await runIdempotent<Card>(deps.db, request, async () => {
+      const { id, work } = await prepare()
+      return {
+        run: async (trx) => {
+          await work(trx, deps.clock())
+          const row = await repo.findCard(trx, owner, id)
+          if (!row) throw new Error(`card ${id} vanished`)
+          return toCard(row)
+        },
+      }
+    })
+    return { card: issued.answer, replayed: issued.replayed }
+  } catch (error) {
+    if (error instanceof IdempotencyConflictError) {
+      throw new CardError({ kind: 'IDEMPOTENCY_CONFLICT', of: 'create' })
+    }
+    throw error
+  }
+}
+
+/**
+ * The program's issue fee, if any: one entry from `source` to the tenant's
+ * fees (key `card:<id>:fee:issue`) and the record of whoever paid it. A card
+ * on an account: a FEE card transaction on the account. A stand-alone card
+ * (paid from the wallet; its new account never held the money): the
+ * wallet's FEE record only (operation_id = the card), so each history
+ * matches its own balance.
+ * @throws CardError INSUFFICIENT_FUNDS on `source.field`
+ */
+async function chargeIssueFee(
+  trx: Transaction<DB>,
+  owner: Owner,
+  card: NewCardFacts,
+  at: Date,
+  source: { account: string; field: string; holder: string },
+): Promise<void> {
+  const fee = BigInt(card.program.fee_issue_minor)
+  if (fee <= 0n) return
+  const currency = card.program.currency_uuid
+  try {
+    await post(trx, {
+      tenantId: owner.tenantId,
+      kind: 'card_fee',
+      idempotencyKey: `card:${card.id}:fee:issue`,
+      postings: transfer(
+        source.account,
+        await systemAccount(trx, owner.tenantId, 'fees'),
+        currency,
+        fee,
+      ),
+    })
+  } catch (error) {
+    if (!isLedgerFailure(error, 'INSUFFICIENT_FUNDS')) throw error
+    const decimals = card.program.decimals
+    throw new CardError({
+      kind: 'INSUFFICIENT_FUNDS',
+      fault: {
+        field: source.field,
+        message:
+          `The card's issue fee is ${fromMinor(fee, decimals)} ${card.program.currency}; ` +
+          `${source.holder} has ${fromMinor(error.failure.balance, decimals)} ${card.program.currency}.`,
+      },
+    })
+  }
+  const activityId = uuidv7()
+  const charged = (source: { type: 'card' | 'card_transaction'; id: string }) =>
+    cardFeeCharged(trx, {
+      id: activityId,
+      card: {
+        tenant_id: owner.tenantId,
+        user_id: owner.userId,
+        wallet_id: card.walletId,
+        id: card.id,
+        fiat_account_id: card.fiatAccountId,
+        currency_uuid: currency,
+      },
+      source,
+      feeKind: 'ISSUE',
+      amountMinor: fee,
+      paid: true,
+      at,
+    })
+  if (card.standAlone) {
+    await repo.insertWalletRecord(trx, {
+      id: uuidv7(),
+      tenantId: owner.tenantId,
+      walletId: card.walletId,
+      recordType: 'FEE',
+      currencyUuid: currency,
+      amountMinor: fee,
+      cardId: card.id,
+      activityId,
+      at,
+    })
+    await charged({ type: 'card', id: card.id })
+    return
+  }
+  const recordId = uuidv7()
+  const recorded = await insertOwnRecord(trx, {
+    id: recordId,
+    activityId,
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    cardId: card.id,
+    fiatAccountId: card.fiatAccountId,
+    walletId: card.walletId,
+    currencyUuid: currency,
+    amountMinor: fee,
+    type: 'FEE',
+    status: 'SETTLED',
+    feeKind: 'ISSUE',
+    feePeriod: null,
+    at,
+  })
+  if (recorded) await charged({ type: 'card_transaction', id: recordId })
+}
+
+/**
+ * The card row (a PHYSICAL one INACTIVE, its delivery ORDERED and handed to
+ * the shipping provider, if there is one) and, when its program charges one, the monthly fee's job.
+ */
+async function insertNewCard(
+  deps: CardDeps,
+  trx: Transaction<DB>,
+  owner: Owner,
+  card: NewCardFacts,
+  at: Date,
+): Promise<void> {
+  const expiry = expiryFor(at)
+  let inserted = false
+  for (let attempt = 0; attempt < PAN_ATTEMPTS && !inserted; attempt++) {
+    const pan = generatePan(card.program.bin)
+    inserted = await repo.insertCard(trx, {
+      id: card.id,
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      walletId: card.walletId,
+      fiatAccountId: card.fiatAccountId,
+      programId: card.program.id,
+      standAlone: card.standAlone,
+      formFactor: card.formFactor,
+      cardType: card.program.card_type,
+      nickName: card.nickName?.trim() || null,
+      bin: card.program.bin,
+      last4: pan.slice(-4),
+      panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
+      panKeyId: deps.crypto.keyId,
+      panFingerprint: deps.crypto.panFingerprint(pan),
+      expiryMonth: expiry.month,
+      expiryYear: expiry.year,
+      limits: card.limits,
+      status: card.delivery ? 'INACTIVE' : 'ACTIVE',
+      delivery: card.delivery && { address: card.delivery, status: 'ORDERED' },
+      at,
+    })
+  }
+  if (!inserted) {
+    throw new Error(`no free card number under BIN ${card.program.bin} after ${PAN_ATTEMPTS} draws`)
+  }
+  if (card.delivery && deps.settings.shipping) {
+    await deps.settings.shipping.ship(trx, { tenantId: owner.tenantId, cardId: card.id }, at)
+  }
+  if (BigInt(card.program.fee_monthly_minor) > 0n) {
+    await deps.settings.jobs.enqueue(trx, {
+      kind: CARD_MONTHLY_FEE_JOB,
+      tenantId: owner.tenantId,
+      payload: { card_id: card.id },
+      runAt: anniversary(at, 1),
+    })
+  }
+}
+
+/** What issuing a card writes, checked before its transaction. */
+interface NewCardFacts {
+  id: string
+  walletId: string
+  fiatAccountId: string
+  program: repo.ProgramForCard
+  standAlone: boolean
+  formFactor: CardFormFactor
+  nickName: string | undefined
+  limits: LimitsMinor
+  delivery: DeliveryAddress | null
+}
+
+/** The body fields a creation's key stands for (request_id aside), as sent. */
+const issueFields = (request: IssueOptions) => ({
+  form_factor: request.formFactor,
+  nick_name: request.nickName ?? null,
+  limits: request.limits ?? null,
+  delivery_address: request.deliveryAddress ?? null,
+})
+
+/**
+ * A PHYSICAL card's delivery address, trimmed (an empty line2 dropped); null
+ * for a VIRTUAL card, which takes none.
+ * @throws CardError DELIVERY_ADDRESS_REQUIRED, DELIVERY_ADDRESS_NOT_ALLOWED, INVALID_DELIVERY_ADDRESS
+ */
+function deliveryOf(
+  formFactor: CardFormFactor,
+  address: DeliveryAddress | undefined,
+): DeliveryAddress | null {
+  const field = '/body/delivery_address'
+  if (formFactor === 'VIRTUAL') {
+    if (!address) return null
+    throw new CardError({
+      kind: 'DELIVERY_ADDRESS_NOT_ALLOWED',
+      fault: { field, message: 'A virtual card is not delivered: send no delivery address.' },
+    })
+  }
+  if (!address) {
+    throw new CardError({
+      kind: 'DELIVERY_ADDRESS_REQUIRED',
+      fault: { field, message: 'A physical card needs a delivery address.' },
+    })
+  }
+  if (!isKnownCountry(address.country)) {
+    throw new CardError({
+      kind: 'INVALID_DELIVERY_ADDRESS',
+      fault: { field: `${field}/country`, message: 'Not a known country.' },
+    })
+  }
+  const line2 = address.line2?.trim()
+  return {
+    recipient_name: address.recipient_name.trim(),
+    line1: address.line1.trim(),
+    ...(line2 ? { line2 } : {}),
+    city: address.city.trim(),
+    postal_code: address.postal_code.trim(),
+    country: address.country,
+  }
+}
+
+/** 422 FIAT_ACCOUNT_UNAVAILABLE: not ACTIVE, or a stand-alone card's own account. */
+function accountUnavailable(status: FiatAccountStatus): CardError {
+  return new CardError({
+    kind: 'FIAT_ACCOUNT_UNAVAILABLE',
+    accountStatus: status,
+    fault: {
+      field: '/body/fiat_account_id',
+      message:
+        status !== 'ACTIVE'
+          ? `This fiat account is ${status}: it takes no new card.`
+          : 'This fiat account belongs to a stand-alone card: it takes no other card.',
+    },
+  })
+}
+
+function checkFormFactor(program: repo.ProgramForCard, formFactor: CardFormFactor) {
+  if (!program.form_factors.includes(formFactor)) {
+    throw new CardError({
+      kind: 'FORM_FACTOR_UNAVAILABLE',
+      fault: {
+        field: '/body/form_factor',
+        message: `This program issues ${program.form_factors.join(' and ')} cards only.`,
+      },
+    })
+  }
+}

@@ -1,0 +1,117 @@
+import { v7 as uuidv7 } from 'uuid'
+import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
+import type { SandboxBankTransfer } from '../../../contract/orders.ts'
+import * as activity from '../activity/record.ts'
+import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { OrderError } from './errors.ts'
+import type { OrderDeps } from './order-deps.ts'
+import { factsOf, moveOrder } from './order-moves.ts'
+import * as repo from './repository.ts'
+import { normalizeReference, receiveLegs } from './rules.ts'
+
+export interface BankTransferRequest {
+  /** X-Tenant-Id when sent: the order must be the tenant's. */
+  tenantId?: string
+  reference: string
+  amount: string
+  currency: string
+  senderName?: string
+  senderIban?: string
+}
+
+/**
+ * A transfer reached the platform's bank account: the deposit order its
+ * reference names completes — the money (less the fees) in the wallet —
+ * in the same transaction that records the transfer.
+ * @throws OrderError REFERENCE_UNKNOWN, AMOUNT_MISMATCH, TRANSFER_ALREADY_RECEIVED,
+ *   ORDER_NOT_AWAITING_TRANSFER
+ */
+export async function receiveBankTransfer(
+  deps: OrderDeps,
+  request: BankTransferRequest,
+  now = new Date(),
+): Promise<SandboxBankTransfer> {
+  const reference = normalizeReference(request.reference)
+  if (!reference) throw new OrderError({ kind: 'REFERENCE_UNKNOWN' })
+  const catalog = await deps.catalog()
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.lockOrderByReference(trx, reference)
+    const tenant = request.tenantId?.toLowerCase()
+    if (!row || (tenant && row.tenant_id !== tenant)) {
+      throw new OrderError({ kind: 'REFERENCE_UNKNOWN' })
+    }
+    if (await repo.findBankTransfer(trx, row.id)) {
+      throw new OrderError({ kind: 'TRANSFER_ALREADY_RECEIVED' })
+    }
+    if (row.status !== 'PENDING') {
+      throw new OrderError({ kind: 'ORDER_NOT_AWAITING_TRANSFER', status: row.status })
+    }
+    const currency = catalog.get(row.from_currency_uuid)!
+    if (request.currency.trim().toUpperCase() !== currency.code) {
+      throw new OrderError({
+        kind: 'AMOUNT_MISMATCH',
+        field: 'currency',
+        expected: currency.code,
+      })
+    }
+    const total = BigInt(row.total_minor)
+    if (parseMinor(request.amount, currency.decimals) !== total) {
+      throw new OrderError({
+        kind: 'AMOUNT_MISMATCH',
+        field: 'amount',
+        expected: fromMinor(total, currency.decimals),
+      })
+    }
+    const id = uuidv7()
+    await repo.insertBankTransfer(trx, {
+      id,
+      tenantId: row.tenant_id,
+      orderId: row.id,
+      reference,
+      amountMinor: total,
+      currencyUuid: currency.uuid,
+      senderName: request.senderName ?? null,
+      senderIban: request.senderIban ?? null,
+      at: now,
+    })
+    const wallet = await walletAccounts(trx, row.tenant_id, row.wallet_id)
+    if (!wallet) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+    await post(trx, {
+      tenantId: row.tenant_id,
+      kind: 'order_received',
+      idempotencyKey: `order:${row.id}:received`,
+      postings: receiveLegs(
+        {
+          external: await systemAccount(trx, row.tenant_id, 'external'),
+          user_wallet: wallet.user_wallet,
+          fees: await systemAccount(trx, row.tenant_id, 'fees'),
+        },
+        row.from_currency_uuid,
+        factsOf(row),
+      ),
+    })
+    await moveOrder(trx, row, 'bank_in', 'COMPLETE', null, now)
+    await activity.depositSender(trx, row, {
+      name: request.senderName ?? null,
+      iban: request.senderIban ?? null,
+    })
+    return {
+      id,
+      reference,
+      amount: fromMinor(total, currency.decimals),
+      currency: currency.code,
+      order_id: row.id,
+      received_at: now.toISOString(),
+    }
+  })
+}
+
+/** An amount as a bank would read it; one with more places than the currency has matches nothing. */
+function parseMinor(amount: string, decimals: number): bigint | undefined {
+  try {
+    return toMinor(amount, decimals)
+  } catch (error) {
+    if (error instanceof AmountError) return undefined
+    throw error
+  }
+}

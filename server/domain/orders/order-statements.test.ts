@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Order } from '../../../contract/orders.ts'
+import { statementsOf } from '../../infra/db/statements.ts'
+import { createTestApp, describeServer } from '../../test-support.ts'
+import { CUR, fund, type OrderUser, orderUser, place, quote } from './order-fixtures.ts'
+
+/**
+ * The order path in statements: what a request costs the database beyond its
+ * answer is the first thing that limits orders per second, and lock hold time
+ * (the statements between the first balance row lock and the commit) is the
+ * second. These counts are the budget; a change that needs more says why here.
+ */
+
+/** Statements any protected call runs: the session check (the user and the tenant's products with it). */
+const AUTH = 1
+
+const isBegin = (sql: string) => /^\s*begin/i.test(sql)
+const isCommit = (sql: string) => /^\s*commit/i.test(sql)
+
+describeServer('order statements', () => {
+  let app: FastifyInstance
+  let user: OrderUser
+  const exchange = {
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    from_uuid: CUR.USDT_TRON,
+    to_uuid: CUR.BTC,
+    amount_from: '25',
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp({ RATES_SANDBOX_LATENCY_MS: '0' })
+    user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '1000')
+    // Warm: the catalogue is read once per server, not per request.
+    const warm = await quote(app, user, exchange)
+    await place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', { quote_id: warm.quote_id })
+  })
+  afterAll(() => app?.close())
+
+  it('a firm quote is the auth checks, the wallet and one insert: no transaction, no prune', async () => {
+    const { statements } = await statementsOf(() => quote(app, user, exchange))
+    expect(statements.filter(isBegin)).toEqual([])
+    expect(statements.some((sql) => /delete/i.test(sql))).toBe(false)
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
+  })
+
+  it('placing an exchange: the checks before, one short transaction, the balance rows last', async () => {
+    const firm = await quote(app, user, exchange)
+    const { result, statements } = await statementsOf(() =>
+      place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', { quote_id: firm.quote_id }),
+    )
+    expect(result.statusCode, result.body).toBe(201)
+    expect(result.json<Order>().status).toBe('NEW')
+    const begin = statements.findIndex(isBegin)
+    const commit = statements.findIndex(isCommit)
+    expect(statements.filter(isBegin), statements.join('\n')).toHaveLength(1)
+    // Before: auth, the key's replay check, the quote (the wallet's accounts are remembered).
+    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
+    const inside = statements.slice(begin + 1, commit)
+    // The key's claim, the quote's mark, the order with its records and timeline, the job, the hold.
+    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(5)
+    // The hold — the only statement touching balances — is the last before the commit.
+    const balances = inside.flatMap((sql, i) => (/account_balances/.test(sql) ? [i] : []))
+    expect(balances).toEqual([inside.length - 1])
+    // Nothing after the commit: the answer was rendered before the transaction.
+    expect(commit).toBe(statements.length - 1)
+  })
+
+  it('a replayed placement answers from its key, before the quote is read', async () => {
+    const firm = await quote(app, user, exchange)
+    const body = { quote_id: firm.quote_id, request_id: `replay-${firm.quote_id}` }
+    const first = await place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', body)
+    expect(first.statusCode, first.body).toBe(201)
+    const { result, statements } = await statementsOf(() =>
+      place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', body),
+    )
+    expect(result.statusCode).toBe(201)
+    expect(result.headers['idempotent-replayed']).toBe('true')
+    expect(result.json()).toEqual(first.json())
+    expect(statements.length, statements.join('\n')).toBe(AUTH + 1)
+  })
+})

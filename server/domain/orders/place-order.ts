@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto'
+import { v7 as uuidv7 } from 'uuid'
+import { fromMinor } from '../../../contract/money.ts'
+import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
+import * as activity from '../activity/record.ts'
+import type { NewActivity } from '../activity/repository.ts'
+import { findDestinationForWallet } from '../counterparties/service.ts'
+import { IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
+import { requireApprovedKyc } from '../kyc/gate.ts'
+import { orderNeedsKyc } from '../kyc/rules.ts'
+import { isLedgerFailure } from '../ledger/errors.ts'
+import { post, type WalletAccounts } from '../ledger/service.ts'
+import type { Owner } from '../wallets/repository.ts'
+import { OrderError } from './errors.ts'
+import type { OrderDeps, Trx } from './order-deps.ts'
+import { ORDER_JOB } from './order-job.ts'
+import { orderRecords } from './order-moves.ts'
+import { findQuote, type QuoteRow } from './quote-repository.ts'
+import { renderOrder } from './render-order.ts'
+import type { EventRow, OrderRow } from './repository.ts'
+import * as repo from './repository.ts'
+import {
+  formatReference,
+  holdLegs,
+  idempotencyKey,
+  payeeOf,
+  type Rail,
+  railOf,
+  recordStatus,
+  requestHash,
+  samePayee,
+  timelineEvent,
+} from './rules.ts'
+
+export interface PlaceRequest {
+  orderType: OrderType
+  quoteId: string
+  requestId?: string
+  /** The Idempotency-Key header. */
+  idempotencyHeader?: string
+  note?: string
+}
+
+/** Placements redrawn after a deposit reference clash (40 random bits: it takes luck to see one). */
+const REFERENCE_DRAWS = 3
+
+/** A deposit reference was taken: the placement is redrawn whole. */
+class ReferenceTaken extends Error {}
+
+/**
+ * Places the quote as an order, under the runner of idempotency.ts: the same
+ * key with the same request answers the first order again (`replayed`),
+ * wherever it has got to since — as it was first answered.
+ *
+ * Everything that can be is done before the transaction: the quote and the
+ * wallet's accounts are read, the order row, its records and its timeline
+ * are built, and the answer is rendered (and kept with the key's claim). The
+ * transaction then writes in this order — the key, the quote's mark, the
+ * order with its records and timeline, the job — and holds the funds last,
+ * so the wallet's balance rows stay locked for one statement and the commit.
+ * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
+ *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
+ *   FIAT_ACCOUNT_UNAVAILABLE, and KycRequiredError
+ */
+export async function placeOrder(
+  deps: OrderDeps,
+  owner: Owner,
+  request: PlaceRequest,
+  now = new Date(),
+): Promise<{ order: Order; replayed: boolean }> {
+  const claim = {
+    scope: 'order' as const,
+    tenantId: owner.tenantId,
+    ownerId: owner.userId,
+    key: idempotencyKey({
+      requestId: request.requestId,
+      header: request.idempotencyHeader,
+      quoteId: request.quoteId,
+    }),
+    hash: requestHash({
+      orderType: request.orderType,
+      quoteId: request.quoteId,
+      note: request.note,
+    }),
+  }
+  for (let draw = 1; ; draw++) {
+    try {
+      const placed = await runIdempotent<Order>(deps.db, claim, async () => {
+        const plan = await planPlacement(deps, owner, request, claim.key, claim.hash, now)
+        return { answer: plan.answer, run: (trx) => writePlacement(deps, trx, owner, plan) }
+      })
+      return { order: placed.answer, replayed: placed.replayed }
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError) {
+        throw new OrderError({ kind: 'IDEMPOTENCY_CONFLICT' })
+      }
+      if (!(error instanceof ReferenceTaken) || draw >= REFERENCE_DRAWS) throw error
+    }
+  }
+}
+
+/** What placing writes, decided and rendered before its transaction. */
+interface Placement {
+  quote: QuoteRow
+  rail: Rail
+  row: OrderRow
+  /** The payer's activity item, written with the order. */
+  item: NewActivity
+  records: repo.NewRecord[]
+  events: repo.NewEvent[]
+  /** The wallet's accounts the hold moves between; none for a deposit, which holds nothing. */
+  accounts: WalletAccounts | undefined
+  answer: Order
+  now: Date
+}
+
+/**
+ * Reads and checks what does not change under the placement (the quote's
+ * owner and type, the wallet's accounts, a top-up's account), and builds the
+ * rows and the answer. What may change meanwhile — the quote being placed or
+ * expiring, a destination deleted or edited, the identity's status — is
+ * checked in the transaction, under the locks that order it.
+ */
+async function planPlacement(
+  deps: OrderDeps,
+  owner: Owner,
+  request: PlaceRequest,
+  key: string,
+  hash: string,
+  now: Date,
+): Promise<Placement> {
+  const catalog = await deps.catalog()
+  const quote = await findQuote(deps.db, owner.tenantId, owner.userId, request.quoteId)
+  if (!quote) throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
+  if (quote.order_type !== request.orderType) {
+    throw new OrderError({
+      kind: 'QUOTE_MISMATCH',
+      quoteType: quote.order_type,
+      pathType: request.orderType,
+    })
+  }
+  const rail = railOf(quote.order_type, quote.target)
+  // A top-up's fiat account may have closed since the quote (its stand-alone card was closed).
+  if (rail === 'fiat_account') {
+    const accountId = quote.target.fiat_account_id
+    const account = accountId
+      ? await repo.findFiatAccount(deps.db, owner.tenantId, accountId)
+      : undefined
+    if (account?.status !== 'ACTIVE') {
+      throw new OrderError({ kind: 'FIAT_ACCOUNT_UNAVAILABLE', status: account?.status })
+    }
+  }
+  const accounts =
+    rail === 'bank_in'
+      ? undefined
+      : await deps.walletAccounts(deps.db, owner.tenantId, quote.wallet_id)
+  if (rail !== 'bank_in' && !accounts) {
+    throw new Error(`wallet ${quote.wallet_id} has no ledger accounts`)
+  }
+
+  const status: OrderStatus = rail === 'bank_in' ? 'PENDING' : 'NEW'
+  const row: OrderRow = {
+    id: uuidv7(),
+    tenant_id: owner.tenantId,
+    user_id: owner.userId,
+    wallet_id: quote.wallet_id,
+    order_type: quote.order_type,
+    status,
+    quote_id: quote.id,
+    request_id: key,
+    request_hash: hash,
+    from_currency_uuid: quote.from_currency_uuid,
+    to_currency_uuid: quote.to_currency_uuid,
+    amount_from_minor: quote.amount_from_minor,
+    amount_to_minor: quote.amount_to_minor,
+    rate: quote.rate,
+    fees: quote.fees,
+    total_minor: quote.total_minor,
+    target: quote.target,
+    payee: quote.payee,
+    counterparty_destination_id: quote.target.counterparty_destination_id ?? null,
+    fiat_account_id: quote.target.fiat_account_id ?? null,
+    note: request.note ?? null,
+    deposit_reference: rail === 'bank_in' ? formatReference(randomBytes(5)) : null,
+    tx_hash: null,
+    submitted_at: null,
+    rail_reference: null,
+    failure_code: null,
+    created_at: now,
+    updated_at: now,
+  }
+  // A deposit's timeline: placed, then awaiting the transfer; any other order's: funds held.
+  const statuses: OrderStatus[] = rail === 'bank_in' ? ['NEW', 'PENDING'] : ['NEW']
+  const events = statuses.map((eventStatus, seq) => ({
+    orderId: row.id,
+    seq,
+    tenantId: row.tenant_id,
+    status: eventStatus,
+    ...timelineEvent(rail, eventStatus, { reference: row.deposit_reference, failureCode: null }),
+    at: now,
+  }))
+  const timeline: EventRow[] = events.map((event) => ({ ...event, order_id: event.orderId }))
+  const beneficiary =
+    rail === 'bank_in' ? await repo.tenantName(deps.db, owner.tenantId) : undefined
+  const answer = await renderOrder(deps, deps.db, row, catalog, { timeline, beneficiary })
+  const item = await activity.orderPlacedItem(deps.db, row, now)
+  const items = { source: item.id, target: item.id }
+  return {
+    quote,
+    rail,
+    row,
+    item,
+    records: orderRecords(row, 'placed', recordStatus(status), now, items),
+    events,
+    accounts,
+    answer,
+    now,
+  }
+}
+
+/** The placing transaction, after the key's claim: its order is the lock order. */
+async function writePlacement(
+  deps: OrderDeps,
+  trx: Trx,
+  owner: Owner,
+  plan: Placement,
+): Promise<void> {
+  const { quote, row, now } = plan
+  // Money in from or out to the outside world needs a verified identity (403
+  // KYC_REQUIRED), read FOR SHARE: a status change waits for this placement.
+  if (orderNeedsKyc(row.order_type)) {
+    await requireApprovedKyc(trx, owner.tenantId, owner.userId)
+  }
+  // A saved destination may have been deleted since the quote. Its row lock
+  // orders this placement and a DELETE (which looks for open orders under
+  // the same lock): either the delete sees this order, or this sees the delete.
+  const destinationId = quote.target.counterparty_destination_id
+  if (destinationId) {
+    const live = await findDestinationForWallet(trx, {
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      destinationId,
+      lock: true,
+    })
+    if (!live) throw new OrderError({ kind: 'DESTINATION_GONE' })
+    // Edited since the quote (its IBAN, BIC, address or the counterparty's
+    // name): the person confirmed the old one, so they quote again.
+    if (!samePayee(quote.payee, payeeOf(live))) {
+      throw new OrderError({ kind: 'DESTINATION_CHANGED' })
+    }
+  }
+  if (!(await repo.placeQuote(trx, { tenantId: owner.tenantId, id: quote.id }, now))) {
+    // Placed by another key's order (one under this key would have met its claim), or expired.
+    if (quote.placed_at === null && quote.expires_at.getTime() <= now.getTime()) {
+      throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
+    }
+    throw new OrderError({ kind: 'QUOTE_USED' })
+  }
+  try {
+    await repo.insertPlacedOrder(trx, row, plan.item, plan.records, plan.events)
+  } catch (error) {
+    if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
+    throw error
+  }
+  if (plan.rail === 'bank_in') return
+  await deps.jobs.enqueue(trx, {
+    kind: ORDER_JOB,
+    tenantId: owner.tenantId,
+    payload: { order_id: row.id },
+    runAt: now,
+  })
+  // Last: the balance rows stay locked from here to the commit.
+  await hold(trx, row, plan.accounts!, deps)
+}
+
+async function hold(trx: Trx, row: OrderRow, accounts: WalletAccounts, deps: OrderDeps) {
+  const total = BigInt(row.total_minor)
+  try {
+    await post(trx, {
+      tenantId: row.tenant_id,
+      kind: 'order_hold',
+      idempotencyKey: `order:${row.id}:hold`,
+      postings: holdLegs(accounts, row.from_currency_uuid, total),
+    })
+  } catch (error) {
+    if (isLedgerFailure(error, 'INSUFFICIENT_FUNDS')) {
+      const currency = (await deps.catalog()).get(row.from_currency_uuid)!
+      throw new OrderError({
+        kind: 'INSUFFICIENT_FUNDS',
+        currency: currency.code,
+        needed: fromMinor(total, currency.decimals),
+        available: fromMinor(error.failure.balance, currency.decimals),
+      })
+    }
+    throw error
+  }
+}

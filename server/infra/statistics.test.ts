@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { insertGeneratedTransactions } from '../domain/transactions/transaction-fixtures.ts'
+import { createTestApp, describeServer, walletWithRecords } from '../test-support.ts'
+import { ensurePending } from './periodic-jobs.ts'
+import { ANALYZE_JOB, analyzeChangedTables } from './statistics.ts'
+
+/** When a table was last analysed, by anyone (the server, or PostgreSQL's autovacuum). */
+async function lastAnalyzed(app: FastifyInstance, table: string): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | null }>`
+    select greatest(last_analyze, last_autoanalyze) as at
+    from pg_stat_user_tables where relname = ${table}`.execute(app.db)
+  return rows[0]?.at ?? null
+}
+
+/** The plan of a wallet's first history page, as the history query asks for it. */
+async function firstPagePlan(app: FastifyInstance, walletId: string): Promise<string> {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`
+    explain select t.id from wallet_transactions t
+    join currencies c on c.uuid = t.currency_uuid
+    where t.wallet_id = ${walletId}::uuid
+    order by t.created_at desc, t.id desc limit 11`.execute(app.db)
+  return rows.map((row) => row['QUERY PLAN']).join('\n')
+}
+
+describeServer('statistics: the server keeps the planner informed', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp()
+  })
+  afterAll(() => app?.close())
+
+  it('a periodic job has one pending row, however many servers start at once', async () => {
+    const kind = 'test.periodic'
+    await Promise.all([1, 2, 3].map(() => ensurePending(app.db, app.jobs, kind, new Date())))
+    const rows = await app.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('done_at', 'is', null)
+      .execute()
+    expect(rows).toHaveLength(1)
+  })
+
+  it('analyses the database once its migrations ran', async () => {
+    // The catalogue was loaded by a migration: analysed with it, not left to a guess.
+    expect(await lastAnalyzed(app, 'currencies')).not.toBeNull()
+  })
+
+  it('a history grown past the threshold is analysed by the job, and its first page comes off the index', async () => {
+    const { scope } = await walletWithRecords(app)
+    await insertGeneratedTransactions(app.db, scope, 20_000, { analyze: false })
+    const before = await lastAnalyzed(app, 'wallet_transactions')
+    // The job's round, through the runner, until the table's changes are counted
+    // (PostgreSQL reports a backend's counts to the statistics within seconds).
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      await app.jobs.enqueue(app.db, { kind: ANALYZE_JOB, tenantId: null })
+      await app.jobs.runDue()
+      const after = await lastAnalyzed(app, 'wallet_transactions')
+      if (after && (!before || after > before)) break
+      if (Date.now() > deadline) throw new Error('wallet_transactions was never analysed')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect(await firstPagePlan(app, scope.walletId)).toMatch(
+      /Index Scan using wallet_transactions_history/,
+    )
+    // Nothing changed since: the next round analyses nothing.
+    expect(await analyzeChangedTables(app.db)).not.toContain('public.wallet_transactions')
+  })
+
+  it('a table grown while the write counters were lost (a restart) is analysed by its size', async () => {
+    const { scope } = await walletWithRecords(app)
+    await analyzeChangedTables(app.db)
+    await insertGeneratedTransactions(app.db, scope, 30_000, { analyze: false })
+    // What a restart does to the counters: PGlite keeps none across a stop.
+    await sql`select pg_stat_reset()`.execute(app.db)
+    expect(await analyzeChangedTables(app.db)).toContain('public.wallet_transactions')
+    expect(await firstPagePlan(app, scope.walletId)).toMatch(
+      /Index Scan using wallet_transactions_history/,
+    )
+  })
+})
