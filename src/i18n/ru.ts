@@ -1207,7 +1207,7 @@ export const ru: Messages = {
   'sessions.signedIn': 'Вход {date}',
   'sessions.lastSeen': 'активность {date}',
   'sessions.end': 'Выйти',
-  'sessions.endNamed': 'Завершить сеанс на {device}',
+  'sessions.endNamed': 'Выйти на {device}',
   'sessions.endTitle': 'Завершить сеанс на {device}?',
   'sessions.endBody': 'На этом устройстве нужно будет войти заново.',
   'sessions.endOthers': 'Выйти на всех других устройствах',
