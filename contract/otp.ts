@@ -12,7 +12,7 @@ export const OTP_CHANNELS = ['email', 'sms'] as const
 export type OtpChannel = (typeof OTP_CHANNELS)[number]
 
 /** Why a code was sent; a code is good only for its own purpose. */
-export const OTP_PURPOSES = ['sign_in', 'change_email', 'change_phone'] as const
+export const OTP_PURPOSES = ['sign_in', 'change_email', 'change_phone', 'step_up'] as const
 export const OtpPurpose = oneOf(OTP_PURPOSES)
 export type OtpPurpose = (typeof OTP_PURPOSES)[number]
 

@@ -42,6 +42,13 @@ export const Problem = Type.Object({
       description: 'The API key role the call needs (403 API_KEY_ROLE_FORBIDDEN)',
     }),
   ),
+  methods: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'The ways this session can prove the person is present (403 STEP_UP_REQUIRED): ' +
+        'passkey, otp, telegram_biometrics',
+    }),
+  ),
   kyc_status: Type.Optional(
     Type.String({
       description:

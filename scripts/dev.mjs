@@ -7,7 +7,12 @@ import { bin } from './run.mjs'
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: process.env.API_PORT ?? '8081' },
+    // Passkeys are made on the page's origin (Vite's), not the API's.
+    env: {
+      ...process.env,
+      PORT: process.env.API_PORT ?? '8081',
+      WEBAUTHN_ORIGINS: process.env.WEBAUTHN_ORIGINS ?? 'http://localhost:8080',
+    },
   }),
   spawn(process.execPath, [bin('vite', 'bin/vite.js')], { stdio: 'inherit' }),
 ]

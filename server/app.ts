@@ -3,6 +3,8 @@ import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import authRoutes from './domain/auth/routes.ts'
+import securityUseCases from './domain/auth/security.ts'
+import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
 import cardTransactionRoutes, {
   sandboxCardTransactionRoutes,
 } from './domain/card-transactions/routes.ts'
@@ -99,6 +101,7 @@ export async function buildApp(
   await app.register(auth, { config })
   await app.register(productGate)
   await app.register(messaging, { config })
+  await app.register(securityUseCases, { config })
   await app.register(rates, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
@@ -114,6 +117,8 @@ export async function buildApp(
   await app.register(
     apiScope('bearer', [
       authRoutes,
+      passkeySignInRoutes,
+      securityRoutes,
       userRoutes,
       locationRoutes,
       tenantRoutes,

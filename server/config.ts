@@ -4,6 +4,7 @@ import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
 import { type EventsConfig, eventsConfig } from './events-config.ts'
+import { relyingPartyProblems } from './domain/auth/webauthn-rules.ts'
 
 export interface Config {
   port: number
@@ -52,6 +53,13 @@ export interface Config {
     /** Seconds after which launch data is too old to sign in with. */
     authMaxAge: number
   }
+  /**
+   * The WebAuthn relying party for tenants that configure none of their own
+   * (tenants.webauthn_rp_id / webauthn_origins): WEBAUTHN_RP_ID (default
+   * localhost) and WEBAUTHN_ORIGINS, a comma-separated list (default
+   * http://localhost:PORT). Every origin must be the RP id or under it.
+   */
+  webauthn: { rpId: string; origins: string[] }
   /** Where the built app lives; the server serves it when the folder exists. */
   distDir: string
   jobs: {
@@ -229,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
       botToken: env.TELEGRAM_BOT_TOKEN || undefined,
       authMaxAge: int('TELEGRAM_AUTH_MAX_AGE', 3600, 1, 86_400 * 7),
     },
+    webauthn: webauthnConfig(env, int('PORT', 8080, 0, 65535), problems),
     distDir: resolve(env.DIST_DIR || 'dist'),
     jobs: {
       pollMs: int('JOBS_POLL_MS', 250, 0, 60_000),
@@ -490,4 +499,17 @@ function kycConfig(
     tokenTtlSeconds: int('SUMSUB_TOKEN_TTL', 1_800, 60, 86_400),
     sumsub,
   }
+}
+
+/** WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS, checked against each other (relyingPartyProblems). */
+function webauthnConfig(env: Env, port: number, problems: string[]) {
+  const rpId = env.WEBAUTHN_RP_ID || 'localhost'
+  const origins = (env.WEBAUTHN_ORIGINS || `http://localhost:${port}`)
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+  for (const problem of relyingPartyProblems(rpId, origins)) {
+    problems.push(`WEBAUTHN_ORIGINS / WEBAUTHN_RP_ID: ${problem}`)
+  }
+  return { rpId, origins }
 }

@@ -210,11 +210,12 @@ interface Credentials {
  * the sandbox's own route (POST /api/sandbox/kyc/decision), because cards,
  * withdrawals and fiat deposits refuse anyone else (403 KYC_REQUIRED). Pass
  * `kyc: false` for a user who never verified (UNVERIFIED), e.g. to test the
- * gates or an app built with SANDBOX=false.
+ * gates or an app built with SANDBOX=false. `stepUp: true` also gives the
+ * session a fresh proof of presence (stepUp below), for sensitive calls.
  */
 export async function signUp(
   app: FastifyInstance,
-  overrides: Partial<Credentials> & { kyc?: boolean } = {},
+  overrides: Partial<Credentials> & { kyc?: boolean; stepUp?: boolean } = {},
 ) {
   const response = await app.inject({
     method: 'POST',
@@ -230,6 +231,7 @@ export async function signUp(
   if (overrides.kyc !== false) {
     await decideKyc(app, pair.access_token, 'APPROVED', overrides.headers ?? headers())
   }
+  if (overrides.stepUp) await stepUp(app, pair.access_token, overrides.headers ?? headers())
   return pair
 }
 
@@ -355,4 +357,45 @@ export function captureLogs() {
     },
   })
   return { stream, lines }
+}
+
+/**
+ * Gives the session of `accessToken` a fresh proof of presence (issue 21's
+ * step-up) the way a person would with a one-time code: the code goes to the
+ * account's e-mail (else phone) and is read from the sandbox outbox. For
+ * tests that make sensitive calls (card reveal, payout destinations,
+ * withdrawals, API keys, contact changes); the proof lasts five minutes.
+ */
+export async function stepUp(
+  app: FastifyInstance,
+  accessToken: string,
+  on: Record<string, string> = headers(),
+): Promise<void> {
+  const call = (url: string, payload?: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/v2${url}`,
+      headers: { ...on, ...bearer(accessToken) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    })
+  const sent = await call('/user/step-up/otp/send')
+  expect(sent.statusCode, sent.body).toBe(200)
+  const user = await app.inject({
+    method: 'GET',
+    url: '/api/v2/user',
+    headers: { ...on, ...bearer(accessToken) },
+  })
+  const { email, phone } = user.json<{ email: string | null; phone: string | null }>()
+  // The table the sandbox messaging provider writes, read directly: an app
+  // built with SANDBOX=false has no outbox route, yet its messages land here.
+  const newest = await app.db
+    .selectFrom('sandbox_outbox')
+    .select(['code', 'purpose'])
+    .where('recipient', '=', email ?? phone ?? '')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  expect(newest?.purpose).toBe('step_up')
+  const proof = await call('/user/step-up/otp', { token: newest?.code })
+  expect(proof.statusCode, proof.body).toBe(200)
 }

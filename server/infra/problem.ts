@@ -12,6 +12,7 @@ export type ProblemExtensions = Pick<
   | 'card_status'
   | 'required_role'
   | 'kyc_status'
+  | 'methods'
 >
 
 /**

@@ -6,6 +6,7 @@ import { MiniAppProvider, TelegramBackButton } from '../telegram/mini-app.tsx'
 import type { MiniAppControls } from '../telegram/sdk.ts'
 import { Skeleton } from '../ui/components.tsx'
 import { Routes } from './routes.tsx'
+import { StepUpHost } from './step-up-host.tsx'
 
 const TelegramSession = lazy(() => import('../features/auth/telegram-session.tsx'))
 
@@ -42,6 +43,7 @@ export function App(props: {
             ) : (
               <Routes />
             )}
+            <StepUpHost />
           </MiniAppProvider>
         </I18nProvider>
       </IsRestoringProvider>

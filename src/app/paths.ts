@@ -5,6 +5,8 @@ export const paths = {
   signUp: '/auth/sign-up',
   logout: '/auth/logout',
   profile: '/profile',
+  /** Passkeys and sessions (issue 21). */
+  security: '/profile/security',
   wallet: '/wallets/:uuid',
   transaction: '/wallets/:uuid/transactions/:tx',
   counterparties: '/wallets/:uuid/counterparties',

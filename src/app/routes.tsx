@@ -8,6 +8,7 @@ import { Layout } from './layout.tsx'
 import { paths } from './paths.ts'
 
 const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
+const PasskeySignIn = lazy(() => import('../features/security/passkey-sign-in.tsx'))
 const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
 const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
 const HomePage = lazy(() => import('./home-page.tsx'))
@@ -16,6 +17,7 @@ const WalletPage = lazy(() => import('./wallet-screen.tsx'))
 const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
 const ActivityPage = lazy(() => import('../features/wallets/activity-page.tsx'))
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
+const SecurityPage = lazy(() => import('../features/security/security-page.tsx'))
 const CounterpartiesPage = lazy(() => import('../features/counterparties/counterparties-page.tsx'))
 const NewCounterpartyPage = lazy(
   () => import('../features/counterparties/new-counterparty-page.tsx'),
@@ -61,7 +63,11 @@ export const ROUTES: {
   page: (params: Params) => ReactNode
 }[] = [
   { path: paths.logout, access: 'anyone', page: () => <LogoutPage /> },
-  { path: paths.signIn, access: 'signedOut', page: () => <SignInPage /> },
+  {
+    path: paths.signIn,
+    access: 'signedOut',
+    page: () => <SignInPage passkey={<PasskeySignIn />} />,
+  },
   { path: paths.signUp, access: 'signedOut', page: () => <SignUpPage /> },
   {
     path: paths.profile,
@@ -69,6 +75,7 @@ export const ROUTES: {
     page: () => <ProfilePage notifications={<PushSettings />} />,
   },
   { path: paths.notifications, access: 'signedIn', page: () => <NotificationsPage /> },
+  { path: paths.security, access: 'signedIn', page: () => <SecurityPage /> },
   { path: paths.counterpartiesHome, access: 'signedIn', page: () => <CounterpartiesPage /> },
   {
     path: paths.newCounterparty,

@@ -24,6 +24,14 @@ const KNOWN_CODES = new Set<string>([
   'KYC_PROVIDER_MISMATCH',
   'API_KEY_LIMIT',
   'PRODUCT_DISABLED',
+  'STEP_UP_REQUIRED',
+  'PASSKEY_INVALID',
+  'PASSKEY_CHALLENGE_INVALID',
+  'PASSKEY_EXISTS',
+  'PASSKEY_NOT_FOUND',
+  'SESSION_NOT_FOUND',
+  'NO_CONTACT',
+  'TELEGRAM_BIOMETRICS_INVALID',
 ])
 
 /** SPEC.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */

@@ -1,5 +1,6 @@
 import type { Problem } from '../../contract/problem.ts'
 import { netConfig } from './config.ts'
+import { withStepUp } from './step-up.ts'
 
 /** A non-2xx answer, with its problem details when the server sent them. */
 export class ApiError extends Error {
@@ -44,9 +45,20 @@ interface Options {
 
 /**
  * The app's only way to the API. Headers and tokens are not its business: the
- * auth proxy (service worker or page) adds them on the way out.
+ * auth proxy (service worker or page) adds them on the way out. A sensitive
+ * call answered 403 STEP_UP_REQUIRED is asked for in place (net/step-up.ts)
+ * and made again once the person confirmed; never more than once.
  */
 async function call<T>(
+  base: string,
+  method: Method,
+  path: string,
+  options: Options = {},
+): Promise<T> {
+  return withStepUp(() => send<T>(base, method, path, options))
+}
+
+async function send<T>(
   base: string,
   method: Method,
   path: string,

@@ -28,6 +28,8 @@ function fakeSdk() {
       }
     }),
     miniApp: { mountSync: safe(() => {}), ready: safe(() => {}) },
+    // A client without biometrics (Telegram biometrics are tested with the step-up dialog).
+    biometry: { isSupported: vi.fn(() => false) },
     themeParams: {
       mountSync: safe(() => {}),
       bindCssVars: safe(() => () => {}),

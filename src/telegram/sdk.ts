@@ -1,5 +1,6 @@
 import {
   backButton,
+  biometry,
   closingBehavior,
   hapticFeedback,
   init,
@@ -59,6 +60,46 @@ export interface MiniAppControls {
    * offers what would always be refused.
    */
   requestContact?: () => Promise<ContactResult>
+  /**
+   * Telegram biometrics (BiometricManager, Bot API 7.2): the second look of
+   * issue 21 inside the Mini App, where WebAuthn does not exist. Missing on
+   * clients without it.
+   */
+  biometrics?: TelegramBiometrics
+}
+
+export interface TelegramBiometrics {
+  /** Whether the device can check a fingerprint or face, and whether our token is kept. */
+  state(): Promise<{ available: boolean; tokenSaved: boolean }>
+  /** Keeps `token` behind the device's biometrics, asking for access first; false if refused. */
+  save(token: string, reason: string): Promise<boolean>
+  /** The kept token once the person passed the check; undefined when they did not. */
+  unlock(reason: string): Promise<string | undefined>
+}
+
+/** The SDK's biometry component behind TelegramBiometrics: mounted on first use. */
+function sdkBiometrics(): TelegramBiometrics {
+  const mounted = async () => {
+    if (!biometry.isMounted()) await biometry.mount(undefined)
+    return biometry.state()
+  }
+  return {
+    async state() {
+      const state = await mounted()
+      return { available: state.available, tokenSaved: state.tokenSaved }
+    },
+    async save(token, reason) {
+      const state = await mounted()
+      if (!state.available) return false
+      if (!state.accessGranted && !(await biometry.requestAccess({ reason }))) return false
+      return (await biometry.updateToken({ token, reason })) === 'updated'
+    },
+    async unlock(reason) {
+      await mounted()
+      const { status, token } = await biometry.authenticate({ reason })
+      return status === 'authorized' ? token : undefined
+    },
+  }
 }
 
 const warn = (what: string) => (error: unknown) => console.warn(`[telegram] ${what} failed`, error)
@@ -163,5 +204,6 @@ export function startMiniApp(launch: TelegramLaunch): MiniAppControls {
             }
           })
       : undefined,
+    biometrics: biometry.isSupported() ? sdkBiometrics() : undefined,
   }
 }

@@ -90,6 +90,15 @@ export const ShieldIcon = (p: IconProps) => (
   </Icon>
 )
 
+/** A padlock: sign-in and security (issue 21). */
+export const LockIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="5" y="10.5" width="14" height="10" rx="2" />
+    <path d="M8 10.5V7.5a4 4 0 0 1 8 0v3" />
+    <path d="M12 15v2" />
+  </Icon>
+)
+
 export const CodeIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="m8 7-5 5 5 5" />

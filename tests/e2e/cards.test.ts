@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import {
   approveIdentity,
+  confirmWithCode,
   personalWalletUuid,
   readVault,
   signUpThroughUi,
@@ -25,7 +26,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   const page = await context.newPage()
   const base = session.server.url
 
-  await signUpThroughUi(page, base, uniqueEmail('cards'))
+  const email = uniqueEmail('cards')
+  await signUpThroughUi(page, base, email)
   // Issuing a card and a SEPA deposit need a verified identity.
   await approveIdentity(page, base)
   const walletUuid = await personalWalletUuid(page)
@@ -86,6 +88,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   // The details, on request: a number that passes the Luhn check, an expiry, a CVV.
   const details = page.getByRole('region', { name: 'Card details' })
   await details.getByRole('button', { name: 'Show card details' }).click()
+  // The details need the second look: a password sign-in is not enough.
+  await confirmWithCode(page, base, email)
   const pan = (await secretValue(page, 'Card number')).replace(/\s/g, '')
   const expiry = await secretValue(page, 'Expiry date')
   const cvv = await secretValue(page, 'CVV')

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import { confirmWithCode, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -15,7 +15,8 @@ test('create a READ_ONLY key on the developer page and see a write with it refus
   const page = await context.newPage()
   const base = session.server.url
 
-  await signUpThroughUi(page, base, uniqueEmail('developer'))
+  const email = uniqueEmail('developer')
+  await signUpThroughUi(page, base, email)
   await page.goto(`${base}/developer`)
   await page.getByRole('heading', { name: 'Developer', level: 1 }).waitFor()
   expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe(
@@ -27,6 +28,8 @@ test('create a READ_ONLY key on the developer page and see a write with it refus
   await page.getByRole('textbox', { name: 'Name' }).fill('Reports')
   await page.getByRole('combobox', { name: 'Role' }).selectOption('READ_ONLY')
   await page.getByRole('button', { name: 'Create key' }).click()
+  // Creating a key needs the second look: a password sign-in is not enough.
+  await confirmWithCode(page, base, email)
   const reveal = page.getByRole('region', { name: 'Your new key “Reports”' })
   const secret = ((await reveal.locator('code').textContent()) ?? '').trim()
   expect(secret).toMatch(/^fpk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/)

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import {
   approveIdentity,
+  confirmWithCode,
   openTab,
   personalWalletUuid,
   signUpThroughUi,
@@ -31,7 +32,8 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   const context = await session.newContext({ locale: 'en-US' })
   const page = await context.newPage()
 
-  await signUpThroughUi(page, session.server.url, uniqueEmail('orders-sepa'))
+  const email = uniqueEmail('orders-sepa')
+  await signUpThroughUi(page, session.server.url, email)
   // SEPA deposits and payouts need a verified identity.
   await approveIdentity(page, session.server.url)
   await personalWalletUuid(page)
@@ -91,6 +93,8 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
     .getByRole('textbox', { name: 'Name for this destination (optional)' })
     .fill('Main account')
   await destinations.getByRole('button', { name: 'Add destination' }).click()
+  // A new payee needs the second look; it then counts for the payout a moment later.
+  await confirmWithCode(page, session.server.url, email)
   await destinations.getByText('Destination added.').waitFor()
   await destinations.getByText('DE89 3704 0044 0532 0130 00').waitFor()
 

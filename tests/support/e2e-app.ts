@@ -184,7 +184,7 @@ export function fetchUserInParallel(page: Page, count: number): Promise<number[]
 export async function codeFromOutbox(
   baseUrl: string,
   to: string,
-  purpose: 'sign_in' | 'change_email' | 'change_phone',
+  purpose: 'sign_in' | 'change_email' | 'change_phone' | 'step_up',
 ): Promise<string> {
   const deadline = Date.now() + 10_000
   for (;;) {
@@ -239,4 +239,18 @@ export function readPersistedQueryKeys(page: Page): Promise<unknown[]> {
         }
       }),
   )
+}
+
+/**
+ * Answers the second look (issue 21) the way a person without a passkey
+ * does: waits for the "Confirm it’s you" dialog, asks for a code, reads it
+ * from the sandbox outbox and types it. The dialog closes and the app makes
+ * the call it was about again.
+ */
+export async function confirmWithCode(page: Page, baseUrl: string, email: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' })
+  await dialog.getByRole('button', { name: /^Send a code to / }).click()
+  const code = await codeFromOutbox(baseUrl, email, 'step_up')
+  await dialog.getByRole('textbox', { name: '6-digit code' }).fill(code)
+  await dialog.waitFor({ state: 'detached' })
 }

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { Products } from '../../../contract/tenants.ts'
-import type { DB, UserProfilesTable } from '../../infra/db/schema.ts'
+import type { DB, SignInMethod, UserProfilesTable } from '../../infra/db/schema.ts'
 import { productsFrom } from '../tenants/rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -92,7 +92,17 @@ export function findUserByEmail(db: Executor, tenantId: string, email: string) {
 
 export async function insertSession(
   db: Executor,
-  session: { tenantId: string; userId: string; userAgent: string | undefined },
+  session: {
+    tenantId: string
+    userId: string
+    userAgent: string | undefined
+    ip?: string | undefined
+    appEnv?: 'web' | 'telegram' | undefined
+    method: SignInMethod
+    deviceId: string
+    newDevice: boolean
+    now: Date
+  },
 ): Promise<string> {
   const id = uuidv7()
   await db
@@ -102,6 +112,17 @@ export async function insertSession(
       tenant_id: session.tenantId,
       user_id: session.userId,
       user_agent: session.userAgent?.slice(0, 512) ?? null,
+      ip: session.ip ?? null,
+      app_env: session.appEnv ?? null,
+      sign_in_method: session.method,
+      device_id: session.deviceId,
+      new_device: session.newDevice,
+      created_at: session.now,
+      last_seen_at: session.now,
+      // A passkey is a proof of presence: its sign-in counts as one for the
+      // step-up window. A password is not (a stolen password must not be enough).
+      stepped_up_at: session.method === 'passkey' ? session.now : null,
+      step_up_method: session.method === 'passkey' ? 'passkey' : null,
     })
     .execute()
   return id
@@ -168,6 +189,11 @@ export function findCurrentRefreshToken(db: Executor, sessionId: string, now: Da
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()
+}
+
+/** "Last seen": stamped at each token refresh, not on every call. */
+export async function touchSession(db: Executor, sessionId: string, now: Date): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute()
 }
 
 export async function revokeSession(

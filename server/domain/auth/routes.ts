@@ -8,6 +8,7 @@ import { userBlocked } from '../../infra/auth.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { type Hit, rateLimited } from '../../infra/rate-limit.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
+import { requestContext } from './request-context.ts'
 import { normaliseEmail } from './rules.ts'
 import { AuthService } from './service.ts'
 import { TelegramAuthService } from './telegram.ts'
@@ -117,10 +118,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   // Init data is signed by Telegram and expires: guessing is hopeless, but
   // each attempt still costs a lookup, so the per-address limit applies.
   const telegramLimits = limitIp
-  const context = (request: FastifyRequest) => ({
-    tenantId: request.tenantId,
-    userAgent: request.headers['user-agent'],
-  })
+  const context = requestContext
 
   api.post(
     '/auth/sign-up/password/email',

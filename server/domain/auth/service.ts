@@ -2,12 +2,12 @@ import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2'
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
-import type { DB } from '../../infra/db/schema.ts'
+import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
 import { emitEvent } from '../events/outbox.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
+import { recordSignInDevice } from './devices.ts'
 import { AuthError } from './errors.ts'
-import { isNewDevice } from './new-device.ts'
 import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
 import { judgeRefresh, normaliseEmail } from './rules.ts'
@@ -21,6 +21,9 @@ export interface AuthSettings {
 export interface RequestContext {
   tenantId: string
   userAgent: string | undefined
+  /** Where the sign-in came from (sessions list); absent in callers that do not know. */
+  ip?: string | undefined
+  appEnv?: 'web' | 'telegram' | undefined
 }
 
 /**
@@ -55,7 +58,7 @@ export class AuthService {
       })
       if (!userId) throw new AuthError({ kind: 'EMAIL_TAKEN' })
       await openStarterWallet(trx, { tenantId: context.tenantId, userId })
-      return this.startSession(trx, context, userId)
+      return this.startSession(trx, context, userId, 'password')
     })
   }
 
@@ -67,7 +70,9 @@ export class AuthService {
     const user = await repo.findUserByEmail(this.db, context.tenantId, normaliseEmail(input.email))
     const valid = await argon2Verify(user?.password_hash ?? (await DUMMY_HASH), input.password)
     if (!user?.password_hash || !valid) throw new AuthError({ kind: 'INVALID_CREDENTIALS' })
-    return this.db.transaction().execute((trx) => this.startSession(trx, context, user.id))
+    return this.db
+      .transaction()
+      .execute((trx) => this.startSession(trx, context, user.id, 'password'))
   }
 
   /**
@@ -101,6 +106,7 @@ export class AuthService {
         case 'current': {
           const next = await this.issueRefreshToken(trx, session, now)
           await repo.markRefreshTokenUsed(trx, row.id, next.id, now)
+          await repo.touchSession(trx, row.session_id, now)
           return { outcome: 'rotated', pair: await this.pair(session, next.token, now) }
         }
         case 'grace': {
@@ -129,8 +135,10 @@ export class AuthService {
 
   /**
    * Opens a session for a user whose identity another use case has just
-   * proved (password, one-time code, Telegram), inside that use case's
-   * transaction, and returns its first token pair.
+   * proved (password, one-time code, Telegram, passkey), inside that use
+   * case's transaction, and returns its first token pair. It records the
+   * device (devices.ts recordSignInDevice: `sessions.new_device`), and a
+   * passkey sign-in starts the session stepped up.
    *
    * Every way in ends here, so this is where a blocked account is refused:
    * after the proof, so a stranger without the password never learns that
@@ -141,13 +149,22 @@ export class AuthService {
     trx: Transaction<DB>,
     context: RequestContext,
     userId: string,
+    method: SignInMethod,
   ): Promise<TokenPair> {
     if (await repo.isUserBlocked(trx, context.tenantId, userId)) {
       throw new AuthError({ kind: 'USER_BLOCKED' })
     }
     const now = this.clock()
-    const sessionId = await repo.insertSession(trx, { ...context, userId })
-    if (await isNewDevice(trx, { userId, sessionId, userAgent: context.userAgent })) {
+    const device = await recordSignInDevice(trx, { ...context, userId }, now)
+    const sessionId = await repo.insertSession(trx, {
+      ...context,
+      userId,
+      method,
+      deviceId: device.deviceId,
+      newDevice: device.newDevice,
+      now,
+    })
+    if (device.newDevice) {
       await emitEvent(trx, {
         tenantId: context.tenantId,
         userId,

@@ -35,7 +35,9 @@ export class TelegramAuthService {
     const launchUser = this.verify(initData)
     const user = await repo.findUserByTelegramId(this.db, context.tenantId, String(launchUser.id))
     if (!user) throw new AuthError({ kind: 'USER_NOT_FOUND' })
-    return this.db.transaction().execute((trx) => this.auth.startSession(trx, context, user.id))
+    return this.db
+      .transaction()
+      .execute((trx) => this.auth.startSession(trx, context, user.id, 'telegram'))
   }
 
   /** @throws AuthError TELEGRAM_NOT_CONFIGURED, TELEGRAM_INIT_DATA_INVALID, TELEGRAM_USER_EXISTS */
@@ -49,7 +51,7 @@ export class TelegramAuthService {
       })
       if (!userId) throw new AuthError({ kind: 'TELEGRAM_USER_EXISTS' })
       await openStarterWallet(trx, { tenantId: context.tenantId, userId })
-      return this.auth.startSession(trx, context, userId)
+      return this.auth.startSession(trx, context, userId, 'telegram')
     })
   }
 

@@ -61,7 +61,7 @@ export function cardCalls(app: () => FastifyInstance) {
   }
   /** A signed-up, verified person with a personal wallet. */
   const person = async () => {
-    const pair = await signUp(app())
+    const pair = await signUp(app(), { stepUp: true })
     const wallet = await createWallet(app(), pair.access_token)
     return { token: pair.access_token, wallet }
   }

@@ -55,7 +55,7 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
   /** A verified person with a wallet and a EUR balance account holding 100.00. */
   async function person(app: FastifyInstance) {
     // A production app has no sandbox KYC decision: the operator's approval is written directly.
-    const pair = await signUp(app, { kyc: app === sandbox })
+    const pair = await signUp(app, { kyc: app === sandbox, stepUp: true })
     if (app === production) {
       const claims = await app.tokens.verifyAccess(pair.access_token)
       await app.db

@@ -378,7 +378,7 @@ export default async function cardRoutes(app: FastifyInstance, opts: { config: C
     '/issuing/cards/:id/sensitive/secretkey',
     {
       config: sessionOnly,
-      preHandler: limitReveals,
+      preHandler: [app.requireStepUp, limitReveals],
       schema: {
         tags,
         summary: 'The card’s number, expiry and CVV, sealed under the caller’s own key',

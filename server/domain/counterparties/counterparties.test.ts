@@ -57,7 +57,7 @@ describeServer('counterparties', () => {
 
   /** A new user with one wallet. */
   async function owner() {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const wallet = await createWallet(app, pair.access_token)
     return { pair, wallet: wallet.uuid }
   }
@@ -244,7 +244,8 @@ describeServer('counterparties', () => {
         type: 'SEPA',
         iban: 'DE89370400440532013000',
       })
-      const stranger = await signUp(app)
+      // Stepped up: past the second look, the wallet of another is as missing as none.
+      const stranger = await signUp(app, { stepUp: true })
       const destinationPath = `${path}/destinations/${destination.counterparty_destination_id}`
       const attempts: [Method, string, object?][] = [
         ['GET', `/${wallet}`],
@@ -300,7 +301,7 @@ describeServer('counterparties', () => {
       const { pair, wallet, path } = await book()
       const tenant = await createTenant(app)
       const theirHeaders = headers({ 'x-tenant-id': tenant })
-      const theirs = await signUp(app, { headers: theirHeaders })
+      const theirs = await signUp(app, { stepUp: true, headers: theirHeaders })
       const theirWallet = (
         await app.inject({
           method: 'POST',

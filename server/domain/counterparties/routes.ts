@@ -195,6 +195,7 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.post(
     destinations,
     {
+      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Add a payout destination on one rail',
@@ -249,6 +250,7 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.patch(
     `${destinations}/:counterparty_destination_id`,
     {
+      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Change a payout destination',

@@ -109,7 +109,7 @@ describeServer('developer API keys', () => {
   })
 
   it('creates a key whose secret is shown once and listed only by its prefix', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, {
       name: 'Reporting',
       role: 'READ_ONLY',
@@ -133,7 +133,7 @@ describeServer('developer API keys', () => {
   })
 
   it('keeps no secret in clear: every stored column of keys and secrets is scanned', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const first = await createKey(app, pair.access_token, { role: 'DEVELOPER' })
     const rotated = await rotateKey(app, pair.access_token, { id: first.id, overlap_seconds: 600 })
     const second = rotated.json<ApiKeyWithSecret>()
@@ -150,7 +150,7 @@ describeServer('developer API keys', () => {
 
   it('acts as the key’s owner on both bases', async () => {
     const email = uniqueEmail('dev')
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { stepUp: true, email })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const user = await app.inject({
       method: 'GET',
@@ -197,7 +197,7 @@ describeServer('developer API keys', () => {
     it.each(table)('%s key, %s call, %s deployment: %s', async (role, kind, mode, needed) => {
       const target = mode === 'sandbox' ? app : production
       // A production app has no sandbox KYC decision to sign up with.
-      const pair = await signUp(target, { kyc: mode === 'sandbox' })
+      const pair = await signUp(target, { stepUp: true, kyc: mode === 'sandbox' })
       const key = await createKey(target, pair.access_token, { role })
       const [, method, path] = kinds.find(([name]) => name === kind) as (typeof kinds)[number]
       for (const base of ['v1', 'v2']) {
@@ -212,7 +212,7 @@ describeServer('developer API keys', () => {
     })
 
     it('guards the real routes: a READ_ONLY key lists wallets and cannot create one', async () => {
-      const pair = await signUp(app)
+      const pair = await signUp(app, { stepUp: true })
       const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
       const list = await call(app, key.secret, 'GET', '/api/v2/wallets')
       expect(list.statusCode, list.body).toBe(200)
@@ -226,7 +226,7 @@ describeServer('developer API keys', () => {
     })
 
     it('guards the real routes: a DEVELOPER key places no order in production', async () => {
-      const pair = await signUp(production, { kyc: false })
+      const pair = await signUp(production, { stepUp: true, kyc: false })
       const key = await createKey(production, pair.access_token, { role: 'DEVELOPER' })
       for (const url of [
         '/api/v1/orders/WITHDRAWAL_FIAT_SEPA',
@@ -241,7 +241,7 @@ describeServer('developer API keys', () => {
   })
 
   it('cannot manage keys: that needs the person, signed in', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'PRODUCTION' })
     const attempts = [
       { method: 'GET', url: '/api/v1/developer/access/list' },
@@ -264,14 +264,14 @@ describeServer('developer API keys', () => {
   })
 
   it('reads the vendors with a key too', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const response = await call(app, key.secret, 'GET', '/api/v1/developer/vendors/list')
     expect(response.statusCode, response.body).toBe(200)
   })
 
   it('answers one 401 for an unknown, wrong, disabled or foreign-tenant key', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'DEVELOPER' })
     const otherTenant = await createTenant(app)
     const wrongSecret = `${key.prefix}_${'A'.repeat(43)}`
@@ -302,7 +302,7 @@ describeServer('developer API keys', () => {
   })
 
   it('is usable only from the allowed addresses, which update can change', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, {
       role: 'READ_ONLY',
       allowed_ips: ['203.0.113.0/24'],
@@ -329,7 +329,7 @@ describeServer('developer API keys', () => {
   })
 
   it('cannot change its owner’s e-mail or phone, whatever its role', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'PRODUCTION' })
     for (const [url, payload] of [
       ['/api/v2/user/email', { email: 'someone-else@example.com' }],
@@ -346,7 +346,7 @@ describeServer('developer API keys', () => {
   })
 
   it('believes no X-Forwarded-For unless TRUST_PROXY names the proxy', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, {
       role: 'READ_ONLY',
       allowed_ips: ['203.0.113.0/24'],
@@ -359,7 +359,7 @@ describeServer('developer API keys', () => {
 
     const behindProxy = await createTestApp({ TRUST_PROXY: '198.51.100.1' }, { extraRoutes })
     try {
-      const owner = await signUp(behindProxy)
+      const owner = await signUp(behindProxy, { stepUp: true })
       const proxied = await createKey(behindProxy, owner.access_token, {
         role: 'READ_ONLY',
         allowed_ips: ['203.0.113.0/24'],
@@ -374,7 +374,7 @@ describeServer('developer API keys', () => {
   })
 
   it('refuses an allow-list entry that is no address, naming it', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const response = await app.inject({
       method: 'POST',
       url: '/api/v1/developer/access/create',
@@ -387,8 +387,8 @@ describeServer('developer API keys', () => {
   })
 
   it('renames and re-roles a key, and answers 404 for another person’s', async () => {
-    const pair = await signUp(app)
-    const other = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
+    const other = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const update = await app.inject({
       method: 'POST',
@@ -417,7 +417,7 @@ describeServer('developer API keys', () => {
   })
 
   it('rotates with no overlap: the old secret stops at once', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const response = await rotateKey(app, pair.access_token, { id: key.id })
     expect(response.statusCode, response.body).toBe(200)
@@ -431,7 +431,7 @@ describeServer('developer API keys', () => {
   })
 
   it('rotates with an overlap: both secrets work until it ends, then only the new one', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const start = new Date()
     vi.setSystemTime(start)
@@ -451,7 +451,7 @@ describeServer('developer API keys', () => {
   })
 
   it('at most 25 enabled keys per person: one more is 409 API_KEY_LIMIT, also by enabling', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const keys: ApiKeyWithSecret[] = []
     for (let i = 0; i < 25; i++) {
       keys.push(await createKey(app, pair.access_token, { name: `key ${i}`, role: 'READ_ONLY' }))
@@ -477,12 +477,12 @@ describeServer('developer API keys', () => {
     // The disabled key cannot come back while 25 others are enabled.
     expectProblem(await update(keys[0]!.id, true), 409, 'API_KEY_LIMIT')
     // Another person has their own 25.
-    const other = await signUp(app)
+    const other = await signUp(app, { stepUp: true })
     expect((await createKey(app, other.access_token, { role: 'READ_ONLY' })).enabled).toBe(true)
   })
 
   it('a rotation with no overlap also stops an older secret still in its overlap', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const a = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const rotate = async (overlapSeconds: number) => {
       const response = await rotateKey(app, pair.access_token, {
@@ -503,7 +503,7 @@ describeServer('developer API keys', () => {
   })
 
   it('a shorter overlap cuts an older secret’s longer one down to it', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const a = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const start = new Date()
     vi.setSystemTime(start)
@@ -520,7 +520,7 @@ describeServer('developer API keys', () => {
   it('takes its default overlap from API_KEY_ROTATION_OVERLAP_SECONDS', async () => {
     const configured = await createTestApp({ API_KEY_ROTATION_OVERLAP_SECONDS: '120' })
     try {
-      const pair = await signUp(configured)
+      const pair = await signUp(configured, { stepUp: true })
       const key = await createKey(configured, pair.access_token, { role: 'READ_ONLY' })
       const before = Date.now()
       const response = await rotateKey(configured, pair.access_token, { id: key.id })
@@ -541,7 +541,7 @@ describeServer('developer API keys', () => {
   })
 
   it('records its last use, writing at most once a minute', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const t0 = new Date(Date.now() + 120_000)
     const lastUsed = async () => (await listKeys(app, pair.access_token))[0]?.last_used_at
@@ -559,7 +559,7 @@ describeServer('developer API keys', () => {
   })
 
   it('answers 423 for the key of a blocked account', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const me = (await getUser(app, pair.access_token)).json<{ id: string }>()
     await app.db
@@ -572,7 +572,7 @@ describeServer('developer API keys', () => {
   })
 
   it('still takes the bearer token when no key is sent', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const response = await app.inject({
       method: 'GET',
       url: '/api/v2/probe/read',
@@ -600,7 +600,7 @@ describeServer('developer API keys: rate limit and logs', () => {
   })
 
   it('limits calls per key per minute with Retry-After, each key on its own', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const first = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const second = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     const start = new Date(Date.now() + 7_200_000)
@@ -619,7 +619,7 @@ describeServer('developer API keys: rate limit and logs', () => {
   })
 
   it('never writes a key’s secret to the logs', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const key = await createKey(app, pair.access_token, { role: 'READ_ONLY' })
     await rotateKey(app, pair.access_token, { id: key.id, overlap_seconds: 60 })
     await read(app, key.secret)

@@ -74,6 +74,7 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
     '/developer/access/create',
     {
       config: sessionOnly,
+      preHandler: app.requireStepUp,
       schema: {
         ...keys,
         summary: 'Create an API key',
@@ -96,6 +97,7 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
     '/developer/access/rotate',
     {
       config: sessionOnly,
+      preHandler: app.requireStepUp,
       schema: {
         ...keys,
         summary: 'Give an API key a new secret',

@@ -147,13 +147,21 @@ const EXPECTED: Record<Kind, { status: OrderStatus; entries: string[] }> = {
  */
 async function openAccount(client: Client) {
   // A person, a wallet, euros in by bank transfer and tether bought with them.
+  const email = uniqueEmail('crash')
   const pair = await client.ok<TokenPair>(
     'POST',
     '/api/v2/auth/sign-up/password/email',
-    { email: uniqueEmail('crash'), password: 'correct horse battery staple' },
+    { email, password: 'correct horse battery staple' },
     201,
   )
   client.token = pair.access_token
+  // Payees and payouts need the second look (issue 21): a one-time code from the sandbox outbox.
+  await client.ok('POST', '/api/v2/user/step-up/otp/send')
+  const sent = await client.ok<{ data: { code: string }[] }>(
+    'GET',
+    `/api/sandbox/outbox?to=${encodeURIComponent(email)}`,
+  )
+  await client.ok('POST', '/api/v2/user/step-up/otp', { token: sent.data[0]?.code })
   // Bank deposits need a verified identity: the sandbox reviewer approves it.
   await client.ok('POST', '/api/sandbox/kyc/decision', { status: 'APPROVED' }, 200)
   const wallet = (await client.ok<Wallet>('POST', '/api/v2/wallets', { type: 'personal' }, 201))

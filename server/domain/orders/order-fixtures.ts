@@ -58,7 +58,7 @@ export const IBAN = {
 
 /** A person with a personal wallet, and their raw v1 token. */
 export async function orderUser(app: FastifyInstance) {
-  const pair = await signUp(app)
+  const pair = await signUp(app, { stepUp: true })
   const wallet = await createWallet(app, pair.access_token)
   return { token: pair.access_token, walletId: wallet.uuid }
 }

@@ -92,7 +92,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
 
   /** A new user with a personal wallet. */
   async function person() {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const wallet = await createWallet(app, pair.access_token)
     return { pair, token: pair.access_token, wallet: wallet.uuid }
   }

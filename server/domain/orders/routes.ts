@@ -16,6 +16,7 @@ import { SandboxBank } from '../../providers/banking/sandbox.ts'
 import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
+import { isPayout } from './payout-step-up.ts'
 import { ORDER_JOB, OrderService } from './service.ts'
 
 const unprocessable = (code: string, detail: string, field: string) =>
@@ -144,6 +145,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { config: 
     {
       // Holds the total at once: an API key needs the money role (infra/auth.ts).
       config: { movesMoney: true, product: productOfOrderType },
+      preHandler: app.requireStepUpWhen(isPayout),
       schema: {
         tags: ['orders'],
         summary: 'Place an order from a firm quote',

@@ -63,7 +63,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('changing the e-mail: a code goes to the new address, and confirming it makes the change', async () => {
     const old = uniqueEmail('old')
-    const pair = await signUp(app, { email: old, kyc: false })
+    const pair = await signUp(app, { stepUp: true, email: old, kyc: false })
     const fresh = uniqueEmail('new')
 
     const requested = await requestChange(app, pair, { email: fresh.toUpperCase() })
@@ -80,7 +80,8 @@ describeServer('changing the e-mail or phone in two steps', () => {
       purpose: 'change_email',
       subject: 'Confirm your new e-mail address for Finplatform',
     })
-    expect(await outbox(app, old)).toEqual([])
+    // Only the second look's code went to the old address, before the request.
+    expect((await outbox(app, old)).map((m) => m.purpose)).toEqual(['step_up'])
     // Nothing changes before the confirmation.
     expect((await userOf(app, pair)).email).toBe(old)
 
@@ -100,7 +101,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('adding a phone to an account that had none, typed in any format', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const typed = uniquePhone()
     const digits = digitsOf(typed)
     const requested = await requestChange(app, pair, { phone: typed })
@@ -120,12 +121,12 @@ describeServer('changing the e-mail or phone in two steps', () => {
   it('an e-mail or phone of another account answers 409 at the request, and no code is sent', async () => {
     const taken = uniqueEmail()
     await signUp(app, { email: taken })
-    const owner = await signUp(app)
+    const owner = await signUp(app, { stepUp: true })
     const phone = uniquePhone()
     await requestChange(app, owner, { phone })
     await confirmChange(app, owner, { phone }, await latestCode(app, phone))
 
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     expectProblem(
       await requestChange(app, pair, { email: taken.toUpperCase() }),
       409,
@@ -138,7 +139,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('an address another account takes between request and confirmation answers 409 at the confirmation, and nothing changes', async () => {
     const email = uniqueEmail()
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { stepUp: true, email })
     const wanted = uniqueEmail('wanted')
     expect((await requestChange(app, pair, { email: wanted })).statusCode).toBe(202)
     const code = await latestCode(app, wanted)
@@ -149,8 +150,8 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a phone another account takes meanwhile answers 409 PHONE_TAKEN at the confirmation', async () => {
-    const first = await signUp(app)
-    const second = await signUp(app)
+    const first = await signUp(app, { stepUp: true })
+    const second = await signUp(app, { stepUp: true })
     const phone = uniquePhone()
     await requestChange(app, first, { phone })
     const code = await latestCode(app, phone)
@@ -167,10 +168,10 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('on success every other session of the account ends, and the current one survives', async () => {
     const email = uniqueEmail()
-    const current = await signUp(app, { email })
+    const current = await signUp(app, { stepUp: true, email })
     const laptop = (await signIn(app, { email })).json<TokenPair>()
     const tablet = (await signIn(app, { email })).json<TokenPair>()
-    const stranger = await signUp(app)
+    const stranger = await signUp(app, { stepUp: true })
 
     const fresh = uniqueEmail()
     await requestChange(app, current, { email: fresh })
@@ -204,7 +205,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a sign-in code cannot confirm an e-mail change, nor a change code sign in', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const signInAddress = uniqueEmail()
     await sendEmailCode(app, signInAddress)
     const signInCode = await latestCode(app, signInAddress)
@@ -226,8 +227,8 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a change code works only for the account that asked for it', async () => {
-    const asker = await signUp(app)
-    const other = await signUp(app)
+    const asker = await signUp(app, { stepUp: true })
+    const other = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     await requestChange(app, asker, { email: fresh })
     const code = await latestCode(app, fresh)
@@ -236,7 +237,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a wrong code at the confirmation answers 400 with the attempts left, and a used one cannot be replayed', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     await requestChange(app, pair, { email: fresh })
     const code = await latestCode(app, fresh)
@@ -252,7 +253,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
 
   it('the current e-mail as the "new" one answers 422 naming /body/email', async () => {
     const email = uniqueEmail()
-    const pair = await signUp(app, { email })
+    const pair = await signUp(app, { stepUp: true, email })
     const problem = expectProblem(
       await requestChange(app, pair, { email }),
       422,
@@ -262,7 +263,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a new phone that cannot be a phone number answers 422', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const problem = expectProblem(
       await requestChange(app, pair, { phone: '+1 23' }),
       422,
@@ -274,7 +275,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('asking twice within a minute answers 429 RATE_LIMITED with Retry-After', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const fresh = uniqueEmail()
     expect((await requestChange(app, pair, { email: fresh })).statusCode).toBe(202)
     const again = await requestChange(app, pair, { email: fresh })
@@ -283,7 +284,7 @@ describeServer('changing the e-mail or phone in two steps', () => {
   })
 
   it('a refused delivery answers 502 MESSAGE_NOT_DELIVERED', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     expectProblem(
       await requestChange(app, pair, { email: 'someone@fail.test' }),
       502,

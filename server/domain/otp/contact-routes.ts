@@ -56,6 +56,7 @@ export default async function contactRoutes(app: FastifyInstance, opts: { config
   api.patch(
     '/user/email',
     {
+      preHandler: app.requireStepUp,
       schema: {
         tags: ['user'],
         summary: 'Change the e-mail, step 1: send a code to the new address',
@@ -86,6 +87,7 @@ export default async function contactRoutes(app: FastifyInstance, opts: { config
   api.patch(
     '/user/phone',
     {
+      preHandler: app.requireStepUp,
       schema: {
         tags: ['user'],
         summary: 'Change the phone, step 1: send a code to the new number',

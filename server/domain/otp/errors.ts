@@ -19,6 +19,8 @@ export type OtpFailure =
   | { kind: 'CONTACT_TAKEN'; channel: OtpChannel }
   /** The "new" e-mail or phone is the one the account already has. */
   | { kind: 'CONTACT_UNCHANGED'; channel: OtpChannel }
+  /** A step-up code has nowhere to go: the account has neither e-mail nor phone. */
+  | { kind: 'NO_CONTACT' }
 
 export class OtpError extends Error {
   constructor(readonly failure: OtpFailure) {

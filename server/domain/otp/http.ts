@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../config.ts'
 import { ProblemError } from '../../infra/problem.ts'
 import { normaliseEmail } from '../auth/rules.ts'
@@ -37,10 +37,7 @@ export function phoneRecipient(phone: string): Recipient {
   return { channel: 'sms', identifier }
 }
 
-export const requestContext = (request: FastifyRequest) => ({
-  tenantId: request.tenantId,
-  userAgent: request.headers['user-agent'],
-})
+export { requestContext } from '../auth/request-context.ts'
 
 const secondsUntil = (moment: Date) =>
   Math.max(Math.ceil((moment.getTime() - Date.now()) / 1000), 1)
@@ -91,6 +88,12 @@ function toProblem(failure: OtpFailure): ProblemError {
       return failure.channel === 'email'
         ? new ProblemError(409, 'EMAIL_TAKEN', 'Another account already uses this e-mail.')
         : new ProblemError(409, 'PHONE_TAKEN', 'Another account already uses this phone number.')
+    case 'NO_CONTACT':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'This account has no e-mail or phone to send a code to. Use another way to confirm.',
+      )
     case 'CONTACT_UNCHANGED':
       return failure.channel === 'email'
         ? invalidField('/body/email', 'is already your e-mail')

@@ -17,6 +17,7 @@ const CATALOGUES: Record<Language, Catalogue> = {
       sign_in: 'Your Finplatform sign-in code',
       change_email: 'Confirm your new e-mail address for Finplatform',
       change_phone: 'Confirm your new phone number for Finplatform',
+      step_up: 'Your Finplatform confirmation code',
     },
     ignore: 'If you did not ask for this code, ignore this message. Never tell it to anyone.',
   },
@@ -26,6 +27,7 @@ const CATALOGUES: Record<Language, Catalogue> = {
       sign_in: 'Код для входа в Finplatform',
       change_email: 'Подтвердите новый адрес e-mail в Finplatform',
       change_phone: 'Подтвердите новый номер телефона в Finplatform',
+      step_up: 'Код подтверждения Finplatform',
     },
     ignore:
       'Если вы не запрашивали код, просто проигнорируйте это сообщение. Никому его не сообщайте.',

@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { OtpPurpose } from '../../../contract/otp.ts'
 import type { DB, OtpConsumedReason } from '../../infra/db/schema.ts'
+import { revokeSessions } from '../auth/security-repository.ts'
 import type { Language } from './messages.ts'
 import type { AttemptState, Recipient } from './rules.ts'
 
@@ -240,22 +241,12 @@ export async function setContact(
 }
 
 /** Ends every session of the user but one; returns how many ended. */
-export async function revokeOtherSessions(
+export const revokeOtherSessions = (
   trx: Transaction<DB>,
   owner: { tenantId: string; userId: string; sessionId: string },
   reason: string,
   now: Date,
-): Promise<number> {
-  const result = await trx
-    .updateTable('sessions')
-    .set({ revoked_at: now, revoke_reason: reason })
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
-    .where('id', '!=', owner.sessionId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows)
-}
+): Promise<number> => revokeSessions(trx, owner, { except: owner.sessionId }, reason, now)
 
 /** The name of the unique index a violation names, on both engines; undefined for other errors. */
 export function uniqueViolation(error: unknown): string | undefined {

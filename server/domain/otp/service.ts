@@ -100,7 +100,7 @@ export class OtpService {
     const scope = { tenantId: context.tenantId, ...recipient }
     return this.verify(scope, 'sign_in', token, undefined, async (trx) => {
       const userId = await this.signInUser(trx, scope)
-      return this.auth.startSession(trx, context, userId)
+      return this.auth.startSession(trx, context, userId, 'otp')
     })
   }
 
@@ -157,6 +157,51 @@ export class OtpService {
       }
       throw error
     }
+  }
+
+  /**
+   * The contact a step-up code goes to: the e-mail, else the phone; undefined
+   * when the person has neither (a Telegram-only account).
+   */
+  async stepUpRecipient(owner: Owner): Promise<Recipient | undefined> {
+    const email = await repo.findContact(this.db, owner, 'email')
+    if (email) return { channel: 'email', identifier: email }
+    const phone = await repo.findContact(this.db, owner, 'sms')
+    return phone ? { channel: 'sms', identifier: phone } : undefined
+  }
+
+  /**
+   * Sends a code that proves the person is present (a step-up), to their own
+   * e-mail or phone; only their account may use it.
+   * @throws OtpError NO_CONTACT, OTP_BLOCKED, RATE_LIMITED, MESSAGE_NOT_DELIVERED
+   */
+  async sendStepUpCode(owner: Owner): Promise<OtpSent> {
+    const recipient = await this.stepUpRecipient(owner)
+    if (!recipient) throw new OtpError({ kind: 'NO_CONTACT' })
+    return this.send(
+      { tenantId: owner.tenantId, ...recipient },
+      {
+        purpose: 'step_up',
+        userId: owner.userId,
+        language: (await repo.findUserLanguage(this.db, owner)) ?? 'en',
+      },
+    )
+  }
+
+  /**
+   * Checks a step-up code and runs `onValid` (the stamp on the session) in
+   * the same transaction.
+   * @throws OtpError NO_CONTACT, OTP_BLOCKED, OTP_INVALID, OTP_EXPIRED
+   */
+  async verifyStepUpCode<T>(
+    owner: Owner,
+    token: string,
+    onValid: (trx: Transaction<DB>) => Promise<T>,
+  ): Promise<T> {
+    const recipient = await this.stepUpRecipient(owner)
+    if (!recipient) throw new OtpError({ kind: 'NO_CONTACT' })
+    const scope = { tenantId: owner.tenantId, ...recipient }
+    return this.verify(scope, 'step_up', token, owner.userId, onValid)
   }
 
   private async send(

@@ -61,6 +61,9 @@ export interface TenantsTable {
   support_phone: ColumnType<string | null, string | null | undefined, string | null>
   support_url: ColumnType<string | null, string | null | undefined, string | null>
   logout_url: ColumnType<string | null, string | null | undefined, string | null>
+  /** Migration 0024: the WebAuthn relying party; null: the server's WEBAUTHN_RP_ID / _ORIGINS. */
+  webauthn_rp_id: ColumnType<string | null, string | null | undefined, string | null>
+  webauthn_origins: ColumnType<string[] | null, string | null | undefined, string | null>
   configured_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   updated_at: CreatedAt
 }
@@ -103,6 +106,61 @@ export interface SessionsTable {
   revoked_at: Date | null
   revoke_reason: string | null
   user_agent: string | null
+  /** Migration 0024 (issue 21): where the session came from, how it began, its last proof. */
+  ip: string | null
+  app_env: 'web' | 'telegram' | null
+  sign_in_method: SignInMethod | null
+  last_seen_at: Date | null
+  device_id: string | null
+  new_device: Generated<boolean>
+  stepped_up_at: Date | null
+  step_up_method: StepUpMethod | null
+}
+
+export type SignInMethod = 'password' | 'otp' | 'telegram' | 'passkey'
+export type StepUpMethod = 'passkey' | 'otp' | 'telegram_biometrics'
+
+export interface UserDevicesTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  fingerprint: string
+  first_seen_at: CreatedAt
+  last_seen_at: CreatedAt
+}
+
+export interface PasskeysTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  credential_id: string
+  public_key: Uint8Array
+  /** bigint in the database; counters stay far below 2^53. */
+  sign_count: ColumnType<string | number, number, number>
+  transports: ColumnType<string[], string, string>
+  name: string
+  device_type: 'singleDevice' | 'multiDevice'
+  backed_up: boolean
+  created_at: CreatedAt
+  last_used_at: Date | null
+}
+
+export interface WebauthnChallengesTable {
+  challenge: string
+  tenant_id: string
+  purpose: 'register' | 'sign_in' | 'step_up'
+  session_id: string | null
+  expires_at: Date
+  created_at: CreatedAt
+}
+
+export interface TelegramBiometricTokensTable {
+  id: string
+  tenant_id: string
+  user_id: string
+  token_hash: string
+  created_at: CreatedAt
+  last_used_at: Date | null
 }
 
 export interface RefreshTokensTable {
@@ -729,6 +787,10 @@ export interface DB extends EventTables {
   demo_seeds: DemoSeedsTable
   user_profiles: UserProfilesTable
   sessions: SessionsTable
+  user_devices: UserDevicesTable
+  passkeys: PasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
+  telegram_biometric_tokens: TelegramBiometricTokensTable
   refresh_tokens: RefreshTokensTable
   otp_codes: OtpCodesTable
   otp_attempts: OtpAttemptsTable

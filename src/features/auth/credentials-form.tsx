@@ -86,7 +86,7 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         label={t('auth.email')}
         type="email"
         name="email"
-        autoComplete={signingUp ? 'email' : 'username'}
+        autoComplete={signingUp ? 'email' : 'username webauthn'}
         inputMode="email"
         required
         value={email}

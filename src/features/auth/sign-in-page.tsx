@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useLocation } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -10,8 +10,12 @@ import { useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.t
 
 type Method = 'password' | 'email' | 'phone'
 
-/** Sign-in three ways: e-mail and password, a code by e-mail, a code by SMS. */
-export default function SignInPage() {
+/**
+ * Sign-in three ways: e-mail and password, a code by e-mail, a code by SMS;
+ * and with a passkey (`passkey`: composed in by src/app, from the security
+ * feature), in the e-mail field's suggestions and by its own button.
+ */
+export default function SignInPage(props: { passkey?: ReactNode }) {
   const { t } = useI18n()
   const [method, setMethod] = useState<Method>('password')
   const tabs = [
@@ -31,6 +35,7 @@ export default function SignInPage() {
         {method === 'email' && <CodeSignIn channel="email" />}
         {method === 'phone' && <CodeSignIn channel="sms" />}
       </Tabs>
+      {props.passkey}
     </AuthScreen>
   )
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { CardOtp } from '../../../contract/cards.ts'
 import { ApiError, api } from '../../net/api.ts'
+import { withStepUp } from '../../net/step-up.ts'
 import type { RevealedSecrets } from '../../workers/card-secrets.ts'
 import { CardSecretsError } from '../../workers/card-secrets.ts'
 import { type CardSecretsClient, openCardSecrets } from '../../workers/card-secrets-client.ts'
@@ -71,7 +72,9 @@ export function useCardReveal(cardId: string) {
     setError(undefined)
     try {
       client.current ??= openCardSecrets()
-      secrets.show(await client.current.reveal(cardId))
+      const worker = client.current
+      // A reveal needs the second look: asked in place, then fetched again once.
+      secrets.show(await withStepUp(() => worker.reveal(cardId), asApiError))
       // The reveal was logged: the log on screen shows it.
       void queryClient.invalidateQueries({ queryKey: cardKeys.reveals(cardId) })
     } catch (failure) {

@@ -4,7 +4,14 @@ import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { isTelegram } from '../../telegram/launch.ts'
-import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
+import {
+  AccountsIcon,
+  CodeIcon,
+  LockIcon,
+  PeopleIcon,
+  ShieldIcon,
+  SignOutIcon,
+} from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -52,6 +59,13 @@ export default function ProfilePage(props: {
       icon: ShieldIcon,
       title: t(user.kyc_status === 'APPROVED' ? 'profile.verified' : 'kyc.profile.verify'),
       explain: t(`kyc.${user.kyc_status}`),
+    },
+    {
+      key: 'security',
+      to: paths.security,
+      icon: LockIcon,
+      title: t('security.link'),
+      explain: t('security.linkLead'),
     },
     {
       key: 'accounts',

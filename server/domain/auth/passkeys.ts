@@ -1,0 +1,338 @@
+import {
+  type AuthenticatorTransport,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server'
+import type { Kysely, Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { TokenPair } from '../../../contract/auth.ts'
+import type {
+  AuthenticationResponse,
+  Passkey,
+  RegistrationResponse,
+  WebAuthnOptions,
+} from '../../../contract/security.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import * as authRepo from './repository.ts'
+import { normaliseEmail } from './rules.ts'
+import type { OwnerSession } from './security-repository.ts'
+import * as repo from './security-repository.ts'
+import type { AuthService, RequestContext } from './service.ts'
+import { describeDevice } from './webauthn-rules.ts'
+
+/** The failures of the passkey use cases; security-routes.ts maps each to its answer. */
+export type PasskeyFailure =
+  /** The challenge is unknown, used, expired, or was handed to another session or purpose. */
+  | { kind: 'PASSKEY_CHALLENGE_INVALID' }
+  /** The signature, origin, RP id, counter or attestation does not check out, or no such passkey. */
+  | { kind: 'PASSKEY_INVALID'; reason: string }
+  | { kind: 'PASSKEY_EXISTS' }
+  | { kind: 'PASSKEY_NOT_FOUND' }
+
+export class PasskeyError extends Error {
+  constructor(readonly failure: PasskeyFailure) {
+    super(failure.kind)
+    this.name = 'PasskeyError'
+  }
+}
+
+/** The relying party a tenant's passkeys are bound to. */
+export interface RelyingParty {
+  rpId: string
+  rpName: string
+  origins: string[]
+}
+
+/** Seconds a ceremony's challenge stays usable (the browser's own timeout is 60 s). */
+const CHALLENGE_TTL_SECONDS = 300
+const TIMEOUT_MS = 60_000
+
+type PasskeyRow = Awaited<ReturnType<typeof repo.listPasskeys>>[number]
+
+const toPasskey = (row: PasskeyRow): Passkey => ({
+  id: row.id,
+  name: row.name,
+  device_type: row.device_type,
+  backed_up: row.backed_up,
+  created_at: row.created_at.toISOString(),
+  last_used_at: row.last_used_at?.toISOString() ?? null,
+})
+
+/** A user id as WebAuthn's user handle: the UUID's 16 bytes. */
+const userHandle = (userId: string) => Buffer.from(userId.replaceAll('-', ''), 'hex')
+const userIdOf = (handle: string) => {
+  const hex = Buffer.from(handle, 'base64url').toString('hex')
+  return hex.length === 32
+    ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    : undefined
+}
+
+/** The challenge the browser signed, read from its client data (checked again by the library). */
+function challengeOf(clientDataJSON: string): string {
+  try {
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8'))
+    return typeof data?.challenge === 'string' ? data.challenge : ''
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * Passkeys (WebAuthn, @simplewebauthn/server): registering one from a signed-in
+ * session, signing in with one (discoverable credentials: no e-mail needed),
+ * and proving presence with one (step-up). Every challenge is stored, bound to
+ * its purpose (and session), and taken out of play before its answer is
+ * checked, so an assertion replays nowhere. Origins and the RP id are the
+ * tenant's (tenants.webauthn_*), else the server's (WEBAUTHN_*).
+ */
+export class PasskeyService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly auth: AuthService,
+    private readonly defaults: { rpId: string; origins: string[] },
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async relyingParty(tenantId: string): Promise<RelyingParty> {
+    const row = await repo.findRelyingParty(this.db, tenantId)
+    return {
+      rpId: row?.webauthn_rp_id ?? this.defaults.rpId,
+      rpName: row?.name ?? 'Finplatform',
+      origins: row?.webauthn_origins ?? this.defaults.origins,
+    }
+  }
+
+  async list(owner: { tenantId: string; userId: string }): Promise<Passkey[]> {
+    return (await repo.listPasskeys(this.db, owner)).map(toPasskey)
+  }
+
+  /** @throws PasskeyError PASSKEY_NOT_FOUND */
+  async remove(owner: { tenantId: string; userId: string }, id: string): Promise<void> {
+    if (!(await repo.deletePasskey(this.db, owner, id))) {
+      throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
+    }
+  }
+
+  /** Options for `startRegistration`; the person's passkeys are excluded (one per authenticator). */
+  async registrationOptions(session: OwnerSession): Promise<WebAuthnOptions> {
+    const rp = await this.relyingParty(session.tenantId)
+    const existing = await repo.listPasskeys(this.db, session)
+    const names = await repo.findAccountNames(this.db, session)
+    const login = names?.email ?? (names?.phone && `+${names.phone}`) ?? names?.username
+    const fullName = [names?.first_name, names?.last_name].filter(Boolean).join(' ')
+    const user = { name: login || session.userId, displayName: fullName || login || '' }
+    const options = await generateRegistrationOptions({
+      rpName: rp.rpName,
+      rpID: rp.rpId,
+      userName: user.name,
+      userDisplayName: user.displayName,
+      userID: userHandle(session.userId),
+      timeout: TIMEOUT_MS,
+      attestationType: 'none',
+      excludeCredentials: existing.map((passkey) => ({
+        id: passkey.credential_id,
+        transports: passkey.transports as AuthenticatorTransport[],
+      })),
+      // Discoverable: the passkey itself names the account at sign-in.
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    })
+    await this.remember(options.challenge, session.tenantId, 'register', session.sessionId)
+    return options as unknown as WebAuthnOptions
+  }
+
+  /** @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID, PASSKEY_EXISTS */
+  async register(
+    session: OwnerSession,
+    response: RegistrationResponse,
+    input: { name: string | undefined; userAgent: string | undefined },
+  ): Promise<Passkey> {
+    const now = this.clock()
+    const rp = await this.relyingParty(session.tenantId)
+    const challenge = challengeOf(response.response.clientDataJSON)
+    await this.take(challenge, session.tenantId, 'register', session.sessionId, now)
+    const verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.rpId,
+      requireUserVerification: false,
+    }).catch((error: Error) => {
+      throw new PasskeyError({ kind: 'PASSKEY_INVALID', reason: error.message })
+    })
+    if (!verification.verified) {
+      throw new PasskeyError({ kind: 'PASSKEY_INVALID', reason: 'not verified' })
+    }
+    const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo
+    const row = await repo.insertPasskey(this.db, {
+      id: uuidv7(),
+      tenantId: session.tenantId,
+      userId: session.userId,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      signCount: credential.counter,
+      transports: credential.transports ?? response.response.transports ?? [],
+      name: input.name?.trim() || describeDevice(input.userAgent) || 'Passkey',
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+      now,
+    })
+    if (!row) throw new PasskeyError({ kind: 'PASSKEY_EXISTS' })
+    return toPasskey(row)
+  }
+
+  /**
+   * Options for `startAuthentication` at sign-in. Without an e-mail, no
+   * credentials are listed: the browser offers the passkeys it holds for the
+   * RP (conditional UI in the e-mail field). With one, that person's passkeys
+   * are listed — or none when there is no such person, so the answer does not
+   * tell who has an account.
+   */
+  async signInOptions(tenantId: string, email: string | undefined): Promise<WebAuthnOptions> {
+    const rp = await this.relyingParty(tenantId)
+    let allow: PasskeyRow[] = []
+    if (email) {
+      const user = await authRepo.findUserByEmail(this.db, tenantId, normaliseEmail(email))
+      if (user) allow = await repo.listPasskeys(this.db, { tenantId, userId: user.id })
+    }
+    return this.authenticationOptions(rp, allow, tenantId, 'sign_in', null)
+  }
+
+  /**
+   * Signs in with a passkey; the session starts stepped up (a passkey proves presence).
+   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID; AuthError USER_BLOCKED
+   */
+  async signIn(context: RequestContext, response: AuthenticationResponse): Promise<TokenPair> {
+    const now = this.clock()
+    const challenge = challengeOf(response.response.clientDataJSON)
+    await this.take(challenge, context.tenantId, 'sign_in', null, now)
+    const passkey = await this.check(context.tenantId, response, challenge, undefined, now)
+    return this.db
+      .transaction()
+      .execute((trx) => this.auth.startSession(trx, context, passkey.user_id, 'passkey'))
+  }
+
+  /** Options for a step-up: only the person's own passkeys. */
+  async stepUpOptions(session: OwnerSession): Promise<WebAuthnOptions> {
+    const rp = await this.relyingParty(session.tenantId)
+    const allow = await repo.listPasskeys(this.db, session)
+    if (allow.length === 0) throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
+    return this.authenticationOptions(rp, allow, session.tenantId, 'step_up', session.sessionId)
+  }
+
+  /**
+   * Checks a step-up assertion: the challenge of this session, a passkey of
+   * this person. Then runs `onValid` (the stamp on the session).
+   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID
+   */
+  async stepUp<T>(
+    session: OwnerSession,
+    response: AuthenticationResponse,
+    onValid: (trx: Transaction<DB>, now: Date) => Promise<T>,
+  ): Promise<T> {
+    const now = this.clock()
+    const challenge = challengeOf(response.response.clientDataJSON)
+    await this.take(challenge, session.tenantId, 'step_up', session.sessionId, now)
+    await this.check(session.tenantId, response, challenge, session.userId, now)
+    return this.db.transaction().execute((trx) => onValid(trx, now))
+  }
+
+  private async authenticationOptions(
+    rp: RelyingParty,
+    allow: PasskeyRow[],
+    tenantId: string,
+    purpose: 'sign_in' | 'step_up',
+    sessionId: string | null,
+  ): Promise<WebAuthnOptions> {
+    const options = await generateAuthenticationOptions({
+      rpID: rp.rpId,
+      timeout: TIMEOUT_MS,
+      userVerification: 'preferred',
+      allowCredentials: allow.map((passkey) => ({
+        id: passkey.credential_id,
+        transports: passkey.transports as AuthenticatorTransport[],
+      })),
+    })
+    await this.remember(options.challenge, tenantId, purpose, sessionId)
+    return options as unknown as WebAuthnOptions
+  }
+
+  /**
+   * The signature, origin, RP id and counter of an assertion; the passkey
+   * must be the tenant's (and `userId`'s, when given). Moves the counter.
+   */
+  private async check(
+    tenantId: string,
+    response: AuthenticationResponse,
+    challenge: string,
+    userId: string | undefined,
+    now: Date,
+  ): Promise<PasskeyRow> {
+    const invalid = (reason: string) => new PasskeyError({ kind: 'PASSKEY_INVALID', reason })
+    const passkey = await repo.findPasskeyByCredential(this.db, tenantId, response.id)
+    if (!passkey) throw invalid('no such passkey')
+    if (userId !== undefined && passkey.user_id !== userId)
+      throw invalid('another person’s passkey')
+    const handle = response.response.userHandle
+    if (handle && userIdOf(handle) !== passkey.user_id) throw invalid('user handle mismatch')
+    const rp = await this.relyingParty(tenantId)
+    const counter = Number(passkey.sign_count)
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.rpId,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter,
+        transports: passkey.transports as AuthenticatorTransport[],
+      },
+      requireUserVerification: false,
+    }).catch((error: Error) => {
+      // A counter that did not move forward lands here too: a cloned authenticator.
+      throw invalid(error.message)
+    })
+    if (!verification.verified) throw invalid('not verified')
+    const { newCounter, credentialBackedUp } = verification.authenticationInfo
+    const advanced = await repo.advancePasskey(
+      this.db,
+      { id: passkey.id, from: counter, to: newCounter, backedUp: credentialBackedUp },
+      now,
+    )
+    if (!advanced) throw invalid('the counter moved meanwhile')
+    return passkey
+  }
+
+  private async remember(
+    challenge: string,
+    tenantId: string,
+    purpose: 'register' | 'sign_in' | 'step_up',
+    sessionId: string | null,
+  ) {
+    const now = this.clock()
+    // Sign-in options are public: old challenges are cleared as new ones are made.
+    await repo.pruneChallenges(this.db, now)
+    await repo.insertChallenge(this.db, {
+      challenge,
+      tenantId,
+      purpose,
+      sessionId,
+      expiresAt: new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000),
+    })
+  }
+
+  private async take(
+    challenge: string,
+    tenantId: string,
+    purpose: 'register' | 'sign_in' | 'step_up',
+    sessionId: string | null,
+    now: Date,
+  ) {
+    const taken =
+      challenge !== '' &&
+      (await repo.takeChallenge(this.db, { challenge, tenantId, purpose, sessionId }, now))
+    if (!taken) throw new PasskeyError({ kind: 'PASSKEY_CHALLENGE_INVALID' })
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { STEP_UP_REQUIRED } from '../../../contract/security.ts'
+import type { Config } from '../../config.ts'
+import { ProblemError } from '../../infra/problem.ts'
+import { createOtpService } from '../otp/http.ts'
+import { PasskeyService } from './passkeys.ts'
+import { AuthService } from './service.ts'
+import { SessionService } from './sessions.ts'
+import { StepUpError, type StepUpFailure, StepUpService } from './step-up.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Issue 21's use cases, built once: passkeys, the step-up, sessions. */
+    security: { passkeys: PasskeyService; stepUp: StepUpService; sessions: SessionService }
+    /**
+     * preHandler of a sensitive route: a signed-in session needs a proof of
+     * presence at most five minutes old (else 403 STEP_UP_REQUIRED with the
+     * methods it can use); an API key passes (keys keep their role rules).
+     */
+    requireStepUp: (request: FastifyRequest) => Promise<void>
+    /** requireStepUp only when `sensitive(request)` holds (e.g. only withdrawals among orders). */
+    requireStepUpWhen: (
+      sensitive: (request: FastifyRequest) => boolean,
+    ) => (request: FastifyRequest) => Promise<void>
+  }
+}
+
+/** The one switch from step-up failures to HTTP answers. */
+export function stepUpProblem(failure: StepUpFailure): ProblemError {
+  switch (failure.kind) {
+    // 403, not 401: a 401 starts the app's token refresh (SPEC.md §4); the
+    // session is fine, it only has to show its person is still there.
+    case 'STEP_UP_REQUIRED':
+      return new ProblemError(
+        403,
+        STEP_UP_REQUIRED,
+        'Confirm it is you before this: a passkey or a one-time code, at most 5 minutes old.',
+        { extensions: { methods: failure.methods } },
+      )
+    case 'SESSION_ENDED':
+      return new ProblemError(401, 'UNAUTHORIZED', 'The session has ended. Sign in again.', {
+        headers: { 'www-authenticate': 'Bearer' },
+      })
+    case 'TELEGRAM_BIOMETRICS_INVALID':
+      return new ProblemError(
+        400,
+        failure.kind,
+        'Telegram biometrics did not confirm it is you here. Use a one-time code instead.',
+      )
+  }
+}
+
+export const translateStepUpError = (error: unknown) =>
+  error instanceof StepUpError ? stepUpProblem(error.failure) : undefined
+
+export default fp(
+  async function security(app: FastifyInstance, opts: { config: Config }) {
+    const auth = new AuthService(app.db, app.tokens, opts.config)
+    const passkeys = new PasskeyService(app.db, auth, opts.config.webauthn)
+    const stepUp = new StepUpService(app.db, createOtpService(app, opts.config), passkeys)
+    app.decorate('security', { passkeys, stepUp, sessions: new SessionService(app.db) })
+
+    const requireStepUp = async (request: FastifyRequest) => {
+      if (request.apiKey) return
+      try {
+        await stepUp.require(request.auth)
+      } catch (error) {
+        throw translateStepUpError(error) ?? error
+      }
+    }
+    app.decorate('requireStepUp', requireStepUp)
+    app.decorate(
+      'requireStepUpWhen',
+      (sensitive: (request: FastifyRequest) => boolean) => async (request: FastifyRequest) => {
+        if (sensitive(request)) await requireStepUp(request)
+      },
+    )
+  },
+  { name: 'security', dependencies: ['db', 'auth', 'messaging', 'rate-limits'] },
+)

@@ -1,0 +1,169 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { OtpSent } from '../../../contract/otp.ts'
+import type {
+  AuthenticationResponse,
+  StepUpMethod,
+  StepUpProof,
+  StepUpStatus,
+  TelegramBiometricEnrolment,
+} from '../../../contract/security.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { maskDestination } from '../otp/rules.ts'
+import type { OtpService } from '../otp/service.ts'
+import type { PasskeyService } from './passkeys.ts'
+import type { OwnerSession } from './security-repository.ts'
+import * as repo from './security-repository.ts'
+import { freshUntil, isFresh, stepUpMethods } from './webauthn-rules.ts'
+
+/** The failures of the step-up use cases; security-routes.ts maps each to its answer. */
+export type StepUpFailure =
+  /** A sensitive call without a fresh proof; `methods` are the proofs this session can give. */
+  | { kind: 'STEP_UP_REQUIRED'; methods: StepUpMethod[] }
+  /** The session ended meanwhile. */
+  | { kind: 'SESSION_ENDED' }
+  /** Telegram biometrics outside the Mini App, or with a token that is not this person's. */
+  | { kind: 'TELEGRAM_BIOMETRICS_INVALID' }
+
+export class StepUpError extends Error {
+  constructor(readonly failure: StepUpFailure) {
+    super(failure.kind)
+    this.name = 'StepUpError'
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/**
+ * The second look: a proof of presence at most five minutes old, stamped on
+ * the session that gave it (`sessions.stepped_up_at`). A passkey, a one-time
+ * code to the person's own e-mail or phone, or — in the Telegram Mini App,
+ * where WebAuthn does not exist — Telegram biometrics. A password is never a
+ * proof; a passkey sign-in is one for its first five minutes.
+ */
+export class StepUpService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly otp: OtpService,
+    private readonly passkeys: PasskeyService,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Nothing when the session is stepped up; else throws with the proofs it can give.
+   * @throws StepUpError STEP_UP_REQUIRED, SESSION_ENDED
+   */
+  async require(session: OwnerSession): Promise<void> {
+    const steppedUpAt = await repo.findSteppedUpAt(this.db, session)
+    if (steppedUpAt === undefined) throw new StepUpError({ kind: 'SESSION_ENDED' })
+    if (isFresh(steppedUpAt, this.clock())) return
+    const { methods } = await this.status(session)
+    throw new StepUpError({ kind: 'STEP_UP_REQUIRED', methods })
+  }
+
+  /** @throws StepUpError SESSION_ENDED */
+  async status(session: OwnerSession): Promise<StepUpStatus> {
+    const facts = await repo.findStepUpFacts(this.db, session)
+    if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
+    const contact = facts.email
+      ? ({ channel: 'email', identifier: facts.email } as const)
+      : facts.phone
+        ? ({ channel: 'sms', identifier: facts.phone } as const)
+        : undefined
+    const now = this.clock()
+    const until = isFresh(facts.stepped_up_at, now) ? freshUntil(facts.stepped_up_at) : null
+    return {
+      methods: stepUpMethods({
+        appEnv: facts.app_env,
+        hasPasskey: Boolean(facts.has_passkey),
+        hasTelegramBiometrics: Boolean(facts.has_telegram_biometrics),
+        hasContact: contact !== undefined,
+      }),
+      otp_destination: contact ? maskDestination(contact) : null,
+      otp_channel: contact?.channel ?? null,
+      fresh_until: until?.toISOString() ?? null,
+    }
+  }
+
+  /** @throws OtpError NO_CONTACT, OTP_BLOCKED, RATE_LIMITED, MESSAGE_NOT_DELIVERED */
+  sendCode(session: OwnerSession): Promise<OtpSent> {
+    return this.otp.sendStepUpCode(session)
+  }
+
+  /** @throws OtpError NO_CONTACT, OTP_BLOCKED, OTP_INVALID, OTP_EXPIRED; StepUpError SESSION_ENDED */
+  verifyCode(session: OwnerSession, token: string): Promise<StepUpProof> {
+    return this.otp.verifyStepUpCode(session, token, (trx) =>
+      this.stamp(trx, session, 'otp', this.clock()),
+    )
+  }
+
+  /** @throws PasskeyError PASSKEY_NOT_FOUND (none registered) */
+  passkeyOptions(session: OwnerSession) {
+    return this.passkeys.stepUpOptions(session)
+  }
+
+  /** @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID; StepUpError SESSION_ENDED */
+  verifyPasskey(session: OwnerSession, response: AuthenticationResponse): Promise<StepUpProof> {
+    return this.passkeys.stepUp(session, response, (trx, now) =>
+      this.stamp(trx, session, 'passkey', now),
+    )
+  }
+
+  /**
+   * A token for the Mini App to keep behind the device's biometrics
+   * (BiometricManager.updateBiometricToken). Only in the Mini App, and only
+   * from a session stepped up already or opened by Telegram sign-in in the
+   * last five minutes (Telegram's signed launch data is a fresh proof that the
+   * Telegram account holder is here: without it, an account with no e-mail,
+   * phone or passkey could never start).
+   * @throws StepUpError STEP_UP_REQUIRED, SESSION_ENDED, TELEGRAM_BIOMETRICS_INVALID
+   */
+  async enrolTelegramBiometrics(session: OwnerSession): Promise<TelegramBiometricEnrolment> {
+    const facts = await repo.findStepUpFacts(this.db, session)
+    if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
+    if (facts.app_env !== 'telegram') {
+      throw new StepUpError({ kind: 'TELEGRAM_BIOMETRICS_INVALID' })
+    }
+    const now = this.clock()
+    const justSignedIn = facts.sign_in_method === 'telegram' && isFresh(facts.created_at, now)
+    if (!justSignedIn && !isFresh(facts.stepped_up_at, now)) {
+      const { methods } = await this.status(session)
+      throw new StepUpError({ kind: 'STEP_UP_REQUIRED', methods })
+    }
+    const token = randomBytes(32).toString('base64url')
+    await repo.insertTelegramBiometricToken(this.db, {
+      id: uuidv7(),
+      tenantId: session.tenantId,
+      userId: session.userId,
+      hash: hashToken(token),
+    })
+    return { token }
+  }
+
+  /** @throws StepUpError TELEGRAM_BIOMETRICS_INVALID, SESSION_ENDED */
+  async verifyTelegramBiometrics(session: OwnerSession, token: string): Promise<StepUpProof> {
+    const now = this.clock()
+    return this.db.transaction().execute(async (trx) => {
+      const facts = await repo.findStepUpFacts(trx, session)
+      if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
+      const known =
+        facts.app_env === 'telegram' &&
+        (await repo.matchTelegramBiometricToken(trx, session, hashToken(token), now))
+      if (!known) throw new StepUpError({ kind: 'TELEGRAM_BIOMETRICS_INVALID' })
+      return this.stamp(trx, session, 'telegram_biometrics', now)
+    })
+  }
+
+  private async stamp(
+    db: Kysely<DB>,
+    session: OwnerSession,
+    method: StepUpMethod,
+    now: Date,
+  ): Promise<StepUpProof> {
+    if (!(await repo.stampStepUp(db, session, method, now))) {
+      throw new StepUpError({ kind: 'SESSION_ENDED' })
+    }
+    return { method, fresh_until: (freshUntil(now) as Date).toISOString() }
+  }
+}

@@ -1,0 +1,37 @@
+import { queryOptions } from '@tanstack/react-query'
+import type { PasskeyList, SessionList, StepUpStatus } from '../../../contract/security.ts'
+import { api } from '../../net/api.ts'
+
+/** Query keys of this feature; mutations invalidate through these, never by literal. */
+export const securityKeys = {
+  all: ['security'] as const,
+  passkeys: () => [...securityKeys.all, 'passkeys'] as const,
+  sessions: () => [...securityKeys.all, 'sessions'] as const,
+  stepUp: () => [...securityKeys.all, 'step-up'] as const,
+}
+
+export const passkeysQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.passkeys(),
+    queryFn: ({ signal }) => api.v2.get<PasskeyList>('/user/passkeys', { signal }),
+  })
+
+/** Live sessions; 50 covers any real person's devices on one screen. */
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.sessions(),
+    queryFn: ({ signal }) =>
+      api.v2.get<SessionList>('/user/sessions', { signal, query: { limit: 50 } }),
+  })
+
+/**
+ * How this session can confirm it is the person. Never cached across
+ * openings of the dialog: the answer depends on the last proof's time.
+ */
+export const stepUpQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.stepUp(),
+    queryFn: ({ signal }) => api.v2.get<StepUpStatus>('/user/step-up', { signal }),
+    staleTime: 0,
+    gcTime: 0,
+  })

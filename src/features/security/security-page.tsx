@@ -1,0 +1,235 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Passkey, Session } from '../../../contract/security.ts'
+import { paths } from '../../app/paths.ts'
+import { formatMoment } from '../../i18n/error-message.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { isTelegram } from '../../telegram/launch.ts'
+import { Button, Notice, Skeleton } from '../../ui/components.tsx'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
+import { useNeedsServer } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { useAddPasskey, useEndOtherSessions, useEndSession, useRemovePasskey } from './mutations.ts'
+import { PasskeyError } from './passkey-error.tsx'
+import { passkeysQuery, sessionsQuery } from './queries.ts'
+import { passkeysSupported } from './webauthn.ts'
+
+/**
+ * Sign-in and security (under Profile): the person's passkeys — add, see
+ * when each was last used, remove — and every place they are signed in,
+ * with a way to sign any other one out, or all of them at once.
+ */
+export default function SecurityPage() {
+  const { t } = useI18n()
+  return (
+    <>
+      <PageHeader
+        id="security-title"
+        title={t('security.title')}
+        lead={t('security.lead')}
+        back={{ href: paths.profile, label: t('security.back') }}
+      />
+      <Passkeys />
+      <Sessions />
+    </>
+  )
+}
+
+function Passkeys() {
+  const { t, language } = useI18n()
+  const backToProfile = { href: paths.profile, label: t('security.back') }
+  const list = useQuery(passkeysQuery())
+  const add = useAddPasskey()
+  const server = useNeedsServer()
+  const [removing, setRemoving] = useState<Passkey | undefined>()
+  const remove = useRemovePasskey()
+  const supported = passkeysSupported()
+
+  return (
+    <section className="card stack" aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title">{t('passkey.title')}</h2>
+      <p className="muted">{t('passkey.lead')}</p>
+      {list.isPending ? (
+        <Skeleton label={t('passkey.loading')} shape="rows" />
+      ) : list.isError ? (
+        <LoadError
+          error={list.error}
+          what="account"
+          back={backToProfile}
+          onRetry={() => void list.refetch()}
+        />
+      ) : list.data.data.length === 0 ? (
+        <p>{t('passkey.empty')}</p>
+      ) : (
+        <ul className="security-list">
+          {list.data.data.map((passkey) => (
+            <li key={passkey.id} className="security-row">
+              <div className="security-row-text">
+                <p className="security-row-title">{passkey.name}</p>
+                <p className="muted">
+                  {t('passkey.added', { date: formatMoment(passkey.created_at, language) ?? '' })}
+                  {' · '}
+                  {passkey.last_used_at
+                    ? t('passkey.lastUsed', {
+                        date: formatMoment(passkey.last_used_at, language) ?? '',
+                      })
+                    : t('passkey.neverUsed')}
+                </p>
+              </div>
+              <Button
+                variant="quiet"
+                onClick={() => setRemoving(passkey)}
+                aria-label={t('passkey.removeNamed', { name: passkey.name })}
+                {...server.disabledProps}
+              >
+                {t('passkey.remove')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {supported ? (
+        <div className="stack">
+          <div className="row">
+            <Button busy={add.isPending} onClick={() => add.mutate()} {...server.disabledProps}>
+              {add.isPending ? t('passkey.adding') : t('passkey.add')}
+            </Button>
+          </div>
+          {add.isSuccess && <Notice>{t('passkey.added.notice')}</Notice>}
+          <PasskeyError error={add.error} />
+          {server.reason}
+        </div>
+      ) : (
+        <Notice>{t(isTelegram() ? 'passkey.telegram' : 'passkey.unsupported')}</Notice>
+      )}
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={t('passkey.removeTitle', { name: removing?.name ?? '' })}
+        message={t('passkey.removeBody')}
+        confirmLabel={t('passkey.remove')}
+        busy={remove.isPending}
+        onConfirm={() =>
+          removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(undefined) })
+        }
+        onCancel={() => {
+          remove.reset()
+          setRemoving(undefined)
+        }}
+      >
+        {remove.isError && <ErrorSummary error={remove.error} />}
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+function Sessions() {
+  const { t } = useI18n()
+  const backToProfile = { href: paths.profile, label: t('security.back') }
+  const list = useQuery(sessionsQuery())
+  const end = useEndSession()
+  const endOthers = useEndOtherSessions()
+  const server = useNeedsServer()
+  const [ending, setEnding] = useState<Session | 'others' | undefined>()
+  const others = list.data?.data.filter((session) => !session.current) ?? []
+
+  const confirm = () => {
+    if (ending === 'others') endOthers.mutate(undefined, { onSuccess: () => setEnding(undefined) })
+    else if (ending) end.mutate(ending.id, { onSuccess: () => setEnding(undefined) })
+  }
+
+  return (
+    <section className="card stack" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">{t('sessions.title')}</h2>
+      <p className="muted">{t('sessions.lead')}</p>
+      {list.isPending ? (
+        <Skeleton label={t('sessions.loading')} shape="rows" />
+      ) : list.isError ? (
+        <LoadError
+          error={list.error}
+          what="account"
+          back={backToProfile}
+          onRetry={() => void list.refetch()}
+        />
+      ) : (
+        <ul className="security-list">
+          {list.data.data.map((session) => (
+            <SessionRow
+              key={session.id}
+              session={session}
+              onEnd={() => setEnding(session)}
+              disabled={server.offline}
+            />
+          ))}
+        </ul>
+      )}
+      {others.length > 0 && (
+        <div className="row">
+          <Button variant="danger" onClick={() => setEnding('others')} {...server.disabledProps}>
+            {t('sessions.endOthers')}
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={ending !== undefined}
+        title={
+          ending === 'others'
+            ? t('sessions.endOthersTitle', { count: String(others.length) })
+            : t('sessions.endTitle', { device: deviceName(ending, t) })
+        }
+        message={t(ending === 'others' ? 'sessions.endOthersBody' : 'sessions.endBody')}
+        confirmLabel={t(ending === 'others' ? 'sessions.endOthers' : 'sessions.end')}
+        busy={end.isPending || endOthers.isPending}
+        onConfirm={confirm}
+        onCancel={() => {
+          end.reset()
+          endOthers.reset()
+          setEnding(undefined)
+        }}
+      >
+        {(end.error || endOthers.error) && <ErrorSummary error={end.error ?? endOthers.error} />}
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+const deviceName = (session: Session | 'others' | undefined, t: ReturnType<typeof useI18n>['t']) =>
+  (typeof session === 'object' && session.device) || t('sessions.unknownDevice')
+
+function SessionRow(props: { session: Session; onEnd: () => void; disabled: boolean }) {
+  const { t, language } = useI18n()
+  const { session } = props
+  const where = [
+    t(session.app_env === 'telegram' ? 'sessions.telegram' : 'sessions.browser'),
+    session.location,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+  return (
+    <li className="security-row">
+      <div className="security-row-text">
+        <p className="security-row-title">
+          {deviceName(session, t)}
+          {session.current && <span className="security-badge">{t('sessions.thisDevice')}</span>}
+        </p>
+        <p className="muted">{where}</p>
+        <p className="muted">
+          {t('sessions.signedIn', { date: formatMoment(session.created_at, language) ?? '' })}
+          {' · '}
+          {t('sessions.lastSeen', { date: formatMoment(session.last_seen_at, language) ?? '' })}
+        </p>
+      </div>
+      {!session.current && (
+        <Button
+          variant="quiet"
+          onClick={props.onEnd}
+          disabled={props.disabled}
+          aria-label={t('sessions.endNamed', { device: deviceName(session, t) })}
+        >
+          {t('sessions.end')}
+        </Button>
+      )}
+    </li>
+  )
+}
