@@ -1,5 +1,5 @@
 import type { CardStatus } from '../../../contract/cards.ts'
-import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+import type { FiatAccount, FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 
 export const cardStatusLabel = (t: Translate, status: CardStatus) => t(`cards.status.${status}`)
@@ -25,3 +25,10 @@ export const printedExpiry = (month: number, year: number) =>
 export const groupedPan = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, '$1 ')
 
 export { walletName } from '../../i18n/wallet-names.ts'
+
+/**
+ * What tells two accounts of one program apart: its name and the last four
+ * digits of its number ("EUR balance account ·· 4821").
+ */
+export const accountName = (account: Pick<FiatAccount, 'program_name' | 'account_last4'>) =>
+  `${account.program_name} ·· ${account.account_last4}`

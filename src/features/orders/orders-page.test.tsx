@@ -151,6 +151,7 @@ describe('the order history', () => {
             wallet_uuid: WALLET_UUID,
             program_id: '0190b0a4-0000-7000-8000-00000000ab01',
             program_name: 'Travel card',
+            account_last4: '1234',
             sub_account_type: 'prepaid',
             status: 'ACTIVE',
             currency_uuid: '0190b0a4-0000-7000-8000-0000000000c9',

@@ -1,8 +1,9 @@
 import { Link } from 'wouter'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { href } from '../../app/paths.ts'
-import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { statusLabel, transactionTypeLabel } from './labels.ts'
 
 /** One transaction as a line: what, when, how much, where it stands — linking to its detail. */
@@ -19,7 +20,7 @@ export function TransactionSummary(props: { row: WalletTransaction; decimals: nu
       <span className="history-side">
         <span className={`amount amount-${row.type}`}>
           {sign}
-          {formatAmount(language, row.amount, props.decimals, row.currency)}
+          {formatMoney(language, { amount: row.amount, currency: row.currency })}
         </span>
         <span className={`status status-${row.status}`}>{statusLabel(t, row.status)}</span>
       </span>
