@@ -81,6 +81,11 @@ function CardFront(props: { card: CardDetail }) {
   const revealable = cardRevealable(card.status)
   const account = card.fiat_account
 
+  // A card closed from the sheet has nothing left to set: the sheet goes with it.
+  useEffect(() => {
+    if (closed) setPanel(undefined)
+  }, [closed])
+
   // The countdown starts when the details arrive and ends with them.
   const revealed = reveal.secrets !== undefined
   useEffect(() => {
@@ -90,6 +95,21 @@ function CardFront(props: { card: CardDetail }) {
   const next: CardAction | undefined =
     card.status === 'ACTIVE' ? 'freeze' : card.status === 'FROZEN' ? 'unfreeze' : undefined
 
+  // Details only for a card the server will reveal (not before activation).
+  const details: QuickAction[] = revealable
+    ? [
+        {
+          key: 'details',
+          icon: EyeIcon,
+          label: revealed ? t('cards.quick.hide') : t('cards.quick.details'),
+          name: revealed ? t('cards.reveal.hide') : t('cards.reveal.show'),
+          pressed: revealed,
+          busy: reveal.busy,
+          disabled: !revealed && server.offline,
+          onClick: () => (revealed ? reveal.hide() : void reveal.reveal()),
+        },
+      ]
+    : []
   const actions: QuickAction[] = closed
     ? []
     : [
@@ -97,6 +117,7 @@ function CardFront(props: { card: CardDetail }) {
           key: 'freeze',
           icon: SnowflakeIcon,
           label: next === 'unfreeze' ? t('cards.quick.unfreeze') : t('cards.quick.freeze'),
+          name: next === 'unfreeze' ? t('cards.unfreeze') : t('cards.freeze'),
           pressed: card.status === 'FROZEN',
           busy: freeze.isPending,
           disabled: next === undefined || server.offline,
@@ -106,19 +127,12 @@ function CardFront(props: { card: CardDetail }) {
             freeze.mutate(next, { onSuccess: () => setFrozeNow(next) })
           },
         },
-        {
-          key: 'details',
-          icon: EyeIcon,
-          label: revealed ? t('cards.quick.hide') : t('cards.quick.details'),
-          pressed: revealed,
-          busy: reveal.busy,
-          disabled: !revealable || (!revealed && server.offline),
-          onClick: () => (revealed ? reveal.hide() : void reveal.reveal()),
-        },
+        ...details,
         {
           key: 'limits',
           icon: GaugeIcon,
           label: t('cards.quick.limits'),
+          name: t('cards.limits.title'),
           dialog: true,
           onClick: () => setPanel('limits'),
         },
@@ -193,8 +207,10 @@ interface QuickAction {
   key: string
   icon: ComponentType<{ size?: number }>
   label: string
+  /** The name in full words ("Freeze card"), the short label in it; the label otherwise. */
+  name?: string
   onClick: () => void
-  /** A toggle (Freeze, Details): said as pressed or not. */
+  /** A state that is on (frozen, revealed): marked, and its name says the way back. */
   pressed?: boolean
   busy?: boolean
   disabled?: boolean
@@ -213,7 +229,7 @@ function QuickActions(props: { actions: QuickAction[]; label: string }) {
             <button
               type="button"
               className={action.pressed ? 'quick-action quick-action-on' : 'quick-action'}
-              aria-pressed={action.pressed}
+              aria-label={action.name}
               aria-haspopup={action.dialog ? 'dialog' : undefined}
               aria-busy={action.busy || undefined}
               disabled={action.disabled || action.busy}

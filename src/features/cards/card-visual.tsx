@@ -26,11 +26,14 @@ export function CardVisual(props: { card: PictureCard; secrets?: RevealedSecrets
     >
       <span className="card-visual-top">
         <span className="card-visual-name">{card.nick_name ?? t('cards.unnamed')}</span>
-        {card.status !== 'ACTIVE' && (
-          <span className={`card-status card-status-${status}`}>
-            {cardStatusLabel(t, card.status)}
-          </span>
-        )}
+        {/* An active card needs no badge; a screen reader hears the status all the same. */}
+        <span
+          className={
+            card.status === 'ACTIVE' ? 'visually-hidden' : `card-status card-status-${status}`
+          }
+        >
+          {cardStatusLabel(t, card.status)}
+        </span>
       </span>
       <span className="card-visual-chip" aria-hidden="true" />
       {secrets ? (

@@ -199,7 +199,7 @@ describe('fiat account page', () => {
     const cards = screen.getByRole('heading', { name: 'Cards on this account' }).closest('section')!
     const links = within(cards).getAllByRole('link')
     expect(links).toHaveLength(2)
-    expect(links[0]).toHaveAccessibleName(/Travel.*Card ending in 4242.*Active/)
+    expect(links[0]).toHaveAccessibleName(/Travel.*Active.*Card ending in 4242/)
     expect(links[0]).toHaveAttribute('href', `/cards/${CARD_ID}`)
 
     expect(screen.getByRole('link', { name: 'Issue a card on this account' })).toHaveAttribute(
