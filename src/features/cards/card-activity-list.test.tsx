@@ -8,9 +8,8 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { cardCsvUrl, cardTransactionsQuery } from './queries.ts'
-import { aCardDetail, aCardTransaction, aPage, CARD_ID } from './test-builders.ts'
+import { aCardTransaction, CARD_ID } from './test-builders.ts'
 
-const CARD = `/issuing/cards/${CARD_ID}`
 const TX = 'GET /issuing/transactions/'
 
 const page = (data: CardTransaction[], more: { offset?: number; last?: boolean } = {}) => ({

@@ -53,7 +53,7 @@ describe('the order history', () => {
     expect(first.getByRole('link')).toHaveAttribute('href', `/orders/${orderN(0).id}`)
     expect(first.getByText('Exchange')).toBeInTheDocument()
     expect(first.getByText('Complete')).toBeInTheDocument()
-    expect(first.getByText(/^−101\.50\sUSDT$/)).toBeInTheDocument()
+    expect(first.getByText(/^−101\.5\sUSDT$/)).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Show more' }))
     await waitFor(() => expect(screen.getAllByTestId('order-row')).toHaveLength(25))
@@ -308,7 +308,7 @@ describe('an order', () => {
     await user.click(await screen.findByRole('button', { name: 'Cancel the order' }))
     expect(screen.getByRole('heading', { name: 'Cancel this order?' })).toHaveFocus()
     expect(
-      screen.getByText(/^The 101\.50\sUSDT set aside for it goes back to your wallet\.$/),
+      screen.getByText(/^The 101\.5\sUSDT set aside for it goes back to your wallet\.$/),
     ).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Keep the order' }))
     expect(api.to(`POST /orders/${ID}/cancel`)).toEqual([])
