@@ -1,5 +1,5 @@
 import type { CardStatus } from '../../../contract/cards.ts'
-import type { FiatAccount, FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 
 export const cardStatusLabel = (t: Translate, status: CardStatus) => t(`cards.status.${status}`)
@@ -24,11 +24,5 @@ export const printedExpiry = (month: number, year: number) =>
 /** The number in groups of four, as on the card. */
 export const groupedPan = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, '$1 ')
 
+export { accountName } from '../../i18n/account-names.ts'
 export { walletName } from '../../i18n/wallet-names.ts'
-
-/**
- * What tells two accounts of one program apart: its name and the last four
- * digits of its number ("EUR balance account ·· 4821").
- */
-export const accountName = (account: Pick<FiatAccount, 'program_name' | 'account_last4'>) =>
-  `${account.program_name} ·· ${account.account_last4}`

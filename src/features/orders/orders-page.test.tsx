@@ -171,7 +171,7 @@ describe('the order history', () => {
     )
     expect(own).toHaveTextContent('Кошелёк «Личный»')
     expect(other).toHaveTextContent('Другой кошелёк на платформе')
-    await waitFor(() => expect(card).toHaveTextContent('Карточный счёт: Travel card · EUR'))
+    await waitFor(() => expect(card).toHaveTextContent('Карточный счёт: Travel card ·· 1234 · EUR'))
     // A counterparty's name and masked number are data, shown as they are.
     expect(person).toHaveTextContent('Anna Schmidt · DE89 … 3000')
     const list = screen.getByRole('list', { name: 'Заявки' })

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useSearch } from 'wouter'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import type { OrderType } from '../../../contract/orders.ts'
+import { accountName } from '../../i18n/account-names.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
@@ -131,7 +132,7 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
             {accounts.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {t('orders.topUp.accountOption', {
-                  program: candidate.program_name,
+                  program: accountName(candidate),
                   kind: t(`orders.subAccount.${candidate.sub_account_type}`),
                   balance: formatMoney(language, {
                     amount: candidate.balance,
