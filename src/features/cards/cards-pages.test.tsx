@@ -107,7 +107,7 @@ describe('issuing a card', () => {
     // No prepaid program: the account is the only way, chosen already.
     expect(await screen.findByRole('radio', { name: 'An account I already have' })).toBeChecked()
     const accounts = screen.getByRole('combobox', { name: 'Account' })
-    expect(accounts).toHaveDisplayValue(/Everyday EUR ·· 4821 · €125.50/)
+    expect(accounts).toHaveDisplayValue(/Everyday EUR ··\s4821 · €125.50/)
     expect(within(accounts).getAllByRole('option')).toHaveLength(1)
     expect(screen.getByRole('radio', { name: 'Virtual' })).toBeChecked()
     await user.click(screen.getByRole('button', { name: 'Continue' }))

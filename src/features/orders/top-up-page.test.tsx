@@ -102,7 +102,7 @@ describe('topping up a card account', () => {
   it('quotes the account’s own currency, then stablecoins as a wholesale transfer', async () => {
     const { api, user } = renderTopUp(`&account=${BALANCE.id}`)
     const accountField = await screen.findByRole('combobox', { name: 'Card account' })
-    expect(accountField).toHaveDisplayValue(/^Everyday card ·· 5678 · balance · €12\.50$/)
+    expect(accountField).toHaveDisplayValue(/^Everyday card ··\s5678 · balance · €12\.50$/)
     const payWith = screen.getByRole('combobox', { name: 'Pay with' })
     // Only the account's currency and the stablecoins pay for a top-up.
     expect([...(payWith as HTMLSelectElement).options].map((option) => option.value)).toEqual([
