@@ -215,7 +215,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   expect(lines).toMatch(/You pay\s+0\.125\sETH/)
   expect(lines).toMatch(/Fee \(0\.1 %\)\s+0\.000125\sETH/)
   expect(lines).toMatch(new RegExp(`Total charged\\s+${literal(totalText!)}\\sETH`))
-  expect(lines).toMatch(/Rate\s+1 ETH = [\d,.]+ USDT/)
+  expect(lines).toMatch(/Rate\s+1\sETH = [\d,.]+\sUSDT/)
   expect(lines).toMatch(new RegExp(`You receive\\s+${literal(receivedText!)}\\sUSDT`))
   expect(units(totalText!, 18)).toBe(units('0.125125', 18))
   // The "you receive" side is filled in from the quote.
@@ -238,7 +238,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await review.waitFor()
   const reviewed = await review.innerText()
   // The rate reads with the currency worth more on the left.
-  expect(reviewed).toMatch(/Rate\s+1 ETH = [\d,]+(\.\d+)? USDT/)
+  expect(reviewed).toMatch(/Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/)
   expect(reviewed).toMatch(new RegExp(`Total charged\\s+${literal(totalText!)}\\sETH`))
   expect(reviewed).toMatch(new RegExp(`You receive\\s+${literal(receivedText!)}\\sUSDT`))
   // A double tap places one order: the balances below and the history say so.
@@ -288,7 +288,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   // Its detail: plain words first, the ledger's records one tap deeper.
   await exchanged.click()
   await page.getByRole('heading', { name: 'Exchange ETH → USDT', level: 1 }).waitFor()
-  expect(await page.getByRole('main').innerText()).toMatch(/Rate\s+1 ETH = [\d,]+(\.\d+)? USDT/)
+  expect(await page.getByRole('main').innerText()).toMatch(/Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/)
   await page.getByText('Technical details').waitFor()
 
   // The other way round the API quotes a small number; the screen still puts ETH first.
@@ -302,7 +302,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await page.getByRole('textbox', { name: 'You pay (USDT)' }).fill('10')
   await priceAnnounced(page, /ETH arrives/)
   expect(await page.getByRole('region', { name: 'Price' }).innerText()).toMatch(
-    /Rate\s+1 ETH = [\d,]+(\.\d+)? USDT/,
+    /Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/,
   )
 })
 
