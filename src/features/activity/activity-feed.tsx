@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useId, useRef } from 'react'
 import type { ActivityItem } from '../../../contract/activity.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { type ActivityFilters, activityFeedQuery } from '../../queries/activity.ts'
+import { useBalancesFollow } from '../../queries/money-moved.ts'
 import { Button, Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { ActivityIcon } from '../../ui/icons.tsx'
@@ -78,6 +79,7 @@ export function ActivityFeed(props: {
   const server = useNeedsServer()
   const feed = useInfiniteQuery(activityFeedQuery(props.filters))
   const items = feed.data?.pages.flatMap((page) => page.data) ?? []
+  useBalancesFollow(feed.data ? items : undefined)
   const end = useRef<HTMLDivElement>(null)
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = feed

@@ -4,6 +4,7 @@ import { Link } from 'wouter'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { type ActivityFilters, recentActivityQuery } from '../../queries/activity.ts'
+import { useBalancesFollow } from '../../queries/money-moved.ts'
 import { Button, buttonClass, Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -35,6 +36,7 @@ export function ActivityCard(props: {
   const titleId = useId()
   const recent = useQuery(recentActivityQuery(props.filters, props.count ?? RECENT_COUNT))
   const items = recent.data?.data ?? []
+  useBalancesFollow(recent.data?.data)
 
   return (
     <section className="card stack recent-activity" aria-labelledby={titleId}>
