@@ -18,7 +18,7 @@ describe('balances follow the feed on screen', () => {
     )
     const { rerender } = renderHook(
       (props: { items?: ActivityItem[] }) => useBalancesFollow(props.items),
-      { wrapper, initialProps: { items: undefined } },
+      { wrapper, initialProps: { items: undefined as ActivityItem[] | undefined } },
     )
     rerender({ items: [item('pending')] })
     rerender({ items: [item('pending')] })
