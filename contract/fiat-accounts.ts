@@ -71,6 +71,12 @@ export const FiatAccount = Type.Object({
   currency: Type.String(),
   balance: Amount,
   /**
+   * The last four digits of the account's number at the issuer: with the
+   * program's name, what tells two accounts of a kind apart ("EUR balance
+   * account ·· 4821"). Fixed for the account's life.
+   */
+  account_last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  /**
    * A stand-alone card's own account (`POST /issuing/cards/create` opened it):
    * it takes no other card (`/issuing/cards/balance` answers 422
    * FIAT_ACCOUNT_UNAVAILABLE), so offer no "issue a card" on it.

@@ -1,6 +1,6 @@
+import { RecentActivity } from '../features/activity/recent-activity.tsx'
 import { MoneyActions } from '../features/orders/money-actions.tsx'
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
-import { RecentActivity } from '../features/wallets/recent-activity.tsx'
 import { TotalBalance } from '../features/wallets/total-balance.tsx'
 import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
 import { NextSteps } from './next-steps.tsx'

@@ -25,6 +25,8 @@ export const paths = {
   /** The five tabs' own screens (issue 13): the money actions, and everything that happened. */
   move: '/move',
   activity: '/activity',
+  /** One thing that happened, in words, with its technical details (issue 14). */
+  activityItem: '/activity/:id',
   /** The counterparty book of the wallet `?wallet=` names (the first one otherwise). */
   counterpartiesHome: '/counterparties',
   developer: '/developer',
@@ -75,7 +77,10 @@ export const href = {
   newCard: (params: { wallet?: string; account?: string } = {}) => `/cards/new${query(params)}`,
   card: (id: string) => `/cards/${segment(id)}`,
   fiatAccounts: (params: { wallet?: string } = {}) => `/accounts${query(params)}`,
-  activity: (params: { wallet?: string } = {}) => `/activity${query(params)}`,
+  /** The feed's search and filters live in the query string, so they survive a visit to an item. */
+  activity: (params: { wallet?: string; type?: string; currency?: string; q?: string } = {}) =>
+    `/activity${query(params)}`,
+  activityItem: (id: string) => `/activity/${segment(id)}`,
   counterpartiesHome: (params: { wallet?: string } = {}) => `/counterparties${query(params)}`,
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>

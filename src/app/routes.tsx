@@ -15,7 +15,8 @@ const HomePage = lazy(() => import('./home-page.tsx'))
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'))
 const WalletPage = lazy(() => import('./wallet-screen.tsx'))
 const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
-const ActivityPage = lazy(() => import('../features/wallets/activity-page.tsx'))
+const ActivityPage = lazy(() => import('../features/activity/activity-page.tsx'))
+const ActivityDetailPage = lazy(() => import('../features/activity/activity-detail-page.tsx'))
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
 const SecurityPage = lazy(() => import('../features/security/security-page.tsx'))
 const CounterpartiesPage = lazy(() => import('../features/counterparties/counterparties-page.tsx'))
@@ -32,7 +33,7 @@ const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'))
 const OrderPage = lazy(() => import('../features/orders/order-page.tsx'))
 const CardsPage = lazy(() => import('../features/cards/cards-page.tsx'))
 const NewCardPage = lazy(() => import('../features/cards/new-card-page.tsx'))
-const CardPage = lazy(() => import('../features/cards/card-page.tsx'))
+const CardPage = lazy(() => import('./card-screen.tsx'))
 const VerifyPage = lazy(() => import('../features/kyc/verify-page.tsx'))
 const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'))
 const FiatAccountsPage = lazy(() => import('../features/cards/fiat-accounts-page.tsx'))
@@ -100,6 +101,11 @@ export const ROUTES: {
   { path: paths.wallet, access: 'signedIn', page: (params) => <WalletPage uuid={params.uuid!} /> },
   { path: paths.move, access: 'signedIn', page: () => <MoveMoneyPage /> },
   { path: paths.activity, access: 'signedIn', page: () => <ActivityPage /> },
+  {
+    path: paths.activityItem,
+    access: 'signedIn',
+    page: (params) => <ActivityDetailPage id={params.id!} />,
+  },
   { path: paths.send, access: 'signedIn', page: () => <SendPage /> },
   { path: paths.exchange, access: 'signedIn', page: () => <ExchangePage /> },
   { path: paths.deposit, access: 'signedIn', page: () => <DepositPage /> },

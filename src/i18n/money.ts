@@ -229,3 +229,14 @@ export function formatRate(language: Language, { from, to, rate }: Rate): string
   const [whole, fraction = ''] = figure.split('.')
   return `1${NBSP}${left} = ${digits(language, whole!, fraction)}${NBSP}${right}`
 }
+
+/**
+ * A plain figure that is not money (a fee's percent, "0.5" → "0,5" in
+ * Russian): every digit it has, trailing zeros trimmed, in the language's
+ * separators.
+ * @throws RangeError for a string that is not a decimal
+ */
+export function formatFigure(language: Language, value: string): string {
+  const parts = split(value)
+  return `${parts.negative ? MINUS : ''}${digits(language, parts.whole, parts.fraction)}`
+}

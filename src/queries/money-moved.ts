@@ -1,4 +1,6 @@
-import type { QueryClient } from '@tanstack/react-query'
+import { type QueryClient, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
+import type { ActivityItem } from '../../contract/activity.ts'
 import { activityKeys } from './activity.ts'
 import { walletKeys } from './wallets.ts'
 
@@ -21,4 +23,25 @@ export async function moneyMoved(queryClient: QueryClient): Promise<void> {
     queryClient.invalidateQueries({ queryKey: cardsRootKey }),
     queryClient.invalidateQueries({ queryKey: activityKeys.all }),
   ])
+}
+
+/**
+ * Balances follow a feed on screen: whenever what it shows changes (a deposit
+ * arrives or confirms, a payment clears — it polls for them), the wallets' and
+ * the cards' balances are read again. The server writes an item in the
+ * transaction that moves its money, so the balances are final by then. The
+ * first answer changes nothing: the balances were read with it.
+ */
+export function useBalancesFollow(items: readonly ActivityItem[] | undefined): void {
+  const queryClient = useQueryClient()
+  const signature = items?.map((item) => `${item.id}:${item.status}:${item.updated_at}`).join()
+  const seen = useRef(signature)
+  useEffect(() => {
+    if (signature === undefined || signature === seen.current) return
+    const first = seen.current === undefined
+    seen.current = signature
+    if (first) return
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all })
+    void queryClient.invalidateQueries({ queryKey: cardsRootKey })
+  }, [signature, queryClient])
 }

@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import type { ChainList, CurrencyList } from '../../contract/catalog.ts'
 import type { RateBase, RateList } from '../../contract/rates.ts'
 import type { Wallet, WalletList, WalletType } from '../../contract/wallets.ts'
@@ -56,6 +57,19 @@ export const currenciesQuery = () =>
     queryFn: ({ signal }) => api.v2.get<CurrencyList>('/currencies', { signal }),
     staleTime: CATALOG_STALE,
   })
+
+/**
+ * A chain's name as people know it ("Ethereum", "Tron") from the catalogue;
+ * the id until the catalogue is in (it is kept on the device, so rarely).
+ */
+export function useChainName(): (id: string | null) => string | undefined {
+  const chains = useQuery(chainsQuery())
+  const list = chains.data?.data
+  return useCallback(
+    (id: string | null) => (id ? (list?.find((chain) => chain.id === id)?.name ?? id) : undefined),
+    [list],
+  )
+}
 
 export const rateKeys = {
   all: ['rates'] as const,

@@ -73,17 +73,38 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   error?: string
   /** For passwords: a button that shows and hides what was typed, with its two labels. */
   reveal?: { show: string; hide: string }
+  /**
+   * For amounts: the currency's code shown inside the field, at its end
+   * (EXPERIENCE.md, "Forms"). Decorative: the label names the currency too.
+   */
+  adornment?: string
 }
 
 /** A labelled input whose hint and error are announced with it (aria-describedby). */
-export function TextField({ label, hint, error, reveal, type, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  error,
+  reveal,
+  adornment,
+  type,
+  ...input
+}: TextFieldProps) {
   const id = useId()
   const [revealed, setRevealed] = useState(false)
   const describedBy = describedByOf(id, hint, error)
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <div className={reveal ? 'field-control field-control-toggle' : 'field-control'}>
+      <div
+        className={
+          reveal
+            ? 'field-control field-control-toggle'
+            : adornment
+              ? 'field-control field-control-adorned'
+              : 'field-control'
+        }
+      >
         <input
           {...input}
           id={id}
@@ -91,6 +112,11 @@ export function TextField({ label, hint, error, reveal, type, ...input }: TextFi
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
         />
+        {adornment && (
+          <span className="field-adornment" aria-hidden="true">
+            {adornment}
+          </span>
+        )}
         {reveal && (
           <Button
             variant="quiet"

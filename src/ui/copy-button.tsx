@@ -8,9 +8,15 @@ const FEEDBACK_MS = 2000
 /**
  * Copies `text` to the clipboard. The outcome is announced politely beside the
  * button (role=status) — the button's own name does not change under the
- * person's focus.
+ * person's focus. A secret brings its own `write` (one that clears the
+ * clipboard after a while) and says so in `copied`.
  */
-export function CopyButton(props: { text: string; thing?: string }) {
+export function CopyButton(props: {
+  text: string
+  thing?: string
+  write?: (text: string) => Promise<void>
+  copied?: string
+}) {
   const { t } = useI18n()
   const [outcome, setOutcome] = useState<'copied' | 'failed'>()
 
@@ -22,7 +28,7 @@ export function CopyButton(props: { text: string; thing?: string }) {
 
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(props.text)
+      await (props.write ?? ((text) => navigator.clipboard.writeText(text)))(props.text)
       setOutcome('copied')
     } catch {
       setOutcome('failed')
@@ -35,7 +41,11 @@ export function CopyButton(props: { text: string; thing?: string }) {
         {props.thing ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
       </Button>
       <span role="status" className="copy-status">
-        {outcome === 'copied' ? t('copy.copied') : outcome === 'failed' ? t('copy.failed') : ''}
+        {outcome === 'copied'
+          ? (props.copied ?? t('copy.copied'))
+          : outcome === 'failed'
+            ? t('copy.failed')
+            : ''}
       </span>
     </span>
   )

@@ -13,6 +13,7 @@ export type Resource =
   | 'counterparty'
   | 'transaction'
   | 'account'
+  | 'activity'
   | 'page'
 
 /**

@@ -43,7 +43,7 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   await page.getByRole('combobox', { name: 'Currency' }).selectOption({ label: 'EUR' })
   await page.getByRole('radio', { name: /^SEPA/ }).check()
   await page.getByRole('textbox', { name: 'You deposit (EUR)' }).fill('1000')
-  await priceAnnounced(page, '1,000.00 EUR arrives, 1,000.00 EUR in all')
+  await priceAnnounced(page, '€1,000.00 arrives, €1,000.00 in all')
   await page.getByRole('button', { name: 'Review' }).click()
   await page.getByRole('heading', { name: 'Check and confirm' }).waitFor()
   await page.getByRole('button', { name: 'Confirm' }).click()
@@ -53,7 +53,7 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
     .filter({ hasText: /^In progress$/ })
     .waitFor()
   const instructions = page.getByRole('region', { name: 'Send your bank transfer to' })
-  expect(await instructions.innerText()).toMatch(/Amount\s+1,000\.00\sEUR/)
+  expect(await instructions.innerText()).toMatch(/Amount\s+€1,000\.00/)
   const reference = (await instructions.getByText(/^FP-\w{4}-\w{4}$/).textContent())?.trim()
   expect(reference).toMatch(/^FP-\w{4}-\w{4}$/)
 
@@ -67,8 +67,9 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
 
   await page.getByRole('button', { name: 'Done' }).click()
   await page.waitForURL('**/wallets/*')
-  await balance(page, /Available: 1,000\.00\sEUR/).waitFor()
-  await historyRow(page, '+1,000.00', 'Complete').waitFor()
+  await balance(page, /Available: €1,000\.00/).waitFor()
+  // One line in words for the transfer that came in, signed as money in.
+  await activityRow(page, 'Bank transfer in', '+€1,000.00').waitFor()
 
   // A person to pay, then their bank account.
   await page
@@ -104,19 +105,19 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   const recipient = page.getByRole('combobox', { name: 'Recipient' })
   await expect.poll(() => selectedText(recipient), { timeout: 10_000 }).toBe('Anna Schmidt')
   await page.getByRole('textbox', { name: 'You send (EUR)' }).fill('100')
-  await priceAnnounced(page, '100.00 EUR arrives, 101.00 EUR in all')
+  await priceAnnounced(page, '€100.00 arrives, €101.00 in all')
   const price = await page.getByRole('region', { name: 'Price' }).innerText()
-  expect(price).toMatch(/You send\s+100\.00\sEUR/)
-  expect(price).toMatch(/Fee\s+1\.00\sEUR/)
-  expect(price).toMatch(/Total charged\s+101\.00\sEUR/)
-  expect(price).toMatch(/Recipient gets\s+100\.00\sEUR/)
+  expect(price).toMatch(/You send\s+€100\.00/)
+  expect(price).toMatch(/Fee\s+€1\.00/)
+  expect(price).toMatch(/Total charged\s+€101\.00/)
+  expect(price).toMatch(/Recipient gets\s+€100\.00/)
 
   await page.getByRole('button', { name: 'Review' }).click()
   const review = page.getByRole('region', { name: 'Check and confirm' })
   await review.waitFor()
   const reviewed = await review.innerText()
-  expect(reviewed).toMatch(/Fee\s+1\.00\sEUR/)
-  expect(reviewed).toMatch(/Total charged\s+101\.00\sEUR/)
+  expect(reviewed).toMatch(/Fee\s+€1\.00/)
+  expect(reviewed).toMatch(/Total charged\s+€101\.00/)
   expect(reviewed).toMatch(/To\s+Anna Schmidt/)
   expect(reviewed).toMatch(/This price holds for \d+ s\./)
   // The account in full, read again for the review: what is checked is what is paid.
@@ -144,8 +145,9 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
   // The wallet paid the total: the amount and the fee.
   await result.getByRole('button', { name: 'Done' }).click()
   await page.waitForURL('**/wallets/*')
-  await balance(page, /Available: 899\.00\sEUR/).waitFor()
-  await historyRow(page, '−100.00', 'Complete').waitFor({ timeout: 15_000 })
+  await balance(page, /Available: €899\.00/).waitFor()
+  // The send is one line to the person, for what it cost in all (the fee included).
+  await activityRow(page, 'To Anna Schmidt', '−€101.00').waitFor({ timeout: 15_000 })
 
   // The order history has both, each at its end.
   await page
@@ -188,8 +190,8 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await openTab(page, 'Home')
   await page.getByRole('link', { name: 'Personal wallet' }).click()
   await page.waitForURL('**/wallets/*')
-  await historyRow(page, '+0.50', 'Complete').waitFor({ timeout: 20_000 })
-  await balance(page, /Available: 0\.50\sETH/).waitFor()
+  await activityRow(page, 'ETH deposit', '+0.5\u00a0ETH').waitFor({ timeout: 20_000 })
+  await balance(page, /Available: 0\.5\sETH/).waitFor()
 
   // The exchange form: ether into USDT on Ethereum, an amount typed as people type.
   const calcs: string[] = []
@@ -217,7 +219,7 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   expect(lines).toMatch(/You pay\s+0\.125\sETH/)
   expect(lines).toMatch(/Fee \(0\.1 %\)\s+0\.000125\sETH/)
   expect(lines).toMatch(new RegExp(`Total charged\\s+${literal(totalText!)}\\sETH`))
-  expect(lines).toMatch(/Rate\s+1 ETH = [\d,.]+ USDT/)
+  expect(lines).toMatch(/Rate\s+1\sETH = [\d,.]+\sUSDT/)
   expect(lines).toMatch(new RegExp(`You receive\\s+${literal(receivedText!)}\\sUSDT`))
   expect(units(totalText!, 18)).toBe(units('0.125125', 18))
   // The "you receive" side is filled in from the quote.
@@ -239,6 +241,8 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   const review = page.getByRole('region', { name: 'Check and confirm' })
   await review.waitFor()
   const reviewed = await review.innerText()
+  // The rate reads with the currency worth more on the left.
+  expect(reviewed).toMatch(/Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/)
   expect(reviewed).toMatch(new RegExp(`Total charged\\s+${literal(totalText!)}\\sETH`))
   expect(reviewed).toMatch(new RegExp(`You receive\\s+${literal(receivedText!)}\\sUSDT`))
   // A double tap places one order: the balances below and the history say so.
@@ -271,6 +275,39 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   await page.getByRole('heading', { name: 'Orders', exact: true, level: 1 }).waitFor()
   await orderRow(page, 'Exchange', 'Complete').waitFor()
   expect(await page.getByTestId('order-row').count()).toBe(1)
+
+  // Home tells the exchange as one thing that happened: one row, in words, with both sides.
+  await openTab(page, 'Home')
+  const recent = page.getByRole('region', { name: 'Recent activity' })
+  const exchanged = recent.getByTestId('activity-row').filter({ hasText: 'Exchange ETH → USDT' })
+  await exchanged.waitFor({ timeout: 15_000 })
+  expect(await exchanged.count()).toBe(1)
+  const row = await exchanged.innerText()
+  expect(row).toContain(`+${receivedText}\u00a0USDT`)
+  expect(row).toContain(`−${totalText}\u00a0ETH`)
+  // Nothing of the ledger's three records shows on its own.
+  expect(await recent.getByTestId('activity-row').count()).toBe(2)
+  expect(await recent.innerText()).not.toMatch(/Withdrawal|Deposit \+/)
+
+  // Its detail: plain words first, the ledger's records one tap deeper.
+  await exchanged.click()
+  await page.getByRole('heading', { name: 'Exchange ETH → USDT', level: 1 }).waitFor()
+  expect(await page.getByRole('main').innerText()).toMatch(/Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/)
+  await page.getByText('Technical details').waitFor()
+
+  // The other way round the API quotes a small number; the screen still puts ETH first.
+  await openTab(page, 'Home')
+  await moneyAction(page, 'Exchange')
+  await selectOptionStartingWith(page.getByRole('combobox', { name: 'From' }), 'USDT · Ethereum')
+  await selectOptionStartingWith(
+    page.getByRole('combobox', { name: 'To', exact: true }),
+    'ETH · Ethereum',
+  )
+  await page.getByRole('textbox', { name: 'You pay (USDT)' }).fill('10')
+  await priceAnnounced(page, /ETH arrives/)
+  expect(await page.getByRole('region', { name: 'Price' }).innerText()).toMatch(
+    /Rate\s+1\sETH = [\d,]+(\.\d+)?\sUSDT/,
+  )
 })
 
 /** One of the money actions on the home screen or a wallet's page. */
@@ -300,8 +337,12 @@ function orderRow(page: Page, type: string, status: string): Locator {
   return page.getByTestId('order-row').filter({ hasText: type }).filter({ hasText: status })
 }
 
-function historyRow(page: Page, amount: string, status: string): Locator {
-  return page.getByTestId('history-row').filter({ hasText: amount }).filter({ hasText: status })
+/** A line of the activity feed: its title in words and its signed amount. */
+function activityRow(page: Page, title: string, amount: string): Locator {
+  return page
+    .getByTestId('activity-row')
+    .filter({ hasText: title })
+    .filter({ hasText: amount.replaceAll(' ', '\u00a0') })
 }
 
 /** The text of a select's chosen option. */
@@ -329,12 +370,13 @@ function units(text: string, decimals: number): bigint {
   return BigInt(whole + fraction.padEnd(decimals, '0').slice(0, decimals))
 }
 
-/** Minor units as the app writes an amount in English: grouped, 2 to `decimals` places. */
+/**
+ * Minor units as the app writes a crypto amount in English: grouped, trailing
+ * zeros trimmed, at most 8 fraction digits (cut, never rounded up).
+ */
 function amountText(minor: bigint, decimals: number): string {
   const digits = minor.toString().padStart(decimals + 1, '0')
-  const decimal = `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
-  return new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: decimals,
-  }).format(decimal as Intl.StringNumericLiteral)
+  const whole = BigInt(digits.slice(0, -decimals)).toLocaleString('en-US')
+  const fraction = digits.slice(-decimals).slice(0, 8).replace(/0+$/, '')
+  return fraction ? `${whole}.${fraction}` : whole
 }

@@ -51,12 +51,16 @@ test('create a wallet, get an address, watch a deposit complete, export it, see 
   expect(response.status).toBe(202)
   const deposit = (await response.json()) as { uuid: string }
 
-  // The history notices the deposit (it polls) and watches it until it settles; the balance follows.
-  const row = page.getByTestId('history-row').filter({ hasText: '+0.50' })
-  await row.filter({ hasText: 'Complete' }).waitFor({ timeout: 45_000 })
+  // The activity notices the deposit (it polls) and watches it until it settles (then the row
+  // shows its time instead of a status); the balance follows.
+  const row = page
+    .getByTestId('activity-row')
+    .filter({ hasText: 'ETH deposit' })
+    .filter({ hasText: '+0.5\u00a0ETH' })
+  await row.and(page.locator('[data-status="complete"]')).waitFor({ timeout: 45_000 })
   await page
     .getByTestId('balance')
-    .filter({ hasText: /0\.50\sETH/ })
+    .filter({ hasText: /0\.5\sETH/ })
     .waitFor()
 
   const [download] = await Promise.all([
@@ -77,9 +81,10 @@ test('create a wallet, get an address, watch a deposit complete, export it, see 
   await page.getByText(/^Offline · updated /).waitFor()
   await page
     .getByTestId('balance')
-    .filter({ hasText: /0\.50\sETH/ })
+    .filter({ hasText: /0\.5\sETH/ })
     .waitFor()
-  await row.filter({ hasText: 'Complete' }).waitFor()
+  // The feed reads from the snapshot too.
+  await row.and(page.locator('[data-status="complete"]')).waitFor()
   expect(await page.getByRole('button', { name: 'Download CSV' }).isDisabled()).toBe(true)
 })
 

@@ -104,6 +104,12 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     await call<List<{ id: string }>>(base, `/api/v1/fiat_accounts/list/${personal}`, { token })
   ).data
   const order = await placeExchange(base, token, personal)
+  // The exchange just placed is the newest thing that happened: its own line, its own page.
+  const [activity] = (
+    await call<List<{ id: string; type: string }>>(base, '/api/v2/activity?type=exchange&limit=1', {
+      token,
+    })
+  ).data
 
   const params: Record<string, string> = { uuid: personal, tx: tx!.uuid }
   const ids: Partial<Record<RouteName, string>> = {
@@ -111,6 +117,7 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     order,
     card: card!.id,
     fiatAccount: account!.id,
+    activityItem: activity!.id,
   }
   // Every route, so a route added to paths.ts without demo data to open it fails here.
   return (Object.entries(paths) as [RouteName, string][]).map(([name, pattern]) => ({

@@ -30,7 +30,9 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-const STARTUP_TIMEOUT_MS = 30_000
+// A cold start (tsx compiling the server, PGlite opening, the demo seeded) takes 20–30 s on a
+// shared two-core machine under load: 30 s failed e2e files before a single test ran.
+const STARTUP_TIMEOUT_MS = 90_000
 const running = new Set<ChildProcess>()
 
 // A crashed or interrupted test run must not leave servers behind.

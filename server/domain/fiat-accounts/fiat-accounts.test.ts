@@ -25,7 +25,7 @@ import {
 } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { type WalletAccounts, walletAccounts } from '../ledger/service.ts'
-import { defaultProgramId } from './rules.ts'
+import { accountLast4, defaultProgramId } from './rules.ts'
 
 const tenantId = DEMO_TENANT_ID
 const USD = '23a118db-510b-4942-ae1f-19d4bbe14324'
@@ -85,6 +85,7 @@ describeServer('fiat accounts', () => {
       currency_uuid: EUR,
       currency: 'EUR',
       balance: '0.00',
+      account_last4: accountLast4(account.id),
       // Opened on its own, not by a stand-alone card: it takes cards.
       stand_alone: false,
       created_at: expect.any(String),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PROGRAMS, defaultProgramId, plainDecimal, programRefusal } from './rules.ts'
+import {
+  accountLast4,
+  DEFAULT_PROGRAMS,
+  defaultProgramId,
+  plainDecimal,
+  programRefusal,
+} from './rules.ts'
 
 const TENANT_A = '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01'
 const TENANT_B = '0190f5a4-0000-7000-8000-000000000001'
@@ -39,5 +45,19 @@ describe('card program rules', () => {
     expect(new Set(active.map((p) => p.subAccountType))).toEqual(new Set(['prepaid', 'balance']))
     expect(DEFAULT_PROGRAMS.filter((p) => p.status === 'ARCHIVED')).toHaveLength(1)
     for (const program of DEFAULT_PROGRAMS) expect(program.bin).toMatch(/^[0-9]{6,8}$/)
+  })
+})
+
+describe('an account’s last four digits', () => {
+  it('are four digits, the same every time, and differ between accounts opened together', () => {
+    // v7 ids of one millisecond share their first digits: the hash, not the id, decides.
+    const ids = Array.from(
+      { length: 50 },
+      (_, i) => `0190f5a4-0000-7000-8000-${String(i).padStart(12, '0')}`,
+    )
+    const lasts = ids.map(accountLast4)
+    expect(lasts.every((last) => /^\d{4}$/.test(last))).toBe(true)
+    expect(ids.map(accountLast4)).toEqual(lasts)
+    expect(new Set(lasts).size).toBeGreaterThan(45)
   })
 })

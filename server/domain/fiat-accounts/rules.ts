@@ -3,6 +3,7 @@
  * starts with, how their ids are derived, and when a program can take a new
  * fiat account.
  */
+import { createHash } from 'node:crypto'
 import { v5 as uuidv5 } from 'uuid'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 
@@ -119,4 +120,15 @@ export function programRefusal(
 export function plainDecimal(numeric: string): string {
   if (!numeric.includes('.')) return numeric
   return numeric.replace(/0+$/, '').replace(/\.$/, '')
+}
+
+/**
+ * The last four digits of an account's number at the issuer, drawn from its
+ * id (a hash, so two accounts opened in the same millisecond still differ —
+ * a v7 id's first digits are its time): the same for the account's whole life,
+ * on every node, with nothing stored.
+ */
+export function accountLast4(accountId: string): string {
+  const digest = createHash('sha256').update(accountId).digest()
+  return String(digest.readUInt32BE(0) % 10_000).padStart(4, '0')
 }

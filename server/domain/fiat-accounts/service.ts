@@ -14,7 +14,13 @@ import { findWallet, type Owner } from '../wallets/repository.ts'
 import { WalletNotFoundError } from '../wallets/service.ts'
 import { FiatAccountError } from './errors.ts'
 import * as repo from './repository.ts'
-import { DEFAULT_PROGRAMS, defaultProgramId, plainDecimal, programRefusal } from './rules.ts'
+import {
+  accountLast4,
+  DEFAULT_PROGRAMS,
+  defaultProgramId,
+  plainDecimal,
+  programRefusal,
+} from './rules.ts'
 
 type Page = { limit: number; offset: number }
 type ListQuery = Page & {
@@ -177,6 +183,7 @@ export const toFiatAccount = (row: repo.FiatAccountRow): FiatAccount => ({
   currency_uuid: row.currency_uuid,
   currency: row.currency,
   balance: fromMinor(BigInt(row.balance_minor ?? '0'), row.decimals),
+  account_last4: accountLast4(row.id),
   stand_alone: row.stand_alone,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),

@@ -4,23 +4,33 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { CardTransaction } from '../../../contract/card-transactions.ts'
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
-import CardPage from './card-page.tsx'
-import { aCardDetail, aCardTransaction, aPage, CARD_ID } from './test-builders.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { CsvButton } from '../../ui/csv-button.tsx'
+import { CardActivityList } from './card-activity-list.tsx'
+import { cardCsvUrl, cardTransactionsQuery } from './queries.ts'
+import { aCardTransaction, CARD_ID } from './test-builders.ts'
 
-const CARD = `/issuing/cards/${CARD_ID}`
 const TX = 'GET /issuing/transactions/'
 
 const page = (data: CardTransaction[], more: { offset?: number; last?: boolean } = {}) => ({
   body: { data, total: 99, limit: 20, offset: more.offset ?? 0, is_last_page: more.last ?? true },
 })
 
+/** A card's transactions with their export, as an account's page lists them. */
+function CardTransactions() {
+  const { t } = useI18n()
+  return (
+    <CardActivityList
+      title={t('cards.tx.title')}
+      query={cardTransactionsQuery(CARD_ID)}
+      actions={<CsvButton url={cardCsvUrl(CARD_ID)} fileName="card-4242-transactions.csv" />}
+    />
+  )
+}
+
 function renderCard(transactions: Route, language: 'en' | 'ru' = 'en') {
-  const api = mockApi({
-    [`GET ${CARD}`]: { body: aCardDetail() },
-    [`GET ${CARD}/reveals`]: { body: aPage([]) },
-    [TX]: transactions,
-  })
-  return { api, ...renderApp(<CardPage id={CARD_ID} />, { language }) }
+  const api = mockApi({ [TX]: transactions })
+  return { api, ...renderApp(<CardTransactions />, { language }) }
 }
 
 const list = async () => screen.findByRole('list', { name: 'Transactions' })
@@ -33,7 +43,7 @@ afterEach(() => {
   act(() => onlineManager.setOnline(true))
 })
 
-describe('card page: transactions', () => {
+describe('card transactions', () => {
   it('reads an authorisation and its clearing as one purchase, headlining the amount charged', async () => {
     const { api } = renderCard(
       page([
@@ -264,7 +274,7 @@ describe('card page: transactions', () => {
   })
 })
 
-describe('card page: CSV export', () => {
+describe('card transactions: CSV export', () => {
   beforeEach(() => {
     vi.stubGlobal(
       'URL',

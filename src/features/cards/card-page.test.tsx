@@ -62,6 +62,12 @@ afterEach(() => {
 
 const number = () => screen.queryByText('4000 1234 1234 4242')
 
+/** The "More" sheet: the card's name, a one-time code, the statement, the log, closing. */
+async function openMore(user: { click: (element: Element) => Promise<void> }) {
+  await user.click(await screen.findByRole('button', { name: 'More' }))
+  return screen.findByRole('dialog', { name: 'Card settings' })
+}
+
 describe('card page: revealing the card details', () => {
   it('shows number, expiry and CVV on request and hides them after 30 seconds', async () => {
     worker.reveal.mockResolvedValue(SECRETS)
@@ -134,10 +140,16 @@ describe('card page: revealing the card details', () => {
         ),
       }),
     })
-    expect(await screen.findByText('Nobody has seen this card’s details yet.')).toBeVisible()
+    let more = await openMore(user)
+    expect(await within(more).findByText('Nobody has seen this card’s details yet.')).toBeVisible()
+    await user.click(within(more).getByRole('button', { name: 'Close' }))
     logged = true
-    await user.click(screen.getByRole('button', { name: 'Show card details' }))
-    expect(await screen.findByText(/Card details shown/)).toHaveTextContent('session 5e55105e')
+    await user.click(await screen.findByRole('button', { name: 'Show card details' }))
+    await screen.findByText('4000 1234 1234 4242')
+    more = await openMore(user)
+    expect(await within(more).findByText(/Card details shown/)).toHaveTextContent(
+      'session 5e55105e',
+    )
   })
 
   it('copies a detail and empties the clipboard 30 s later if it still holds it', async () => {
@@ -204,7 +216,8 @@ describe('card page: one-time code', () => {
         body: { code: '731904', expires_at: '2026-01-03T10:05:00Z' },
       },
     })
-    await user.click(await screen.findByRole('button', { name: 'Get a one-time code' }))
+    const more = await openMore(user)
+    await user.click(within(more).getByRole('button', { name: 'Get a one-time code' }))
     expect(await screen.findByText('731904')).toBeVisible()
     expect(api.to(`GET /vcards/cards/${CARD_ID}/sensitive/otp`)).toHaveLength(1)
     act(() => setVisibility('hidden'))
@@ -240,20 +253,24 @@ describe('card page: freeze and unfreeze', () => {
 describe('card page: closing', () => {
   it('asks first, and a cancel leaves the card open', async () => {
     const { api, user } = renderPage()
-    await user.click(await screen.findByRole('button', { name: 'Close card…' }))
+    const more = await openMore(user)
+    await user.click(within(more).getByRole('button', { name: 'Close card…' }))
     const dialog = await screen.findByRole('dialog', { name: 'Close this card?' })
     expect(
       within(dialog).getByText('Its remaining balance goes back to your wallet.'),
     ).toBeVisible()
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close this card?' })).not.toBeInTheDocument(),
+    )
     expect(api.to(`DELETE ${CARD}`)).toHaveLength(0)
   })
 
   it('closes the card once confirmed; a closed card offers no actions nor reveal', async () => {
     const { api, user } = renderPage()
-    await user.click(await screen.findByRole('button', { name: 'Close card…' }))
+    const more = await openMore(user)
+    await user.click(within(more).getByRole('button', { name: 'Close card…' }))
     const dialog = await screen.findByRole('dialog', { name: 'Close this card?' })
     await user.click(within(dialog).getByRole('button', { name: 'Close card' }))
     await waitFor(() => expect(api.to(`DELETE ${CARD}`)).toHaveLength(1))

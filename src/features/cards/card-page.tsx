@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { type ReactNode, useId, useState } from 'react'
+import { type ComponentType, type ReactNode, useEffect, useId, useState } from 'react'
 import { Link } from 'wouter'
 import { type CardDetail, cardFinished, cardRevealable } from '../../../contract/cards.ts'
 import { href } from '../../app/paths.ts'
@@ -7,29 +7,41 @@ import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { Button, Notice } from '../../ui/components.tsx'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { useSecondsLeft } from '../../ui/countdown.ts'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
-import { FieldList } from '../../ui/field-list.tsx'
+import { EyeIcon, GaugeIcon, MoreIcon, SnowflakeIcon } from '../../ui/icons.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { CardActivityList } from './card-activity-list.tsx'
+import { Sheet } from '../../ui/sheet.tsx'
 import { CardDelivery } from './card-delivery.tsx'
-import { CardError, CardOtpPanel, CardSecretsPanel } from './card-secrets-panel.tsx'
-import { LimitsEditor, RenameCard } from './card-settings.tsx'
+import { CardError, CardOtpPanel, SecretCopyButtons } from './card-secrets-panel.tsx'
+import { LimitsEditor, LimitsSummary, RenameCard } from './card-settings.tsx'
 import { CardVisual } from './card-visual.tsx'
-import { formFactorLabel } from './labels.ts'
+import { accountName } from './labels.ts'
 import { type CardAction, useCardAction, useCloseCard } from './mutations.ts'
-import { cardCsvUrl, cardQuery, cardTransactionsQuery, revealsQuery } from './queries.ts'
+import { cardCsvUrl, cardQuery, revealsQuery } from './queries.ts'
+import { REVEAL_MS, useCardReveal } from './use-card-reveal.ts'
 import './cards.css'
-import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 
-/** /cards/:id — the card, its secrets on request, its settings and who saw what. */
-export default function CardPage(props: { id: string }) {
+type Panel = 'limits' | 'more'
+
+/**
+ * /cards/:id — the card first: its picture (the number, expiry and CVV
+ * appear on it when revealed), its balance, a row of quick actions (Freeze,
+ * Details, Limits, More), then what it paid for (`activity`, composed in by
+ * src/app). Settings open in sheets, so the page stays short on a phone.
+ */
+export default function CardPage(props: {
+  id: string
+  activity?: (card: CardDetail) => ReactNode
+}) {
   const { t } = useI18n()
   const card = useQuery(cardQuery(props.id))
 
-  if (card.isPending) return <Pending paused={card.isPaused} />
+  if (card.isPending) return <Pending paused={card.isPaused} shape="page" />
   if (card.isError) {
     return (
       <LoadError
@@ -41,120 +53,237 @@ export default function CardPage(props: { id: string }) {
     )
   }
   const data = card.data
-  const closed = cardFinished(data.status)
   return (
-    <div className="stack">
+    <div className="stack card-page">
       <PageHeader
         title={data.nick_name ?? t('cards.unnamed')}
         back={{ href: href.cards({ wallet: data.wallet_uuid }), label: t('cards.back') }}
       />
-      <CardVisual card={data} />
-      <Facts card={data} />
+      <CardFront card={data} />
       <CardDelivery card={data} />
-      {/* The server's own rule: it refuses the rest with 409. */}
-      {cardRevealable(data.status) && (
-        <>
-          <CardSecretsPanel card={data} />
-          <CardOtpPanel card={data} />
-        </>
-      )}
-      {!closed && (
-        <>
-          <Section title={t('cards.manage')}>
-            <FreezeToggle card={data} />
-          </Section>
-          <Section title={t('cards.rename.title')}>
-            <RenameCard key={data.nick_name ?? ''} card={data} disabled={false} />
-          </Section>
-          <Section title={t('cards.limits.title')}>
-            <LimitsEditor card={data} disabled={false} />
-          </Section>
-          <Section title={t('cards.close.title')}>
-            <CloseCard card={data} />
-          </Section>
-        </>
-      )}
-      <CardActivityList
-        title={t('cards.tx.title')}
-        query={cardTransactionsQuery(data.id)}
-        actions={
-          <CsvButton url={cardCsvUrl(data.id)} fileName={`card-${data.last4}-transactions.csv`} />
-        }
-      />
-      <RevealLog card={data} />
+      {props.activity?.(data)}
     </div>
   )
 }
 
-function Section(props: { title: string; children: ReactNode }) {
-  const titleId = useId()
-  return (
-    <section className="card stack" aria-labelledby={titleId}>
-      <h2 id={titleId}>{props.title}</h2>
-      {props.children}
-    </section>
-  )
-}
-
-function Facts(props: { card: CardDetail }) {
+/** The picture, the balance under it, the quick actions and their sheets. */
+function CardFront(props: { card: CardDetail }) {
   const { t, language } = useI18n()
   const { card } = props
+  const server = useNeedsServer()
+  const reveal = useCardReveal(card.id)
+  const freeze = useCardAction(card)
+  const [frozeNow, setFrozeNow] = useState<CardAction>()
+  const [panel, setPanel] = useState<Panel>()
+  const [revealedUntil, setRevealedUntil] = useState<number>()
+  const secondsLeft = useSecondsLeft(revealedUntil)
+  const closed = cardFinished(card.status)
+  const revealable = cardRevealable(card.status)
   const account = card.fiat_account
-  const rows: [string, string][] = [
-    [t('cards.formFactor'), formFactorLabel(t, card.form_factor)],
-    [t('cards.program'), account.program_name],
-    [t('cards.funding'), card.stand_alone ? t('cards.standAlone') : t('cards.onAccount')],
-    [
-      t('cards.balance'),
-      formatMoney(language, { amount: account.balance, currency: account.currency, chain: null }),
-    ],
-  ]
+
+  // A card closed from the sheet has nothing left to set: the sheet goes with it.
+  useEffect(() => {
+    if (closed) setPanel(undefined)
+  }, [closed])
+
+  // The countdown starts when the details arrive and ends with them.
+  const revealed = reveal.secrets !== undefined
+  useEffect(() => {
+    setRevealedUntil(revealed ? Date.now() + REVEAL_MS : undefined)
+  }, [revealed])
+
+  const next: CardAction | undefined =
+    card.status === 'ACTIVE' ? 'freeze' : card.status === 'FROZEN' ? 'unfreeze' : undefined
+
+  // Details only for a card the server will reveal (not before activation).
+  const details: QuickAction[] = revealable
+    ? [
+        {
+          key: 'details',
+          icon: EyeIcon,
+          label: revealed ? t('cards.quick.hide') : t('cards.quick.details'),
+          name: revealed ? t('cards.reveal.hide') : t('cards.reveal.show'),
+          pressed: revealed,
+          busy: reveal.busy,
+          disabled: !revealed && server.offline,
+          onClick: () => (revealed ? reveal.hide() : void reveal.reveal()),
+        },
+      ]
+    : []
+  const actions: QuickAction[] = closed
+    ? []
+    : [
+        {
+          key: 'freeze',
+          icon: SnowflakeIcon,
+          label: next === 'unfreeze' ? t('cards.quick.unfreeze') : t('cards.quick.freeze'),
+          name: next === 'unfreeze' ? t('cards.unfreeze') : t('cards.freeze'),
+          pressed: card.status === 'FROZEN',
+          busy: freeze.isPending,
+          disabled: next === undefined || server.offline,
+          onClick: () => {
+            if (!next) return
+            setFrozeNow(undefined)
+            freeze.mutate(next, { onSuccess: () => setFrozeNow(next) })
+          },
+        },
+        ...details,
+        {
+          key: 'limits',
+          icon: GaugeIcon,
+          label: t('cards.quick.limits'),
+          name: t('cards.limits.title'),
+          dialog: true,
+          onClick: () => setPanel('limits'),
+        },
+        {
+          key: 'more',
+          icon: MoreIcon,
+          label: t('cards.quick.more'),
+          dialog: true,
+          onClick: () => setPanel('more'),
+        },
+      ]
+
   return (
     <>
-      <FieldList rows={rows} />
-      {!card.stand_alone && (
-        <p>
-          <Link href={href.fiatAccount(account.id, { wallet: card.wallet_uuid })}>
-            {t('cards.account.open', { program: account.program_name })}
-          </Link>
+      <section className="card-front" aria-label={t('cards.front.label')}>
+        <CardVisual card={card} secrets={reveal.secrets} />
+        {reveal.secrets && (
+          <div className="card-revealed stack">
+            <SecretCopyButtons secrets={reveal.secrets} />
+            <p className="muted card-reveal-countdown" aria-live="off">
+              {t('cards.reveal.hidesIn', { seconds: secondsLeft })}
+            </p>
+          </div>
+        )}
+        <p className="card-balance">
+          <span className="card-balance-amount" data-testid="card-balance">
+            {formatMoney(language, {
+              amount: account.balance,
+              currency: account.currency,
+              chain: null,
+            })}
+          </span>
+          <span className="muted card-balance-account">
+            {card.stand_alone ? (
+              t('cards.balanceOwn')
+            ) : (
+              <Link href={href.fiatAccount(account.id, { wallet: card.wallet_uuid })}>
+                {accountName(account)}
+              </Link>
+            )}
+          </span>
         </p>
-      )}
+        {actions.length > 0 && <QuickActions actions={actions} label={t('cards.quick.label')} />}
+        {server.reason}
+        {frozeNow && (
+          <Notice>{t(frozeNow === 'freeze' ? 'cards.frozen' : 'cards.unfrozen')}</Notice>
+        )}
+        {freeze.isError && <CardError error={freeze.error} />}
+        {reveal.error !== undefined && <CardError error={reveal.error} />}
+      </section>
+      <Sheet
+        open={panel === 'limits'}
+        title={t('cards.limits.title')}
+        onClose={() => setPanel(undefined)}
+      >
+        <LimitsSummary card={card} />
+        <LimitsEditor card={card} disabled={closed} />
+      </Sheet>
+      <Sheet
+        open={panel === 'more'}
+        title={t('cards.more.title')}
+        onClose={() => setPanel(undefined)}
+        testId="card-more"
+      >
+        <MoreSettings card={card} />
+      </Sheet>
     </>
   )
 }
 
-function FreezeToggle(props: { card: CardDetail }) {
-  const { t } = useI18n()
-  const server = useNeedsServer()
-  const action = useCardAction(props.card)
-  const [done, setDone] = useState<CardAction>()
-  const next: CardAction | undefined =
-    props.card.status === 'ACTIVE'
-      ? 'freeze'
-      : props.card.status === 'FROZEN'
-        ? 'unfreeze'
-        : undefined
+interface QuickAction {
+  key: string
+  icon: ComponentType<{ size?: number }>
+  label: string
+  /** The name in full words ("Freeze card"), the short label in it; the label otherwise. */
+  name?: string
+  onClick: () => void
+  /** A state that is on (frozen, revealed): marked, and its name says the way back. */
+  pressed?: boolean
+  busy?: boolean
+  disabled?: boolean
+  /** It opens a sheet. */
+  dialog?: boolean
+}
 
-  if (!next) return <p>{t('cards.cannotFreeze')}</p>
+/** Round buttons over short labels, four in a row at 360 px, in Russian too. */
+function QuickActions(props: { actions: QuickAction[]; label: string }) {
   return (
-    <div className="stack">
-      <div>
-        <Button
-          variant="secondary"
-          busy={action.isPending}
-          onClick={() => {
-            setDone(undefined)
-            action.mutate(next, { onSuccess: () => setDone(next) })
-          }}
-          {...server.disabledProps}
-        >
-          {t(`cards.${next}`)}
-        </Button>
-        {server.reason}
-      </div>
-      {done && <Notice>{t(done === 'freeze' ? 'cards.frozen' : 'cards.unfrozen')}</Notice>}
-      {action.isError && <CardError error={action.error} />}
+    <ul className="quick-actions" aria-label={props.label}>
+      {props.actions.map((action) => {
+        const Icon = action.icon
+        return (
+          <li key={action.key}>
+            <button
+              type="button"
+              className={action.pressed ? 'quick-action quick-action-on' : 'quick-action'}
+              aria-label={action.name}
+              aria-haspopup={action.dialog ? 'dialog' : undefined}
+              aria-busy={action.busy || undefined}
+              disabled={action.disabled || action.busy}
+              onClick={action.onClick}
+              data-testid={`quick-${action.key}`}
+            >
+              <span className="quick-action-icon" aria-hidden="true">
+                {action.busy ? <span className="spinner" /> : <Icon />}
+              </span>
+              <span className="quick-action-label">{action.label}</span>
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+/** Everything else about the card: its name, a one-time code, the statement, who saw it, closing. */
+function MoreSettings(props: { card: CardDetail }) {
+  const { t } = useI18n()
+  const { card } = props
+  const closed = cardFinished(card.status)
+  return (
+    <div className="stack card-more">
+      {!closed && (
+        <Part title={t('cards.rename.title')}>
+          <RenameCard key={card.nick_name ?? ''} card={card} disabled={false} />
+        </Part>
+      )}
+      {cardRevealable(card.status) && <CardOtpPanel card={card} />}
+      <Part title={t('cards.statement.title')}>
+        <p className="muted">{t('cards.statement.lead')}</p>
+        <div>
+          <CsvButton url={cardCsvUrl(card.id)} fileName={`card-${card.last4}-transactions.csv`} />
+        </div>
+      </Part>
+      <RevealLog card={card} />
+      {!closed && (
+        <Part title={t('cards.close.title')}>
+          <CloseCard card={card} />
+        </Part>
+      )}
     </div>
+  )
+}
+
+function Part(props: { title: string; children: ReactNode }) {
+  const titleId = useId()
+  return (
+    <section className="stack sheet-part" aria-labelledby={titleId}>
+      <h3 id={titleId}>{props.title}</h3>
+      {props.children}
+    </section>
   )
 }
 
@@ -203,8 +332,8 @@ function RevealLog(props: { card: CardDetail }) {
   const titleId = useId()
   const log = useQuery(revealsQuery(props.card.id))
   return (
-    <section className="card stack" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t('cards.log.title')}</h2>
+    <section className="stack sheet-part" aria-labelledby={titleId}>
+      <h3 id={titleId}>{t('cards.log.title')}</h3>
       <p className="muted">{t('cards.log.lead')}</p>
       {log.isPending ? (
         <Pending paused={log.isPaused} />

@@ -1,13 +1,15 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import type { CardDetail, CardStatus } from '../../../contract/cards.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { Alert, Button } from '../../ui/components.tsx'
+import { CopyButton } from '../../ui/copy-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
-import { cardStatusLabel, groupedPan } from './labels.ts'
+import type { RevealedSecrets } from '../../workers/card-secrets.ts'
+import { cardStatusLabel } from './labels.ts'
 import { CLIPBOARD_CLEAR_MS, copySecret } from './secret-clipboard.ts'
-import { REVEAL_MS, useCardOtp, useCardReveal } from './use-card-reveal.ts'
+import { useCardOtp } from './use-card-reveal.ts'
 
 /** What the server answers when the card's status forbids the action, in words. */
 export function CardError(props: { error: unknown }) {
@@ -29,83 +31,23 @@ export function CardError(props: { error: unknown }) {
   return <ErrorSummary error={error} />
 }
 
-/** The number, expiry and CVV: fetched on request through the worker, shown for 30 s. */
-export function CardSecretsPanel(props: { card: CardDetail }) {
+/**
+ * Copy buttons for the revealed number, expiry and CVV (the card picture shows
+ * them): a copied secret leaves the clipboard after CLIPBOARD_CLEAR_MS.
+ */
+export function SecretCopyButtons(props: { secrets: RevealedSecrets }) {
   const { t } = useI18n()
-  const titleId = useId()
-  const server = useNeedsServer()
-  const { secrets, reveal, hide, busy, error } = useCardReveal(props.card.id)
-  const seconds = REVEAL_MS / 1000
-
+  const copied = t('cards.copied', { seconds: CLIPBOARD_CLEAR_MS / 1000 })
+  const rows: [string, string][] = [
+    [t('cards.reveal.number'), props.secrets.pan],
+    [t('cards.reveal.expiry'), props.secrets.expiry],
+    [t('cards.reveal.cvv'), props.secrets.cvv],
+  ]
   return (
-    <section className="card stack" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t('cards.reveal.title')}</h2>
-      <p className="muted">{t('cards.reveal.hint', { seconds })}</p>
-      {secrets ? (
-        <>
-          <dl className="fields card-secrets">
-            <SecretRow
-              label={t('cards.reveal.number')}
-              value={secrets.pan}
-              shown={groupedPan(secrets.pan)}
-            />
-            <SecretRow label={t('cards.reveal.expiry')} value={secrets.expiry} />
-            <SecretRow label={t('cards.reveal.cvv')} value={secrets.cvv} />
-          </dl>
-          <div>
-            <Button variant="secondary" onClick={hide}>
-              {t('cards.reveal.hide')}
-            </Button>
-          </div>
-        </>
-      ) : (
-        <div>
-          <Button onClick={reveal} busy={busy} {...server.disabledProps}>
-            {t('cards.reveal.show')}
-          </Button>
-          {server.reason}
-        </div>
-      )}
-      {error !== undefined && <CardError error={error} />}
-    </section>
-  )
-}
-
-function SecretRow(props: { label: string; value: string; shown?: string }) {
-  const { t } = useI18n()
-  const [outcome, setOutcome] = useState<'copied' | 'failed'>()
-
-  useEffect(() => {
-    if (!outcome) return
-    const timer = setTimeout(() => setOutcome(undefined), 2000)
-    return () => clearTimeout(timer)
-  }, [outcome])
-
-  const copy = async () => {
-    try {
-      await copySecret(props.value)
-      setOutcome('copied')
-    } catch {
-      setOutcome('failed')
-    }
-  }
-
-  return (
-    <div className="field-row">
-      <dt>{props.label}</dt>
-      <dd className="row">
-        <span className="card-secret-value">{props.shown ?? props.value}</span>
-        <Button variant="secondary" onClick={copy}>
-          {t('copy.copyThing', { thing: props.label })}
-        </Button>
-        <span role="status" className="copy-status">
-          {outcome === 'copied'
-            ? t('cards.copied', { seconds: CLIPBOARD_CLEAR_MS / 1000 })
-            : outcome === 'failed'
-              ? t('copy.failed')
-              : ''}
-        </span>
-      </dd>
+    <div className="card-copy-row">
+      {rows.map(([thing, text]) => (
+        <CopyButton key={thing} text={text} thing={thing} write={copySecret} copied={copied} />
+      ))}
     </div>
   )
 }

@@ -1,9 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { CardDetail, CardLimits } from '../../../contract/cards.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { Button, Notice, TextField } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
+import { FieldList } from '../../ui/field-list.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { CardError } from './card-secrets-panel.tsx'
 import { useCardLimits, useRenameCard } from './mutations.ts'
@@ -98,6 +100,22 @@ export function limitFaults(
   return faults
 }
 
+/** The limits as they stand, as amounts ("€1,000.00"), above the form that changes them. */
+export function LimitsSummary(props: { card: CardDetail }) {
+  const { t, language } = useI18n()
+  const { card } = props
+  const amount = (value: string) =>
+    formatMoney(language, { amount: value, currency: card.currency, chain: null })
+  return (
+    <FieldList
+      rows={LIMIT_FIELDS.map((field) => [
+        t(`cards.limits.now.${field}`),
+        amount(card.limits[field]),
+      ])}
+    />
+  )
+}
+
 /** Fiat currencies here have 2 decimals (the catalogue's EUR, USD, GBP). */
 const FIAT_DECIMALS = 2
 
@@ -148,6 +166,7 @@ export function LimitsEditor(props: { card: CardDetail; disabled: boolean }) {
             key={field}
             ref={field === firstField ? firstFault : undefined}
             label={label[field]}
+            adornment={props.card.currency}
             inputMode="decimal"
             value={limits[field]}
             onChange={(event) => {

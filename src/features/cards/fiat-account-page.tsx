@@ -10,7 +10,7 @@ import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardLinks } from './card-visual.tsx'
-import { accountStatusLabel } from './labels.ts'
+import { accountName, accountStatusLabel } from './labels.ts'
 import { accountQuery, accountTransactionsQuery } from './queries.ts'
 import './cards.css'
 
@@ -51,7 +51,7 @@ function Account(props: { account: FiatAccount; back: Back }) {
   const active = account.status === 'ACTIVE'
   return (
     <>
-      <PageHeader title={account.program_name} back={props.back} />
+      <PageHeader title={accountName(account)} back={props.back} />
       <dl className="fields">
         <div className="field-row">
           <dt>{t('cards.balance')}</dt>

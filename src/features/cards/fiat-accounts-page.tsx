@@ -13,7 +13,7 @@ import { NoWalletYet } from '../../ui/no-wallet.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { useChosenWallet, WalletSelect } from '../../ui/wallet-select.tsx'
-import { accountStatusLabel, cardCountLabel } from './labels.ts'
+import { accountName, accountStatusLabel, cardCountLabel } from './labels.ts'
 import { useOpenAccount } from './mutations.ts'
 import { accountPagesQuery, programsQuery } from './queries.ts'
 import './cards.css'
@@ -115,7 +115,7 @@ function AccountRow(props: { account: FiatAccount }) {
       className="account-row"
     >
       <span className="account-row-main">
-        <span className="card-tx-title">{account.program_name}</span>
+        <span className="card-tx-title">{accountName(account)}</span>
         <span className="muted">
           {account.currency} · {cardCountLabel(t, language, cards)}
         </span>

@@ -191,7 +191,9 @@ describe('fiat account page', () => {
     renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
       path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
     })
-    expect(await screen.findByRole('heading', { level: 1, name: 'Family EUR' })).toBeVisible()
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Family EUR ··\u00a04821' }),
+    ).toBeVisible()
     expect(screen.getByText('Balance').nextSibling).toHaveTextContent('€125.50')
     expect(screen.getByText('Status').nextSibling).toHaveTextContent(/^Active$/)
     expect(api.to(ACCOUNT)[0]?.query.get('show_cards')).toBe('true')
@@ -199,7 +201,7 @@ describe('fiat account page', () => {
     const cards = screen.getByRole('heading', { name: 'Cards on this account' }).closest('section')!
     const links = within(cards).getAllByRole('link')
     expect(links).toHaveLength(2)
-    expect(links[0]).toHaveAccessibleName(/Travel.*Card ending in 4242.*Active/)
+    expect(links[0]).toHaveAccessibleName(/Travel.*Active.*Card ending in 4242/)
     expect(links[0]).toHaveAttribute('href', `/cards/${CARD_ID}`)
 
     expect(screen.getByRole('link', { name: 'Issue a card on this account' })).toHaveAttribute(
@@ -244,7 +246,9 @@ describe('fiat account page', () => {
       [`${ACCOUNT}/transactions`]: { body: aPage([]) },
     })
     renderApp(<FiatAccountPage id={ACCOUNT_ID} />, { path: `/accounts/${ACCOUNT_ID}` })
-    expect(await screen.findByRole('heading', { level: 1, name: 'Family EUR' })).toBeVisible()
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Family EUR ··\u00a04821' }),
+    ).toBeVisible()
     expect(await screen.findByText('No transactions yet.')).toBeVisible()
     expect(api.to(`GET /fiat_accounts/${ACCOUNT_ID}`)[0]?.query.get('show_cards')).toBe('true')
   })
@@ -265,7 +269,9 @@ describe('fiat account page', () => {
       'The service is briefly unavailable.',
     )
     await user.click(screen.getByRole('button', { name: 'Try again' }))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Family EUR' })).toBeVisible()
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Family EUR ··\u00a04821' }),
+    ).toBeVisible()
   })
 
   it('says an account that is not there does not exist, with the way back', async () => {

@@ -24,4 +24,5 @@ export const printedExpiry = (month: number, year: number) =>
 /** The number in groups of four, as on the card. */
 export const groupedPan = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, '$1 ')
 
+export { accountName } from '../../i18n/account-names.ts'
 export { walletName } from '../../i18n/wallet-names.ts'

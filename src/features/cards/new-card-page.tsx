@@ -29,7 +29,7 @@ import {
   MAX_LENGTH,
   serverAddressFaults,
 } from './delivery.ts'
-import { formFactorLabel } from './labels.ts'
+import { accountName, formFactorLabel } from './labels.ts'
 import { useIssueCard } from './mutations.ts'
 import { fiatAccountsQuery, programsQuery } from './queries.ts'
 import './cards.css'
@@ -385,7 +385,7 @@ function ChooseStep(props: {
           {props.accounts.map((item) => (
             <option key={item.id} value={item.id}>
               {t('cards.new.accountOption', {
-                program: item.program_name,
+                program: accountName(item),
                 balance: formatMoney(language, {
                   amount: item.balance,
                   currency: item.currency,
@@ -562,7 +562,7 @@ function ReviewStep(props: {
       t('cards.funding'),
       props.account
         ? t('cards.new.accountOption', {
-            program: props.account.program_name,
+            program: accountName(props.account),
             balance: money(props.account.balance),
           })
         : t('cards.standAlone'),

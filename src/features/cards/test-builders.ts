@@ -33,6 +33,7 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
     wallet_uuid: CARD_WALLET,
     program_id: PROGRAM_ID,
     program_name: 'Everyday EUR',
+    account_last4: '4821',
     sub_account_type: 'prepaid',
     type: 'prepaid',
     stand_alone: true,

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { DepositInstructions as Instructions } from '../../../contract/orders.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { CopyButton } from '../../ui/copy-button.tsx'
 
 /**
@@ -19,7 +19,7 @@ export function DepositInstructions(props: { instructions: Instructions; decimal
     {
       label: t('orders.bank.amount'),
       value: i.amount,
-      shown: formatAmount(language, i.amount, props.decimals, i.currency),
+      shown: formatMoney(language, { amount: i.amount, currency: i.currency }),
     },
     { label: t('orders.bank.beneficiary'), value: i.beneficiary },
     // Read in groups of four, as printed on cards and statements; copied without spaces.

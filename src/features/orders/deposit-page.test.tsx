@@ -111,7 +111,7 @@ describe('a bank deposit', () => {
     await user.type(screen.getByRole('textbox', { name: 'You deposit (EUR)' }), '250')
     await waitFor(() => expect(screen.getByRole('button', { name: 'Review' })).toBeEnabled())
     await user.click(screen.getByRole('button', { name: 'Review' }))
-    expect(screen.getByText('Send by bank transfer').nextSibling).toHaveTextContent('251.00 EUR')
+    expect(screen.getByText('Send by bank transfer').nextSibling).toHaveTextContent('€251.00')
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
 
     const bank = await screen.findByRole('region', { name: 'Send your bank transfer to' })
@@ -130,7 +130,7 @@ describe('a bank deposit', () => {
       'Copy Bank',
       'Copy Bank address',
     ])
-    expect(within(bank).getByText('251.00 EUR')).toBeInTheDocument()
+    expect(within(bank).getByText('€251.00')).toBeInTheDocument()
 
     await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
     expect(await navigator.clipboard.readText()).toBe('DE02120300000000202051')

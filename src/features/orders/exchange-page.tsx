@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useSearch } from 'wouter'
 import type { ExchangeDirection } from '../../../contract/orders.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney, formatRate } from '../../i18n/money.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { formKey } from './flow-url.ts'
@@ -72,27 +72,17 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
   const limits =
     direction && fromCurrency && compare(parseDecimal(direction.max_amount), parseDecimal('0')) > 0
       ? t('orders.exchange.limits', {
-          min: formatAmount(
-            language,
-            direction.min_amount,
-            fromCurrency.decimals,
-            fromCurrency.code,
-          ),
-          max: formatAmount(
-            language,
-            direction.max_amount,
-            fromCurrency.decimals,
-            fromCurrency.code,
-          ),
+          min: formatMoney(language, { amount: direction.min_amount, currency: fromCurrency.code }),
+          max: formatMoney(language, { amount: direction.max_amount, currency: fromCurrency.code }),
         })
       : undefined
   const indicative =
     direction &&
     t('orders.exchange.indicative', {
-      rate: t('orders.quote.rateValue', {
+      rate: formatRate(language, {
         from: direction.from.currency,
-        rate: formatAmount(language, direction.rate, 2),
         to: direction.to.currency,
+        rate: direction.rate,
       }),
     })
 

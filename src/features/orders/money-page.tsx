@@ -4,8 +4,8 @@ import { useLocation, useSearch } from 'wouter'
 import type { Currency } from '../../../contract/catalog.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
 import { href, paths } from '../../app/paths.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button, Notice, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { NoWalletYet } from '../../ui/no-wallet.tsx'
@@ -165,7 +165,11 @@ export function MoneyPage(props: {
       if (!withBalance) return name
       return t('orders.currency.option', {
         currency: name,
-        available: formatAmount(language, available(currency.uuid), currency.decimals),
+        available: formatMoney(language, {
+          amount: available(currency.uuid),
+          currency: currency.code,
+          chain: currency.chain,
+        }),
       })
     },
   }

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../i18n/en.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 
 /** What the review step does after a refused or lost confirmation. */
@@ -104,23 +104,12 @@ export interface QuoteProblem {
   retry: boolean
 }
 
-/** What the form knows of a currency: enough to write a limit in it. */
-interface Written {
-  currency: string
-  decimals: number
-}
-
 /**
  * A quote the server would not give, in words, on the field the person can
  * fix: an amount out of bounds (with the bound, from the problem's `limit`),
  * an address not of this network, a destination gone or unfit.
  */
-export function quoteProblem(
-  error: unknown,
-  t: Translate,
-  language: Language,
-  currencies: (Written | undefined)[] = [],
-): QuoteProblem {
+export function quoteProblem(error: unknown, t: Translate, language: Language): QuoteProblem {
   if (!(error instanceof ApiError)) {
     return { message: errorMessage(error, t, { language }), retry: true }
   }
@@ -131,10 +120,9 @@ export function quoteProblem(
     (error.code ? CODE_FIELDS[error.code] : undefined)
   const limit = error.problem?.limit
   if (limit && (error.code === 'AMOUNT_TOO_SMALL' || error.code === 'AMOUNT_TOO_LARGE')) {
-    const decimals = currencies.find((side) => side?.currency === limit.currency)?.decimals ?? 0
     return {
       message: t(`orders.error.${error.code}_limit`, {
-        limit: formatAmount(language, limit.amount, decimals, limit.currency),
+        limit: formatMoney(language, { amount: limit.amount, currency: limit.currency }),
       }),
       field,
       retry,

@@ -29,7 +29,7 @@ function quoteFor(call: Call, overrides: Partial<Quote> = {}): Quote {
     ...base,
     quote_id: `0190b0a4-0000-7000-8000-${String(quoteCount++).padStart(12, '0')}`,
     from: { ...base.from, amount },
-    to: { ...base.to, amount: `0.00${amount}` },
+    to: { ...base.to, amount: `0.00${amount.replace('.', '')}` },
     total: `${Number(amount) + 1.5}`,
     ...overrides,
   }
@@ -87,11 +87,11 @@ describe('the live quote', () => {
     })
     // "You pay / you receive", each fee on its own line, the total and the rate.
     const price = screen.getByRole('region', { name: 'Price' })
-    expect(within(price).getByText('You pay').nextSibling).toHaveTextContent('250.00 USDT')
-    expect(within(price).getByText('Fee').nextSibling).toHaveTextContent('1.00 USDT')
-    expect(within(price).getByText('Fee (0.5 %)').nextSibling).toHaveTextContent('0.50 USDT')
-    expect(within(price).getByText('Total charged').nextSibling).toHaveTextContent('251.50 USDT')
-    expect(within(price).getByText('Rate').nextSibling).toHaveTextContent('1 USDT = 0.0000158 BTC')
+    expect(within(price).getByText('You pay').nextSibling).toHaveTextContent('250 USDT')
+    expect(within(price).getByText('Fee').nextSibling).toHaveTextContent('1 USDT')
+    expect(within(price).getByText('Fee (0.5 %)').nextSibling).toHaveTextContent('0.5 USDT')
+    expect(within(price).getByText('Total charged').nextSibling).toHaveTextContent('251.5 USDT')
+    expect(within(price).getByText('Rate').nextSibling).toHaveTextContent('1 BTC = 63,291.139 USDT')
     expect(within(price).getByText('You receive').nextSibling).toHaveTextContent('0.0025 BTC')
     expect(screen.getByRole('textbox', { name: 'You receive (BTC)' })).toHaveValue('0.00250')
     expect(screen.getByText(/^Price fixed for \d+ s$/)).toBeInTheDocument()
@@ -155,11 +155,11 @@ describe('the live quote', () => {
     })
     await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '1')
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      /^The minimum for this transfer is 10\.00\sUSDT\.$/,
+      /^The minimum for this transfer is 10\sUSDT\.$/,
     )
     await waitFor(() => expect(amountField()).toHaveAttribute('aria-invalid', 'true'))
     expect(amountField()).toHaveAccessibleDescription(
-      expect.stringMatching(/The minimum for this transfer is 10\.00\sUSDT\./),
+      expect.stringMatching(/The minimum for this transfer is 10\sUSDT\./),
     )
     expect(reviewButton()).toBeDisabled()
     // Asking again cannot change the minimum: nothing offers to.
@@ -188,7 +188,7 @@ describe('the live quote', () => {
     await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '499')
     await screen.findByText('0.00499 BTC')
     expect(amountField()).toHaveAccessibleDescription(
-      'Available: 500.00\u00a0USDT That is more than you have, fees included.',
+      'Available: 500\u00a0USDT That is more than you have, fees included.',
     )
     expect(reviewButton()).toBeDisabled()
     expect(api.to('POST /orders/EXCHANGE_CRYPTO_INTERNAL')).toEqual([])
@@ -221,7 +221,7 @@ describe('review and confirm', () => {
       ),
     ).toBeInTheDocument()
     expect(screen.getByText('To').nextSibling).toHaveTextContent('Personal wallet')
-    expect(screen.getByText('Total charged').nextSibling).toHaveTextContent('101.50 USDT')
+    expect(screen.getByText('Total charged').nextSibling).toHaveTextContent('101.5 USDT')
 
     const confirm = screen.getByRole('button', { name: 'Confirm' })
     await user.dblClick(confirm)

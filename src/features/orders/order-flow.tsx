@@ -11,8 +11,8 @@ import {
 import { Link, useLocation, useSearch } from 'wouter'
 import type { Quote, QuoteQuery } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { useClosingConfirmation, useHaptics, useMainButton } from '../../telegram/mini-app.tsx'
 import { Alert, Button, Notice, Skeleton, TextField } from '../../ui/components.tsx'
@@ -298,10 +298,7 @@ export function OrderFlow(props: OrderFlowProps) {
     reading && !reading.ok && reading.problem !== 'empty' && typedSide
       ? amountProblem(t, reading, typedSide, language)
       : undefined
-  const issue =
-    live.error && !live.updating
-      ? quoteProblem(live.error, t, language, [props.from, props.to])
-      : undefined
+  const issue = live.error && !live.updating ? quoteProblem(live.error, t, language) : undefined
   const errorOf = (side: AmountSide) => {
     if (amount.side === side && readingError) return readingError
     if (amount.side === side && issue?.field === 'amount') return issue.message
@@ -335,6 +332,7 @@ export function OrderFlow(props: OrderFlowProps) {
       <div className="order-amounts stack">
         <TextField
           label={fieldLabel('from')}
+          adornment={props.from?.currency}
           inputMode="decimal"
           autoComplete="off"
           placeholder={amount.side === 'to' && live.updating ? '…' : '0'}
@@ -345,18 +343,17 @@ export function OrderFlow(props: OrderFlowProps) {
           hint={
             props.available !== undefined && props.from
               ? t('orders.amount.available', {
-                  amount: formatAmount(
-                    language,
-                    props.available,
-                    props.from.decimals,
-                    props.from.currency,
-                  ),
+                  amount: formatMoney(language, {
+                    amount: props.available,
+                    currency: props.from.currency,
+                  }),
                 })
               : undefined
           }
         />
         <TextField
           label={fieldLabel('to')}
+          adornment={props.to?.currency}
           inputMode="decimal"
           autoComplete="off"
           placeholder={amount.side === 'from' && live.updating ? '…' : '0'}
@@ -393,8 +390,8 @@ export function OrderFlow(props: OrderFlowProps) {
 
 const announcement = (t: Translate, language: Language, quote: Quote) =>
   t('orders.quote.announce', {
-    received: formatAmount(language, quote.to.amount, quote.to.decimals, quote.to.currency),
-    total: formatAmount(language, quote.total, quote.from.decimals, quote.from.currency),
+    received: formatMoney(language, { amount: quote.to.amount, currency: quote.to.currency }),
+    total: formatMoney(language, { amount: quote.total, currency: quote.from.currency }),
   })
 
 /** A decimal string as the person's language writes it in a field (no grouping: it is edited). */

@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from 'react'
 import type { Order } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
-import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { ApiError } from '../../net/api.ts'
 import { Button } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
@@ -133,7 +134,7 @@ function CancelOrder(props: { order: Order; onCanceled: () => void }) {
         {isDeposit(order.order_type)
           ? t('orders.cancel.depositEffect')
           : t('orders.cancel.effect', {
-              amount: formatAmount(language, order.total, order.from.decimals, order.from.currency),
+              amount: formatMoney(language, { amount: order.total, currency: order.from.currency }),
             })}
       </p>
       {refused && (

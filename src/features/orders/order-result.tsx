@@ -3,8 +3,8 @@ import { Link, useLocation } from 'wouter'
 import type { Order } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
 import type { MessageKey } from '../../i18n/en.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -81,7 +81,7 @@ export function OrderHeadline(props: { order: Order }) {
   return (
     <div className="stack order-headline">
       <p className="order-headline-amount">
-        {formatAmount(language, order.to.amount, order.to.decimals, order.to.currency)}
+        {formatMoney(language, { amount: order.to.amount, currency: order.to.currency })}
       </p>
       <p role="status" className={`order-status order-status-${statusTone(order.status)}`}>
         {orderStatusLabel(t, order.status)}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { OrderTarget, OrderType } from '../../../contract/orders.ts'
+import { accountName } from '../../i18n/account-names.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletName } from './labels.ts'
 import { chainsQuery, fiatAccountsQuery, walletsQuery } from './queries.ts'
@@ -54,7 +55,7 @@ export function useTargetText(order: Targeted): string {
       )
       return account
         ? t('orders.target.fiatAccount', {
-            program: account.program_name,
+            program: accountName(account),
             currency: account.currency,
           })
         : t('orders.target.cardAccount', { currency: order.to.currency })

@@ -53,7 +53,7 @@ describe('the order history', () => {
     expect(first.getByRole('link')).toHaveAttribute('href', `/orders/${orderN(0).id}`)
     expect(first.getByText('Exchange')).toBeInTheDocument()
     expect(first.getByText('Complete')).toBeInTheDocument()
-    expect(first.getByText(/^−101\.50\sUSDT$/)).toBeInTheDocument()
+    expect(first.getByText(/^−101\.5\sUSDT$/)).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Show more' }))
     await waitFor(() => expect(screen.getAllByTestId('order-row')).toHaveLength(25))
@@ -151,6 +151,7 @@ describe('the order history', () => {
             wallet_uuid: WALLET_UUID,
             program_id: '0190b0a4-0000-7000-8000-00000000ab01',
             program_name: 'Travel card',
+            account_last4: '1234',
             sub_account_type: 'prepaid',
             status: 'ACTIVE',
             currency_uuid: '0190b0a4-0000-7000-8000-0000000000c9',
@@ -170,7 +171,7 @@ describe('the order history', () => {
     )
     expect(own).toHaveTextContent('Кошелёк «Личный»')
     expect(other).toHaveTextContent('Другой кошелёк на платформе')
-    await waitFor(() => expect(card).toHaveTextContent('Карточный счёт: Travel card · EUR'))
+    await waitFor(() => expect(card).toHaveTextContent('Карточный счёт: Travel card ·· 1234 · EUR'))
     // A counterparty's name and masked number are data, shown as they are.
     expect(person).toHaveTextContent('Anna Schmidt · DE89 … 3000')
     const list = screen.getByRole('list', { name: 'Заявки' })
@@ -307,7 +308,7 @@ describe('an order', () => {
     await user.click(await screen.findByRole('button', { name: 'Cancel the order' }))
     expect(screen.getByRole('heading', { name: 'Cancel this order?' })).toHaveFocus()
     expect(
-      screen.getByText(/^The 101\.50\sUSDT set aside for it goes back to your wallet\.$/),
+      screen.getByText(/^The 101\.5\sUSDT set aside for it goes back to your wallet\.$/),
     ).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Keep the order' }))
     expect(api.to(`POST /orders/${ID}/cancel`)).toEqual([])

@@ -2,8 +2,9 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Link, useLocation, useSearch } from 'wouter'
 import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import { href } from '../../app/paths.ts'
-import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
@@ -164,8 +165,8 @@ function OrderRow(props: { order: Order }) {
   const { order } = props
   const incoming = isDeposit(order.order_type)
   const amount = incoming
-    ? `+${formatAmount(language, order.to.amount, order.to.decimals, order.to.currency)}`
-    : `−${formatAmount(language, order.total, order.from.decimals, order.from.currency)}`
+    ? `+${formatMoney(language, { amount: order.to.amount, currency: order.to.currency })}`
+    : `−${formatMoney(language, { amount: order.total, currency: order.from.currency })}`
   const tone = statusTone(order.status)
   const target = useTargetText(order)
   return (

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { FeeLine, MoneySide, OrderType } from '../../../contract/orders.ts'
-import { formatAmount } from '../../i18n/format.ts'
 import { type Language, useI18n } from '../../i18n/i18n.tsx'
+import { formatFigure, formatMoney, formatRate } from '../../i18n/money.ts'
 import { feeLabel, orderKind, sideLabels } from './labels.ts'
 
 /** What a quote and an order share: the amounts on both sides, the rate and the fees. */
@@ -18,16 +18,16 @@ const money = (
   language: Language,
   side: Pick<MoneySide, 'decimals' | 'currency'>,
   amount: string,
-) => formatAmount(language, amount, side.decimals, side.currency)
+) => formatMoney(language, { amount, currency: side.currency })
 
 /** "1 BTC = 61,234.50 USDT"; nothing when both sides are one currency. */
 export function useRateText(priced: Pick<Priced, 'from' | 'to' | 'rate'>): string | undefined {
-  const { t, language } = useI18n()
+  const { language } = useI18n()
   if (priced.from.currency_uuid === priced.to.currency_uuid) return undefined
-  return t('orders.quote.rateValue', {
+  return formatRate(language, {
     from: priced.from.currency,
-    rate: formatAmount(language, priced.rate, 2),
     to: priced.to.currency,
+    rate: priced.rate,
   })
 }
 
@@ -57,9 +57,7 @@ export function PriceLines(props: { priced: Priced; extra?: [string, ReactNode][
           // Fee lines have no id; their order is the server's and stays put.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <div className="order-line order-line-fee" key={index}>
-            <dt>
-              {feeLabel(t, fee.kind, fee.percent ? formatAmount(language, fee.percent, 0) : '')}
-            </dt>
+            <dt>{feeLabel(t, fee.kind, fee.percent ? formatFigure(language, fee.percent) : '')}</dt>
             <dd>{money(language, priced.from, fee.amount)}</dd>
           </div>
         ))

@@ -29,6 +29,7 @@ const account = (overrides: Partial<FiatAccount> = {}): FiatAccount => ({
   wallet_uuid: WALLET_UUID,
   program_id: '0190b0a4-0000-7000-8000-00000000ab01',
   program_name: 'Travel card',
+  account_last4: '1234',
   sub_account_type: 'prepaid',
   stand_alone: false,
   status: 'ACTIVE',
@@ -43,6 +44,7 @@ const PREPAID = account()
 const BALANCE = account({
   id: '0190b0a4-0000-7000-8000-00000000fa02',
   program_name: 'Everyday card',
+  account_last4: '5678',
   sub_account_type: 'balance',
 })
 
@@ -100,7 +102,7 @@ describe('topping up a card account', () => {
   it('quotes the account’s own currency, then stablecoins as a wholesale transfer', async () => {
     const { api, user } = renderTopUp(`&account=${BALANCE.id}`)
     const accountField = await screen.findByRole('combobox', { name: 'Card account' })
-    expect(accountField).toHaveDisplayValue(/^Everyday card · balance · 12\.50\sEUR$/)
+    expect(accountField).toHaveDisplayValue(/^Everyday card ··\s5678 · balance · €12\.50$/)
     const payWith = screen.getByRole('combobox', { name: 'Pay with' })
     // Only the account's currency and the stablecoins pay for a top-up.
     expect([...(payWith as HTMLSelectElement).options].map((option) => option.value)).toEqual([

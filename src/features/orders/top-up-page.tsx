@@ -3,8 +3,9 @@ import { useState } from 'react'
 import { useSearch } from 'wouter'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import type { OrderType } from '../../../contract/orders.ts'
-import { formatAmount } from '../../i18n/format.ts'
+import { accountName } from '../../i18n/account-names.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -131,14 +132,13 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
             {accounts.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {t('orders.topUp.accountOption', {
-                  program: candidate.program_name,
+                  program: accountName(candidate),
                   kind: t(`orders.subAccount.${candidate.sub_account_type}`),
-                  balance: formatAmount(
-                    language,
-                    candidate.balance,
-                    basics.currency(candidate.currency_uuid)?.decimals ?? 2,
-                    candidate.currency,
-                  ),
+                  balance: formatMoney(language, {
+                    amount: candidate.balance,
+                    currency: candidate.currency,
+                    chain: null,
+                  }),
                 })}
               </option>
             ))}

@@ -3,8 +3,12 @@ import { type ReactNode, useId } from 'react'
 import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
+import {
+  DISPLAY_CURRENCIES,
+  type DisplayCurrency,
+  useDisplayCurrency,
+} from '../../queries/display-currency.ts'
 import { Pending } from '../../ui/online.tsx'
-import { DISPLAY_CURRENCIES, type DisplayCurrency, useDisplayCurrency } from './display-currency.ts'
 import { ratesQuery, walletsQuery } from './queries.ts'
 import { totalBalance } from './total.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { aBalance, aWallet } from '../../../tests/support/builders.ts'
-import { currencyForLocales } from './display-currency.ts'
+import { currencyForLocales } from '../../queries/display-currency.ts'
 import { totalBalance } from './total.ts'
 
 const rates = (entries: Record<string, string>) =>

@@ -1,22 +1,21 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { href } from '../../app/paths.ts'
-import { formatAmount, formatDateTime } from '../../i18n/format.ts'
+import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
 import { CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { methodLabel, recordTypeLabel, statusLabel, transactionTypeLabel } from './labels.ts'
-import { transactionQuery, walletQuery } from './queries.ts'
+import { transactionQuery } from './queries.ts'
 
 /** /wallets/:uuid/transactions/:tx — every field of one transaction. */
 export default function TransactionPage(props: { walletUuid: string; tx: string }) {
   const { t, language } = useI18n()
   const transaction = useQuery(transactionQuery(props.walletUuid, props.tx))
-  // For the currency's decimals; the amount itself is never rounded either way.
-  const wallet = useQuery(walletQuery(props.walletUuid))
   const back = { href: href.wallet(props.walletUuid), label: t('tx.back') }
 
   if (transaction.isPending) return <Pending paused={transaction.isPaused} />
@@ -32,12 +31,9 @@ export default function TransactionPage(props: { walletUuid: string; tx: string 
   }
 
   const tx = transaction.data
-  const decimals =
-    wallet.data?.balances.find((balance) => balance.currency_uuid === tx.currency_uuid)?.decimals ??
-    2
   const none = <span className="muted">{t('tx.none')}</span>
   const fields: [string, ReactNode][] = [
-    [t('tx.amount'), formatAmount(language, tx.amount, decimals, tx.currency)],
+    [t('tx.amount'), formatMoney(language, { amount: tx.amount, currency: tx.currency })],
     [t('tx.statusLabel'), statusLabel(t, tx.status)],
     [t('tx.typeLabel'), transactionTypeLabel(t, tx.type)],
     [t('tx.methodLabel'), methodLabel(t, tx.method)],

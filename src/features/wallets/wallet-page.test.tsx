@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query'
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   anAddress,
@@ -46,7 +46,10 @@ function renderWallet(routes: Record<string, Route> = {}) {
     [`GET ${W}/transactions`]: { body: aTransactionPage(0, 2, 2) },
     ...routes,
   })
-  return { api, ...renderApp(<WalletPage uuid={WALLET_UUID} />, { path: W }) }
+  return {
+    api,
+    ...renderApp(<WalletPage uuid={WALLET_UUID} activity={(csv) => csv} />, { path: W }),
+  }
 }
 
 // happy-dom lays nothing out: give the history's scroller a viewport of ten rows.
@@ -96,73 +99,6 @@ describe('deposit addresses', () => {
     act(() => onlineManager.setOnline(false))
     expect(screen.getByRole('button', { name: 'Get address' })).toBeDisabled()
     expect(api.calls.filter((call) => call.method === 'POST')).toEqual([])
-  })
-})
-
-describe('history', () => {
-  it('asks the server again with every filter that changes', async () => {
-    const { api, user } = renderWallet()
-    await screen.findAllByTestId('history-row')
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Complete')
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'Withdrawal')
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Currency' }), 'ETH')
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } })
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } })
-
-    await waitFor(() => {
-      const last = api.to(`GET ${W}/transactions`).at(-1)!
-      expect(Object.fromEntries(last.query)).toEqual({
-        type: 'withdrawal',
-        status: 'complete',
-        currency: 'ETH',
-        from: new Date('2026-01-01T00:00:00').toISOString(),
-        to: new Date('2026-01-31T23:59:59.999').toISOString(),
-        limit: '50',
-        offset: '0',
-      })
-    })
-    await user.click(screen.getByRole('button', { name: 'Clear filters' }))
-    await waitFor(() =>
-      expect(Object.fromEntries(api.to(`GET ${W}/transactions`).at(-1)!.query)).toEqual({
-        limit: '50',
-        offset: '0',
-      }),
-    )
-  })
-
-  it('loads the next page when the end of the list comes into view', async () => {
-    const { api } = renderWallet({
-      [`GET ${W}/transactions`]: (call) => {
-        const offset = Number(call.query.get('offset'))
-        return { body: aTransactionPage(offset, Math.min(3, 5 - offset), 5) }
-      },
-    })
-    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(5))
-    expect(api.to(`GET ${W}/transactions`).map((call) => call.query.get('offset'))).toEqual([
-      '0',
-      '3',
-    ])
-    expect(screen.getByText('5 of 5')).toBeInTheDocument()
-  })
-
-  it('before the last page, says how many are shown and that more follow, the set size unknown', async () => {
-    // The server counts a long history only on its last page (or when asked).
-    const { total: _uncounted, ...first } = aTransactionPage(0, 50, 10_000)
-    renderWallet({ [`GET ${W}/transactions`]: { body: first } })
-    const rows = await screen.findAllByTestId('history-row')
-    expect(rows[0]).toHaveAttribute('aria-setsize', '-1')
-    expect(screen.getByText('50 shown, more to come')).toBeInTheDocument()
-  })
-
-  it('keeps only the rows in view in the page, out of 10 000', async () => {
-    renderWallet({ [`GET ${W}/transactions`]: { body: aTransactionPage(0, 50, 10_000) } })
-    const rows = await screen.findAllByTestId('history-row')
-    expect(rows.length).toBeLessThan(30)
-    expect(rows[0]).toHaveAttribute('aria-setsize', '10000')
-    expect(within(rows[0]!).getByRole('link')).toHaveAttribute(
-      'href',
-      `/wallets/${WALLET_UUID}/transactions/0190b0a4-0000-7000-8000-000000000000`,
-    )
   })
 })
 

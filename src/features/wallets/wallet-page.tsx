@@ -1,7 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
+import type { Wallet } from '../../../contract/wallets.ts'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { formatMoney } from '../../i18n/money.ts'
+import { useDisplayCurrency } from '../../queries/display-currency.ts'
+import { CsvButton } from '../../ui/csv-button.tsx'
 import { ListIcon, PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
@@ -9,15 +13,22 @@ import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { Addresses } from './addresses.tsx'
 import { BalanceList } from './balance-list.tsx'
-import { History } from './history.tsx'
+import { csvUrl } from './csv-export.ts'
 import { walletTypeLabel } from './labels.ts'
-import { walletQuery } from './queries.ts'
+import { ratesQuery, walletQuery } from './queries.ts'
+import { totalBalance } from './total.ts'
 
 /**
- * /wallets/:uuid — balances, deposit addresses, history. The money actions
- * for this wallet are the `actions` slot (src/app composes them in).
+ * /wallets/:uuid — what the wallet holds (in all, and per currency), what
+ * can be done with it, what happened in it, its deposit addresses. The money
+ * actions and the activity are slots (src/app composes them in); the
+ * activity gets the wallet's CSV export to show beside it.
  */
-export default function WalletPage(props: { uuid: string; actions?: ReactNode }) {
+export default function WalletPage(props: {
+  uuid: string
+  actions?: ReactNode
+  activity?: (csv: ReactNode) => ReactNode
+}) {
   const { t, formatDate } = useI18n()
   const wallet = useQuery(walletQuery(props.uuid))
   const back = { href: paths.home, label: t('wallets.back') }
@@ -39,10 +50,16 @@ export default function WalletPage(props: { uuid: string; actions?: ReactNode })
         lead={t('wallets.createdOn', { date: formatDate(wallet.data.created_at) })}
       />
       <section className="card stack" aria-labelledby="wallet-balances">
-        <h2 id="wallet-balances">{t('wallets.balances')}</h2>
-        <BalanceList balances={wallet.data.balances} />
+        <div className="stack wallet-total">
+          <h2 id="wallet-balances">{t('wallets.balances')}</h2>
+          <WalletTotal wallet={wallet.data} />
+        </div>
+        <BalanceList balances={wallet.data.balances} expandable />
       </section>
       {props.actions}
+      {props.activity?.(
+        <CsvButton url={csvUrl(props.uuid, {})} fileName={`transactions-${props.uuid}.csv`} />,
+      )}
       <nav className="card card-flush" aria-label={t('wallets.more')}>
         <LinkList
           rows={[
@@ -64,7 +81,26 @@ export default function WalletPage(props: { uuid: string; actions?: ReactNode })
         />
       </nav>
       <Addresses walletUuid={props.uuid} />
-      <History walletUuid={props.uuid} balances={wallet.data.balances} />
     </div>
+  )
+}
+
+/** The wallet's worth in the display currency, "≈" (rates move); nothing until the rates are in. */
+function WalletTotal(props: { wallet: Wallet }) {
+  const { t, language } = useI18n()
+  const [currency] = useDisplayCurrency()
+  const rates = useQuery(ratesQuery(currency))
+  if (!rates.data) return null
+  const total = totalBalance([props.wallet], rates.data.rates)
+  const amount = formatMoney(language, {
+    amount: total.amount,
+    currency: rates.data.base,
+    chain: null,
+  })
+  return (
+    <p className="wallet-total-amount" data-testid="wallet-total">
+      <span aria-hidden="true">{t('total.approx', { amount })}</span>
+      <span className="visually-hidden">{t('total.approxLabel', { amount })}</span>
+    </p>
   )
 }

@@ -45,19 +45,23 @@ describe('wallets on the home screen', () => {
     expect(eth).toHaveTextContent('0.000000000000000001 ETH')
     expect(eth).not.toHaveTextContent('pending')
     expect(usdt).toHaveTextContent('12,345,678,901,234.123456 USDT')
-    expect(usdt).toHaveTextContent('2.50 USDT pending')
+    expect(usdt).toHaveTextContent('2.5 USDT pending')
   })
 
   it('formats amounts the Russian way in Russian', async () => {
     renderOverview(
       {
         'GET /wallets': page([
-          aWallet({ balances: [aBalance({ available: '1234.5', decimals: 2, currency: 'EUR' })] }),
+          aWallet({
+            balances: [
+              aBalance({ available: '1234.5', decimals: 2, currency: 'EUR', chain: null }),
+            ],
+          }),
         ]),
       },
       'ru',
     )
-    expect(await screen.findByTestId('balance')).toHaveTextContent('1 234,50 EUR')
+    expect(await screen.findByTestId('balance')).toHaveTextContent('1 234,50 €')
     expect(screen.getByRole('heading', { name: 'Кошелёк «Личный»' })).toBeInTheDocument()
   })
 

@@ -1,0 +1,363 @@
+import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { Link } from 'wouter'
+import type { ActivityDetail, ActivityItem } from '../../../contract/activity.ts'
+import type { DeclineReason } from '../../../contract/card-transactions.ts'
+import { href } from '../../app/paths.ts'
+import type { MessageKey } from '../../i18n/en.ts'
+import { formatDateTime } from '../../i18n/format.ts'
+import { type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/money.ts'
+import { activityQuery } from '../../queries/activity.ts'
+import { useDisplayValue } from '../../queries/display-currency.ts'
+import { CopyButton } from '../../ui/copy-button.tsx'
+import { FieldList } from '../../ui/field-list.tsx'
+import { LoadError } from '../../ui/load-error.tsx'
+import { Pending } from '../../ui/online.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { ActivityAvatar, FigureText } from './activity-row.tsx'
+import './activity.css'
+import {
+  activityTitle,
+  avatarOf,
+  eventWords,
+  figures,
+  shortAddress,
+  statusWord,
+  TYPE_WORDS,
+} from './wording.ts'
+
+/**
+ * /activity/:id — one thing that happened, in plain words first: what, to or
+ * from whom, when, where it stands (with its steps), the fee and the rate.
+ * The ledger records with their hashes come last, folded under "Technical
+ * details", for whoever wants them.
+ */
+export default function ActivityDetailPage(props: { id: string }) {
+  const { t } = useI18n()
+  const item = useQuery(activityQuery(props.id))
+  const back = { href: href.activity(), label: t('activity.back') }
+
+  if (item.isPending) return <Pending paused={item.isPaused} shape="page" />
+  if (item.isError) {
+    return (
+      <LoadError error={item.error} what="activity" back={back} onRetry={() => item.refetch()} />
+    )
+  }
+  const detail = item.data
+  return (
+    <div className="stack">
+      <PageHeader id="activity-title" title={activityTitle(t, detail)} back={back} />
+      <Summary item={detail} />
+      <Facts item={detail} />
+      <Progress detail={detail} />
+      <Technical detail={detail} />
+    </div>
+  )
+}
+
+/** The item at the top, under its name: its picture, the amount large, its status. */
+function Summary(props: { item: ActivityItem }) {
+  const { t } = useI18n()
+  const displayValue = useDisplayValue()
+  const { item } = props
+  const { primary, secondary } = figures(item)
+  const under = secondary ? undefined : displayValue(primary.money)
+  const tone =
+    item.status === 'failed' || item.status === 'declined'
+      ? 'failed'
+      : item.status === 'pending'
+        ? 'pending'
+        : item.status === 'complete'
+          ? 'complete'
+          : 'void'
+  return (
+    <section className="card activity-summary" aria-labelledby="activity-title">
+      <ActivityAvatar avatar={avatarOf(item)} size="large" />
+      <p className="activity-summary-amount" data-testid="activity-amount">
+        <FigureText figure={primary} />
+      </p>
+      {secondary && (
+        <p className="activity-summary-under">
+          <FigureText figure={secondary} />
+        </p>
+      )}
+      {under && <p className="activity-summary-under muted">{under}</p>}
+      <p className={`status-chip status-chip-${tone}`} data-testid="activity-status">
+        {statusWord(t, item)}
+      </p>
+    </section>
+  )
+}
+
+/** An amount with every digit on a tap when the screen shows it shortened. */
+function Amount(props: { money: ActivityItem['amount']; sign?: 'in' | 'out' }) {
+  const { t, language } = useI18n()
+  const text = formatMoney(language, props.money, { sign: props.sign })
+  if (!isShortened(props.money)) return <span className="tabular">{text}</span>
+  return (
+    <details className="exact-amount">
+      <summary className="tabular">{text}</summary>
+      <span className="tabular">{formatMoney(language, props.money, { exact: true })}</span>{' '}
+      <CopyButton text={exactAmount(props.money)} thing={t('activity.detail.exact')} />
+    </details>
+  )
+}
+
+const DECLINES: Record<DeclineReason, MessageKey> = {
+  CARD_FROZEN: 'cards.tx.declined.CARD_FROZEN',
+  CARD_BLOCKED: 'cards.tx.declined.CARD_BLOCKED',
+  CARD_INACTIVE: 'cards.tx.declined.CARD_INACTIVE',
+  CARD_CANCELED: 'cards.tx.declined.CARD_CANCELED',
+  CARD_CLOSED: 'cards.tx.declined.CARD_CLOSED',
+  ACCOUNT_UNAVAILABLE: 'cards.tx.declined.ACCOUNT_UNAVAILABLE',
+  LIMIT_EXCEEDED: 'cards.tx.declined.LIMIT_EXCEEDED',
+  INSUFFICIENT_FUNDS: 'cards.tx.declined.INSUFFICIENT_FUNDS',
+  THREE_DS_FAILED: 'cards.tx.declined.THREE_DS_FAILED',
+}
+const ORDER_FAILURES: Record<string, MessageKey> = {
+  ADDRESS_REJECTED: 'orders.failure.ADDRESS_REJECTED',
+  ACCOUNT_CLOSED: 'orders.failure.ACCOUNT_CLOSED',
+}
+
+/** Why it failed or was declined, in a sentence that says what happened to the money. */
+export function failureWords(t: Translate, item: ActivityDetail): string | undefined {
+  const code = item.failure_code
+  if (!code) return undefined
+  if (item.source.type === 'order') return t(ORDER_FAILURES[code] ?? 'orders.failure.other')
+  if (code === 'LIMIT_EXCEEDED') {
+    const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
+    if (limit) return t(`cards.tx.declined.limit.${limit}`)
+  }
+  return t(DECLINES[code as DeclineReason] ?? 'cards.tx.declined')
+}
+
+function Facts(props: { item: ActivityDetail }) {
+  const { t } = useI18n()
+  return (
+    <section className="card stack" aria-labelledby="activity-facts">
+      <h2 id="activity-facts" className="visually-hidden">
+        {t('activity.detail.facts')}
+      </h2>
+      <FieldList rows={useFacts(props.item)} />
+    </section>
+  )
+}
+
+/** The plain-words lines: who, when, what it cost. */
+function useFacts(item: ActivityDetail): [string, ReactNode][] {
+  const { t, language } = useI18n()
+  const rows: [string, ReactNode][] = [[t('activity.detail.what'), t(TYPE_WORDS[item.type])]]
+  const incoming = item.direction === 'in'
+  if (item.merchant) {
+    const place = [item.merchant.city, item.merchant.country].filter(Boolean).join(', ')
+    rows.push([
+      t('activity.detail.merchant'),
+      place ? `${item.merchant.name} · ${place}` : item.merchant.name,
+    ])
+  }
+  if (item.counterparty_name) {
+    rows.push([
+      incoming ? t('activity.detail.from') : t('activity.detail.to'),
+      item.counterparty_name,
+    ])
+  }
+  if (item.address) {
+    rows.push([
+      item.type === 'deposit' && item.amount.chain !== null
+        ? t('activity.detail.depositAddress')
+        : incoming
+          ? t('activity.detail.fromAccount')
+          : t('activity.detail.toAccount'),
+      <span key="address" className="copy-line">
+        <code className="address-text" title={item.address}>
+          {item.address.length > 34 ? shortAddress(item.address) : item.address}
+        </code>
+        <CopyButton text={item.address} />
+      </span>,
+    ])
+  }
+  if (item.card_last4) {
+    rows.push([
+      t('activity.detail.card'),
+      item.card_id ? (
+        <Link key="card" href={href.card(item.card_id)}>
+          {t('activity.detail.cardEnding', { last4: item.card_last4 })}
+        </Link>
+      ) : (
+        t('activity.detail.cardEnding', { last4: item.card_last4 })
+      ),
+    ])
+  }
+  rows.push([t('activity.detail.when'), formatDateTime(language, item.created_at)])
+  rows.push([t('activity.detail.status'), statusWord(t, item)])
+  const failure = failureWords(t, item)
+  if (failure) rows.push([t('activity.detail.why'), failure])
+  if (item.confirmations !== null && item.required_confirmations !== null) {
+    rows.push([
+      t('activity.detail.confirmations'),
+      t('activity.detail.confirmationsValue', {
+        count: item.confirmations,
+        of: item.required_confirmations,
+      }),
+    ])
+  }
+  const own = item.direction === 'own'
+  rows.push([
+    own
+      ? t('activity.detail.paid')
+      : incoming
+        ? t('activity.detail.received')
+        : t('activity.detail.amount'),
+    <Amount key="amount" money={item.amount} />,
+  ])
+  if (item.fee) rows.push([t('activity.detail.fee'), <Amount key="fee" money={item.fee} />])
+  if (item.refunded) {
+    rows.push([t('activity.detail.refunded'), <Amount key="refunded" money={item.refunded} />])
+  }
+  if (!incoming && (item.fee || item.refunded)) {
+    rows.push([t('activity.detail.total'), <Amount key="total" money={item.total} />])
+  }
+  if (item.rate && item.received && item.received.currency !== item.amount.currency) {
+    rows.push([
+      t('activity.detail.rate'),
+      formatRate(language, {
+        from: item.amount.currency,
+        to: item.received.currency,
+        rate: item.rate,
+      }),
+    ])
+  }
+  if (own && item.received) {
+    rows.push([t('activity.detail.arrived'), <Amount key="received" money={item.received} />])
+  }
+  if (item.reference) rows.push([t('activity.detail.reference'), item.reference])
+  return rows
+}
+
+/** Its steps, oldest first, each with its time (and amount, for a card's clearing or refund). */
+function Progress(props: { detail: ActivityDetail }) {
+  const { t, language } = useI18n()
+  const { detail } = props
+  if (detail.timeline.length === 0) return null
+  return (
+    <section className="card stack" aria-labelledby="activity-progress">
+      <h2 id="activity-progress">{t('activity.detail.progress')}</h2>
+      <ol className="activity-timeline">
+        {detail.timeline.map((event, index) => {
+          const failed = event.status === 'failed' || event.status === 'declined'
+          return (
+            <li
+              // One step per time: a status may come twice (a retry), its moment does not.
+              key={`${event.code}-${event.at}`}
+              className={failed ? 'activity-step activity-step-failed' : 'activity-step'}
+              aria-current={index === detail.timeline.length - 1 ? 'step' : undefined}
+            >
+              <span className="activity-step-mark" aria-hidden="true">
+                {failed ? '✕' : '✓'}
+              </span>
+              <span className="activity-step-text">
+                <span>{eventWords(t, event.code, event.status, detail.type)}</span>
+                <span className="muted">
+                  <time dateTime={event.at}>{formatDateTime(language, event.at)}</time>
+                  {event.amount && ` · ${formatMoney(language, event.amount)}`}
+                </span>
+              </span>
+            </li>
+          )
+        })}
+      </ol>
+    </section>
+  )
+}
+
+/** What the ledger wrote, for whoever wants it: ids, records and their hashes, one tap deeper. */
+function Technical(props: { detail: ActivityDetail }) {
+  const { t, language } = useI18n()
+  const { detail } = props
+  const source =
+    detail.source.type === 'order' ? (
+      <Link href={href.order(detail.source.id)}>{t('activity.detail.openOrder')}</Link>
+    ) : (
+      <code>{detail.source.id}</code>
+    )
+  return (
+    <details className="card technical" data-testid="technical-details">
+      <summary>
+        <h2>{t('activity.detail.technical')}</h2>
+      </summary>
+      <div className="stack">
+        <FieldList
+          rows={[
+            [t('activity.detail.id'), <code key="id">{detail.id}</code>],
+            [t(`activity.source.${detail.source.type}`), source],
+            ...(detail.tx_hash
+              ? ([
+                  [
+                    t('tx.hash'),
+                    <span key="hash" className="stack">
+                      <code className="address-text">{detail.tx_hash}</code>
+                      <CopyButton text={detail.tx_hash} thing={t('tx.hash')} />
+                    </span>,
+                  ],
+                ] as [string, ReactNode][])
+              : []),
+            [t('activity.detail.updated'), formatDateTime(language, detail.updated_at)],
+          ]}
+        />
+        {detail.records.length > 0 && (
+          <section className="stack" aria-labelledby="activity-records">
+            <h3 id="activity-records">{t('activity.detail.records')}</h3>
+            <ul className="technical-rows">
+              {detail.records.map((record) => (
+                <li key={record.uuid}>
+                  <Link
+                    href={href.transaction(record.wallet_uuid, record.uuid)}
+                    className="technical-row"
+                  >
+                    <span className="technical-row-main">
+                      <span>
+                        {t(`tx.type.${record.type}`)} · {t(`tx.record.${record.record_type}`)}
+                      </span>
+                      <code className="muted technical-hash">{record.tx_hash ?? record.uuid}</code>
+                    </span>
+                    <span className="technical-row-side tabular">
+                      {formatMoney(language, record, {
+                        sign: record.type === 'deposit' ? 'in' : 'out',
+                        exact: true,
+                      })}
+                      <span className="muted">{t(`tx.status.${record.status}`)}</span>
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {detail.card_transactions.length > 0 && (
+          <section className="stack" aria-labelledby="activity-card-records">
+            <h3 id="activity-card-records">{t('activity.detail.cardRecords')}</h3>
+            <ul className="technical-rows">
+              {detail.card_transactions.map((record) => (
+                <li key={record.id} className="technical-row">
+                  <span className="technical-row-main">
+                    <span>{t(`cards.tx.type.${record.type}`)}</span>
+                    <code className="muted technical-hash">{record.id}</code>
+                  </span>
+                  <span className="technical-row-side tabular">
+                    {formatMoney(language, {
+                      amount: record.amount,
+                      currency: record.currency,
+                      chain: null,
+                    })}
+                    <span className="muted">{t(`activity.cardStatus.${record.status}`)}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </details>
+  )
+}

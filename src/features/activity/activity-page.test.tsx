@@ -1,0 +1,137 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { ActivityItem, ActivityPage as Page } from '../../../contract/activity.ts'
+import type { MoneySide } from '../../../contract/orders.ts'
+import { aBalance, aPage, aWallet } from '../../../tests/support/builders.ts'
+import { mockApi } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import ActivityPage from './activity-page.tsx'
+
+const side = (currency: string, amount: string, chain: MoneySide['chain']): MoneySide => ({
+  currency_uuid: '0190b0a4-0000-7000-8000-0000000000c2',
+  currency,
+  chain,
+  decimals: chain === null ? 2 : 8,
+  amount,
+})
+
+const exchange = {
+  id: '0190b0a4-0000-7000-8000-00000000aa01',
+  type: 'exchange',
+  status: 'complete',
+  direction: 'own',
+  wallet_uuid: '0190b0a4-0000-7000-8000-0000000000a1',
+  counter_wallet_uuid: null,
+  card_id: null,
+  card_last4: null,
+  fiat_account_id: null,
+  amount: side('USDT', '100', 'tron'),
+  fee: side('USDT', '0.1', 'tron'),
+  total: side('USDT', '100.1', 'tron'),
+  received: side('BTC', '0.00101885', 'bitcoin'),
+  refunded: null,
+  rate: '0.00001018854339',
+  counterparty_name: null,
+  merchant: null,
+  address: null,
+  reference: null,
+  tx_hash: null,
+  confirmations: null,
+  required_confirmations: null,
+  fee_kind: null,
+  failure_code: null,
+  source: { type: 'order', id: '0190b0a4-0000-7000-8000-00000000bb01', order_type: null },
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+} satisfies ActivityItem
+
+const purchase: ActivityItem = {
+  ...exchange,
+  id: '0190b0a4-0000-7000-8000-00000000aa02',
+  type: 'card_purchase',
+  direction: 'out',
+  amount: side('EUR', '12.99', null),
+  fee: null,
+  total: side('EUR', '12.99', null),
+  received: null,
+  rate: null,
+  card_last4: '4242',
+  merchant: { name: 'Netflix', mcc: '4899', city: 'Amsterdam', country: 'NL' },
+  created_at: '2025-03-02T10:00:00Z',
+}
+
+const page = (data: ActivityItem[]): Page => ({ data, limit: 30, next_cursor: null })
+
+function renderActivity(search = '') {
+  const api = mockApi({
+    'GET /wallets': {
+      body: aPage([aWallet({ balances: [aBalance({ currency: 'USDT', available: '5' })] })]),
+    },
+    'GET /activity': (call) => ({
+      body: page(
+        call.query.get('q') === 'netflix' || call.query.get('type') === 'card_purchase'
+          ? [purchase]
+          : [exchange, purchase],
+      ),
+    }),
+    'GET /rates': { body: { base: 'EUR', rates: [], updated_at: new Date().toISOString() } },
+  })
+  return { api, ...renderApp(<ActivityPage />, { path: `/activity${search}` }) }
+}
+
+describe('the Activity tab', () => {
+  it('shows each thing that happened as one row in words, by day', async () => {
+    renderActivity()
+    const rows = await screen.findAllByTestId('activity-row')
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toHaveTextContent('Exchange USDT → BTC')
+    expect(rows[0]).toHaveTextContent(/\+0\.00101885\sBTC/)
+    expect(rows[0]).toHaveTextContent(/−100\.1\sUSDT/)
+    expect(rows[1]).toHaveTextContent('Netflix')
+    expect(rows[1]).toHaveTextContent('−€12.99')
+    expect(rows[0]).toHaveAttribute('href', `/activity/${exchange.id}`)
+    expect(screen.getByRole('heading', { name: 'Today' })).toBeVisible()
+    expect(screen.getByRole('heading', { name: 'March 2, 2025' })).toBeVisible()
+  })
+
+  it('searches once typing settles, with the words in the address', async () => {
+    const { api, user, history } = renderActivity()
+    await screen.findAllByTestId('activity-row')
+    await user.type(screen.getByRole('searchbox', { name: 'Search your activity' }), 'netflix')
+    await waitFor(() =>
+      expect(api.to('GET /activity').some((call) => call.query.get('q') === 'netflix')).toBe(true),
+    )
+    // One request for the word, not one per key.
+    expect(api.to('GET /activity').filter((call) => call.query.get('q'))).toHaveLength(1)
+    await waitFor(() => expect(screen.getAllByTestId('activity-row')).toHaveLength(1))
+    expect(history.at(-1)).toBe('/activity?q=netflix')
+  })
+
+  it('filters by type in a sheet, and the chosen filter shows as a chip that removes it', async () => {
+    const { api, user } = renderActivity()
+    await screen.findAllByTestId('activity-row')
+    await user.click(screen.getByRole('button', { name: 'Filters' }))
+    const sheet = await screen.findByRole('dialog', { name: 'Filters' })
+    await user.click(within(sheet).getByRole('radio', { name: 'Card payment' }))
+    await waitFor(() =>
+      expect(api.to('GET /activity').at(-1)?.query.get('type')).toBe('card_purchase'),
+    )
+    await user.click(within(sheet).getByRole('button', { name: 'Show results' }))
+    const chip = await screen.findByRole('button', { name: 'Remove the filter Card payment' })
+    await user.click(chip)
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('type')).toBeNull())
+  })
+
+  it('offers a way out when nothing matches', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /activity': { body: page([]) },
+    })
+    const { user } = renderApp(<ActivityPage />, { path: '/activity?q=nothing' })
+    expect(
+      await screen.findByText('Nothing matches. Try other words or fewer filters.'),
+    ).toBeVisible()
+    await user.click(screen.getByRole('button', { name: 'Clear search and filters' }))
+    await waitFor(() => expect(screen.getByRole('searchbox')).toHaveValue(''))
+  })
+})

@@ -1,0 +1,294 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { Link, useLocation, useSearch } from 'wouter'
+import type { ActivityType } from '../../../contract/activity.ts'
+import { href } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { walletName } from '../../i18n/wallet-names.ts'
+import type { ActivityFilters } from '../../queries/activity.ts'
+import { walletsQuery } from '../../queries/wallets.ts'
+import { Button, buttonClass } from '../../ui/components.tsx'
+import { CloseIcon, FilterIcon, SearchIcon } from '../../ui/icons.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { Sheet } from '../../ui/sheet.tsx'
+import { ActivityFeed, QuietStart } from './activity-feed.tsx'
+import './activity.css'
+import { ACTIVITY_TYPE_LIST, TYPE_WORDS } from './wording.ts'
+
+/** What the screen is narrowed to, as its address holds it (`?q=&type=&currency=&wallet=`). */
+interface Narrowing {
+  q?: string
+  type?: ActivityType
+  currency?: string
+  wallet?: string
+}
+
+const isType = (value: string | null): value is ActivityType =>
+  (ACTIVITY_TYPE_LIST as readonly (string | null)[]).includes(value)
+
+function readNarrowing(search: string): Narrowing {
+  const params = new URLSearchParams(search)
+  const type = params.get('type')
+  return {
+    q: params.get('q')?.trim() || undefined,
+    type: isType(type) ? type : undefined,
+    currency: params.get('currency') || undefined,
+    wallet: params.get('wallet') || undefined,
+  }
+}
+
+/** Typing settles before the search is sent: one request for a word, not one per key. */
+const SEARCH_SETTLE_MS = 300
+/** The API's limit on a search (contract ActivityQuery.q). */
+const SEARCH_MAX = 100
+
+/**
+ * /activity — the Activity tab: everything that happened across wallets,
+ * cards and accounts, by day, with a search and filters at the top (type,
+ * currency, wallet) that live in the address, so back from an item keeps them.
+ * On a phone the filters are a sheet; what is chosen shows as chips.
+ */
+export default function ActivityPage() {
+  const { t } = useI18n()
+  const [, navigate] = useLocation()
+  const search = useSearch()
+  const narrowing = readNarrowing(search)
+  const [filtersOpen, setFiltersOpen] = useState(false)
+  const wallets = useQuery(walletsQuery())
+  const list = wallets.data?.data ?? []
+  const wallet = list.find((item) => item.uuid === narrowing.wallet)
+
+  const change = (next: Partial<Narrowing>) =>
+    navigate(href.activity({ ...narrowing, ...next }), { replace: true })
+
+  const filters: ActivityFilters = {
+    q: narrowing.q,
+    type: narrowing.type,
+    currency: narrowing.currency,
+    wallet_uuid: wallet?.uuid,
+  }
+  const chosen = [narrowing.type, narrowing.currency, wallet].filter(Boolean).length
+  const narrowed = chosen > 0 || narrowing.q !== undefined
+  // Held currencies first, then the rest the wallets know.
+  const currencies = [
+    ...new Set(
+      [...list.flatMap((item) => item.balances)]
+        .sort((a, b) => Number(isZero(a.available)) - Number(isZero(b.available)))
+        .map((balance) => balance.currency),
+    ),
+  ]
+
+  const chips: { key: string; label: string; clear: Partial<Narrowing> }[] = []
+  if (narrowing.type) {
+    chips.push({ key: 'type', label: t(TYPE_WORDS[narrowing.type]), clear: { type: undefined } })
+  }
+  if (narrowing.currency) {
+    chips.push({ key: 'currency', label: narrowing.currency, clear: { currency: undefined } })
+  }
+  if (wallet)
+    chips.push({ key: 'wallet', label: walletName(t, wallet), clear: { wallet: undefined } })
+
+  return (
+    <div className="stack">
+      <PageHeader
+        id="activity-title"
+        title={t('nav.activity')}
+        actions={
+          <Link
+            href={href.orders(wallet ? { wallet: wallet.uuid } : {})}
+            className={buttonClass('secondary')}
+          >
+            {t('orders.action.history')}
+          </Link>
+        }
+      />
+      <div className="activity-tools">
+        <SearchBox value={narrowing.q ?? ''} onSearch={(q) => change({ q })} />
+        <Button
+          variant="secondary"
+          className="activity-filter-button"
+          aria-haspopup="dialog"
+          onClick={() => setFiltersOpen(true)}
+        >
+          <FilterIcon size={20} />
+          {chosen > 0
+            ? t('activity.filters.openCount', { count: chosen })
+            : t('activity.filters.open')}
+        </Button>
+      </div>
+      {chips.length > 0 && (
+        <ul className="activity-chips" aria-label={t('activity.filters.chosen')}>
+          {chips.map((chip) => (
+            <li key={chip.key}>
+              <button
+                type="button"
+                className="chip chip-on"
+                aria-label={t('activity.filters.remove', { filter: chip.label })}
+                onClick={() => change(chip.clear)}
+              >
+                {chip.label}
+                <CloseIcon size={16} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Sheet
+        open={filtersOpen}
+        title={t('activity.filters.title')}
+        onClose={() => setFiltersOpen(false)}
+        testId="activity-filters"
+        footer={
+          <div className="sheet-actions">
+            {chosen > 0 && (
+              <Button
+                variant="quiet"
+                onClick={() => change({ type: undefined, currency: undefined, wallet: undefined })}
+              >
+                {t('activity.filters.clear')}
+              </Button>
+            )}
+            <Button onClick={() => setFiltersOpen(false)}>{t('activity.filters.done')}</Button>
+          </div>
+        }
+      >
+        <ChipGroup
+          legend={t('activity.filters.type')}
+          value={narrowing.type ?? ''}
+          options={ACTIVITY_TYPE_LIST.map((type) => ({ value: type, label: t(TYPE_WORDS[type]) }))}
+          onChange={(value) => change({ type: isType(value) ? value : undefined })}
+        />
+        {currencies.length > 0 && (
+          <ChipGroup
+            legend={t('activity.filters.currency')}
+            value={narrowing.currency ?? ''}
+            options={currencies.map((code) => ({ value: code, label: code }))}
+            onChange={(value) => change({ currency: value || undefined })}
+          />
+        )}
+        {list.length > 1 && (
+          <ChipGroup
+            legend={t('activity.filters.wallet')}
+            value={wallet?.uuid ?? ''}
+            options={list.map((item) => ({ value: item.uuid, label: walletName(t, item) }))}
+            onChange={(value) => change({ wallet: value || undefined })}
+          />
+        )}
+      </Sheet>
+      <ActivityFeed
+        filters={filters}
+        perspective={wallet ? { wallet: wallet.uuid } : undefined}
+        level={2}
+        empty={
+          narrowed ? (
+            <div className="card">
+              <QuietStart text={t('activity.emptyFiltered')}>
+                <Button
+                  variant="secondary"
+                  onClick={() => navigate(href.activity(), { replace: true })}
+                >
+                  {t('activity.filters.clearAll')}
+                </Button>
+              </QuietStart>
+            </div>
+          ) : (
+            <div className="card">
+              <QuietStart text={t('activity.empty')}>
+                <Link href={href.deposit()} className={buttonClass('primary')}>
+                  {t('steps.addMoney')}
+                </Link>
+              </QuietStart>
+            </div>
+          )
+        }
+      />
+    </div>
+  )
+}
+
+const isZero = (amount: string) => /^[-+]?0*(\.0*)?$/.test(amount)
+
+/** The search field: it searches once typing settles, and at once on Enter. */
+function SearchBox(props: { value: string; onSearch: (q: string | undefined) => void }) {
+  const { t } = useI18n()
+  const id = useId()
+  const [text, setText] = useState(props.value)
+  const onSearch = useRef(props.onSearch)
+  onSearch.current = props.onSearch
+  // What this box last asked for: an address that changes to anything else
+  // changed from outside (filters cleared, back), and the box follows it.
+  const asked = useRef(props.value)
+  if (props.value !== asked.current) {
+    asked.current = props.value
+    if (props.value !== text.trim()) setText(props.value)
+  }
+
+  // Refs only: one function for the box's life.
+  const send = useCallback((value: string) => {
+    asked.current = value
+    onSearch.current(value || undefined)
+  }, [])
+
+  useEffect(() => {
+    const wanted = text.trim()
+    if (wanted === asked.current) return
+    const timer = setTimeout(() => send(wanted), SEARCH_SETTLE_MS)
+    return () => clearTimeout(timer)
+  }, [text, send])
+
+  return (
+    <search>
+      <form
+        className="activity-search"
+        onSubmit={(event) => {
+          event.preventDefault()
+          send(text.trim())
+        }}
+      >
+        <label htmlFor={id} className="visually-hidden">
+          {t('activity.search.label')}
+        </label>
+        <SearchIcon size={20} />
+        <input
+          id={id}
+          type="search"
+          value={text}
+          maxLength={SEARCH_MAX}
+          placeholder={t('activity.search.placeholder')}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </form>
+    </search>
+  )
+}
+
+/** One choice as pills (radio buttons underneath): "All" and each option. */
+function ChipGroup(props: {
+  legend: string
+  value: string
+  options: { value: string; label: string }[]
+  onChange: (value: string) => void
+}) {
+  const { t } = useI18n()
+  const name = useId()
+  const all = [{ value: '', label: t('activity.filters.all') }, ...props.options]
+  return (
+    <fieldset className="chip-group">
+      <legend>{props.legend}</legend>
+      <div className="chip-options">
+        {all.map((option) => (
+          <label key={option.value} className="chip">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={props.value === option.value}
+              onChange={() => props.onChange(option.value)}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
