@@ -144,7 +144,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   it('a subscribed device gets an encrypted, VAPID-signed push that opens the event’s screen', async () => {
     const pushService = await startReceiver({ statuses: [201] })
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const config = await v2(pair, 'GET', '/push/config')
       expect(config.json<{ public_key: string }>().public_key).toMatch(/^[A-Za-z0-9_-]{80,}$/)
       const browser = browserKeys()
@@ -184,7 +184,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   it('a subscription the push service says is gone (410) is forgotten', async () => {
     const pushService = await startReceiver({ statuses: [410] })
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       await v2(pair, 'POST', '/push/subscriptions', {
         endpoint: `${pushService.url}/push/gone`,
         keys: browserKeys().keys,
@@ -204,7 +204,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   })
 
   it('a person from the Mini App gets a bot message with a button to the screen, in their language', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     const chatId = String(100_000_000 + Math.floor(Math.random() * 800_000_000))
     await app.db
@@ -236,7 +236,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   it('muted kinds reach neither push nor Telegram, but still the notification centre', async () => {
     const pushService = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
       const chatId = String(900_000_000 + Math.floor(Math.random() * 90_000_000))
       await app.db
@@ -291,7 +291,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
       const added = JSON.parse(out[0]!) as { id: string; secret: string; event_kinds: string[] }
       expect(added.secret).toMatch(/^whsec_/)
       expect(added.event_kinds).toEqual(['kyc.status_changed'])
-      const someone = await signUp(app, { kyc: false })
+      const someone = await signUp(app, { kyc: false, stepUp: true })
       await decideKyc(app, someone.access_token, 'APPROVED')
       await drain(app)
       expect(receiver.received.map((request) => request.path)).toEqual(['/tenant'])
@@ -324,7 +324,7 @@ describeServer('events: the real Telegram adapter in the app', () => {
       PUBLIC_URL: 'https://wallet.example',
     })
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
       await app.db
         .updateTable('users')

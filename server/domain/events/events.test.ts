@@ -56,7 +56,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
 
   it('kyc.status_changed: a decision, with the status before and after; signing up makes no event', async () => {
     const email = uniqueEmail('kyc')
-    const pair = await signUp(app, { email, kyc: false })
+    const pair = await signUp(app, { email, kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     expect(await eventKinds(app, userId)).toEqual([])
     const kinds = await producedBy(app, userId, () => decideKyc(app, pair.access_token, 'APPROVED'))
@@ -80,7 +80,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
     const email = uniqueEmail('device')
     const laptop = headers({ 'user-agent': 'Laptop/1.0' })
     const phone = headers({ 'user-agent': 'Phone/2.0' })
-    const pair = await signUp(app, { email, kyc: false, headers: laptop })
+    const pair = await signUp(app, { email, kyc: false, stepUp: true, headers: laptop })
     const userId = await userIdOf(app, pair)
     expect(
       await producedBy(app, userId, async () => {
@@ -107,7 +107,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
   })
 
   it('security.api_key_created: creating a key, not rotating or listing it', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     let keyId = ''
     expect(
@@ -140,7 +140,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
   })
 
   it('security.contact_changed: confirming a new e-mail, not asking for the code', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     const email = uniqueEmail('moved')
     const request = () =>
@@ -173,7 +173,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
   })
 
   it('deposit.detected when the chain sees a deposit, deposit.confirmed once when it completes', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     const wallet = await createWallet(app, pair.access_token)
     const address = await app.inject({
@@ -228,7 +228,7 @@ describeServer('events: the outbox commits with the change, or not at all', () =
   afterAll(() => app?.close())
 
   it('a rolled-back transaction leaves neither the event nor its dispatch job', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     const [jobsBefore] = await Promise.all([
       app.db.selectFrom('jobs').select('id').where('kind', '=', 'events.dispatch').execute(),
@@ -254,7 +254,7 @@ describeServer('events: the outbox commits with the change, or not at all', () =
   })
 
   it('a refused action (an API key with a bad allow-list) writes no event', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     const response = await app.inject({
       method: 'POST',
@@ -275,7 +275,7 @@ describeServer('events: a crash after the commit still delivers', () => {
     const url = place.databaseUrl === 'memory://' ? '' : place.databaseUrl
     try {
       const first = await createTestAppOn({ ...place, databaseUrl: url }, DISPATCH)
-      const pair = await signUp(first, { kyc: false })
+      const pair = await signUp(first, { kyc: false, stepUp: true })
       await addEndpoint(first, pair, { url: `${receiver.url}/hook` })
       const created = await first.inject({
         method: 'POST',
@@ -326,7 +326,7 @@ describeServer('events: webhooks', () => {
     const flaky = await startReceiver({ statuses: [500, 503] })
     const steady = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const mine = await addEndpoint(app, pair, { url: `${flaky.url}/flaky` })
       await addEndpoint(app, pair, { url: `${steady.url}/steady` })
       await createKey(pair, 'retried')
@@ -375,7 +375,7 @@ describeServer('events: webhooks', () => {
   it('signatures verify with standardwebhooks, and across a secret rotation with overlap', async () => {
     const receiver = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const endpoint = await addEndpoint(app, pair, { url: `${receiver.url}/signed` })
       const first = await endpointSecret(app, pair, endpoint.id)
       expect(first).toMatch(/^whsec_/)
@@ -444,9 +444,9 @@ describeServer('events: webhooks', () => {
     try {
       const other = await createTenant(app)
       const otherHeaders = headers({ 'x-tenant-id': other })
-      const alice = await signUp(app, { kyc: false })
-      const bob = await signUp(app, { kyc: false })
-      const carol = await signUp(app, { kyc: false, headers: otherHeaders })
+      const alice = await signUp(app, { kyc: false, stepUp: true })
+      const bob = await signUp(app, { kyc: false, stepUp: true })
+      const carol = await signUp(app, { kyc: false, stepUp: true, headers: otherHeaders })
       await addEndpoint(app, alice, { url: `${receiver.url}/alice` })
       await addEndpoint(app, bob, { url: `${receiver.url}/bob` })
       await addEndpoint(app, carol, { url: `${receiver.url}/carol` }, otherHeaders)
@@ -494,7 +494,7 @@ describeServer('events: webhooks', () => {
   it('an endpoint hears only the kinds it asked for, and nothing while disabled', async () => {
     const receiver = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       await addEndpoint(app, pair, {
         url: `${receiver.url}/kyc-only`,
         event_kinds: ['kyc.status_changed'],
@@ -515,7 +515,7 @@ describeServer('events: webhooks', () => {
   it('"send again" delivers a delivered event once more, with the same id', async () => {
     const receiver = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const endpoint = await addEndpoint(app, pair, { url: `${receiver.url}/again` })
       await createKey(pair, 'again')
       await drain(app)
@@ -538,7 +538,7 @@ describeServer('events: webhooks', () => {
         receiver.received[0]!.headers['webhook-id'],
       )
       // Someone else's delivery id is not found.
-      const stranger = await signUp(app, { kyc: false })
+      const stranger = await signUp(app, { kyc: false, stepUp: true })
       const theirs = await addEndpoint(app, stranger, { url: `${receiver.url}/theirs` })
       expectProblem(
         await app.inject({
@@ -572,7 +572,7 @@ describeServer('events: SSRF outside the sandbox', () => {
     'https://[::ffff:127.0.0.1]/hook',
     'https://localhost:8443/hook',
   ])('registering %s is refused', async (url) => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     expectProblem(
       await app.inject({
         method: 'POST',
@@ -586,7 +586,7 @@ describeServer('events: SSRF outside the sandbox', () => {
   })
 
   it('changing an endpoint’s URL to a private address is refused too', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const endpoint = await app.events.endpoints.create(
       { tenantId: DEMO_TENANT_ID, userId: await userIdOf(app, pair) },
       { url: 'https://93.184.215.14/hook' },
@@ -604,7 +604,7 @@ describeServer('events: SSRF outside the sandbox', () => {
   })
 
   it('an endpoint whose address turned private is refused at delivery, and nothing connects', async () => {
-    const pair = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     // Straight into the table: the registration check would refuse it (as tested above).
     const receiver = await startReceiver()
@@ -657,8 +657,8 @@ describeServer('events: the notification centre', () => {
     })
 
   it('lists the person’s events newest first with the screen each is about, and marks them read', async () => {
-    const pair = await signUp(app, { kyc: false })
-    const other = await signUp(app, { kyc: false })
+    const pair = await signUp(app, { kyc: false, stepUp: true })
+    const other = await signUp(app, { kyc: false, stepUp: true })
     await decideKyc(app, pair.access_token, 'APPROVED')
     await decideKyc(app, other.access_token, 'APPROVED')
     const nothingYet = (await list(pair)).json<NotificationList>()
@@ -697,7 +697,7 @@ describeServer('events: the notification centre', () => {
   it('a dispatch run twice writes one notification and one delivery per destination', async () => {
     const receiver = await startReceiver()
     try {
-      const pair = await signUp(app, { kyc: false })
+      const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
       await addEndpoint(app, pair, { url: `${receiver.url}/once` })
       const eventId = await app.db.transaction().execute((trx) =>
