@@ -15,6 +15,7 @@ import {
   expectProblem,
   headers,
   signUp,
+  stepUp,
 } from '../../test-support.ts'
 import { defaultProgramId } from '../fiat-accounts/rules.ts'
 import {
@@ -329,6 +330,7 @@ describeServer('identity verification (sandbox provider)', () => {
 
   it('a developer key cannot verify for its owner: every KYC route wants the person', async () => {
     const token = await unverified()
+    await stepUp(app, token) // creating a key asks for the second look (issue 21)
     const created = await app.inject({
       method: 'POST',
       url: '/api/v1/developer/access/create',
