@@ -89,16 +89,16 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
 
   // Reveal → asked for a second look (a password sign-in is no proof) → revealed.
   await page.goto(`${base}/cards/${card.id}`)
-  const details = page.getByRole('region', { name: 'Card details' })
+  const details = page.getByRole('region', { name: 'Your card' })
   await details.getByRole('button', { name: 'Show card details' }).click()
   const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' })
   await dialog.waitFor()
   // No passkey yet: the code is the way offered.
   expect(await dialog.getByRole('button', { name: 'Use a passkey' }).count()).toBe(0)
   await confirmWithCode(page, base, email)
-  const number = page.locator('.card-secret-value').first()
+  const number = page.getByTestId('card-pan')
   await number.waitFor()
-  expect((await number.innerText()).replace(/\s/g, '')).toMatch(
+  expect((await number.innerText()).replace(/\D/g, '')).toMatch(
     new RegExp(`^\\d{12}${card.last4}$`),
   )
 
@@ -137,7 +137,7 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
   // The passkey sign-in is itself a proof: the card reveals without a question.
   await page.goto(`${base}/cards/${card.id}`)
   await page
-    .getByRole('region', { name: 'Card details' })
+    .getByRole('region', { name: 'Your card' })
     .getByRole('button', { name: 'Show card details' })
     .click()
   await number.waitFor()

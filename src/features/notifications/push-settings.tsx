@@ -94,12 +94,15 @@ function KindPreferences() {
   const { t } = useI18n()
   const preferences = useQuery(preferencesQuery())
   const save = useSavePreferences()
+  // The person's last choice shows at once; the server's answer follows it.
+  const [chosen, setChosen] = useState<readonly EventKind[] | null>(null)
   if (!preferences.data) return null
-  const muted = new Set<EventKind>(save.variables ?? preferences.data.muted)
+  const muted = new Set<EventKind>(chosen ?? preferences.data.muted)
   const flip = (kind: EventKind, wanted: boolean) => {
     const next = new Set(muted)
     if (wanted) next.delete(kind)
     else next.add(kind)
+    setChosen([...next])
     save.mutate([...next])
   }
   return (
