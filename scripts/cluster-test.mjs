@@ -169,6 +169,11 @@ class Client {
         201,
       )
     ).address
+    // A payout destination and payouts ask for a second look: a fresh one-time code (issue 21).
+    await ok('POST', '/api/v2/user/step-up/otp/send', { token: this.token, retry: false })
+    const outbox = await ok('GET', `/api/sandbox/outbox?to=${encodeURIComponent(email)}`)
+    const code = outbox.data.find((message) => message.purpose === 'step_up')?.code
+    await ok('POST', '/api/v2/user/step-up/otp', { token: this.token, body: { token: code } })
     const counterparty = await ok(
       'POST',
       `/api/v2/counterparties/${this.wallet}`,
