@@ -281,7 +281,7 @@ class Client {
         order_type: 'EXCHANGE_CRYPTO_INTERNAL',
         from_uuid: USDT_TRON,
         to_uuid: EUR,
-        amount_from: amount(5, 30, 2),
+        amount_from: amount(6, 30, 2),
       })
     } else if (roll < 0.8) {
       const peer = peers[Math.floor(Math.random() * peers.length)]
