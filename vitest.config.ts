@@ -14,7 +14,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts', 'contract/**/*.test.ts'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'sw/**/*.test.ts',
+            'contract/**/*.test.ts',
+            'scripts/*.test.ts',
+          ],
           environment: 'happy-dom',
           setupFiles: ['tests/support/unit-setup.ts'],
           // vitest's 5 s default is too tight for real 1–2 s app timers on a loaded 2-core CI.

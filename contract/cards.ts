@@ -1,4 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox'
+import {
+  cardFinished,
+  cardRevealable,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+} from './card-rules.ts'
 import { oneOf } from './enums.ts'
 import {
   CARD_FORM_FACTORS,
@@ -14,20 +20,7 @@ import { Page, PageQuery } from './pagination.ts'
 export { CARD_STATUSES }
 export type CardStatus = (typeof CARD_STATUSES)[number]
 export type CardFormFactor = (typeof CARD_FORM_FACTORS)[number]
-
-/**
- * A card that is over: CLOSED or CANCELED. It is never shipped, charged,
- * revealed or changed again (the server's jobs and the app read this one rule).
- */
-export const cardFinished = (status: CardStatus): boolean =>
-  status === 'CLOSED' || status === 'CANCELED'
-
-/**
- * Whether the card's number, CVV or a one-time code may be shown: not before
- * a physical card is activated (INACTIVE), nor once it is finished.
- */
-export const cardRevealable = (status: CardStatus): boolean =>
-  status !== 'INACTIVE' && !cardFinished(status)
+export { cardFinished, cardRevealable, DELIVERY_STATUSES, type DeliveryStatus }
 
 const uuid = Type.String({ format: 'uuid' })
 
@@ -40,10 +33,6 @@ export const CardLimits = Type.Object(
   { additionalProperties: false },
 )
 export type CardLimits = Static<typeof CardLimits>
-
-/** Where a PHYSICAL card's delivery stands; the sandbox courier moves it along. */
-export const DELIVERY_STATUSES = ['ORDERED', 'SHIPPED', 'DELIVERED'] as const
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 /** Printable text, not blank: no control characters, something besides spaces. */
 const PRINTABLE = '^ *[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$'

@@ -1,17 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { API_KEY_HEADER, API_KEY_ROLES, type ApiKeyRole } from './api-key-roles.ts'
 import { oneOf } from './enums.ts'
 import { Page, PageQuery } from './pagination.ts'
 
-/** The header a developer API key travels in, on both bases (DESIGN.md). */
-export const API_KEY_HEADER = 'x-api-key'
-
-/**
- * SPEC.md §6. READ_ONLY reads; DEVELOPER does everything in a sandbox
- * deployment but moves no money in production; PRODUCTION does everything
- * its owner may. Ordered: each role may do what the ones before it may.
- */
-export const API_KEY_ROLES = ['READ_ONLY', 'DEVELOPER', 'PRODUCTION'] as const
-export type ApiKeyRole = (typeof API_KEY_ROLES)[number]
+export { API_KEY_HEADER, API_KEY_ROLES, type ApiKeyRole }
 
 /** How many addresses or networks one key's allow-list holds at most. */
 export const MAX_ALLOWED_IPS = 20

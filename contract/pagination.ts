@@ -1,14 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox'
+import { DEFAULT_LIMIT, DEFAULT_OFFSET, MAX_LIMIT, MAX_OFFSET } from './page-bounds.ts'
 
-/** SPEC.md §9: the shared pagination defaults. */
-export const DEFAULT_LIMIT = 10
-export const DEFAULT_OFFSET = 0
-export const MAX_LIMIT = 100
-/**
- * Past a million rows nobody pages by offset (exports read by key), and a
- * bound keeps every offset a number the database takes (not 1e23).
- */
-export const MAX_OFFSET = 1_000_000
+export { DEFAULT_LIMIT, DEFAULT_OFFSET, MAX_LIMIT, MAX_OFFSET }
 
 export const PageQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),

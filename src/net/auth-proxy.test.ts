@@ -1,5 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
 import { openTokenVault, type Tokens, type TokenVault } from '../storage/token-vault.ts'
 import {
   type AuthProxyDeps,
@@ -14,7 +15,7 @@ const ORIGIN = 'http://localhost'
 const config: NetConfig = {
   v1Base: '/api/v1',
   v2Base: '/api/v2',
-  tenantId: '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01',
+  tenantId: DEMO_TENANT_ID,
   appEnv: 'web',
   logoutLocation: '/auth/logout',
   timeoutMs: 60_000,

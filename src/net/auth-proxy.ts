@@ -1,4 +1,4 @@
-import type { AppEnv } from '../../contract/tenancy.ts'
+import { APP_ENV_HEADER, type AppEnv, TENANT_HEADER } from '../../contract/tenancy.ts'
 import type { Tokens, TokenVault } from '../storage/token-vault.ts'
 import type { NetConfig } from './config.ts'
 import type { Locks } from './locks.ts'
@@ -40,8 +40,6 @@ export interface AuthProxy {
 }
 
 export const REFRESH_LOCK = 'auth-refresh'
-export const TENANT_HEADER = 'X-Tenant-Id'
-export const APP_ENV_HEADER = 'X-App-Env'
 /** Marks a replay, so a second 401 signs out instead of refreshing again. */
 export const RETRIED_HEADER = 'X-Auth-Retried'
 /**

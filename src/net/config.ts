@@ -1,4 +1,4 @@
-import type { AppEnv } from '../../contract/tenancy.ts'
+import { type AppEnv, DEMO_TENANT_ID } from '../../contract/tenancy.ts'
 
 export interface NetConfig {
   /** Absolute or same-origin path prefixes of the two API bases. */
@@ -37,7 +37,7 @@ export const telegramEnabled = flag(import.meta.env.VITE_TELEGRAM_MINI_APP, true
 export const netConfig: NetConfig = {
   v1Base: import.meta.env.VITE_API_V1_URL || '/api/v1',
   v2Base: import.meta.env.VITE_API_V2_URL || '/api/v2',
-  tenantId: import.meta.env.VITE_TENANT_ID || '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01',
+  tenantId: import.meta.env.VITE_TENANT_ID || DEMO_TENANT_ID,
   appEnv: 'web',
   logoutLocation: import.meta.env.VITE_LOGOUT_LOCATION || '/auth/logout',
   timeoutMs: 60_000,

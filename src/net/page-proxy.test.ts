@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { APP_ENV_HEADER } from '../../contract/tenancy.ts'
 import { parseLaunchParams } from '../telegram/launch.ts'
-import { APP_ENV_HEADER, INIT_DATA_HEADER } from './auth-proxy.ts'
+import { INIT_DATA_HEADER } from './auth-proxy.ts'
 import { launchHeaders, withHeaders } from './page-proxy.ts'
 
 const launch = parseLaunchParams(

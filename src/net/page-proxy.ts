@@ -1,6 +1,7 @@
+import { APP_ENV_HEADER } from '../../contract/tenancy.ts'
 import { openTokenVault } from '../storage/token-vault.ts'
 import { isTelegram, telegramLaunch } from '../telegram/launch.ts'
-import { APP_ENV_HEADER, createAuthProxy, INIT_DATA_HEADER } from './auth-proxy.ts'
+import { createAuthProxy, INIT_DATA_HEADER } from './auth-proxy.ts'
 import { isLogoutMessage, LOGOUT_CHANNEL, type LogoutMessage, netConfig } from './config.ts'
 import { webLocks } from './locks.ts'
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
+import { APP_ENV_HEADER, DEMO_TENANT_ID, TENANT_HEADER } from '../../contract/tenancy.ts'
 import { ensureServerBuilt, SERVER_BUNDLE } from '../../scripts/build-server.mjs'
 
 /*
@@ -17,8 +18,8 @@ export const CHROMIUM = '/usr/bin/chromium'
 
 /** The demo tenant every request of the web app carries (DESIGN.md, API conventions). */
 export const TENANT_HEADERS = {
-  'x-tenant-id': '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01',
-  'x-app-env': 'web',
+  [TENANT_HEADER]: DEMO_TENANT_ID,
+  [APP_ENV_HEADER]: 'web',
 } as const
 
 export interface RunningServer {

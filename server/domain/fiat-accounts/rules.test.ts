@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import {
   accountLast4,
   DEFAULT_PROGRAMS,
@@ -7,7 +8,7 @@ import {
   programRefusal,
 } from './rules.ts'
 
-const TENANT_A = '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01'
+const TENANT_A = DEMO_TENANT_ID
 const TENANT_B = '0190f5a4-0000-7000-8000-000000000001'
 
 describe('card program rules', () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OtpSent } from '../../../contract/otp.ts'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import {
   digitsOf,
   outbox,
@@ -64,7 +65,7 @@ async function startSmtpSink() {
 const readable = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/\r\n/g, '\n')
 
 const message = (overrides: Partial<OutgoingMessage> = {}): OutgoingMessage => ({
-  tenantId: '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01',
+  tenantId: DEMO_TENANT_ID,
   channel: 'email',
   to: 'ada@example.com',
   purpose: 'sign_in',

@@ -1,10 +1,9 @@
 import {
-  type Card,
   cardFinished,
   DELIVERY_STATUSES,
-  type DeliveryAddress,
   type DeliveryStatus,
-} from '../../../contract/cards.ts'
+} from '../../../contract/card-rules.ts'
+import type { Card, DeliveryAddress } from '../../../contract/cards.ts'
 import { ApiError } from '../../net/api.ts'
 
 /*

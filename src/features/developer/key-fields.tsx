@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { API_KEY_ROLES, type ApiKeyRole } from '../../../contract/developer.ts'
+import { API_KEY_ROLES, type ApiKeyRole } from '../../../contract/api-key-roles.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { SelectField, TextField } from '../../ui/components.tsx'
 import type { FieldProblem, KeyFormProblems, KeyFormValues } from './key-form.ts'

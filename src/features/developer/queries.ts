@@ -1,6 +1,6 @@
 import { type InfiniteData, infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { ApiKey, ApiKeyList, VendorList } from '../../../contract/developer.ts'
-import { MAX_LIMIT } from '../../../contract/pagination.ts'
+import { MAX_LIMIT } from '../../../contract/page-bounds.ts'
 import { api } from '../../net/api.ts'
 import { nextOffset } from '../../queries/pages.ts'
 

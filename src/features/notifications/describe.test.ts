@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_KINDS } from '../../../contract/events.ts'
+import { EVENT_KINDS } from '../../../contract/event-kinds.ts'
 import { translator } from '../../i18n/i18n.tsx'
 import { describeNotification, KIND_GROUPS } from './describe.ts'
 

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
-import {
-  EVENT_KINDS,
-  type EventKind,
-  type WebhookDeliveryList,
-  type WebhookEndpoint,
-  type WebhookEndpointList,
-  type WebhookSecret,
+import { EVENT_KINDS, type EventKind } from '../../../contract/event-kinds.ts'
+import type {
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookSecret,
 } from '../../../contract/events.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'

@@ -1,0 +1,25 @@
+/**
+ * The card rules both sides apply, with nothing imported but types: the app
+ * takes them without shipping TypeBox (cards.ts re-exports them for the server).
+ */
+import type { CARD_STATUSES } from './fiat-accounts.ts'
+
+type CardStatus = (typeof CARD_STATUSES)[number]
+
+/**
+ * A card that is over: CLOSED or CANCELED. It is never shipped, charged,
+ * revealed or changed again (the server's jobs and the app read this one rule).
+ */
+export const cardFinished = (status: CardStatus): boolean =>
+  status === 'CLOSED' || status === 'CANCELED'
+
+/**
+ * Whether the card's number, CVV or a one-time code may be shown: not before
+ * a physical card is activated (INACTIVE), nor once it is finished.
+ */
+export const cardRevealable = (status: CardStatus): boolean =>
+  status !== 'INACTIVE' && !cardFinished(status)
+
+/** Where a PHYSICAL card's delivery stands; the sandbox courier moves it along. */
+export const DELIVERY_STATUSES = ['ORDERED', 'SHIPPED', 'DELIVERED'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
