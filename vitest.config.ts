@@ -19,6 +19,8 @@ export default defineConfig({
             'sw/**/*.test.ts',
             'contract/**/*.test.ts',
             'scripts/*.test.ts',
+            // Across the boundary: the app's code against the server's own, no database.
+            'tests/integration/**/*.test.ts',
           ],
           environment: 'happy-dom',
           setupFiles: ['tests/support/unit-setup.ts'],

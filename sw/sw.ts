@@ -42,7 +42,8 @@ registerRoute(
   }),
 )
 
-// A new version waits until the person accepts the update prompt (src/app/update-prompt).
+// A new version waits until the person accepts the update prompt (src/app/pwa.tsx; the
+// handshake is src/app/service-worker.ts, whose messageSkipWaiting() sends SKIP_WAITING).
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
 })

@@ -1,8 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-// biome-ignore lint/style/noRestrictedImports: the round trip runs against the server's own crypto
 import { CardCrypto, sealSecrets } from '../../server/domain/cards/card-crypto.ts'
-// biome-ignore lint/style/noRestrictedImports: the server's parser of the sealed key
 import { isFresh, parseExchangePlaintext } from '../../server/domain/cards/rules.ts'
 import {
   type CardSecretsDeps,
@@ -10,7 +8,7 @@ import {
   createCardSecrets,
   EXCHANGE_FAILED,
   PUBLIC_KEY_SETTING,
-} from './card-secrets.ts'
+} from '../../src/workers/card-secrets.ts'
 
 const { privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
