@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type LogLevel, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { appSettingProblems } from './scripts/app-settings.mjs'
 
 /** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
 const manifest = JSON.parse(
@@ -56,10 +57,23 @@ const quietWorkerBuild: Plugin = {
   },
 }
 
+/** The VITE_* settings, checked once: a mistyped name or a malformed value stops the build. */
+const checkAppSettings: Plugin = {
+  name: 'check-app-settings',
+  configResolved(config) {
+    const settings = Object.entries(config.env).filter(([name]) => name.startsWith('VITE_'))
+    const problems = appSettingProblems(Object.fromEntries(settings))
+    if (problems.length > 0) {
+      throw new Error(`The app's settings need another look:\n- ${problems.join('\n- ')}`)
+    }
+  },
+}
+
 export default defineConfig({
   // The query cache on disk is dropped when this changes (src/app/offline-cache.ts).
   define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
   plugins: [
+    checkAppSettings,
     rememberLogLevel,
     react(),
     VitePWA({

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-// @ts-expect-error: a plain script of the lint step, without declarations
 import { typeBoxLeaks } from './check-contract-imports.mjs'
 
 const files: Record<string, string> = {
@@ -24,7 +23,7 @@ const read = (path: string) => {
 }
 const leaksOf = (importer: string) =>
   typeBoxLeaks([importer], read, '/p/contract').map(
-    (leak: { target: string; names: string[] }) => `${leak.target} ${leak.names.join(',')}`,
+    (leak) => `${leak.target} ${leak.names.join(',')}`,
   )
 
 describe('the lint step that keeps TypeBox out of the app', () => {
