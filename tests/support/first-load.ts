@@ -1,0 +1,141 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core'
+
+/*
+ * What a first screen costs, read from the page itself: when the balances
+ * showed (a MutationObserver installed before any script), which API calls
+ * went out before then and when each was answered (Resource Timing, on the
+ * same clock), and the bytes every request took on the wire. Used by the
+ * first-load e2e tests and by bench/first-load.ts.
+ */
+
+/** Chromium DevTools' "3G" (formerly "Fast 3G"): the link of issue 16's goals. */
+export const SLOW_LINK = { latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 }
+/** A mid-range phone against this machine. */
+export const CPU_SLOWDOWN = 4
+
+export interface Throttling {
+  /** Round trip in ms and bytes per second each way; 'offline' fails every request. */
+  network?: typeof SLOW_LINK | 'offline'
+  cpu?: number
+}
+
+/** Throttles `page` through the DevTools protocol (its own requests; a worker's are its own). */
+export async function throttle(context: BrowserContext, page: Page, how: Throttling) {
+  const cdp: CDPSession = await context.newCDPSession(page)
+  await cdp.send('Network.enable')
+  if (how.network) {
+    const link =
+      how.network === 'offline'
+        ? { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }
+        : { offline: false, ...how.network }
+    await cdp.send('Network.emulateNetworkConditions', link)
+  }
+  if (how.cpu) await cdp.send('Emulation.setCPUThrottlingRate', { rate: how.cpu })
+  return cdp
+}
+
+/**
+ * Runs in the page before its scripts: notes performance.now() (ms since the
+ * navigation started) the first time an element `[data-testid="balance"]`
+ * holds text matching `pattern`. A string, not a function: tsx would wrap a
+ * function's inner names in helpers the page does not have.
+ */
+export const observeBalance = (pattern: RegExp) => `{
+  const pattern = new RegExp(${JSON.stringify(pattern.source)})
+  const observer = new MutationObserver(() => {
+    for (const element of document.querySelectorAll('[data-testid="balance"]')) {
+      if (!pattern.test(element.textContent || '')) continue
+      window.__balanceAt = performance.now()
+      observer.disconnect()
+      return
+    }
+  })
+  observer.observe(document, { childList: true, subtree: true, characterData: true })
+}`
+
+/** One request of the page, on the page's clock (ms since the navigation started). */
+export interface Request {
+  url: string
+  /** When the page asked (fetch() called, or the element needed it). */
+  startTime: number
+  /** When the first byte of the answer came; 0 for a request that failed. */
+  responseStart: number
+  /** When the answer was complete. */
+  responseEnd: number
+  /** Bytes on the wire, headers included; 0 from a cache or the service worker's precache. */
+  transferSize: number
+}
+
+export interface FirstLoad {
+  /** When the balances were first in the DOM. */
+  balanceAt: number
+  /** The navigation itself, then every resource, in order of start. */
+  requests: Request[]
+}
+
+/** Waits for the balances (observeBalance must be installed), then reads the timeline. */
+export async function readFirstLoad(page: Page, timeout = 30_000): Promise<FirstLoad> {
+  const handle = await page.waitForFunction(
+    () => (window as unknown as { __balanceAt?: number }).__balanceAt,
+    undefined,
+    { timeout },
+  )
+  const balanceAt = (await handle.jsonValue()) as number
+  return { balanceAt, requests: await readRequests(page) }
+}
+
+/** A string, not a function: tsx would name the inner arrow with a helper the page does not have. */
+const READ_REQUESTS = `[
+  ...performance.getEntriesByType('navigation'),
+  ...performance.getEntriesByType('resource'),
+].map((entry) => ({
+  url: entry.name,
+  startTime: entry.startTime,
+  responseStart: entry.responseStart,
+  responseEnd: entry.responseEnd,
+  transferSize: entry.transferSize,
+})).sort((a, b) => a.startTime - b.startTime)`
+
+export function readRequests(page: Page): Promise<Request[]> {
+  return page.evaluate(READ_REQUESTS) as Promise<Request[]>
+}
+
+export const isApi = (request: Request) => new URL(request.url).pathname.startsWith('/api/')
+
+/**
+ * How many API round trips in a row the balances waited for: the longest
+ * chain of calls each asked only after an earlier one was answered, among
+ * the calls answered before the balances showed. 0 when none was.
+ */
+export function roundTripsInARow(load: FirstLoad): number {
+  const calls = load.requests.filter(
+    (request) => isApi(request) && request.responseEnd > 0 && request.responseEnd <= load.balanceAt,
+  )
+  const depth = new Map<Request, number>()
+  for (const call of calls) {
+    const before = calls.filter((earlier) => earlier.responseEnd <= call.startTime)
+    depth.set(call, 1 + Math.max(0, ...before.map((earlier) => depth.get(earlier) ?? 0)))
+  }
+  return Math.max(0, ...depth.values())
+}
+
+/** Bytes on the wire of every request the page made so far, the navigation's included. */
+export const bytesOnWire = (requests: Request[]) =>
+  requests.reduce((sum, request) => sum + request.transferSize, 0)
+
+/** Resolves once the page has started no request for `quietMs` (the visit has settled). */
+export async function waitForQuiet(page: Page, quietMs = 2_000, timeout = 60_000) {
+  const deadline = Date.now() + timeout
+  let count = -1
+  let since = Date.now()
+  while (Date.now() < deadline) {
+    const now = await page.evaluate(() => performance.getEntriesByType('resource').length)
+    if (now !== count) {
+      count = now
+      since = Date.now()
+    } else if (Date.now() - since >= quietMs) {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
