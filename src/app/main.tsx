@@ -4,6 +4,7 @@ import { detectLanguage, loadLanguage } from '../i18n/i18n.tsx'
 import { installPageProxy } from '../net/page-proxy.ts'
 import { loadMiniApp } from '../telegram/mini-app.tsx'
 import { App } from './app.tsx'
+import { prefetchFirstScreen } from './boot.ts'
 import { startOfflineCache } from './offline-cache.ts'
 import { createQueryClient } from './query-client.ts'
 import { registerServiceWorker } from './service-worker.ts'
@@ -18,6 +19,8 @@ registerServiceWorker()
 // Outside React: StrictMode runs effects twice, and the cache must be restored once.
 const queryClient = createQueryClient()
 const { restored } = startOfflineCache(queryClient)
+// The first screen's reads all leave at once, before its chunk has arrived.
+void prefetchFirstScreen(queryClient, restored)
 
 // The first render speaks the person's language: its catalogue (a lazy chunk
 // for anything but English, precached by the worker) is in memory before it,

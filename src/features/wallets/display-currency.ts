@@ -44,6 +44,18 @@ function storedCurrency(): DisplayCurrency | undefined {
   return undefined
 }
 
+const fallbackCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
+  isDisplayCurrency(tenantDefault)
+    ? tenantDefault
+    : currencyForLocales(globalThis.navigator?.languages ?? [])
+
+/**
+ * What useDisplayCurrency will answer, outside React: the app asks for these
+ * rates at boot (src/app/boot.ts), alongside the wallets, before home mounts.
+ */
+export const displayCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
+  storedCurrency() ?? fallbackCurrency(tenantDefault)
+
 /**
  * The person's display currency, kept on this device (it is a preference, not
  * account data): their own choice, else the tenant's default display
@@ -53,11 +65,7 @@ function storedCurrency(): DisplayCurrency | undefined {
 export function useDisplayCurrency(): [DisplayCurrency, (currency: DisplayCurrency) => void] {
   const tenantDefault = useTenantConfig()?.default_display_currency
   const [chosen, setState] = useState(storedCurrency)
-  const currency =
-    chosen ??
-    (isDisplayCurrency(tenantDefault)
-      ? tenantDefault
-      : currencyForLocales(globalThis.navigator?.languages ?? []))
+  const currency = chosen ?? fallbackCurrency(tenantDefault)
   const setCurrency = useCallback((next: DisplayCurrency) => {
     setState(next)
     try {
