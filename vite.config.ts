@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type LogLevel, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { englishParts } from './scripts/i18n-parts.ts'
 import { precompress } from './scripts/precompress.mjs'
 
 /** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
@@ -85,6 +86,7 @@ export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
   plugins: [
     rememberLogLevel,
+    englishParts(),
     react(),
     VitePWA({
       strategies: 'injectManifest',

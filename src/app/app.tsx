@@ -1,13 +1,15 @@
 import { IsRestoringProvider, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
-import { I18nProvider, type Language, useI18n } from '../i18n/i18n.tsx'
+import { I18nProvider, type Language, useI18n, withMessages } from '../i18n/i18n.tsx'
 import { isTelegram } from '../telegram/launch.ts'
 import { MiniAppProvider, TelegramBackButton } from '../telegram/mini-app.tsx'
 import type { MiniAppControls } from '../telegram/sdk.ts'
 import { Skeleton } from '../ui/components.tsx'
 import { Routes } from './routes.tsx'
 
-const TelegramSession = lazy(() => import('../features/auth/telegram-session.tsx'))
+const TelegramSession = lazy(() =>
+  withMessages(import('../features/auth/telegram-session.tsx'), 'auth'),
+)
 
 /**
  * `restored` settles once the query cache stored on this device is in memory

@@ -14,7 +14,6 @@ import '../ui/ui.css'
 // Before anything can call the API: until a service worker controls this
 // page, the page itself runs the auth proxy.
 installPageProxy()
-registerServiceWorker()
 
 // Outside React: StrictMode runs effects twice, and the cache must be restored once.
 const queryClient = createQueryClient()
@@ -32,5 +31,9 @@ void Promise.all([loadLanguage(detectLanguage()), loadMiniApp()]).then(([languag
     <StrictMode>
       <App queryClient={queryClient} restored={restored} language={language} miniApp={miniApp} />
     </StrictMode>,
+  )
+  // The worker (and workbox-window, a chunk of its own) after the first render, not before it.
+  registerServiceWorker().catch((error: unknown) =>
+    console.error('[sw] registration failed', error),
   )
 })

@@ -1,6 +1,4 @@
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react'
-import { applyThemeParams, keepLaunchForSdk, postToTelegram } from './bridge.ts'
-import { applyColorScheme, colorSchemeOf, osPrefersDark } from './color-scheme.ts'
 import { trackHistoryDepth } from './history-depth.ts'
 import { telegramLaunch } from './launch.ts'
 import type { Haptic, MainButtonState, MiniAppControls } from './sdk.ts'
@@ -12,26 +10,22 @@ import type { Haptic, MainButtonState, MiniAppControls } from './sdk.ts'
  * types only; the SDK itself is the lazy chunk `loadMiniApp` fetches.
  */
 
-/** Inside Telegram: marks <html> for the theme tokens, imports the SDK and starts it. */
+/**
+ * Inside Telegram: marks <html> for the theme tokens, imports the SDK and
+ * starts it (./start.ts). Both are chunks of their own, fetched side by side
+ * and only in Telegram: a browser's first download has none of it (issue 16).
+ */
 export async function loadMiniApp(): Promise<MiniAppControls | undefined> {
   const launch = telegramLaunch()
   if (!launch) return undefined
-  const root = document.documentElement
-  root.dataset.appEnv = 'telegram'
-  // From the launch's theme at once, so the first render (and an app whose SDK
-  // fails) wears the chat's colours: none of it waits for the SDK.
-  applyThemeParams(root, launch.themeParams)
-  applyColorScheme(root, colorSchemeOf(launch.themeParams.bg_color, osPrefersDark()))
-  keepLaunchForSdk(window, launch)
+  const sdk = import('./sdk.ts')
+  // Handled where it is awaited (./start.ts); not an unhandled rejection meanwhile.
+  sdk.catch(() => undefined)
   try {
-    const { startMiniApp } = await import('./sdk.ts')
-    return startMiniApp(launch)
+    const { startMiniApp } = await import('./start.ts')
+    return await startMiniApp(launch, sdk)
   } catch (error) {
-    // The app still works as a web page inside Telegram, without its buttons;
-    // Telegram hears that it is ready, or it would keep its loading screen up.
-    console.error('[telegram] the Mini App SDK failed to start', error)
-    postToTelegram(window as never, 'web_app_ready')
-    postToTelegram(window as never, 'web_app_expand')
+    console.error('[telegram] the Mini App failed to start', error)
     return undefined
   }
 }
