@@ -21,18 +21,24 @@
  * blocks workers), unthrottled, batch after batch interleaved.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { PASSWORD, waitForServiceWorkerControl } from '../tests/support/e2e-app.ts'
-import { launchBrowser, startServer, TENANT_HEADERS } from '../tests/support/e2e-server.ts'
+import { waitForServiceWorkerControl } from '../tests/support/e2e-app.ts'
+import { launchBrowser, startServer } from '../tests/support/e2e-server.ts'
 import {
+  BALANCE_TEXT,
   bytesOnWire,
   CPU_SLOWDOWN,
   type FirstLoad,
+  fundWallet,
   observeBalance,
   readFirstLoad,
   readRequests,
   roundTripsInARow,
+  type SignedIn,
   SLOW_LINK,
+  signUp,
+  storageWithTokens,
   throttle,
+  waitForPersistedBalance,
   waitForQuiet,
 } from '../tests/support/first-load.ts'
 
@@ -40,8 +46,6 @@ export const RUNS = 5
 /** Calls per batch and batches per side for the proxy's latency. */
 const PROXY_CALLS = 40
 const PROXY_BATCHES = 5
-/** The balance as the home screen formats it in en-US. */
-const BALANCE_TEXT = /0\.50\sETH/
 const TIMEOUT_MS = 60_000
 const KB = 1024
 
@@ -69,11 +73,6 @@ interface Sample {
   bytes: number
 }
 
-interface Tokens {
-  access_token: string
-  refresh_token: string
-}
-
 export async function measureFirstLoad(): Promise<FirstLoadResult> {
   const [browser, server] = await Promise.all([
     launchBrowser(),
@@ -83,7 +82,11 @@ export async function measureFirstLoad(): Promise<FirstLoadResult> {
     // Funded before the app first asks for the wallets, so its first answer has the balance.
     const tokens = await signUp(server.url, `bench-first-load-${Date.now()}@example.com`)
     await fundWallet(server.url, tokens.access_token)
-    const signedIn = await storageWithTokens(browser, server.url, tokens)
+    const signedIn = await storageWithTokens(
+      (options) => newContext(browser, options),
+      server.url,
+      tokens,
+    )
 
     // The warm side: the worker installed and the snapshot on disk, as after a first visit.
     const warmContext = await newContext(browser, { storageState: signedIn })
@@ -125,44 +128,8 @@ async function newContext(
   return context
 }
 
-/**
- * A storage state holding only the session: the token pair in the app's
- * vault (db "auth", store "vault"), written from a page that runs none of
- * the app (/healthz), in a context that allows no worker.
- */
-async function storageWithTokens(browser: Browser, baseUrl: string, tokens: Tokens) {
-  const context = await newContext(browser, { serviceWorkers: 'block' })
-  const page = await context.newPage()
-  await page.goto(`${baseUrl}/healthz`)
-  await page.evaluate(
-    (pair) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('auth', 1)
-        open.onupgradeneeded = () => open.result.createObjectStore('vault')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const write = open.result.transaction('vault', 'readwrite')
-          write.objectStore('vault').put(pair, 'tokens')
-          write.oncomplete = () => {
-            open.result.close()
-            resolve()
-          }
-          write.onerror = () => reject(write.error)
-        }
-      }),
-    tokens,
-  )
-  const state = await context.storageState({ indexedDB: true })
-  await context.close()
-  return state
-}
-
 /** A first visit: a fresh context (empty caches, no worker, no connection), signed in. */
-async function coldVisit(
-  browser: Browser,
-  baseUrl: string,
-  signedIn: Awaited<ReturnType<typeof storageWithTokens>>,
-): Promise<Sample> {
+async function coldVisit(browser: Browser, baseUrl: string, signedIn: SignedIn): Promise<Sample> {
   const context = await newContext(browser, { storageState: signedIn })
   try {
     const page = await context.newPage()
@@ -212,7 +179,7 @@ async function proxyLatency(
   browser: Browser,
   warmContext: BrowserContext,
   baseUrl: string,
-  signedIn: Awaited<ReturnType<typeof storageWithTokens>>,
+  signedIn: SignedIn,
 ) {
   const pageContext = await newContext(browser, { storageState: signedIn, serviceWorkers: 'block' })
   try {
@@ -330,114 +297,4 @@ export function firstLoadRows(result: FirstLoadResult): FirstLoadRow[] {
       met: met(median(added) <= 2),
     },
   ]
-}
-
-/** Creates an account through the API; answers its token pair. */
-async function signUp(baseUrl: string, email: string): Promise<Tokens> {
-  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/password/email`, {
-    method: 'POST',
-    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  })
-  if (response.status !== 201) {
-    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
-  }
-  const { access_token, refresh_token } = (await response.json()) as Tokens
-  return { access_token, refresh_token }
-}
-
-/** Creates a wallet with an Ethereum address and waits until 0.5 ETH is available in it. */
-async function fundWallet(baseUrl: string, accessToken: string): Promise<void> {
-  const headers = {
-    ...TENANT_HEADERS,
-    'content-type': 'application/json',
-    authorization: `Bearer ${accessToken}`,
-  }
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    if (!response.ok) {
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`)
-    }
-    return response.json() as Promise<Record<string, unknown>>
-  }
-
-  const wallet = (await call('POST', '/api/v2/wallets', { type: 'personal' })) as { uuid: string }
-  await call('POST', `/api/v2/wallets/${wallet.uuid}/addresses/ethereum`, {})
-  await call('POST', '/api/sandbox/deposits', {
-    wallet_uuid: wallet.uuid,
-    chain: 'ethereum',
-    currency: 'ETH',
-    amount: '0.5',
-  })
-
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const current = (await call('GET', `/api/v2/wallets/${wallet.uuid}`)) as {
-      balances: Array<{ currency: string; available: string }>
-    }
-    const eth = current.balances.find((balance) => balance.currency === 'ETH')
-    if (eth && Number(eth.available) === 0.5) return
-    if (Date.now() > deadline) throw new Error('the sandbox deposit did not complete in 30 s')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-/** Waits until the offline snapshot (db "query-cache") holds the wallet list with its ETH. */
-async function waitForPersistedBalance(page: Page): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS
-  while (Date.now() < deadline) {
-    const persisted = await page.evaluate(
-      () =>
-        new Promise<boolean>((resolve, reject) => {
-          const open = indexedDB.open('query-cache')
-          open.onerror = () => reject(open.error)
-          open.onsuccess = () => {
-            const db = open.result
-            if (!db.objectStoreNames.contains('clients')) {
-              db.close()
-              resolve(false)
-              return
-            }
-            const read = db.transaction('clients').objectStore('clients').getAll()
-            read.onerror = () => reject(read.error)
-            read.onsuccess = () => {
-              db.close()
-              const queries = (
-                read.result as Array<{
-                  clientState: {
-                    queries: Array<{
-                      queryKey: unknown[]
-                      state: {
-                        data?: {
-                          data?: Array<{
-                            balances?: Array<{ currency: string; available: string }>
-                          }>
-                        }
-                      }
-                    }>
-                  }
-                }>
-              ).flatMap((client) => client.clientState.queries)
-              const list = queries.find(
-                (query) => JSON.stringify(query.queryKey) === JSON.stringify(['wallets', 'list']),
-              )
-              resolve(
-                (list?.state.data?.data ?? []).some((wallet) =>
-                  (wallet.balances ?? []).some(
-                    (balance) => balance.currency === 'ETH' && Number(balance.available) > 0,
-                  ),
-                ),
-              )
-            }
-          }
-        }),
-    )
-    if (persisted) return
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error('the persisted snapshot never held the wallet list with its balance')
 }

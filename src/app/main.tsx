@@ -32,8 +32,21 @@ void Promise.all([loadLanguage(detectLanguage()), loadMiniApp()]).then(([languag
       <App queryClient={queryClient} restored={restored} language={language} miniApp={miniApp} />
     </StrictMode>,
   )
-  // The worker (and workbox-window, a chunk of its own) after the first render, not before it.
-  registerServiceWorker().catch((error: unknown) =>
-    console.error('[sw] registration failed', error),
-  )
+  // The worker (and workbox-window, a chunk of its own) once the page is idle:
+  // on a first visit its download would take a connection the first screen needs.
+  whenIdle(() => {
+    registerServiceWorker().catch((error: unknown) =>
+      console.error('[sw] registration failed', error),
+    )
+  })
 })
+
+/** After the load event, when the main thread is next idle (within 5 s). */
+function whenIdle(run: () => void) {
+  const idle = () => {
+    if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 5_000 })
+    else setTimeout(run, 0)
+  }
+  if (document.readyState === 'complete') idle()
+  else window.addEventListener('load', idle, { once: true })
+}

@@ -1,4 +1,6 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core'
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
+import { PASSWORD } from './e2e-app.ts'
+import { TENANT_HEADERS } from './e2e-server.ts'
 
 /*
  * What a first screen costs, read from the page itself: when the balances
@@ -7,6 +9,9 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core'
  * same clock), and the bytes every request took on the wire. Used by the
  * first-load e2e tests and by bench/first-load.ts.
  */
+
+/** The balance of fundWallet's wallet as the home screen formats it in en-US. */
+export const BALANCE_TEXT = /0\.50\sETH/
 
 /** Chromium DevTools' "3G" (formerly "Fast 3G"): the link of issue 16's goals. */
 export const SLOW_LINK = { latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 }
@@ -138,4 +143,158 @@ export async function waitForQuiet(page: Page, quietMs = 2_000, timeout = 60_000
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
+}
+
+export interface Tokens {
+  access_token: string
+  refresh_token: string
+}
+
+/** A browser storage state holding a signed-in session (storageWithTokens). */
+export type SignedIn = Awaited<ReturnType<typeof storageWithTokens>>
+
+/**
+ * A storage state holding only the session: the token pair in the app's
+ * vault (db "auth", store "vault"), written from a page that runs none of
+ * the app (/healthz), in a context that allows no worker.
+ */
+export async function storageWithTokens(
+  newContext: (options: Parameters<Browser['newContext']>[0]) => Promise<BrowserContext>,
+  baseUrl: string,
+  tokens: Tokens,
+) {
+  const context = await newContext({ serviceWorkers: 'block' })
+  const page = await context.newPage()
+  await page.goto(`${baseUrl}/healthz`)
+  await page.evaluate(
+    (pair) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('auth', 1)
+        open.onupgradeneeded = () => open.result.createObjectStore('vault')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const write = open.result.transaction('vault', 'readwrite')
+          write.objectStore('vault').put(pair, 'tokens')
+          write.oncomplete = () => {
+            open.result.close()
+            resolve()
+          }
+          write.onerror = () => reject(write.error)
+        }
+      }),
+    tokens,
+  )
+  const state = await context.storageState({ indexedDB: true })
+  await context.close()
+  return state
+}
+
+/** Creates an account through the API; answers its token pair. */
+export async function signUp(baseUrl: string, email: string): Promise<Tokens> {
+  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/password/email`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  })
+  if (response.status !== 201) {
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
+  }
+  const { access_token, refresh_token } = (await response.json()) as Tokens
+  return { access_token, refresh_token }
+}
+
+/** Creates a wallet with an Ethereum address and waits until 0.5 ETH is available in it. */
+export async function fundWallet(baseUrl: string, accessToken: string): Promise<void> {
+  const headers = {
+    ...TENANT_HEADERS,
+    'content-type': 'application/json',
+    authorization: `Bearer ${accessToken}`,
+  }
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!response.ok) {
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`)
+    }
+    return response.json() as Promise<Record<string, unknown>>
+  }
+
+  const wallet = (await call('POST', '/api/v2/wallets', { type: 'personal' })) as { uuid: string }
+  await call('POST', `/api/v2/wallets/${wallet.uuid}/addresses/ethereum`, {})
+  await call('POST', '/api/sandbox/deposits', {
+    wallet_uuid: wallet.uuid,
+    chain: 'ethereum',
+    currency: 'ETH',
+    amount: '0.5',
+  })
+
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const current = (await call('GET', `/api/v2/wallets/${wallet.uuid}`)) as {
+      balances: Array<{ currency: string; available: string }>
+    }
+    const eth = current.balances.find((balance) => balance.currency === 'ETH')
+    if (eth && Number(eth.available) === 0.5) return
+    if (Date.now() > deadline) throw new Error('the sandbox deposit did not complete in 30 s')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Waits until the offline snapshot (db "query-cache") holds the wallet list with its ETH. */
+export async function waitForPersistedBalance(page: Page, timeout = 60_000): Promise<void> {
+  const deadline = Date.now() + timeout
+  while (Date.now() < deadline) {
+    const persisted = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve, reject) => {
+          const open = indexedDB.open('query-cache')
+          open.onerror = () => reject(open.error)
+          open.onsuccess = () => {
+            const db = open.result
+            if (!db.objectStoreNames.contains('clients')) {
+              db.close()
+              resolve(false)
+              return
+            }
+            const read = db.transaction('clients').objectStore('clients').getAll()
+            read.onerror = () => reject(read.error)
+            read.onsuccess = () => {
+              db.close()
+              const queries = (
+                read.result as Array<{
+                  clientState: {
+                    queries: Array<{
+                      queryKey: unknown[]
+                      state: {
+                        data?: {
+                          data?: Array<{
+                            balances?: Array<{ currency: string; available: string }>
+                          }>
+                        }
+                      }
+                    }>
+                  }
+                }>
+              ).flatMap((client) => client.clientState.queries)
+              const list = queries.find(
+                (query) => JSON.stringify(query.queryKey) === JSON.stringify(['wallets', 'list']),
+              )
+              resolve(
+                (list?.state.data?.data ?? []).some((wallet) =>
+                  (wallet.balances ?? []).some(
+                    (balance) => balance.currency === 'ETH' && Number(balance.available) > 0,
+                  ),
+                ),
+              )
+            }
+          }
+        }),
+    )
+    if (persisted) return
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error('the persisted snapshot never held the wallet list with its balance')
 }
