@@ -1,10 +1,10 @@
-import type { Query } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { backingOff } from './poll.ts'
 
 /** A query's state as TanStack hands it to refetchInterval. */
-const query = (state: { data: unknown; dataUpdatedAt: number; errorUpdatedAt?: number }) =>
-  ({ state: { errorUpdatedAt: 0, ...state } }) as unknown as Query
+const query = (state: { data: unknown; dataUpdatedAt: number; errorUpdatedAt?: number }) => ({
+  state: { errorUpdatedAt: 0, ...state },
+})
 
 describe('a poll that backs off', () => {
   it('doubles for each answer that changed nothing, up to the cap, and starts over on a change', () => {

@@ -1,4 +1,7 @@
-import type { Query } from '@tanstack/react-query'
+/** What the interval reads of a TanStack query (any query's state has these). */
+interface PolledQuery {
+  state: { data: unknown; dataUpdatedAt: number; errorUpdatedAt: number }
+}
 
 /**
  * A poll that slows down while nothing changes (issue 16: home polls only
@@ -10,8 +13,8 @@ import type { Query } from '@tanstack/react-query'
  * asks for the interval more often than it fetches.
  */
 export function backingOff(base: number, max = base * 8) {
-  const seen = new WeakMap<Query, { data: unknown; at: number; quiet: number }>()
-  return (query: Query): number => {
+  const seen = new WeakMap<object, { data: unknown; at: number; quiet: number }>()
+  return (query: PolledQuery): number => {
     const { data, dataUpdatedAt, errorUpdatedAt } = query.state
     const at = Math.max(dataUpdatedAt, errorUpdatedAt)
     const last = seen.get(query)
