@@ -19,7 +19,7 @@ export const EN_PARTS = {
   entry: ['auth.signOut', 'error.boundary', 'error.retry'],
   /** What forms and failed reads say; every route loads it (withMessages). */
   errors: ['error'],
-  auth: ['auth', 'code', 'phone', 'country', 'telegram'],
+  auth: ['auth', 'code', 'phone', 'telegram'],
   home: [
     'home',
     'total',
@@ -36,6 +36,8 @@ export const EN_PARTS = {
     'noWallet',
     'copy',
     'missing',
+    // The country picker: cards' delivery, identity checks, personal details.
+    'country',
     // Issue 14's activity feed (home's recent activity and the Activity tab).
     'activity',
     'money',
