@@ -1,5 +1,6 @@
+import { DECLINE_REASONS, type DeclineReason } from '../../../contract/card-transactions.ts'
 import type { EventKind, Notification } from '../../../contract/events.ts'
-import { en, type MessageKey } from '../../i18n/en.ts'
+import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
@@ -120,11 +121,15 @@ export function describeNotification(
 
 /** A decline's reason in the words the card's own history uses. */
 function declineText(t: Translate, reason: string): string {
-  const key = `cards.tx.declined.${reason}`
-  return isMessageKey(key) ? t(key) : t('cards.tx.declined')
+  return isDeclineReason(reason) ? t(`cards.tx.declined.${reason}`) : t('cards.tx.declined')
 }
 
-const isMessageKey = (key: string): key is MessageKey => key in en
+/*
+ * Against the contract's list, not the catalogue: importing en.ts here would
+ * put the whole English catalogue in this screen's chunk (src/i18n/parts.ts).
+ */
+const isDeclineReason = (reason: string): reason is DeclineReason =>
+  (DECLINE_REASONS as readonly string[]).includes(reason)
 
 /** When, as a list shows it: the time today, else the day ("12 Nov"). */
 export function shortTime(language: Language, iso: string, now = new Date()): string {
