@@ -10,8 +10,12 @@ import { TENANT_HEADERS } from './e2e-server.ts'
  * first-load e2e tests and by bench/first-load.ts.
  */
 
-/** The balance of fundWallet's wallet as the home screen formats it in en-US. */
-export const BALANCE_TEXT = /0\.50\sETH/
+/**
+ * The balance of fundWallet's wallet as the home screen formats it in en-US
+ * (crypto with its trailing zeros trimmed, src/i18n/money.ts), and not part
+ * of a larger number.
+ */
+export const BALANCE_TEXT = /(?<![\d.,])0\.5\sETH/
 
 /** Chromium DevTools' "3G" (formerly "Fast 3G"): the link of issue 16's goals. */
 export const SLOW_LINK = { latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 }
