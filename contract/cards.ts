@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DELIVERY_STATUSES } from './card-rules.ts'
 import { oneOf } from './enums.ts'
 import {
   CARD_FORM_FACTORS,
@@ -15,19 +16,8 @@ export { CARD_STATUSES }
 export type CardStatus = (typeof CARD_STATUSES)[number]
 export type CardFormFactor = (typeof CARD_FORM_FACTORS)[number]
 
-/**
- * A card that is over: CLOSED or CANCELED. It is never shipped, charged,
- * revealed or changed again (the server's jobs and the app read this one rule).
- */
-export const cardFinished = (status: CardStatus): boolean =>
-  status === 'CLOSED' || status === 'CANCELED'
-
-/**
- * Whether the card's number, CVV or a one-time code may be shown: not before
- * a physical card is activated (INACTIVE), nor once it is finished.
- */
-export const cardRevealable = (status: CardStatus): boolean =>
-  status !== 'INACTIVE' && !cardFinished(status)
+/* The rules the app applies too live apart, importing nothing (./card-rules.ts). */
+export { cardFinished, cardRevealable, DELIVERY_STATUSES } from './card-rules.ts'
 
 const uuid = Type.String({ format: 'uuid' })
 
@@ -41,8 +31,6 @@ export const CardLimits = Type.Object(
 )
 export type CardLimits = Static<typeof CardLimits>
 
-/** Where a PHYSICAL card's delivery stands; the sandbox courier moves it along. */
-export const DELIVERY_STATUSES = ['ORDERED', 'SHIPPED', 'DELIVERED'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 /** Printable text, not blank: no control characters, something besides spaces. */

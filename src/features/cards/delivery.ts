@@ -1,10 +1,5 @@
-import {
-  type Card,
-  cardFinished,
-  DELIVERY_STATUSES,
-  type DeliveryAddress,
-  type DeliveryStatus,
-} from '../../../contract/cards.ts'
+import { cardFinished, DELIVERY_STATUSES } from '../../../contract/card-rules.ts'
+import type { Card, DeliveryAddress, DeliveryStatus } from '../../../contract/cards.ts'
 import { ApiError } from '../../net/api.ts'
 
 /*

@@ -1,5 +1,5 @@
-import { DECLINE_REASONS, type DeclineReason } from '../../../contract/card-transactions.ts'
 import type { EventKind, Notification } from '../../../contract/events.ts'
+import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
@@ -70,7 +70,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title: text(data, 'merchant_name') || title,
-        detail: declineText(t, text(data, 'reason')),
+        detail: declineWords(t, text(data, 'reason')),
         amount: money(text(data, 'amount'), text(data, 'currency')),
         failed: true,
       }
@@ -118,18 +118,6 @@ export function describeNotification(
       return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
   }
 }
-
-/** A decline's reason in the words the card's own history uses. */
-function declineText(t: Translate, reason: string): string {
-  return isDeclineReason(reason) ? t(`cards.tx.declined.${reason}`) : t('cards.tx.declined')
-}
-
-/*
- * Against the contract's list, not the catalogue: importing en.ts here would
- * put the whole English catalogue in this screen's chunk (src/i18n/parts.ts).
- */
-const isDeclineReason = (reason: string): reason is DeclineReason =>
-  (DECLINE_REASONS as readonly string[]).includes(reason)
 
 /** When, as a list shows it: the time today, else the day ("12 Nov"). */
 export function shortTime(language: Language, iso: string, now = new Date()): string {
