@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type LogLevel, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { appSettingProblems } from './scripts/app-settings.mjs'
+import { englishParts } from './scripts/i18n-parts.ts'
+import { precompress } from './scripts/precompress.mjs'
 
 /** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
 const manifest = JSON.parse(
@@ -69,12 +72,36 @@ const checkAppSettings: Plugin = {
   },
 }
 
+/**
+ * Brotli and gzip copies of every text file, written once the whole build —
+ * the service worker included (vite-plugin-pwa writes it in its own
+ * closeBundle, which this one follows) — is on disk. The server sends them as
+ * they are (server/infra/web.ts).
+ */
+let outDir = 'dist'
+const precompressBuild: Plugin = {
+  name: 'precompress',
+  apply: 'build',
+  enforce: 'post',
+  configResolved(config) {
+    outDir = config.build.outDir
+  },
+  closeBundle: {
+    sequential: true,
+    order: 'post',
+    async handler() {
+      await precompress(outDir)
+    },
+  },
+}
+
 export default defineConfig({
   // The query cache on disk is dropped when this changes (src/app/offline-cache.ts).
   define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
   plugins: [
     checkAppSettings,
     rememberLogLevel,
+    englishParts(),
     react(),
     VitePWA({
       strategies: 'injectManifest',
@@ -93,12 +120,22 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompressBuild,
   ],
+  resolve: {
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(new URL('./src/app/sync-external-store.ts', import.meta.url)),
+      },
+    ],
+  },
   // The card-secret worker (src/workers) is its own module chunk, loaded on the first reveal.
   worker: { format: 'es' },
   build: {
     target: 'es2022',
-    sourcemap: true,
+    // Written for error reports, never linked from the code nor served (server/infra/web.ts).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 300,
   },
   server: {

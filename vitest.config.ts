@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { englishParts } from './scripts/i18n-parts.ts'
 
 /**
  * Three kinds of test, one runner:
@@ -7,6 +8,8 @@ import { defineConfig } from 'vitest/config'
  * - e2e: the built product in Debian's Chromium (tests/e2e).
  */
 export default defineConfig({
+  // src/i18n/i18n.tsx imports the English catalogue as the build cuts it.
+  plugins: [englishParts()],
   define: { __APP_VERSION__: JSON.stringify('0.0.0+test') },
   test: {
     projects: [

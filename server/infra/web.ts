@@ -8,6 +8,22 @@ import { ProblemError } from './problem.ts'
 /** Files that must be revalidated on every load so a new release is picked up. */
 const ALWAYS_REVALIDATE = new Set(['index.html', 'sw.js', 'manifest.webmanifest'])
 
+/** What the build wrote beside a file (vite.config.ts precompress): `x.js.br`, `x.js.gz`. */
+const ENCODED_SUFFIX = /\.(br|gz)$/
+
+/**
+ * Source maps stay on disk for error reports (the build writes them without a
+ * `sourceMappingURL` comment) and are never served: they hold the sources.
+ */
+const isSourceMap = (path: string) => /\.map(\.(br|gz))?$/.test(path)
+
+export function cacheControl(file: string): string {
+  if (ALWAYS_REVALIDATE.has(file)) return 'no-cache'
+  // Named by their content hash: a new release has new names.
+  if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable'
+  return 'public, max-age=86400'
+}
+
 const isNavigation = (request: FastifyRequest) =>
   request.method === 'GET' &&
   !/^\/(api|metrics|healthz)(\/|$)/.test(request.url) &&
@@ -18,6 +34,9 @@ const isNavigation = (request: FastifyRequest) =>
  * year, the shell and the worker never from a stale cache, and every unknown
  * navigation to index.html so client-side routes survive a reload. Anything
  * else unknown is a problem+json 404.
+ *
+ * Text files go out as the build compressed them — brotli, else gzip, as the
+ * request's Accept-Encoding allows — so nothing is compressed per request.
  */
 export default fp(
   async function web(app: FastifyInstance, opts: { distDir: string }) {
@@ -29,16 +48,14 @@ export default fp(
         // route per built file meant walking dist/ at every start.
         wildcard: true,
         cacheControl: false,
+        preCompressed: true,
+        allowedPath: (path) => !isSourceMap(path),
         setHeaders(res, path) {
-          const file = path.slice(opts.distDir.length + 1)
-          res.setHeader(
-            'cache-control',
-            ALWAYS_REVALIDATE.has(file)
-              ? 'no-cache'
-              : file.startsWith('assets/')
-                ? 'public, max-age=31536000, immutable'
-                : 'public, max-age=86400',
-          )
+          // `path` is the file sent: `assets/x.js.br` stands for `assets/x.js`.
+          const file = path.slice(opts.distDir.length + 1).replace(ENCODED_SUFFIX, '')
+          res.setHeader('cache-control', cacheControl(file))
+          // A cache keeps the brotli, gzip and plain answers apart.
+          res.setHeader('vary', 'Accept-Encoding')
           if (file === 'sw.js') res.setHeader('service-worker-allowed', '/')
         },
       })
@@ -50,9 +67,7 @@ export default fp(
     }
 
     app.setNotFoundHandler((request, reply) => {
-      if (hasApp && isNavigation(request)) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html')
-      }
+      if (hasApp && isNavigation(request)) return reply.sendFile('index.html')
       throw new ProblemError(
         404,
         'NOT_FOUND',

@@ -1,14 +1,20 @@
 import { IsRestoringProvider, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
-import { I18nProvider, type Language, useI18n } from '../i18n/i18n.tsx'
+import { I18nProvider, type Language, useI18n, withMessages } from '../i18n/i18n.tsx'
 import { isTelegram } from '../telegram/launch.ts'
-import { MiniAppProvider, TelegramBackButton } from '../telegram/mini-app.tsx'
+import { MiniAppProvider } from '../telegram/mini-app.tsx'
 import type { MiniAppControls } from '../telegram/sdk.ts'
 import { Skeleton } from '../ui/components.tsx'
 import { Routes } from './routes.tsx'
 import { StepUpHost } from './step-up-host.tsx'
 
-const TelegramSession = lazy(() => import('../features/auth/telegram-session.tsx'))
+/** Only in Telegram, with its history tracking: not in a browser's first download. */
+const TelegramBackButton = lazy(() =>
+  import('../telegram/controls.tsx').then((module) => ({ default: module.TelegramBackButton })),
+)
+const TelegramSession = lazy(() =>
+  withMessages(import('../features/auth/telegram-session.tsx'), 'auth'),
+)
 
 /**
  * `restored` settles once the query cache stored on this device is in memory
@@ -35,7 +41,9 @@ export function App(props: {
           <MiniAppProvider controls={props.miniApp}>
             {isTelegram() ? (
               <>
-                <TelegramBackButton />
+                <Suspense fallback={null}>
+                  <TelegramBackButton />
+                </Suspense>
                 <TelegramStart>
                   <Routes />
                 </TelegramStart>

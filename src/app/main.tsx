@@ -4,6 +4,7 @@ import { detectLanguage, loadLanguage } from '../i18n/i18n.tsx'
 import { installPageProxy } from '../net/page-proxy.ts'
 import { loadMiniApp } from '../telegram/mini-app.tsx'
 import { App } from './app.tsx'
+import { prefetchFirstScreen } from './boot.ts'
 import { startOfflineCache } from './offline-cache.ts'
 import { createQueryClient } from './query-client.ts'
 import { registerServiceWorker } from './service-worker.ts'
@@ -13,11 +14,12 @@ import '../ui/ui.css'
 // Before anything can call the API: until a service worker controls this
 // page, the page itself runs the auth proxy.
 installPageProxy()
-registerServiceWorker()
 
 // Outside React: StrictMode runs effects twice, and the cache must be restored once.
 const queryClient = createQueryClient()
 const { restored } = startOfflineCache(queryClient)
+// The first screen's reads all leave at once, before its chunk has arrived.
+void prefetchFirstScreen(queryClient, restored)
 
 // The first render speaks the person's language: its catalogue (a lazy chunk
 // for anything but English, precached by the worker) is in memory before it,
@@ -30,4 +32,21 @@ void Promise.all([loadLanguage(detectLanguage()), loadMiniApp()]).then(([languag
       <App queryClient={queryClient} restored={restored} language={language} miniApp={miniApp} />
     </StrictMode>,
   )
+  // The worker (and workbox-window, a chunk of its own) once the page is idle:
+  // on a first visit its download would take a connection the first screen needs.
+  whenIdle(() => {
+    registerServiceWorker().catch((error: unknown) =>
+      console.error('[sw] registration failed', error),
+    )
+  })
 })
+
+/** After the load event, when the main thread is next idle (within 5 s). */
+function whenIdle(run: () => void) {
+  const idle = () => {
+    if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 5_000 })
+    else setTimeout(run, 0)
+  }
+  if (document.readyState === 'complete') idle()
+  else window.addEventListener('load', idle, { once: true })
+}

@@ -37,7 +37,7 @@ beforeEach(() => {
 
 describe('the update prompt', () => {
   it('appears when a new worker waits, and hands over on Update', async () => {
-    registerServiceWorker()
+    await registerServiceWorker()
     render(
       <I18nProvider initial="en">
         <UpdatePrompt />
@@ -51,7 +51,7 @@ describe('the update prompt', () => {
   })
 
   it('goes away on Later without switching', async () => {
-    registerServiceWorker()
+    await registerServiceWorker()
     render(
       <I18nProvider initial="en">
         <UpdatePrompt />

@@ -1,53 +1,116 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
-import { useI18n } from '../i18n/i18n.tsx'
+import { useI18n, withMessages } from '../i18n/i18n.tsx'
 import { hasSession } from '../net/session.ts'
 import { Alert, Button, Skeleton } from '../ui/components.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
 import { paths } from './paths.ts'
 
-const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'))
-const PasskeySignIn = lazy(() => import('../features/security/passkey-sign-in.tsx'))
-const SignUpPage = lazy(() => import('../features/auth/sign-up-page.tsx'))
-const LogoutPage = lazy(() => import('../features/auth/logout-page.tsx'))
-const HomePage = lazy(() => import('./home-page.tsx'))
-const NotFoundPage = lazy(() => import('./not-found-page.tsx'))
-const WalletPage = lazy(() => import('./wallet-screen.tsx'))
-const TransactionPage = lazy(() => import('../features/wallets/transaction-page.tsx'))
-const ActivityPage = lazy(() => import('../features/activity/activity-page.tsx'))
-const ActivityDetailPage = lazy(() => import('../features/activity/activity-detail-page.tsx'))
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'))
-const SecurityPage = lazy(() => import('../features/security/security-page.tsx'))
-const CounterpartiesPage = lazy(() => import('../features/counterparties/counterparties-page.tsx'))
-const NewCounterpartyPage = lazy(
-  () => import('../features/counterparties/new-counterparty-page.tsx'),
+const SignInPage = lazy(() => withMessages(import('../features/auth/sign-in-page.tsx'), 'auth'))
+const PasskeySignIn = lazy(() =>
+  withMessages(import('../features/security/passkey-sign-in.tsx'), 'security'),
 )
-const CounterpartyPage = lazy(() => import('../features/counterparties/counterparty-page.tsx'))
-const MoveMoneyPage = lazy(() => import('../features/orders/move-money-page.tsx'))
-const SendPage = lazy(() => import('../features/orders/send-page.tsx'))
-const ExchangePage = lazy(() => import('../features/orders/exchange-page.tsx'))
-const DepositPage = lazy(() => import('../features/orders/deposit-page.tsx'))
-const TopUpPage = lazy(() => import('../features/orders/top-up-page.tsx'))
-const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'))
-const OrderPage = lazy(() => import('../features/orders/order-page.tsx'))
-const CardsPage = lazy(() => import('../features/cards/cards-page.tsx'))
-const NewCardPage = lazy(() => import('../features/cards/new-card-page.tsx'))
-const CardPage = lazy(() => import('./card-screen.tsx'))
-const VerifyPage = lazy(() => import('../features/kyc/verify-page.tsx'))
-const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'))
-const FiatAccountsPage = lazy(() => import('../features/cards/fiat-accounts-page.tsx'))
-const FiatAccountPage = lazy(() => import('../features/cards/fiat-account-page.tsx'))
+const SignUpPage = lazy(() => withMessages(import('../features/auth/sign-up-page.tsx'), 'auth'))
+const LogoutPage = lazy(() => withMessages(import('../features/auth/logout-page.tsx'), 'auth'))
+const HomePage = lazy(() => withMessages(import('./home-page.tsx'), 'home'))
+const NotFoundPage = lazy(() => withMessages(import('./not-found-page.tsx'), 'home'))
+const WalletPage = lazy(() =>
+  withMessages(import('./wallet-screen.tsx'), 'home', 'orders', 'counterparties'),
+)
+const TransactionPage = lazy(() =>
+  withMessages(import('../features/wallets/transaction-page.tsx'), 'home', 'orders'),
+)
+const ActivityPage = lazy(() =>
+  withMessages(import('../features/activity/activity-page.tsx'), 'home', 'orders'),
+)
+const ActivityDetailPage = lazy(() =>
+  withMessages(import('../features/activity/activity-detail-page.tsx'), 'home', 'orders'),
+)
+const ProfilePage = lazy(() =>
+  withMessages(import('../features/profile/profile-page.tsx'), 'profile', 'auth', 'kyc', 'home'),
+)
+const SecurityPage = lazy(() =>
+  withMessages(import('../features/security/security-page.tsx'), 'security', 'auth', 'home'),
+)
+const CounterpartiesPage = lazy(() =>
+  withMessages(
+    import('../features/counterparties/counterparties-page.tsx'),
+    'counterparties',
+    'home',
+    'auth',
+  ),
+)
+const NewCounterpartyPage = lazy(() =>
+  withMessages(
+    import('../features/counterparties/new-counterparty-page.tsx'),
+    'counterparties',
+    'home',
+    'auth',
+  ),
+)
+const CounterpartyPage = lazy(() =>
+  withMessages(
+    import('../features/counterparties/counterparty-page.tsx'),
+    'counterparties',
+    'home',
+    'auth',
+  ),
+)
+const MoveMoneyPage = lazy(() =>
+  withMessages(import('../features/orders/move-money-page.tsx'), 'orders', 'home'),
+)
+const SendPage = lazy(() =>
+  withMessages(import('../features/orders/send-page.tsx'), 'orders', 'home', 'counterparties'),
+)
+const ExchangePage = lazy(() =>
+  withMessages(import('../features/orders/exchange-page.tsx'), 'orders', 'home'),
+)
+const DepositPage = lazy(() =>
+  withMessages(import('../features/orders/deposit-page.tsx'), 'orders', 'home'),
+)
+const TopUpPage = lazy(() =>
+  withMessages(import('../features/orders/top-up-page.tsx'), 'orders', 'home'),
+)
+const OrdersPage = lazy(() =>
+  withMessages(import('../features/orders/orders-page.tsx'), 'orders', 'home'),
+)
+const OrderPage = lazy(() =>
+  withMessages(import('../features/orders/order-page.tsx'), 'orders', 'home'),
+)
+const CardsPage = lazy(() =>
+  withMessages(import('../features/cards/cards-page.tsx'), 'cards', 'profile', 'home'),
+)
+const NewCardPage = lazy(() =>
+  withMessages(import('../features/cards/new-card-page.tsx'), 'cards', 'profile', 'home'),
+)
+const CardPage = lazy(() => withMessages(import('./card-screen.tsx'), 'cards', 'home'))
+const VerifyPage = lazy(() =>
+  withMessages(import('../features/kyc/verify-page.tsx'), 'kyc', 'home'),
+)
+const DeveloperPage = lazy(() =>
+  withMessages(import('../features/developer/developer-page.tsx'), 'developer', 'home'),
+)
+const FiatAccountsPage = lazy(() =>
+  withMessages(import('../features/cards/fiat-accounts-page.tsx'), 'cards', 'home'),
+)
+const FiatAccountPage = lazy(() =>
+  withMessages(import('../features/cards/fiat-account-page.tsx'), 'cards', 'home'),
+)
 const WebhooksSection = lazy(() =>
-  import('../features/notifications/webhooks-section.tsx').then((module) => ({
-    default: module.WebhooksSection,
-  })),
+  withMessages(
+    import('../features/notifications/webhooks-section.tsx'),
+    'notifications',
+    'home',
+  ).then((module) => ({ default: module.WebhooksSection })),
 )
-const NotificationsPage = lazy(() => import('../features/notifications/notifications-page.tsx'))
+const NotificationsPage = lazy(() =>
+  withMessages(import('../features/notifications/notifications-page.tsx'), 'notifications', 'home'),
+)
 const PushSettings = lazy(() =>
-  import('../features/notifications/push-settings.tsx').then((module) => ({
-    default: module.PushSettings,
-  })),
+  withMessages(import('../features/notifications/push-settings.tsx'), 'notifications', 'home').then(
+    (module) => ({ default: module.PushSettings }),
+  ),
 )
 
 type Params = Record<string, string>

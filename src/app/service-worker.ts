@@ -1,4 +1,4 @@
-import { Workbox } from 'workbox-window'
+import type { Workbox } from 'workbox-window'
 
 type Listener = () => void
 
@@ -31,13 +31,18 @@ export const updateStore = {
   },
 }
 
-export function registerServiceWorker(): void {
+/**
+ * Registers /sw.js through workbox-window, a chunk of its own: main.tsx calls
+ * this after the first render, which it has no part in (issue 16).
+ */
+export async function registerServiceWorker(): Promise<void> {
   // Telegram's iOS web view has no service workers: the page proxy covers it.
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return
+  const { Workbox } = await import('workbox-window')
   const workbox = new Workbox('/sw.js', { scope: '/' })
   workbox.addEventListener('waiting', () => {
     waiting = workbox
     notify()
   })
-  void workbox.register()
+  await workbox.register()
 }

@@ -1,11 +1,15 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import type { StepUpMethod } from '../../contract/security.ts'
+import { withMessages } from '../i18n/i18n.tsx'
 import { setStepUpHandler } from '../net/step-up.ts'
 
+/** Loaded with its words the first time a call needs a proof, over whatever screen made it. */
 const StepUpDialog = lazy(() =>
-  import('../features/security/step-up-dialog.tsx').then((module) => ({
-    default: module.StepUpDialog,
-  })),
+  withMessages(import('../features/security/step-up-dialog.tsx'), 'security', 'auth').then(
+    (module) => ({
+      default: module.StepUpDialog,
+    }),
+  ),
 )
 
 interface Asking {

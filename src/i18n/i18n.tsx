@@ -1,3 +1,4 @@
+import { entry, loaders } from 'virtual:en-parts'
 import {
   createContext,
   type ReactNode,
@@ -7,9 +8,11 @@ import {
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
 } from 'react'
 import { telegramLaunchLanguage } from '../telegram/launch-language.ts'
-import { en, type MessageKey, type Messages } from './en.ts'
+import type { MessageKey, Messages } from './en.ts'
+import { type EnPart, partOf } from './parts.ts'
 
 export const LANGUAGES = ['en', 'ru'] as const
 export type Language = (typeof LANGUAGES)[number]
@@ -21,19 +24,87 @@ export const isLanguage = (value: unknown): value is Language =>
   (LANGUAGES as readonly unknown[]).includes(value)
 
 /*
- * English ships in the first download: it is the reference, the fallback and
- * what types `t`. Every other catalogue is a chunk of its own, fetched only
- * for the people who read it; the service worker precaches it with the rest
- * of the build, so it loads offline too. Each import() must stay a literal:
- * that is what the bundler splits on.
+ * English is the reference, the fallback and what types `t`. Its first
+ * screen's words ship in the first download; the rest comes in parts, each
+ * loaded with the routes that show it (src/i18n/parts.ts, loadMessages).
+ * Every other language is one chunk of its own, fetched only for the people
+ * who read it. The service worker precaches them all with the rest of the
+ * build, so they load offline too. Each import() must stay a literal: that is
+ * what the bundler splits on.
  */
-const loaders: Record<Language, () => Promise<Messages>> = {
-  en: async () => en,
+const english: Partial<Messages> = { ...entry }
+const englishLoaders = loaders as Record<EnPart, () => Promise<{ default: Partial<Messages> }>>
+const languageLoaders: Record<Language, () => Promise<Partial<Messages>>> = {
+  en: async () => english,
   ru: () => import('./ru.ts').then((module) => module.ru),
 }
 /** The catalogues in memory. A language renders only once it is here. */
-const catalogues: Partial<Record<Language, Messages>> = { en }
-const loading = new Map<Language, Promise<Messages>>()
+const catalogues: Partial<Record<Language, Partial<Messages>>> = { en: english }
+const loading = new Map<Language, Promise<Partial<Messages>>>()
+
+/** The English parts asked for, each settling once it is merged in (or has failed). */
+const parts = new Map<EnPart, Promise<void>>()
+/** Bumped as each part arrives: the provider draws the screen again with the new words. */
+let partsVersion = 0
+const partListeners = new Set<() => void>()
+
+function loadPart(part: EnPart): Promise<void> {
+  let pending = parts.get(part)
+  if (!pending) {
+    pending = englishLoaders[part]().then(
+      (module) => {
+        Object.assign(english, module.default)
+        partsVersion += 1
+        for (const listener of partListeners) listener()
+      },
+      (error: unknown) => {
+        // Forgotten, so the next route (or the next use of one of its keys) fetches it again.
+        parts.delete(part)
+        console.error(`[i18n] the English "${part}" words failed to load`, error)
+      },
+    )
+    parts.set(part, pending)
+  }
+  return pending
+}
+
+/**
+ * Brings English `parts` into memory (src/i18n/parts.ts); never rejects. The
+ * routes call it with their code (withMessages), so a screen's words arrive
+ * with it. Loaded whatever the language: English is every language's fallback.
+ */
+export function loadMessages(...names: EnPart[]): Promise<void> {
+  return Promise.all(names.map(loadPart)).then(() => undefined)
+}
+
+/**
+ * A route's code and the English parts it shows (and "errors", which every
+ * screen may show), resolving to the code once all are here.
+ */
+export function withMessages<T>(code: Promise<T>, ...names: EnPart[]): Promise<T> {
+  return Promise.all([code, loadMessages('errors', ...names)]).then(([module]) => module)
+}
+
+const subscribeParts = (listener: () => void) => {
+  partListeners.add(listener)
+  return () => partListeners.delete(listener)
+}
+const readPartsVersion = () => partsVersion
+
+/**
+ * A key whose part is not in memory: a route that did not list it. Nothing
+ * shows until it comes (fetched now; the provider draws again), never the
+ * key itself.
+ */
+function missing(key: MessageKey): string {
+  const part = partOf(key)
+  if (!part) return key
+  if (import.meta.env.DEV) {
+    console.warn(`[i18n] "${key}" is in the English part "${part}", which this route did not load`)
+  }
+  void loadPart(part)
+  return ''
+}
 
 const STORAGE_KEY = 'language'
 
@@ -47,7 +118,7 @@ export async function loadLanguage(language: Language): Promise<Language> {
   if (catalogues[language]) return language
   let pending = loading.get(language)
   if (!pending) {
-    pending = loaders[language]()
+    pending = languageLoaders[language]()
     loading.set(language, pending)
   }
   try {
@@ -94,9 +165,11 @@ export type Translate = (key: MessageKey, values?: Record<string, string | numbe
  * whose catalogue is not in memory yet (see loadLanguage) reads English.
  */
 export function translator(language: Language): Translate {
-  const messages = catalogues[language] ?? en
+  const messages = catalogues[language] ?? english
   return (key, values) =>
-    messages[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`))
+    (messages[key] ?? english[key] ?? missing(key)).replace(/\{(\w+)\}/g, (_, name: string) =>
+      String(values?.[name] ?? `{${name}}`),
+    )
 }
 
 interface I18n {
@@ -147,7 +220,9 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
   }, [wanted, show])
 
   const setLanguage = useCallback((next: Language) => show(next, true), [show])
+  const version = useSyncExternalStore(subscribeParts, readPartsVersion)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` counts the English parts in memory; each new one needs a new `t`
   const value = useMemo<I18n>(() => {
     const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long' })
     document.documentElement.lang = language
@@ -157,7 +232,7 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
       t: translator(language),
       formatDate: (date) => dates.format(typeof date === 'string' ? new Date(date) : date),
     }
-  }, [language, setLanguage])
+  }, [language, setLanguage, version])
 
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>
 }

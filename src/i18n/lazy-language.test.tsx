@@ -5,7 +5,7 @@ import type { Language } from './i18n.tsx'
 import { ru } from './ru.ts'
 
 /*
- * The Russian catalogue is a lazy chunk. The unit setup loads every catalogue
+ * The Russian catalogue is a lazy chunk, and so is each English part but the entry's. The unit setup loads every catalogue
  * up front, so each test here starts from fresh modules — English in memory,
  * Russian not — with `./ru.ts` held back until the test lets it arrive.
  */
@@ -28,6 +28,8 @@ async function freshI18n(): Promise<Chunk & typeof import('./i18n.tsx')> {
     return { ru }
   })
   const i18n = await import('./i18n.tsx')
+  // The words these tests show ship in the English part "auth" (src/i18n/parts.ts).
+  await i18n.loadMessages('auth')
   return { ...i18n, arrive: () => arrive(), fail: () => fail() }
 }
 

@@ -1,11 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
-import { useCallback, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { RateBase } from '../../contract/rates.ts'
-import { useI18n } from '../i18n/i18n.tsx'
-import { formatMoney, type Money } from '../i18n/money.ts'
-import { multiply, parseDecimal, roundHalfEven } from '../ui/decimal.ts'
 import { useTenantConfig } from './tenant.ts'
-import { ratesQuery } from './wallets.ts'
 
 /** What totals can be shown in: the bases the server quotes rates in. */
 export const DISPLAY_CURRENCIES = ['USD', 'EUR', 'GBP'] as const satisfies readonly RateBase[]
@@ -51,7 +46,7 @@ function storedCurrency(): DisplayCurrency | undefined {
 
 /*
  * The choice is one value for the whole app: the total's picker changes it,
- * and every amount's value beneath it (useDisplayValue) follows at once.
+ * and every amount's value beneath it (useDisplayValue, ./display-value.ts) follows at once.
  */
 /** Private mode refuses storage: the choice then lasts for this visit, here. */
 let unstored: DisplayCurrency | undefined
@@ -72,6 +67,18 @@ function choose(next: DisplayCurrency) {
   for (const listener of listeners) listener()
 }
 
+const fallbackCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
+  isDisplayCurrency(tenantDefault)
+    ? tenantDefault
+    : currencyForLocales(globalThis.navigator?.languages ?? [])
+
+/**
+ * What useDisplayCurrency will answer, outside React: the app asks for these
+ * rates at boot (src/app/boot.ts), alongside the wallets, before home mounts.
+ */
+export const displayCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
+  snapshot() ?? fallbackCurrency(tenantDefault)
+
 /**
  * The person's display currency, kept on this device (it is a preference, not
  * account data): their own choice, else the tenant's default display
@@ -81,34 +88,5 @@ function choose(next: DisplayCurrency) {
 export function useDisplayCurrency(): [DisplayCurrency, (currency: DisplayCurrency) => void] {
   const tenantDefault = useTenantConfig()?.default_display_currency
   const own = useSyncExternalStore(subscribe, snapshot, () => undefined)
-  const currency =
-    own ??
-    (isDisplayCurrency(tenantDefault)
-      ? tenantDefault
-      : currencyForLocales(globalThis.navigator?.languages ?? []))
-  return [currency, choose]
-}
-
-/**
- * What an amount is worth in the display currency, formatted ("€98.15"), for
- * the secondary line beside a crypto amount (EXPERIENCE.md, "Money on
- * screen"): amount × the server's rate, exact until one half-even rounding to
- * the cent. Undefined when it would say nothing new (the amount is in the
- * display currency) or cannot be said (no rate for the code, rates not in yet).
- */
-export function useDisplayValue(): (money: Money) => string | undefined {
-  const { language } = useI18n()
-  const [currency] = useDisplayCurrency()
-  const rates = useQuery(ratesQuery(currency))
-  const data = rates.data
-  return useCallback(
-    (money: Money) => {
-      if (!data || money.currency.toUpperCase() === data.base) return undefined
-      const rate = data.rates.find((candidate) => candidate.code === money.currency)
-      if (!rate) return undefined
-      const value = roundHalfEven(multiply(parseDecimal(money.amount), parseDecimal(rate.rate)), 2)
-      return formatMoney(language, { amount: value, currency: data.base, chain: null })
-    },
-    [data, language],
-  )
+  return [own ?? fallbackCurrency(tenantDefault), choose]
 }

@@ -1,8 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import type { ChainList, CurrencyList } from '../../contract/catalog.ts'
 import type { RateBase, RateList } from '../../contract/rates.ts'
-import type { Wallet, WalletList, WalletType } from '../../contract/wallets.ts'
+import type { Wallet, WalletList } from '../../contract/wallets.ts'
 import { api } from '../net/api.ts'
 
 /**
@@ -90,21 +90,3 @@ export const ratesQuery = (base: RateBase) =>
     staleTime: RATES_FRESH,
     refetchInterval: RATES_FRESH,
   })
-
-/**
- * A new wallet (home's "Create wallet", or the one-tap answer where a screen
- * needs a wallet): it shows in the list at once; the list is read again to be sure.
- */
-export function useCreateWallet() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (type: WalletType) => api.v2.post<Wallet>('/wallets', { type }),
-    onSuccess: async (wallet) => {
-      queryClient.setQueryData(walletKeys.detail(wallet.uuid), wallet)
-      queryClient.setQueryData<WalletList>(walletKeys.list(), (list) =>
-        list ? { ...list, data: [...list.data, wallet], total: list.total + 1 } : list,
-      )
-      await queryClient.invalidateQueries({ queryKey: walletKeys.list() })
-    },
-  })
-}

@@ -4,12 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { navigate } from 'wouter/use-browser-location'
 import {
   type MainButtonAction,
-  MiniAppProvider,
   TelegramBackButton,
   useClosingConfirmation,
   useHaptics,
   useMainButton,
-} from './mini-app.tsx'
+} from './controls.tsx'
+import { MiniAppProvider } from './mini-app.tsx'
 import type { MainButtonState, MiniAppControls } from './sdk.ts'
 
 /** Telegram as the hooks see it: what each control was last set to, and its listeners. */

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import type { OtpSent } from '../../contract/otp.ts'
 import { useI18n } from '../i18n/i18n.tsx'
-import { Button, Notice, TextField } from './components.tsx'
+import { Button, Notice } from './components.tsx'
 import { useSecondsLeft } from './countdown.ts'
 import { ErrorSummary, retryAt } from './error-summary.tsx'
+import { TextField } from './fields.tsx'
 import { useNeedsServer } from './online.tsx'
 
 export const CODE_LENGTH = 6

@@ -1,6 +1,6 @@
 import { useI18n } from '../i18n/i18n.tsx'
-import { SelectField } from './components.tsx'
 import type { LocalCountry } from './countries.ts'
+import { SelectField } from './fields.tsx'
 
 /** A calling-code choice: the country and one of its codes ("US:1", "DO:1809"). */
 export const dialChoice = (country: string, dial: string) => `${country}:${dial}`

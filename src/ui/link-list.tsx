@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react'
 import { Link } from 'wouter'
-import { ChevronRightIcon } from './icons.tsx'
+import { ChevronRightIcon } from './screen-icons.tsx'
 
 export interface LinkRow {
   key: string

@@ -3,7 +3,7 @@ import { useI18n } from '../i18n/i18n.tsx'
 import { ApiError } from '../net/api.ts'
 import { Button, buttonClass } from './components.tsx'
 import { ErrorSummary } from './error-summary.tsx'
-import { SearchOffIcon } from './icons.tsx'
+import { SearchOffIcon } from './screen-icons.tsx'
 
 /** What a screen was looking for, as its "doesn't exist" sentence names it. */
 export type Resource =

@@ -1,11 +1,11 @@
 import { useI18n } from '../i18n/i18n.tsx'
 import { walletTypeLabel } from '../i18n/wallet-names.ts'
+import { useCreateWallet } from '../queries/create-wallet.ts'
 import { useTenantConfig } from '../queries/tenant.ts'
-import { useCreateWallet } from '../queries/wallets.ts'
 import { Button } from './components.tsx'
 import { ErrorSummary } from './error-summary.tsx'
-import { WalletIcon } from './icons.tsx'
 import { useNeedsServer } from './online.tsx'
+import { WalletIcon } from './screen-icons.tsx'
 
 /**
  * Where a screen needs a wallet and the person has none (a tenant without

@@ -1,8 +1,8 @@
 import type { ReactNode, Ref } from 'react'
 import { Link } from 'wouter'
 import { useMiniApp } from '../telegram/mini-app.tsx'
-import { ChevronLeftIcon } from './icons.tsx'
 import type { Back } from './load-error.tsx'
+import { ChevronLeftIcon } from './screen-icons.tsx'
 
 /**
  * A screen's title with its way back: an arrow before the heading, named by

@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { useMiniApp } from '../telegram/mini-app.tsx'
-import { Button, TextField } from './components.tsx'
+import { Button } from './components.tsx'
 import { defaultCountry, type LocalCountry } from './countries.ts'
 import { CountryPicker, dialChoice, parseDialChoice } from './country-picker.tsx'
+import { TextField } from './fields.tsx'
 import { internationalPhone, type PhoneDraft } from './phone.ts'
 
 /** The calling code in use: the one chosen, else the browser's region's, else the first. */

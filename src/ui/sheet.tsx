@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
-import { CloseIcon } from './icons.tsx'
+import { CloseIcon } from './screen-icons.tsx'
 
 /**
  * A short task over the screen (EXPERIENCE.md, "Sheets"): a bottom sheet on a

@@ -4,7 +4,7 @@ import type { Wallet } from '../../contract/wallets.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { walletName } from '../i18n/wallet-names.ts'
 import { walletsQuery } from '../queries/wallets.ts'
-import { SelectField } from './components.tsx'
+import { SelectField } from './fields.tsx'
 
 /**
  * The wallet a `?wallet=` link asks for, or the first one when it names none

@@ -2,14 +2,14 @@ import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import type { ActivityDetail, ActivityItem } from '../../../contract/activity.ts'
-import type { DeclineReason } from '../../../contract/card-transactions.ts'
 import { href } from '../../app/paths.ts'
+import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/money.ts'
 import { activityQuery } from '../../queries/activity.ts'
-import { useDisplayValue } from '../../queries/display-currency.ts'
+import { useDisplayValue } from '../../queries/display-value.ts'
 import { CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
@@ -104,17 +104,6 @@ function Amount(props: { money: ActivityItem['amount']; sign?: 'in' | 'out' }) {
   )
 }
 
-const DECLINES: Record<DeclineReason, MessageKey> = {
-  CARD_FROZEN: 'cards.tx.declined.CARD_FROZEN',
-  CARD_BLOCKED: 'cards.tx.declined.CARD_BLOCKED',
-  CARD_INACTIVE: 'cards.tx.declined.CARD_INACTIVE',
-  CARD_CANCELED: 'cards.tx.declined.CARD_CANCELED',
-  CARD_CLOSED: 'cards.tx.declined.CARD_CLOSED',
-  ACCOUNT_UNAVAILABLE: 'cards.tx.declined.ACCOUNT_UNAVAILABLE',
-  LIMIT_EXCEEDED: 'cards.tx.declined.LIMIT_EXCEEDED',
-  INSUFFICIENT_FUNDS: 'cards.tx.declined.INSUFFICIENT_FUNDS',
-  THREE_DS_FAILED: 'cards.tx.declined.THREE_DS_FAILED',
-}
 const ORDER_FAILURES: Record<string, MessageKey> = {
   ADDRESS_REJECTED: 'orders.failure.ADDRESS_REJECTED',
   ACCOUNT_CLOSED: 'orders.failure.ACCOUNT_CLOSED',
@@ -125,11 +114,8 @@ export function failureWords(t: Translate, item: ActivityDetail): string | undef
   const code = item.failure_code
   if (!code) return undefined
   if (item.source.type === 'order') return t(ORDER_FAILURES[code] ?? 'orders.failure.other')
-  if (code === 'LIMIT_EXCEEDED') {
-    const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
-    if (limit) return t(`cards.tx.declined.limit.${limit}`)
-  }
-  return t(DECLINES[code as DeclineReason] ?? 'cards.tx.declined')
+  const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
+  return declineWords(t, code, limit)
 }
 
 function Facts(props: { item: ActivityDetail }) {

@@ -4,16 +4,10 @@ import type { ActivityItem } from '../../../contract/activity.ts'
 import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
-import { useDisplayValue } from '../../queries/display-currency.ts'
+import { useDisplayValue } from '../../queries/display-value.ts'
 import { CurrencyBadge } from '../../ui/currency-badge.tsx'
-import {
-  ArrowUpIcon,
-  CardIcon,
-  MoveMoneyIcon,
-  PlusIcon,
-  ReceiptIcon,
-  SwapIcon,
-} from '../../ui/icons.tsx'
+import { CardIcon, MoveMoneyIcon } from '../../ui/icons.tsx'
+import { ArrowUpIcon, PlusIcon, ReceiptIcon, SwapIcon } from '../../ui/screen-icons.tsx'
 import {
   type Avatar,
   activityTitle,

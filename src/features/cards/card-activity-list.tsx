@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import type { CardTransaction } from '../../../contract/card-transactions.ts'
+import { declineWords } from '../../i18n/declines.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
@@ -113,12 +114,7 @@ function Row(props: { row: ActivityRow; showCard: boolean }) {
 
 /** Why a payment was declined, in words, naming the limit it went over. */
 export function declineText(t: Translate, transaction: CardTransaction | undefined): string {
-  const reason = transaction?.decline_reason
-  if (!reason) return t('cards.tx.declined')
-  if (reason === 'LIMIT_EXCEEDED' && transaction.exceeded_limit) {
-    return t(`cards.tx.declined.limit.${transaction.exceeded_limit}`)
-  }
-  return t(`cards.tx.declined.${reason}`)
+  return declineWords(t, transaction?.decline_reason, transaction?.exceeded_limit)
 }
 
 function purchaseStateText(t: Translate, purchase: Purchase, money: (a: string) => string) {

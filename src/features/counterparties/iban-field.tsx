@@ -1,5 +1,5 @@
 import { type ChangeEvent, type ComponentProps, useLayoutEffect, useRef } from 'react'
-import { TextField } from '../../ui/components.tsx'
+import { TextField } from '../../ui/fields.tsx'
 import { caretAfter, electronicIban, groupIban } from './bank-checks.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../contract/api-key-roles.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { SelectField, TextField } from '../../ui/components.tsx'
+import { SelectField, TextField } from '../../ui/fields.tsx'
 import type { FieldProblem, KeyFormProblems, KeyFormValues } from './key-form.ts'
 
 /** The name, role and allow-list of a key: the fields the create and edit forms share. */

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { KycDocumentType } from '../../../contract/kyc.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { Button, SelectField, TextField } from '../../ui/components.tsx'
+import { Button } from '../../ui/components.tsx'
 import { useServedCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
+import { SelectField, TextField } from '../../ui/fields.tsx'
 import { DOCUMENT_TYPES } from './kyc-status.ts'
 import { useSubmitSandboxApplicant } from './queries.ts'
 

@@ -1,5 +1,6 @@
 import type { EventKind, Notification } from '../../../contract/events.ts'
-import { en, type MessageKey } from '../../i18n/en.ts'
+import { declineWords } from '../../i18n/declines.ts'
+import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
@@ -69,7 +70,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title: text(data, 'merchant_name') || title,
-        detail: declineText(t, text(data, 'reason')),
+        detail: declineWords(t, text(data, 'reason')),
         amount: money(text(data, 'amount'), text(data, 'currency')),
         failed: true,
       }
@@ -117,14 +118,6 @@ export function describeNotification(
       return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
   }
 }
-
-/** A decline's reason in the words the card's own history uses. */
-function declineText(t: Translate, reason: string): string {
-  const key = `cards.tx.declined.${reason}`
-  return isMessageKey(key) ? t(key) : t('cards.tx.declined')
-}
-
-const isMessageKey = (key: string): key is MessageKey => key in en
 
 /** When, as a list shows it: the time today, else the day ("12 Nov"). */
 export function shortTime(language: Language, iso: string, now = new Date()): string {

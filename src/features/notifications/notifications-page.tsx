@@ -4,17 +4,11 @@ import { Link } from 'wouter'
 import type { EventKind, Notification } from '../../../contract/events.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
-import {
-  ArrowDownIcon,
-  BellIcon,
-  CardIcon,
-  CodeIcon,
-  ShieldIcon,
-  SwapIcon,
-} from '../../ui/icons.tsx'
+import { BellIcon, CardIcon, CodeIcon, ShieldIcon } from '../../ui/icons.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { ArrowDownIcon, SwapIcon } from '../../ui/screen-icons.tsx'
 import { describeNotification, shortTime } from './describe.ts'
 import { useMarkRead } from './mutations.ts'
 import { notificationsQuery } from './queries.ts'

@@ -6,7 +6,7 @@ import { href } from '../../app/paths.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { offers, useTenantConfig } from '../../queries/tenant.ts'
-import { ArrowDownIcon, ArrowUpIcon, ListIcon, PlusIcon, SwapIcon } from '../../ui/icons.tsx'
+import { ArrowDownIcon, ArrowUpIcon, ListIcon, PlusIcon, SwapIcon } from '../../ui/screen-icons.tsx'
 
 export interface MoneyAction {
   key: 'send' | 'exchange' | 'deposit' | 'topUp' | 'history'

@@ -4,18 +4,12 @@ import { Link } from 'wouter'
 import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { isTelegram } from '../../telegram/launch.ts'
-import {
-  AccountsIcon,
-  CodeIcon,
-  LockIcon,
-  PeopleIcon,
-  ShieldIcon,
-  SignOutIcon,
-} from '../../ui/icons.tsx'
+import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { LockIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { meQuery, userDataQuery } from './queries.ts'

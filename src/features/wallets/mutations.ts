@@ -4,7 +4,7 @@ import type { WalletAddress } from '../../../contract/wallets.ts'
 import { api } from '../../net/api.ts'
 import { walletKeys } from './queries.ts'
 
-export { useCreateWallet } from '../../queries/wallets.ts'
+export { useCreateWallet } from '../../queries/create-wallet.ts'
 
 export function useCreateAddress(walletUuid: string) {
   const queryClient = useQueryClient()

@@ -7,6 +7,7 @@ import type {
   WalletTransaction,
 } from '../../../contract/wallets.ts'
 import { api } from '../../net/api.ts'
+import { backingOff } from '../../queries/poll.ts'
 import { walletKeys as sharedWalletKeys, walletPath } from '../../queries/wallets.ts'
 
 /** The filters of a wallet's history, as the screen holds them (dates are yyyy-mm-dd, local). */
@@ -104,9 +105,12 @@ export const recentQuery = (uuid: string) =>
         signal,
         query: { limit: RECENT_COUNT, offset: 0 },
       }),
+    // Nothing on its way: each quiet answer waits twice as long, up to 80 s (src/queries/poll.ts).
     refetchInterval: (query) =>
-      query.state.data?.data.some(unsettled) ? SETTLING_POLL_MS : ARRIVAL_POLL_MS,
+      query.state.data?.data.some(unsettled) ? SETTLING_POLL_MS : arrivals(query),
   })
+
+const arrivals = backingOff(ARRIVAL_POLL_MS)
 
 export const transactionQuery = (uuid: string, tx: string) =>
   queryOptions({

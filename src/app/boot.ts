@@ -1,0 +1,43 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { TenantConfig } from '../../contract/tenants.ts'
+import { meQuery, userDataQuery } from '../features/profile/queries.ts'
+import { hasSession } from '../net/session.ts'
+import { displayCurrency } from '../queries/display-currency.ts'
+import { tenantConfigQuery, tenantKeys } from '../queries/tenant.ts'
+import { currenciesQuery, ratesQuery, walletsQuery } from '../queries/wallets.ts'
+import { paths } from './paths.ts'
+
+/**
+ * Everything the first screen needs, asked for at once (issue 16): the
+ * tenant's configuration, the user, and on home the wallets, the rates and
+ * the catalogue, all in one round trip, while the screen's own chunk is still
+ * on its way — instead of each component asking once it has mounted, the
+ * configuration first (the layout) and the balances a round trip later.
+ *
+ * Waits for the stored cache (`restored`): a warm or offline start has
+ * painted from it already and these only revalidate; offline they wait
+ * paused (networkMode 'online') and never fail first. The components ask for
+ * the same keys and share these requests. Nothing for someone signed out.
+ */
+export async function prefetchFirstScreen(
+  queryClient: QueryClient,
+  restored: Promise<void>,
+  path: string = location.pathname,
+): Promise<void> {
+  await restored
+  if (!(await hasSession())) return
+  const tenant = queryClient.getQueryData<TenantConfig>(tenantKeys.config())
+  const asked = [
+    queryClient.prefetchQuery(tenantConfigQuery()),
+    queryClient.prefetchQuery(meQuery()),
+  ]
+  if (path === paths.home) {
+    asked.push(
+      queryClient.prefetchQuery(walletsQuery()),
+      queryClient.prefetchQuery(ratesQuery(displayCurrency(tenant?.default_display_currency))),
+      queryClient.prefetchQuery(userDataQuery()),
+      queryClient.prefetchQuery(currenciesQuery()),
+    )
+  }
+  await Promise.all(asked)
+}
