@@ -38,6 +38,7 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'pglite' },
+          globalSetup: ['tests/support/migrated-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

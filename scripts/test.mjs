@@ -1,4 +1,4 @@
-// `npm test`: types, lint, then every test project. Server tests run on
+// `npm test`: types, lint, the API document, then every test project. Server tests run on
 // PGlite and on a real PostgreSQL; e2e runs last, alone, against the built app.
 // Ends with one line "Tests: N passed, N failed" counted over all projects.
 import { readFileSync, rmSync } from 'node:fs'
@@ -10,12 +10,16 @@ import { bin, node } from './run.mjs'
 const tsc = bin('typescript', 'bin/tsc')
 const vitest = bin('vitest', 'vitest.mjs')
 const results = join(tmpdir(), `vitest-${process.pid}`)
+const apiDocument = join(tmpdir(), `openapi-${process.pid}.json`)
 
 const steps = [
   ['types (app)', tsc, ['--noEmit', '-p', 'tsconfig.json']],
   ['types (service worker)', tsc, ['--noEmit', '-p', 'tsconfig.sw.json']],
   ['types (server, tests)', tsc, ['--noEmit', '-p', 'tsconfig.node.json']],
   ['lint and format', bin('@biomejs/biome', 'bin/biome'), ['check', '.']],
+  // The document a client is generated from, as the app serves it, by Redocly's rules.
+  ['API document (write)', bin('tsx', 'dist/cli.mjs'), ['scripts/openapi.ts', apiDocument]],
+  ['API document (lint)', bin('@redocly/cli', 'bin/cli.js'), ['lint', apiDocument]],
 ]
 const suites = [
   [
@@ -33,6 +37,7 @@ for (const [name, script, args] of steps) {
     failedStep = true
   }
 }
+rmSync(apiDocument, { force: true })
 
 // Always a fresh production build: the e2e tests and the size budget judge
 // what these sources build to, never a leftover dist/.

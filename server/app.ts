@@ -35,6 +35,7 @@ import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
 import auth from './infra/auth.ts'
+import type { Database } from './infra/db/database.ts'
 import db from './infra/db.ts'
 import errors, { clientErrorHandler, frameworkErrors } from './infra/errors.ts'
 import jobs from './infra/jobs.ts'
@@ -60,6 +61,11 @@ export interface BuildOptions {
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
   /** How slow a vendor's answer may be before it is degraded (default DEGRADED_MS, 1 s). */
   vendorDegradedMs?: number
+  /**
+   * The database, opened by the caller instead of from config (a test's copy of a
+   * migrated template, server/test-support.ts); the app migrates it and closes it.
+   */
+  database?: Database
 }
 
 /** TRUST_PROXY as a hop count: believe the nearest `hops` proxies' X-Forwarded-For entries. */
@@ -95,7 +101,7 @@ export async function buildApp(
   await app.register(security, { config })
   await app.register(metrics, { node: config.nodeName })
   await app.register(openapi)
-  await app.register(db, { config })
+  await app.register(db, { config, database: options.database })
   await app.register(rateLimits)
   await app.register(tenancy)
   await app.register(auth, { config })

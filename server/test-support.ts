@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -39,6 +40,19 @@ if (engine !== 'pglite' && engine !== 'postgres') {
 const postgresUrl = engine === 'postgres' ? inject('databaseUrl') : undefined
 
 /**
+ * The run's migrated database (tests/support/migrated-template.ts), which every
+ * test app starts from instead of running each migration again: a database name
+ * on PostgreSQL, a data-directory dump on PGlite (read once per file).
+ */
+const postgresTemplate = engine === 'postgres' ? inject('postgresTemplate') : undefined
+const pgliteTemplateFile = engine === 'pglite' ? inject('pgliteTemplate') : undefined
+let pgliteTemplate: Promise<Blob> | undefined
+const migratedPglite = () => {
+  pgliteTemplate ??= readFile(pgliteTemplateFile!).then((bytes) => new Blob([bytes]))
+  return pgliteTemplate
+}
+
+/**
  * `describe` for every server test file. It skips only in the one case
  * tests/support/postgres-cluster.ts allows: the PostgreSQL project on a
  * machine without PostgreSQL, outside CI.
@@ -46,16 +60,17 @@ const postgresUrl = engine === 'postgres' ? inject('databaseUrl') : undefined
 export const describeServer = postgresUrl === '' ? describe.skip : describe
 
 /**
- * Builds the app on a fresh database: PGlite in memory, or a database of its
- * own in the run's PostgreSQL (dropped on close). Building costs seconds on
- * PGlite: build one per file in beforeAll and keep tests apart by e-mail.
- * Logs are silent unless a `logStream` is passed (then `info`).
+ * Builds the app on a database of its own, already migrated: PGlite in memory,
+ * or a database in the run's PostgreSQL (dropped on close), both copies of the
+ * run's template; `fresh: true` starts from an empty one the app migrates itself.
+ * Building costs a second or more: build one per file in beforeAll and keep tests
+ * apart by e-mail. Logs are silent unless a `logStream` is passed (then `info`).
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: BuildOptions = {},
+  { fresh = false, ...options }: BuildOptions & { fresh?: boolean } = {},
 ): Promise<FastifyInstance> {
-  const place = await provision()
+  const place = await provision({ migrated: !fresh })
   try {
     const app = await createTestAppOn(place, overrides, options)
     // After close() rather than in an onClose hook: those run last-registered
@@ -79,10 +94,19 @@ export async function createTestApp(
  * the place's DATA_DIR). close() leaves the place; the caller disposes of it.
  */
 export async function createTestAppOn(
-  place: { dataDir: string; databaseUrl: string },
+  place: { dataDir: string; databaseUrl: string; migrated?: boolean },
   overrides: Record<string, string> = {},
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  // PGlite in memory is a new database per app: the migrated one is loaded into it.
+  const database =
+    place.migrated && (overrides.DATABASE_URL ?? place.databaseUrl) === 'memory://'
+      ? await openDatabase({
+          databaseUrl: 'memory://',
+          dataDir: place.dataDir,
+          loadDataDir: await migratedPglite(),
+        })
+      : undefined
   const config = loadConfig({
     DATA_DIR: place.dataDir,
     DIST_DIR: join(place.dataDir, 'no-dist'),
@@ -103,7 +127,10 @@ export async function createTestAppOn(
     EVENTS_DISPATCH: 'false',
     ...overrides,
   })
-  return buildApp(config, options)
+  return buildApp(config, { ...options, database }).catch(async (error) => {
+    await database?.close()
+    throw error
+  })
 }
 
 /** A fresh, empty database on the engine under test, without the app; close() drops it. */
@@ -124,15 +151,20 @@ export async function createTestDatabase(): Promise<Database> {
 
 /**
  * A temporary DATA_DIR and a database URL on the engine under test
- * (`memory://` on PGlite); dispose() removes both. Exported for tests that run
- * the real server process on it (orders/order-crash.test.ts).
+ * (`memory://` on PGlite); dispose() removes both. Empty unless `migrated`: then
+ * a copy of the run's template (on PGlite, loaded by createTestAppOn). Exported
+ * for tests that run the real server process on it (orders/order-crash.test.ts).
  */
-export async function provision() {
-  const database = engine === 'postgres' ? await createPostgresDatabase() : undefined
+export async function provision({ migrated = false } = {}) {
+  const database =
+    engine === 'postgres'
+      ? await createPostgresDatabase(migrated ? postgresTemplate : undefined)
+      : undefined
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'))
   return {
     dataDir,
     databaseUrl: database?.url ?? 'memory://',
+    migrated,
     dispose: async () => {
       await database?.drop()
       rmSync(dataDir, { recursive: true, force: true })
@@ -140,12 +172,16 @@ export async function provision() {
   }
 }
 
-async function createPostgresDatabase() {
+async function createPostgresDatabase(template?: string) {
   if (!postgresUrl) {
     throw new Error('The server:postgres project has no PostgreSQL (see describeServer).')
   }
   const name = `t_${randomBytes(8).toString('hex')}`
-  await admin((client) => client.query(`create database ${name}`))
+  await admin((client) =>
+    client.query(
+      template ? `create database ${name} template ${template}` : `create database ${name}`,
+    ),
+  )
   const url = new URL(postgresUrl)
   url.pathname = `/${name}`
   return {

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely'
 import { Counter, Gauge } from 'prom-client'
 import type { Config } from '../config.ts'
 import { acquireDataDirLock, isEmbeddedOnDisk } from './db/data-dir-lock.ts'
-import { openDatabase, openPostgres } from './db/database.ts'
+import { type Database, openDatabase, openPostgres } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { type ReplicaLag, replicaLag } from './db/replica-lag.ts'
 import type { DB } from './db/schema.ts'
@@ -40,7 +40,7 @@ declare module 'fastify' {
  * for as long (data-dir-lock.ts), so the tenant CLI cannot open it beside the server.
  */
 export default fp(
-  async function db(app: FastifyInstance, opts: { config: Config }) {
+  async function db(app: FastifyInstance, opts: { config: Config; database?: Database }) {
     const { config } = opts
     const lock = isEmbeddedOnDisk(config.databaseUrl)
       ? acquireDataDirLock(config.dataDir, 'the server')
@@ -49,7 +49,7 @@ export default fp(
       app.log.warn({ err: error }, 'idle database connection failed')
     let database: Awaited<ReturnType<typeof openDatabase>>
     try {
-      database = await openDatabase({ ...config, onIdleError })
+      database = opts.database ?? (await openDatabase({ ...config, onIdleError }))
     } catch (error) {
       lock?.release()
       throw error

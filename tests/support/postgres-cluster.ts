@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { createPostgresTemplate } from './migrated-template.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,13 +22,16 @@ const run = promisify(execFile)
  * server tests. TEST_DATABASE_URL wins; otherwise a throwaway cluster is made
  * with the initdb/pg_ctl of /usr/lib/postgresql/<version>/bin, and removed
  * after the run. Each test app then creates its own database in it
- * (server/test-support.ts), so files run in parallel without sharing rows.
+ * (server/test-support.ts), so files run in parallel without sharing rows: a
+ * copy of one database migrated here, once (tests/support/migrated-template.ts).
  */
 export default async function setup(project: TestProject) {
   const given = process.env.TEST_DATABASE_URL
   if (given) {
+    const template = await createPostgresTemplate(given)
     project.provide('databaseUrl', given)
-    return
+    project.provide('postgresTemplate', template.name)
+    return () => template.drop()
   }
 
   const bin = findPostgresBin()
@@ -38,11 +42,20 @@ export default async function setup(project: TestProject) {
     if (process.env.CI) throw new Error(why)
     console.warn(`${why} Skipping the PostgreSQL run.`)
     project.provide('databaseUrl', '')
+    project.provide('postgresTemplate', '')
     return
   }
 
   const cluster = await startCluster(bin)
+  try {
+    const template = await createPostgresTemplate(cluster.url)
+    project.provide('postgresTemplate', template.name)
+  } catch (error) {
+    await cluster.stop()
+    throw error
+  }
   project.provide('databaseUrl', cluster.url)
+  // The cluster goes with its template.
   return () => cluster.stop()
 }
 

@@ -80,8 +80,13 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
       response: { 200: CardTransactionList, ...problems },
     },
   }
-  for (const path of ['/issuing/transactions/', '/issuing/transactions']) {
-    api.get(path, list, (request) => {
+  // SPEC.md names the path with its trailing slash: the same list, left out of the document.
+  const alias = { ...list, schema: { ...list.schema, hide: true } }
+  for (const [path, options] of [
+    ['/issuing/transactions', list],
+    ['/issuing/transactions/', alias],
+  ] as const) {
+    api.get(path, options, (request) => {
       const { limit, offset, with_total, card_id, fiat_account_id } = request.query
       return translateErrors(
         reads((service) =>

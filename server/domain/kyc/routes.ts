@@ -256,6 +256,7 @@ export async function sandboxKycRoutes(app: FastifyInstance, opts: { config: Con
         description:
           'Sets the status to any of SPEC.md §4 at once, as the provider’s reviewer would, with ' +
           'an optional reason; the same status again changes nothing. Answers the new status.',
+        security: [{ bearer: [] }, { raw: [] }],
         body: SandboxKycDecisionBody,
         response: { 200: KycStatusReply, 401: Problem, 404: Problem, 422: Problem },
       },

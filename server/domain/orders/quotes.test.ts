@@ -80,6 +80,26 @@ function expectConsistent(quote: Quote) {
   expect(Date.parse(quote.expires_at) - Date.parse(quote.created_at)).toBe(TTL_SECONDS * 1000)
 }
 
+type Query = Parameters<typeof calc>[2]
+/** The plainest quote request: a 10 EUR SEPA deposit into `wallet`. */
+const sepaDeposit = (wallet: string) => ({
+  order_type: 'DEPOSIT_FIAT_SEPA' as const,
+  wallet_uuid: wallet,
+  from_uuid: CURRENCY.EUR,
+  amount_from: '10',
+})
+
+/** A refused quote request: what it changes in the base query, its code, the field it names. */
+type Refusal = [changes: Partial<Query>, code: string, field?: string]
+/** An amount out of bounds: what it changes, its code, the field, the bound, words of the message. */
+type Bound = [
+  changes: Partial<Query>,
+  code: string,
+  field: string,
+  limit: { amount: string; currency: string },
+  says?: string,
+]
+
 describeServer('firm quotes: GET /api/v1/orders/calc', () => {
   let app: FastifyInstance
   beforeAll(async () => {
@@ -129,6 +149,40 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
 
   const problemField = (response: Awaited<ReturnType<typeof calc>>, status: number, code: string) =>
     expectProblem(response, status, code).errors?.map((error) => error.field)
+
+  /**
+   * Each row's query, `base` with the row's changes, is refused with the row's code:
+   * 422 naming the one query field at fault, or 404 (missing, or not the caller's)
+   * when the row names no field.
+   */
+  async function refuses(token: string, base: Partial<Query>, rows: Refusal[]) {
+    for (const [changes, code, field] of rows) {
+      const response = await calc(app, token, { ...base, ...changes } as Query)
+      if (field === undefined) expectProblem(response, 404, code)
+      else expect(problemField(response, 422, code), code).toEqual([`/querystring/${field}`])
+    }
+  }
+
+  /**
+   * Each row's amount is out of bounds: 422 with the row's code, naming its field, with
+   * the bound in the currency paid (`limit`) and, when given, words of the message.
+   * `before` runs before each call (fixPrices, for bounds that move with the price).
+   */
+  async function outOfBounds(
+    token: string,
+    base: Partial<Query>,
+    rows: Bound[],
+    before = () => {},
+  ) {
+    for (const [changes, code, field, limit, says] of rows) {
+      before()
+      const response = await calc(app, token, { ...base, ...changes } as Query)
+      const problem = expectProblem(response, 422, code)
+      const message = says === undefined ? expect.any(String) : expect.stringContaining(says)
+      expect(problem.errors, code).toEqual([{ field: `/querystring/${field}`, message }])
+      expect(problem.limit, code).toEqual(limit)
+    }
+  }
 
   describe('deposits', () => {
     it('a SEPA deposit in euro is free, needs no rates, and is stored as quoted', async () => {
@@ -211,21 +265,23 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
 
     it('a deposit in a currency its rail does not carry is refused, naming from_uuid', async () => {
       const { token, wallet } = await person()
-      for (const [orderType, currency] of [
-        ['DEPOSIT_FIAT_SEPA', CURRENCY.USD],
-        ['DEPOSIT_FIAT_SWIFT', CURRENCY.BTC],
-        ['WITHDRAWAL_FIAT_SEPA', CURRENCY.GBP],
-      ] as const) {
-        const response = await calc(app, token, {
-          order_type: orderType,
-          wallet_uuid: wallet,
-          from_uuid: currency,
-          amount_from: '10',
-        })
-        expect(problemField(response, 422, 'CURRENCY_NOT_ALLOWED')).toEqual([
-          '/querystring/from_uuid',
-        ])
-      }
+      await refuses(token, { wallet_uuid: wallet, amount_from: '10' }, [
+        [
+          { order_type: 'DEPOSIT_FIAT_SEPA', from_uuid: CURRENCY.USD },
+          'CURRENCY_NOT_ALLOWED',
+          'from_uuid',
+        ],
+        [
+          { order_type: 'DEPOSIT_FIAT_SWIFT', from_uuid: CURRENCY.BTC },
+          'CURRENCY_NOT_ALLOWED',
+          'from_uuid',
+        ],
+        [
+          { order_type: 'WITHDRAWAL_FIAT_SEPA', from_uuid: CURRENCY.GBP },
+          'CURRENCY_NOT_ALLOWED',
+          'from_uuid',
+        ],
+      ])
     })
   })
 
@@ -268,21 +324,12 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         from_uuid: CURRENCY.EUR,
         amount_from: '10',
       }
-      expect(problemField(await calc(app, token, base), 422, 'VALIDATION_FAILED')).toEqual([
-        '/querystring/destination_id',
-      ])
-
       // A destination of another wallet's counterparty (even the same user's) is not this wallet's.
       const other = await person()
       const foreign = await insertDestination(app.db, DEMO_TENANT_ID, other.wallet, {
         type: 'SEPA',
         iban: SEPA_IBAN,
       })
-      expectProblem(
-        await calc(app, token, { ...base, destination_id: foreign.destinationId }),
-        404,
-        'DESTINATION_NOT_FOUND',
-      )
       const deleted = await insertDestination(app.db, DEMO_TENANT_ID, wallet, {
         type: 'SEPA',
         iban: SEPA_IBAN,
@@ -292,20 +339,16 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         .set({ deleted_at: new Date() })
         .where('id', '=', deleted.destinationId)
         .execute()
-      expectProblem(
-        await calc(app, token, { ...base, destination_id: deleted.destinationId }),
-        404,
-        'DESTINATION_NOT_FOUND',
-      )
-
       const crypto = await insertDestination(app.db, DEMO_TENANT_ID, wallet, {
         type: 'CRYPTO_EXTERNAL',
         chain: 'tron',
         address: TRON_ADDRESS,
       })
-      const response = await calc(app, token, { ...base, destination_id: crypto.destinationId })
-      expect(problemField(response, 422, 'DESTINATION_TYPE_MISMATCH')).toEqual([
-        '/querystring/destination_id',
+      await refuses(token, base, [
+        [{}, 'VALIDATION_FAILED', 'destination_id'],
+        [{ destination_id: foreign.destinationId }, 'DESTINATION_NOT_FOUND'],
+        [{ destination_id: deleted.destinationId }, 'DESTINATION_NOT_FOUND'],
+        [{ destination_id: crypto.destinationId }, 'DESTINATION_TYPE_MISMATCH', 'destination_id'],
       ])
     })
   })
@@ -410,14 +453,10 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
 
       // The paying wallet's own address: the money would come straight back.
       const own = await newAddress(pair, wallet, 'tron')
-      const response = await calc(app, token, {
-        order_type: 'WITHDRAWAL_CRYPTO',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.USDT_TRON,
-        amount_from: '50',
-        address: own,
-      })
-      expect(problemField(response, 422, 'TARGET_IS_SOURCE')).toEqual(['/querystring/address'])
+      const query = { order_type: 'WITHDRAWAL_CRYPTO', wallet_uuid: wallet, address: own }
+      await refuses(token, query, [
+        [{ from_uuid: CURRENCY.USDT_TRON, amount_from: '50' }, 'TARGET_IS_SOURCE', 'address'],
+      ])
     })
 
     it('to a saved crypto destination: on its chain, external or internal', async () => {
@@ -482,38 +521,20 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         type: 'CRYPTO_INTERNAL',
         targetWalletId: wallet,
       })
-      expect(
-        problemField(
-          await calc(app, token, { ...base, destination_id: self.destinationId }),
-          422,
-          'TARGET_IS_SOURCE',
-        ),
-      ).toEqual(['/querystring/destination_id'])
-
       const ethereum = await insertDestination(app.db, DEMO_TENANT_ID, wallet, {
         type: 'CRYPTO_EXTERNAL',
         chain: 'ethereum',
         address: ETH_ADDRESS_EIP55,
       })
-      expect(
-        problemField(
-          await calc(app, token, { ...base, destination_id: ethereum.destinationId }),
-          422,
-          'CHAIN_MISMATCH',
-        ),
-      ).toEqual(['/querystring/destination_id'])
-
       const sepa = await insertDestination(app.db, DEMO_TENANT_ID, wallet, {
         type: 'SEPA',
         iban: SEPA_IBAN,
       })
-      expect(
-        problemField(
-          await calc(app, token, { ...base, destination_id: sepa.destinationId }),
-          422,
-          'DESTINATION_TYPE_MISMATCH',
-        ),
-      ).toEqual(['/querystring/destination_id'])
+      await refuses(token, base, [
+        [{ destination_id: self.destinationId }, 'TARGET_IS_SOURCE', 'destination_id'],
+        [{ destination_id: ethereum.destinationId }, 'CHAIN_MISMATCH', 'destination_id'],
+        [{ destination_id: sepa.destinationId }, 'DESTINATION_TYPE_MISMATCH', 'destination_id'],
+      ])
     })
 
     it('name the full address, as the chain writes it, and its chain: typed or saved', async () => {
@@ -606,32 +627,22 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       expect(invalid.errors).toEqual([
         { field: '/querystring/address', message: expect.stringContaining('tron') },
       ])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, from_uuid: CURRENCY.EUR, address: TRON_ADDRESS }),
-          422,
-          'CURRENCY_NOT_ALLOWED',
-        ),
-      ).toEqual(['/querystring/from_uuid'])
-      expect(problemField(await calc(app, token, base), 422, 'VALIDATION_FAILED')).toEqual([
-        '/querystring/destination_id',
+      await refuses(token, base, [
+        [{ from_uuid: CURRENCY.EUR, address: TRON_ADDRESS }, 'CURRENCY_NOT_ALLOWED', 'from_uuid'],
+        [{}, 'VALIDATION_FAILED', 'destination_id'],
       ])
       const saved = await insertDestination(app.db, DEMO_TENANT_ID, wallet, {
         type: 'CRYPTO_EXTERNAL',
         chain: 'tron',
         address: TRON_ADDRESS,
       })
-      expect(
-        problemField(
-          await calc(app, token, {
-            ...base,
-            address: TRON_ADDRESS,
-            destination_id: saved.destinationId,
-          }),
-          422,
+      await refuses(token, base, [
+        [
+          { address: TRON_ADDRESS, destination_id: saved.destinationId },
           'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/address'])
+          'address',
+        ],
+      ])
     })
   })
 
@@ -699,11 +710,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         display: 'Your trading wallet',
       })
       const other = await person()
-      expectProblem(
-        await calc(app, token, { ...base, to_wallet_uuid: other.wallet }),
-        404,
-        'WALLET_NOT_FOUND',
-      )
+      await refuses(token, base, [[{ to_wallet_uuid: other.wallet }, 'WALLET_NOT_FOUND']])
     })
 
     it('needs two different codes: no same currency, no bridge between chains', async () => {
@@ -715,17 +722,9 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         amount_from: '25',
       }
       for (const to of [CURRENCY.USDT_TRON, CURRENCY.USDT_ETH]) {
-        expect(
-          problemField(
-            await calc(app, token, { ...base, to_uuid: to }),
-            422,
-            'DIRECTION_NOT_OFFERED',
-          ),
-        ).toEqual(['/querystring/to_uuid'])
+        await refuses(token, base, [[{ to_uuid: to }, 'DIRECTION_NOT_OFFERED', 'to_uuid']])
       }
-      expect(problemField(await calc(app, token, base), 422, 'VALIDATION_FAILED')).toEqual([
-        '/querystring/to_uuid',
-      ])
+      await refuses(token, base, [[{}, 'VALIDATION_FAILED', 'to_uuid']])
     })
   })
 
@@ -799,15 +798,13 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         fees: [{ kind: 'PERCENT', amount: '5.000000', percent: '0.5' }],
         total: '1005.000000',
       })
-      const response = await calc(app, token, {
-        order_type: 'TRANSFER_CARD_WHOLESALE',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.BTC,
-        amount_from: '0.01',
-        fiat_account_id: account,
-      })
-      expect(problemField(response, 422, 'CURRENCY_NOT_ALLOWED')).toEqual([
-        '/querystring/from_uuid',
+      const wholesale = { order_type: 'TRANSFER_CARD_WHOLESALE', wallet_uuid: wallet }
+      await refuses(token, wholesale, [
+        [
+          { from_uuid: CURRENCY.BTC, amount_from: '0.01', fiat_account_id: account },
+          'CURRENCY_NOT_ALLOWED',
+          'from_uuid',
+        ],
       ])
     })
 
@@ -823,38 +820,20 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         from_uuid: CURRENCY.EUR,
         amount_from: '10',
       }
-      expect(
-        problemField(
-          await calc(app, token, { ...base, from_uuid: CURRENCY.USD, fiat_account_id: prepaid }),
-          422,
+      await refuses(token, base, [
+        [
+          { from_uuid: CURRENCY.USD, fiat_account_id: prepaid },
           'CURRENCY_NOT_ALLOWED',
-        ),
-      ).toEqual(['/querystring/from_uuid'])
-      expect(
-        problemField(
-          await calc(app, token, {
-            ...base,
-            order_type: 'TRANSFER_CARD_SUBACCOUNT',
-            fiat_account_id: prepaid,
-          }),
-          422,
+          'from_uuid',
+        ],
+        [
+          { order_type: 'TRANSFER_CARD_SUBACCOUNT', fiat_account_id: prepaid },
           'FIAT_ACCOUNT_TYPE_MISMATCH',
-        ),
-      ).toEqual(['/querystring/fiat_account_id'])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, fiat_account_id: blocked }),
-          422,
-          'FIAT_ACCOUNT_NOT_ACTIVE',
-        ),
-      ).toEqual(['/querystring/fiat_account_id'])
-      expectProblem(
-        await calc(app, token, { ...base, fiat_account_id: foreign }),
-        404,
-        'FIAT_ACCOUNT_NOT_FOUND',
-      )
-      expect(problemField(await calc(app, token, base), 422, 'VALIDATION_FAILED')).toEqual([
-        '/querystring/fiat_account_id',
+          'fiat_account_id',
+        ],
+        [{ fiat_account_id: blocked }, 'FIAT_ACCOUNT_NOT_ACTIVE', 'fiat_account_id'],
+        [{ fiat_account_id: foreign }, 'FIAT_ACCOUNT_NOT_FOUND'],
+        [{}, 'VALIDATION_FAILED', 'fiat_account_id'],
       ])
     })
   })
@@ -863,38 +842,25 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
     it('fiat between 1.00 and 50 000.00, naming the amount given', async () => {
       const { token, wallet } = await person()
       const base = { order_type: 'DEPOSIT_FIAT_SEPA', wallet_uuid: wallet, from_uuid: CURRENCY.EUR }
-      const small = expectProblem(
-        await calc(app, token, { ...base, amount_from: '0.99' }),
-        422,
-        'AMOUNT_TOO_SMALL',
-      )
-      expect(small.errors).toEqual([
-        {
-          field: '/querystring/amount_from',
-          message: expect.stringContaining('at least 1.00 EUR'),
-        },
-      ])
       // The bound itself, for a client to word: in the currency paid, as a decimal string.
-      expect(small.limit).toEqual({ amount: '1.00', currency: 'EUR' })
-      const nothing = expectProblem(
-        await calc(app, token, { ...base, amount_to: '0' }),
-        422,
-        'AMOUNT_TOO_SMALL',
-      )
-      expect(nothing.errors?.map((error) => error.field)).toEqual(['/querystring/amount_to'])
-      expect(nothing.limit).toEqual({ amount: '1.00', currency: 'EUR' })
-      const large = expectProblem(
-        await calc(app, token, { ...base, amount_from: '50000.01' }),
-        422,
-        'AMOUNT_TOO_LARGE',
-      )
-      expect(large.errors).toEqual([
-        {
-          field: '/querystring/amount_from',
-          message: expect.stringContaining('at most 50000.00 EUR'),
-        },
+      const eur = (amount: string) => ({ amount, currency: 'EUR' })
+      await outOfBounds(token, base, [
+        [
+          { amount_from: '0.99' },
+          'AMOUNT_TOO_SMALL',
+          'amount_from',
+          eur('1.00'),
+          'at least 1.00 EUR',
+        ],
+        [{ amount_to: '0' }, 'AMOUNT_TOO_SMALL', 'amount_to', eur('1.00')],
+        [
+          { amount_from: '50000.01' },
+          'AMOUNT_TOO_LARGE',
+          'amount_from',
+          eur('50000.00'),
+          'at most 50000.00 EUR',
+        ],
       ])
-      expect(large.limit).toEqual({ amount: '50000.00', currency: 'EUR' })
       // Other 422s carry no limit.
       expect(
         expectProblem(
@@ -915,39 +881,31 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         from_uuid: CURRENCY.BTC,
         address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
       }
-      fixPrices()
-      const small = expectProblem(
-        await calc(app, token, { ...base, amount_from: '0.00005136' }),
-        422,
-        'AMOUNT_TOO_SMALL',
+      const btc = (amount: string) => ({ amount, currency: 'BTC' })
+      // Given what must arrive, the bound is still on the amount paid, in the currency paid.
+      const exchange = {
+        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+        to_uuid: CURRENCY.EUR,
+        address: undefined,
+      }
+      await outOfBounds(
+        token,
+        base,
+        [
+          [
+            { amount_from: '0.00005136' },
+            'AMOUNT_TOO_SMALL',
+            'amount_from',
+            btc('0.00005137'),
+            '0.00005137 BTC',
+          ],
+          [{ amount_from: '1.02730389' }, 'AMOUNT_TOO_LARGE', 'amount_from', btc('1.02730388')],
+          [{ ...exchange, amount_to: '1.00' }, 'AMOUNT_TOO_SMALL', 'amount_to', btc('0.00005137')],
+        ],
+        fixPrices,
       )
-      expect(small.detail).toContain('0.00005137 BTC')
-      expect(small.limit).toEqual({ amount: '0.00005137', currency: 'BTC' })
       fixPrices()
       await quoteOk(token, { ...base, amount_from: '0.00005137' })
-      fixPrices()
-      const large = expectProblem(
-        await calc(app, token, { ...base, amount_from: '1.02730389' }),
-        422,
-        'AMOUNT_TOO_LARGE',
-      )
-      expect(large.errors?.map((error) => error.field)).toEqual(['/querystring/amount_from'])
-      expect(large.limit).toEqual({ amount: '1.02730388', currency: 'BTC' })
-      // Given what must arrive, the bound is still on the amount paid, in the currency paid.
-      fixPrices()
-      const exchange = expectProblem(
-        await calc(app, token, {
-          order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-          wallet_uuid: wallet,
-          from_uuid: CURRENCY.BTC,
-          to_uuid: CURRENCY.EUR,
-          amount_to: '1.00',
-        }),
-        422,
-        'AMOUNT_TOO_SMALL',
-      )
-      expect(exchange.errors?.map((error) => error.field)).toEqual(['/querystring/amount_to'])
-      expect(exchange.limit).toEqual({ amount: '0.00005137', currency: 'BTC' })
     })
   })
 
@@ -961,20 +919,10 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       expect(neither.errors).toEqual([
         { field: '/querystring/amount_from', message: 'is required (or give amount_to)' },
       ])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, amount_from: '10', amount_to: '10' }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/amount_to'])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, amount_from: '10.001' }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/amount_from'])
+      await refuses(token, base, [
+        [{ amount_from: '10', amount_to: '10' }, 'VALIDATION_FAILED', 'amount_to'],
+        [{ amount_from: '10.001' }, 'VALIDATION_FAILED', 'amount_from'],
+      ])
       // amount_to is in the target's decimals: 8 for bitcoin.
       const exchange = {
         order_type: 'EXCHANGE_CRYPTO_INTERNAL',
@@ -982,79 +930,33 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         from_uuid: CURRENCY.EUR,
         to_uuid: CURRENCY.BTC,
       }
-      expect(
-        problemField(
-          await calc(app, token, { ...exchange, amount_to: '0.000000001' }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/amount_to'])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, amount_from: '-1' }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/amount_from'])
+      await refuses(token, exchange, [
+        [{ amount_to: '0.000000001' }, 'VALIDATION_FAILED', 'amount_to'],
+      ])
+      await refuses(token, base, [[{ amount_from: '-1' }, 'VALIDATION_FAILED', 'amount_from']])
     })
 
     it('a parameter the order type does not use, or a to_uuid it does not pay in', async () => {
       const { token, wallet } = await person()
-      const base = {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.EUR,
-        amount_from: '10',
-      }
-      expect(
-        problemField(
-          await calc(app, token, { ...base, address: TRON_ADDRESS }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/address'])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, fiat_account_id: randomUUID() }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/fiat_account_id'])
-      expect(
-        problemField(
-          await calc(app, token, { ...base, to_uuid: CURRENCY.USD }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/to_uuid'])
+      const base = sepaDeposit(wallet)
+      await refuses(token, base, [
+        [{ address: TRON_ADDRESS }, 'VALIDATION_FAILED', 'address'],
+        [{ fiat_account_id: randomUUID() }, 'VALIDATION_FAILED', 'fiat_account_id'],
+        [{ to_uuid: CURRENCY.USD }, 'VALIDATION_FAILED', 'to_uuid'],
+      ])
     })
 
     it('unknown currencies and order types, and malformed uuids', async () => {
       const { token, wallet } = await person()
-      const base = {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.EUR,
-        amount_from: '10',
-      }
-      expect(
-        problemField(
-          await calc(app, token, { ...base, from_uuid: randomUUID() }),
-          422,
+      const base = sepaDeposit(wallet)
+      await refuses(token, base, [
+        [{ from_uuid: randomUUID() }, 'CURRENCY_NOT_FOUND', 'from_uuid'],
+        [
+          { order_type: 'EXCHANGE_CRYPTO_INTERNAL', to_uuid: randomUUID() },
           'CURRENCY_NOT_FOUND',
-        ),
-      ).toEqual(['/querystring/from_uuid'])
-      expect(
-        problemField(
-          await calc(app, token, {
-            ...base,
-            order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-            to_uuid: randomUUID(),
-          }),
-          422,
-          'CURRENCY_NOT_FOUND',
-        ),
-      ).toEqual(['/querystring/to_uuid'])
+          'to_uuid',
+        ],
+      ])
       expect(
         problemField(
           await calc(app, token, { ...base, order_type: 'DEPOSIT_CASH' }),
@@ -1062,13 +964,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
           'VALIDATION_FAILED',
         ),
       ).toContain('/querystring/order_type')
-      expect(
-        problemField(
-          await calc(app, token, { ...base, wallet_uuid: 'nope' }),
-          422,
-          'VALIDATION_FAILED',
-        ),
-      ).toEqual(['/querystring/wallet_uuid'])
+      await refuses(token, base, [[{ wallet_uuid: 'nope' }, 'VALIDATION_FAILED', 'wallet_uuid']])
     })
   })
 
@@ -1082,22 +978,13 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         amount_from: '10',
       }
       for (const wallet of [other.wallet, randomUUID()]) {
-        expectProblem(
-          await calc(app, token, { ...query, wallet_uuid: wallet }),
-          404,
-          'WALLET_NOT_FOUND',
-        )
+        await refuses(token, query, [[{ wallet_uuid: wallet }, 'WALLET_NOT_FOUND']])
       }
     })
 
     it('v1 takes the raw token only', async () => {
       const { token, wallet } = await person()
-      const query = {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.EUR,
-        amount_from: '10',
-      }
+      const query = sepaDeposit(wallet)
       expectProblem(await calc(app, '', query), 401, 'UNAUTHORIZED')
       expectProblem(await calc(app, `Bearer ${token}`, query), 401, 'UNAUTHORIZED')
     })
@@ -1137,12 +1024,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       ttlSeconds: TTL_SECONDS,
       now: () => at,
     })
-    return service.create(owner, {
-      order_type: 'DEPOSIT_FIAT_SEPA',
-      wallet_uuid: wallet,
-      from_uuid: CURRENCY.EUR,
-      amount_from: '10',
-    })
+    return service.create(owner, sepaDeposit(wallet))
   }
 
   describe('pruning: a job deletes stale quotes no order placed, never the quote path', () => {
@@ -1178,12 +1060,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       const recent = await quoteAt(owner, wallet, givenSoItExpired(60 * 60_000, now))
       const justExpired = await quoteAt(owner, wallet, givenSoItExpired(1, now))
       const live = await quoteAt(owner, wallet, now)
-      const next = await quoteOk(token, {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.EUR,
-        amount_from: '10',
-      })
+      const next = await quoteOk(token, sepaDeposit(wallet))
       const all = [stale, recent, justExpired, live, next.quote_id]
       expect(await kept(owner, all)).toEqual(all)
       expect(await pruneStaleQuotes(app.db, now)).toBeGreaterThanOrEqual(1)

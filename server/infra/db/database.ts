@@ -27,6 +27,8 @@ export async function openDatabase(options: {
   dataDir: string
   /** Errors of idle pooled connections (a server restart, a dropped link). */
   onIdleError?: (error: Error) => void
+  /** PGlite only: start from this dump of a data directory (PGlite's dumpDataDir). */
+  loadDataDir?: Blob
 }): Promise<Database> {
   const { databaseUrl, dataDir } = options
   if (databaseUrl?.startsWith('postgres')) {
@@ -36,6 +38,7 @@ export async function openDatabase(options: {
 
   const pglite = await PGlite.create({
     dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
+    loadDataDir: options.loadDataDir,
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })
