@@ -49,6 +49,11 @@ const PushSettings = lazy(() =>
     default: module.PushSettings,
   })),
 )
+const SessionsSummary = lazy(() =>
+  import('../features/security/security-page.tsx').then((module) => ({
+    default: module.SessionsSummary,
+  })),
+)
 
 type Params = Record<string, string>
 
@@ -73,7 +78,7 @@ export const ROUTES: {
   {
     path: paths.profile,
     access: 'signedIn',
-    page: () => <ProfilePage notifications={<PushSettings />} />,
+    page: () => <ProfilePage notifications={<PushSettings />} sessions={<SessionsSummary />} />,
   },
   { path: paths.notifications, access: 'signedIn', page: () => <NotificationsPage /> },
   { path: paths.security, access: 'signedIn', page: () => <SecurityPage /> },

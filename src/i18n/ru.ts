@@ -1308,6 +1308,9 @@ export const ru: Messages = {
   'sessions.endOthers': 'Выйти на всех других устройствах',
   'sessions.endOthersTitle': 'Выйти на всех других устройствах?',
   'sessions.endOthersBody': 'На всех устройствах, кроме этого, нужно будет войти заново.',
+  'sessions.lastSeenAt': 'Активность {date}',
+  'sessions.seeAll': 'Все устройства ({count}) и выход',
+  'sessions.manage': 'Управлять устройствами',
   'stepUp.title': 'Подтвердите, что это вы',
   'stepUp.lead':
     'Для вашей безопасности подтвердите это действие. Подтверждение действует 5 минут.',
