@@ -638,6 +638,17 @@ export const en = {
   'cards.accounts.noCards': 'No cards on this account yet.',
   'cards.accounts.issue': 'Issue a card on this account',
   'cards.accounts.topUp': 'Top up',
+  'cards.bank.title': 'Pay in by bank transfer',
+  'cards.bank.lead':
+    'Send {currency} to this account from any bank in the SEPA area. Transfers arrive within one business day, instant ones in seconds.',
+  'cards.bank.holder': 'Account holder',
+  'cards.bank.iban': 'IBAN',
+  'cards.bank.bic': 'BIC',
+  'cards.bank.bankName': 'Bank',
+  'cards.bank.noReference': 'No reference needed: this IBAN belongs to this account alone.',
+  'cards.bank.noHolder': 'Banks check the holder’s name against the IBAN. Add your name first:',
+  'cards.bank.addName': 'your details in Profile',
+  'cards.bank.inactive': 'This account is not active: transfers to it are sent back to the sender.',
 
   // orders: send, exchange, deposit, top-up, order history
   'orders.action.label': 'Money actions',

@@ -638,6 +638,18 @@ export const ru: Messages = {
   'cards.accounts.noCards': 'К этому счёту пока не выпущено карт.',
   'cards.accounts.issue': 'Выпустить карту к этому счёту',
   'cards.accounts.topUp': 'Пополнить',
+  'cards.bank.title': 'Пополнение банковским переводом',
+  'cards.bank.lead':
+    'Отправьте {currency} на этот счёт из любого банка зоны SEPA. Перевод приходит в течение рабочего дня, мгновенный — за секунды.',
+  'cards.bank.holder': 'Владелец счёта',
+  'cards.bank.iban': 'IBAN',
+  'cards.bank.bic': 'BIC',
+  'cards.bank.bankName': 'Банк',
+  'cards.bank.noReference':
+    'Назначение платежа не нужно: этот IBAN принадлежит только этому счёту.',
+  'cards.bank.noHolder': 'Банки сверяют имя владельца с IBAN. Сначала укажите своё имя:',
+  'cards.bank.addName': 'личные данные в профиле',
+  'cards.bank.inactive': 'Счёт не активен: переводы на него вернутся отправителю.',
 
   // orders: send, exchange, deposit, top-up, order history
   'orders.action.label': 'Операции с деньгами',

@@ -2,6 +2,9 @@ import { useEffect, useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { Button } from './components.tsx'
 
+/** Groups of four, as IBANs and addresses are read and compared by eye (copied without the spaces). */
+export const inFours = (text: string) => text.replace(/(.{4})(?=.)/g, '$1 ')
+
 /** How long "Copied" stays before the button reads "Copy" again. */
 const FEEDBACK_MS = 2000
 
@@ -48,5 +51,35 @@ export function CopyButton(props: {
             : ''}
       </span>
     </span>
+  )
+}
+
+/** One fact to copy: `shown` as people read it ("DE89 3704 …"), `value` as a form wants it typed. */
+export interface CopyField {
+  label: string
+  /** Null: the row is left out. */
+  value: string | null
+  shown?: string
+}
+
+/**
+ * Facts as label → value rows, each value beside its own copy button named
+ * after it ("Copy IBAN", not one of six "Copy"s).
+ */
+export function CopyFields(props: { rows: readonly CopyField[] }) {
+  return (
+    <dl className="fields">
+      {props.rows.map(({ label, value, shown }) =>
+        value ? (
+          <div key={label} className="field-row">
+            <dt>{label}</dt>
+            <dd className="copy-value">
+              <code className="address-text">{shown ?? value}</code>
+              <CopyButton text={value} thing={label} />
+            </dd>
+          </div>
+        ) : null,
+      )}
+    </dl>
   )
 }
