@@ -1430,6 +1430,8 @@ export const en = {
   'activity.filters.wallet': 'Wallet',
   'activity.filters.all': 'All',
   'activity.filters.clearAll': 'Clear search and filters',
+  'activity.filters.card': 'This card',
+  'activity.filters.cardEnding': 'Card ·· {last4}',
   'activity.back': 'Activity',
   'activity.title': 'Activity',
   'activity.detail.facts': 'Details',

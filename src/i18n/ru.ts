@@ -1428,6 +1428,8 @@ export const ru: Messages = {
   'activity.filters.wallet': 'Кошелёк',
   'activity.filters.all': 'Все',
   'activity.filters.clearAll': 'Сбросить поиск и фильтры',
+  'activity.filters.card': 'Эта карта',
+  'activity.filters.cardEnding': 'Карта ·· {last4}',
   'activity.back': 'История',
   'activity.title': 'История',
   'activity.detail.facts': 'Подробности',
