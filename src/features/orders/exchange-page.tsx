@@ -7,7 +7,7 @@ import { formatMoney, formatRate } from '../../i18n/money.ts'
 import { Button, SelectField } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { formKey } from './flow-url.ts'
-import { type Basics, MoneyPage } from './money-page.tsx'
+import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { directionsQuery } from './queries.ts'
 import './orders.css'
@@ -49,6 +49,7 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
   const { basics } = props
   const sorted = byBalance(basics)
   const [from, setFrom] = useState(props.from ?? sorted[0]?.uuid)
+  const pickable = useHeldFirst(basics, sorted, from)
   const [chosenTo, setTo] = useState(props.to)
   const directions = useQuery({
     ...directionsQuery(from ?? '', 'EXCHANGE_CRYPTO_INTERNAL'),
@@ -112,12 +113,13 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
               value={from ?? ''}
               onChange={(event) => setFrom(event.target.value)}
             >
-              {sorted.map((currency) => (
+              {pickable.options.map((currency) => (
                 <option key={currency.uuid} value={currency.uuid}>
                   {basics.currencyOption(currency)}
                 </option>
               ))}
             </SelectField>
+            {pickable.toggle}
             <Button
               variant="secondary"
               className="order-swap"
