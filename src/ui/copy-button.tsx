@@ -19,6 +19,8 @@ export function CopyButton(props: {
   thing?: string
   write?: (text: string) => Promise<void>
   copied?: string
+  /** Reads just "Copy", named "Copy {thing}" for screen readers: where the row's label says what. */
+  short?: boolean
 }) {
   const { t } = useI18n()
   const [outcome, setOutcome] = useState<'copied' | 'failed'>()
@@ -40,8 +42,14 @@ export function CopyButton(props: {
 
   return (
     <span className="copy">
-      <Button variant="secondary" onClick={copy}>
-        {props.thing ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
+      <Button
+        variant="secondary"
+        onClick={copy}
+        aria-label={
+          props.short && props.thing ? t('copy.copyThing', { thing: props.thing }) : undefined
+        }
+      >
+        {props.thing && !props.short ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
       </Button>
       <span role="status" className="copy-status">
         {outcome === 'copied'
@@ -63,8 +71,9 @@ export interface CopyField {
 }
 
 /**
- * Facts as label → value rows, each value beside its own copy button named
- * after it ("Copy IBAN", not one of six "Copy"s).
+ * Facts as label → value rows, each value beside its own copy button: it
+ * reads "Copy" beside the label that says what, and is named after it for
+ * screen readers ("Copy IBAN", not one of six "Copy"s).
  */
 export function CopyFields(props: { rows: readonly CopyField[] }) {
   return (
@@ -75,7 +84,7 @@ export function CopyFields(props: { rows: readonly CopyField[] }) {
             <dt>{label}</dt>
             <dd className="copy-value">
               <code className="address-text">{shown ?? value}</code>
-              <CopyButton text={value} thing={label} />
+              <CopyButton text={value} thing={label} short />
             </dd>
           </div>
         ) : null,

@@ -238,8 +238,13 @@ describe('fiat account page', () => {
     expect(
       within(bank)
         .getAllByRole('button')
-        .map((button) => button.textContent),
-    ).toEqual(['Copy Account holder', 'Copy IBAN', 'Copy BIC', 'Copy Bank'])
+        .map((button) => [button.textContent, button.getAttribute('aria-label')].join(' / ')),
+    ).toEqual([
+      'Copy / Copy Account holder',
+      'Copy / Copy IBAN',
+      'Copy / Copy BIC',
+      'Copy / Copy Bank',
+    ])
     await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
     expect(await navigator.clipboard.readText()).toBe('DE89100100108123454821')
     expect(

@@ -147,7 +147,8 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
                 const currency = basics.currency(candidate.to.currency_uuid)
                 return (
                   <option key={candidate.to.currency_uuid} value={candidate.to.currency_uuid}>
-                    {currency ? basics.currencyOption(currency) : candidate.to.currency}
+                    {/* What is received: no balance, so the name fits a phone's picker. */}
+                    {currency ? basics.currencyOption(currency, false) : candidate.to.currency}
                   </option>
                 )
               })}
