@@ -661,7 +661,7 @@ export const en = {
   'orders.backToWallet': 'Back to the wallet',
   'orders.noWallet': 'You have no wallet yet. Create one on the home screen first.',
   'orders.wallet': 'Wallet',
-  'orders.currency.option': '{currency} — {available} available',
+  'orders.currency.option': '{currency} — {available}',
 
   'orders.amount.label': '{label} ({currency})',
   'orders.amount.available': 'Available: {amount}',

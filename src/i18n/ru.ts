@@ -662,7 +662,7 @@ export const ru: Messages = {
   'orders.backToWallet': 'Назад к кошельку',
   'orders.noWallet': 'У вас пока нет кошелька. Сначала создайте его на главном экране.',
   'orders.wallet': 'Кошелёк',
-  'orders.currency.option': '{currency} — доступно {available}',
+  'orders.currency.option': '{currency} — {available}',
 
   'orders.amount.label': '{label} ({currency})',
   'orders.amount.available': 'Доступно: {amount}',

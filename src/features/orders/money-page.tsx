@@ -28,7 +28,7 @@ export interface Basics {
   /** What the wallet can spend in a currency ("0" when it holds none). */
   available: (uuid: string) => string
   chainName: (id: string | null) => string | undefined
-  /** "USDT · Tron — 120.50 available", for pickers. */
+  /** "USDT · Tron — 120.50 USDT", for pickers (short enough for a phone's select). */
   currencyOption: (currency: Currency, withBalance?: boolean) => string
 }
 
