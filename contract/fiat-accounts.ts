@@ -57,6 +57,21 @@ export const FiatAccountCard = Type.Object({
 export type FiatAccountCard = Static<typeof FiatAccountCard>
 
 /**
+ * What a person needs to pay into a fiat account from a bank: its own IBAN at
+ * the platform's bank, where the program's currency is taken by SEPA (EUR).
+ * A SEPA credit to the IBAN lands in the account; no reference is needed
+ * (the IBAN is the account's alone).
+ */
+export const FiatAccountBankDetails = Type.Object({
+  iban: Type.String({ pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' }),
+  bic: Type.String(),
+  bank_name: Type.String(),
+  /** The person's name as their profile has it; null until they give one. */
+  account_holder: Type.Union([Type.String(), Type.Null()]),
+})
+export type FiatAccountBankDetails = Static<typeof FiatAccountBankDetails>
+
+/**
  * A fiat account: money in one fiat currency under a card program, belonging
  * to a wallet. Cards (issue 6) spend from it; top-up orders fill it.
  */
@@ -76,6 +91,8 @@ export const FiatAccount = Type.Object({
    * account ·· 4821"). Fixed for the account's life.
    */
   account_last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  /** Where to send a SEPA credit into the account; null where the program has no bank rail in. */
+  bank_details: Type.Union([FiatAccountBankDetails, Type.Null()]),
   /**
    * A stand-alone card's own account (`POST /issuing/cards/create` opened it):
    * it takes no other card (`/issuing/cards/balance` answers 422
@@ -131,3 +148,39 @@ export const CreateFiatAccountV1Body = Type.Object(
   { additionalProperties: false },
 )
 export type CreateFiatAccountV1Body = Static<typeof CreateFiatAccountV1Body>
+
+/** `POST /api/sandbox/sepa-credits`: the sandbox bank reports a SEPA credit to an account's IBAN. */
+export const SandboxSepaCreditBody = Type.Object(
+  {
+    iban: Type.String({
+      minLength: 1,
+      maxLength: 42,
+      description: 'Spaces and letter case as you like',
+    }),
+    amount: Amount,
+    currency: Type.String({ minLength: 3, maxLength: 3 }),
+    sender_name: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
+    sender_iban: Type.Optional(Type.String({ minLength: 1, maxLength: 42 })),
+    remittance: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
+    end_to_end_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 35,
+        description: 'The bank’s id of the transfer; default: a new one',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type SandboxSepaCreditBody = Static<typeof SandboxSepaCreditBody>
+
+export const SandboxSepaCredit = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  end_to_end_id: Type.String(),
+  iban: Type.String(),
+  amount: Amount,
+  currency: Type.String(),
+  fiat_account_id: Type.String({ format: 'uuid' }),
+  received_at: Type.String({ format: 'date-time' }),
+})
+export type SandboxSepaCredit = Static<typeof SandboxSepaCredit>

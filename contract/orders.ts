@@ -3,6 +3,7 @@ import { CHAIN_IDS } from './catalog.ts'
 import { DESTINATION_TYPES } from './counterparties.ts'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
+import { ORDER_EVENT_CODES } from './order-event-codes.ts'
 import { HistoryPage, HistoryQuery, Page } from './pagination.ts'
 
 /** SPEC.md §3: every order type. */
@@ -165,32 +166,7 @@ export const DepositInstructions = Type.Object({
 })
 export type DepositInstructions = Static<typeof DepositInstructions>
 
-/**
- * What an order event says, as a stable code the app words in its own
- * language (`note` is the same in English, for API users).
- */
-export const ORDER_EVENT_CODES = [
-  'PLACED',
-  'FUNDS_HELD',
-  'AWAITING_TRANSFER',
-  'SENT_TO_BANK',
-  'BROADCAST',
-  'TRANSFER_RECEIVED',
-  'PAID_OUT',
-  'CONFIRMED_ON_CHAIN',
-  'DELIVERED_TO_WALLET',
-  'EXCHANGED',
-  'TOPPED_UP',
-  'RETURNED_ACCOUNT_CLOSED',
-  'ADDRESS_REJECTED',
-  'FIAT_ACCOUNT_INACTIVE',
-  'REFUSED',
-  'PROCESSING_FAILED',
-  'CANCELED',
-  'BANK_NOT_ANSWERING',
-  'NETWORK_NOT_ANSWERING',
-] as const
-export type OrderEventCode = (typeof ORDER_EVENT_CODES)[number]
+export { ORDER_EVENT_CODES, type OrderEventCode } from './order-event-codes.ts'
 
 export const OrderEvent = Type.Object({
   status: oneOf(ORDER_STATUSES),

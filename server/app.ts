@@ -17,6 +17,7 @@ import vendors from './domain/developer/vendors.ts'
 import events from './domain/events/plugin.ts'
 import { notificationRoutes, sandboxBotRoutes, webhookRoutes } from './domain/events/routes.ts'
 import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
+import sandboxSepaCreditRoutes from './domain/fiat-accounts/sandbox-routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
@@ -171,6 +172,7 @@ export async function buildApp(
     await app.register(sandboxBotRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
+    await app.register(sandboxSepaCreditRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxKycRoutes, { prefix: '/api/sandbox', config })
     if (config.demo.seed) await app.register(demoSeed, { config })

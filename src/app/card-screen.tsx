@@ -19,7 +19,7 @@ export default function CardScreen(props: { id: string }) {
           title={t('activity.title')}
           filters={{ card_id: card.id }}
           perspective={{ account: true }}
-          seeAll={href.activity({ wallet: card.wallet_uuid })}
+          seeAll={href.activity({ card: card.id, card_last4: card.last4 })}
           count={10}
           empty={<QuietStart text={t('activity.emptyCard')} />}
         />

@@ -78,8 +78,17 @@ export const href = {
   card: (id: string) => `/cards/${segment(id)}`,
   fiatAccounts: (params: { wallet?: string } = {}) => `/accounts${query(params)}`,
   /** The feed's search and filters live in the query string, so they survive a visit to an item. */
-  activity: (params: { wallet?: string; type?: string; currency?: string; q?: string } = {}) =>
-    `/activity${query(params)}`,
+  activity: (
+    params: {
+      wallet?: string
+      type?: string
+      currency?: string
+      q?: string
+      /** One card's items; its last four name the filter. */
+      card?: string
+      card_last4?: string
+    } = {},
+  ) => `/activity${query(params)}`,
   activityItem: (id: string) => `/activity/${segment(id)}`,
   counterpartiesHome: (params: { wallet?: string } = {}) => `/counterparties${query(params)}`,
   /** The wallet lets the page ask v2, which names it in the path. */

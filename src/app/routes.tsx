@@ -112,6 +112,11 @@ const PushSettings = lazy(() =>
     (module) => ({ default: module.PushSettings }),
   ),
 )
+const SessionsSummary = lazy(() =>
+  import('../features/security/security-page.tsx').then((module) => ({
+    default: module.SessionsSummary,
+  })),
+)
 
 type Params = Record<string, string>
 
@@ -136,7 +141,7 @@ export const ROUTES: {
   {
     path: paths.profile,
     access: 'signedIn',
-    page: () => <ProfilePage notifications={<PushSettings />} />,
+    page: () => <ProfilePage notifications={<PushSettings />} sessions={<SessionsSummary />} />,
   },
   { path: paths.notifications, access: 'signedIn', page: () => <NotificationsPage /> },
   { path: paths.security, access: 'signedIn', page: () => <SecurityPage /> },

@@ -638,6 +638,18 @@ export const ru: Messages = {
   'cards.accounts.noCards': 'К этому счёту пока не выпущено карт.',
   'cards.accounts.issue': 'Выпустить карту к этому счёту',
   'cards.accounts.topUp': 'Пополнить',
+  'cards.bank.title': 'Пополнение банковским переводом',
+  'cards.bank.lead':
+    'Отправьте {currency} на этот счёт из любого банка зоны SEPA. Перевод приходит в течение рабочего дня, мгновенный — за секунды.',
+  'cards.bank.holder': 'Владелец счёта',
+  'cards.bank.iban': 'IBAN',
+  'cards.bank.bic': 'BIC',
+  'cards.bank.bankName': 'Банк',
+  'cards.bank.noReference':
+    'Назначение платежа не нужно: этот IBAN принадлежит только этому счёту.',
+  'cards.bank.noHolder': 'Банки сверяют имя владельца с IBAN. Сначала укажите своё имя:',
+  'cards.bank.addName': 'личные данные в профиле',
+  'cards.bank.inactive': 'Счёт не активен: переводы на него вернутся отправителю.',
 
   // orders: send, exchange, deposit, top-up, order history
   'orders.action.label': 'Операции с деньгами',
@@ -650,7 +662,7 @@ export const ru: Messages = {
   'orders.backToWallet': 'Назад к кошельку',
   'orders.noWallet': 'У вас пока нет кошелька. Сначала создайте его на главном экране.',
   'orders.wallet': 'Кошелёк',
-  'orders.currency.option': '{currency} — доступно {available}',
+  'orders.currency.option': '{currency} — {available}',
 
   'orders.amount.label': '{label} ({currency})',
   'orders.amount.available': 'Доступно: {amount}',
@@ -1308,6 +1320,9 @@ export const ru: Messages = {
   'sessions.endOthers': 'Выйти на всех других устройствах',
   'sessions.endOthersTitle': 'Выйти на всех других устройствах?',
   'sessions.endOthersBody': 'На всех устройствах, кроме этого, нужно будет войти заново.',
+  'sessions.lastSeenAt': 'Активность {date}',
+  'sessions.seeAll': 'Все устройства ({count}) и выход',
+  'sessions.manage': 'Управлять устройствами',
   'stepUp.title': 'Подтвердите, что это вы',
   'stepUp.lead':
     'Для вашей безопасности подтвердите это действие. Подтверждение действует 5 минут.',
@@ -1413,6 +1428,8 @@ export const ru: Messages = {
   'activity.filters.wallet': 'Кошелёк',
   'activity.filters.all': 'Все',
   'activity.filters.clearAll': 'Сбросить поиск и фильтры',
+  'activity.filters.card': 'Эта карта',
+  'activity.filters.cardEnding': 'Карта ·· {last4}',
   'activity.back': 'История',
   'activity.title': 'История',
   'activity.detail.facts': 'Подробности',

@@ -2,6 +2,9 @@ import { useEffect, useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { Button } from './components.tsx'
 
+/** Groups of four, as IBANs and addresses are read and compared by eye (copied without the spaces). */
+export const inFours = (text: string) => text.replace(/(.{4})(?=.)/g, '$1 ')
+
 /** How long "Copied" stays before the button reads "Copy" again. */
 const FEEDBACK_MS = 2000
 
@@ -16,6 +19,8 @@ export function CopyButton(props: {
   thing?: string
   write?: (text: string) => Promise<void>
   copied?: string
+  /** Reads just "Copy", named "Copy {thing}" for screen readers: where the row's label says what. */
+  short?: boolean
 }) {
   const { t } = useI18n()
   const [outcome, setOutcome] = useState<'copied' | 'failed'>()
@@ -37,8 +42,14 @@ export function CopyButton(props: {
 
   return (
     <span className="copy">
-      <Button variant="secondary" onClick={copy}>
-        {props.thing ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
+      <Button
+        variant="secondary"
+        onClick={copy}
+        aria-label={
+          props.short && props.thing ? t('copy.copyThing', { thing: props.thing }) : undefined
+        }
+      >
+        {props.thing && !props.short ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
       </Button>
       <span role="status" className="copy-status">
         {outcome === 'copied'
@@ -48,5 +59,36 @@ export function CopyButton(props: {
             : ''}
       </span>
     </span>
+  )
+}
+
+/** One fact to copy: `shown` as people read it ("DE89 3704 …"), `value` as a form wants it typed. */
+export interface CopyField {
+  label: string
+  /** Null: the row is left out. */
+  value: string | null
+  shown?: string
+}
+
+/**
+ * Facts as label → value rows, each value beside its own copy button: it
+ * reads "Copy" beside the label that says what, and is named after it for
+ * screen readers ("Copy IBAN", not one of six "Copy"s).
+ */
+export function CopyFields(props: { rows: readonly CopyField[] }) {
+  return (
+    <dl className="fields">
+      {props.rows.map(({ label, value, shown }) =>
+        value ? (
+          <div key={label} className="field-row">
+            <dt>{label}</dt>
+            <dd className="copy-value">
+              <code className="address-text">{shown ?? value}</code>
+              <CopyButton text={value} thing={label} short />
+            </dd>
+          </div>
+        ) : null,
+      )}
+    </dl>
   )
 }

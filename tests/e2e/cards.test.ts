@@ -283,6 +283,51 @@ test('a card issued whose answer was lost, then the page reloaded and the same c
 })
 
 /** The balance under the card picture. */
+test('a fiat account shows its own IBAN to copy; a SEPA credit to it arrives as one deposit', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const page = await context.newPage()
+  const base = session.server.url
+  await signUpThroughUi(page, base, uniqueEmail('iban'))
+  const walletUuid = await personalWalletUuid(page)
+  const programs = await v1<{ data: { id: string; currency: string; sub_account_type: string }[] }>(
+    page,
+    'GET',
+    '/issuing/config/programs?limit=20&offset=0',
+  )
+  const program = programs.data.find(
+    (p) => p.currency === 'EUR' && p.sub_account_type === 'balance',
+  )!
+  const account = await v1<{ id: string; bank_details: { iban: string } }>(
+    page,
+    'POST',
+    '/fiat_accounts',
+    { wallet_id: walletUuid, program_id: program.id },
+  )
+  const iban = account.bank_details.iban
+
+  await page.goto(`${base}/accounts/${account.id}?wallet=${walletUuid}`)
+  const bank = page.getByRole('region', { name: 'Pay in by bank transfer' })
+  await bank.waitFor()
+  await bank.getByText(iban.replace(/(.{4})(?=.)/g, '$1 ')).waitFor()
+  await bank.getByRole('button', { name: 'Copy IBAN' }).click()
+  await bank.getByRole('status').filter({ hasText: 'Copied' }).waitFor()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(iban)
+
+  const credit = await fetch(`${base}/api/sandbox/sepa-credits`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ iban, amount: '75.00', currency: 'EUR', sender_name: 'Maria Keller' }),
+  })
+  expect(credit.status, await credit.clone().text()).toBe(201)
+  await page.reload()
+  await page.getByText('€75.00').first().waitFor()
+  await page.goto(`${base}/activity`)
+  await page.getByTestId('activity-row').filter({ hasText: 'Maria Keller' }).waitFor()
+  expect(await page.getByTestId('activity-row').filter({ hasText: 'Maria Keller' }).count()).toBe(1)
+  await context.close()
+})
+
 async function cardBalance(page: Page): Promise<string> {
   return (await page.getByTestId('card-balance').innerText()).trim()
 }

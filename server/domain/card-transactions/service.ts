@@ -510,15 +510,17 @@ export async function recordDeposit(
     fiatAccountId: string
     operationId: string
     amountMinor: bigint
-    /** The top-up's activity item. */
+    /** The top-up's (or credit's) activity item. */
     activityId: string | null
     at: Date
+    /** The record's id, when the caller needs it before (its activity item's source). */
+    id?: string
   },
 ): Promise<void> {
   const account = await repo.findAccountHolder(trx, deposit.fiatAccountId)
   if (!account) throw new Error(`fiat account ${deposit.fiatAccountId} not found`)
   await repo.insertOwnRecord(trx, {
-    id: uuidv7(),
+    id: deposit.id ?? uuidv7(),
     tenantId: account.tenant_id,
     userId: account.user_id,
     cardId: null,

@@ -8,6 +8,7 @@ import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
+import { insertFiatAccount } from '../fiat-accounts/service.ts'
 import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
@@ -101,12 +102,13 @@ export async function createStandAlone(
         await requireApprovedKyc(trx, owner.tenantId, owner.userId)
         const fiatAccountId = uuidv7()
         const ledgerAccountId = await openSubAccount(trx, owner.tenantId, request.walletId)
-        await fiatRepo.insertFiatAccount(trx, {
+        await insertFiatAccount(trx, {
           id: fiatAccountId,
           tenantId: owner.tenantId,
           walletId: request.walletId,
           programId: program.id,
           currencyUuid: program.currency_uuid,
+          currency: program.currency,
           subAccountType: program.sub_account_type,
           ledgerAccountId,
         })

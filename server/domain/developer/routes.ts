@@ -16,6 +16,7 @@ import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { wholePage } from '../page.ts'
 import { DeveloperError } from './errors.ts'
 import { DeveloperService } from './service.ts'
+import { developerProblems, developerSchema, sendCreated, sessionOnly } from './session-routes.ts'
 
 /** The one switch from key-management failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -40,13 +41,8 @@ const toProblem = (error: unknown) => {
   }
 }
 
-const problems = { 401: Problem, 403: Problem, 422: Problem, 423: Problem }
-const keys = {
-  tags: ['developer'],
-  security: [{ raw: [] }],
-}
-/** Keys are managed by the person, signed in: an API key can never make or widen a key. */
-const sessionOnly = { sessionOnly: true }
+const problems = developerProblems
+const keys = developerSchema
 
 /** v1 (raw token): the developer's API keys and the deployment's vendors (SPEC.md §7). */
 export default async function developerRoutes(app: FastifyInstance, opts: { config: Config }) {
@@ -87,10 +83,7 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
         response: { 201: ApiKeyWithSecret, 409: Problem, ...problems },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await translateErrors(service.create(request.auth, request.body), toProblem)),
+    (request, reply) => sendCreated(reply, service.create(request.auth, request.body), toProblem),
   )
 
   api.post(

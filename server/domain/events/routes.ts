@@ -25,6 +25,12 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { ProblemError, translateErrors } from '../../infra/problem.ts'
 import { listBotMessages } from '../../providers/messaging/telegram-bot.ts'
+import {
+  developerProblems,
+  developerSchema,
+  sendCreated,
+  sessionOnly,
+} from '../developer/session-routes.ts'
 import { EventsError } from './errors.ts'
 import type { UrlRefusal } from './ssrf.ts'
 
@@ -65,7 +71,7 @@ export const toProblem = (error: unknown) => {
   }
 }
 
-const problems = { 401: Problem, 403: Problem, 422: Problem, 423: Problem }
+const problems = developerProblems
 const bearer = { tags: ['notifications'], security: [{ bearer: [] }] }
 
 /** v2: the notification centre, web push subscriptions and preferences of the signed-in person. */
@@ -186,9 +192,7 @@ export async function notificationRoutes(app: FastifyInstance) {
   )
 }
 
-const developer = { tags: ['developer'], security: [{ raw: [] }] }
-/** Endpoints are managed by the person signed in, like API keys. */
-const sessionOnly = { sessionOnly: true }
+const developer = developerSchema
 const EndpointParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 const DeliveryParams = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -230,10 +234,7 @@ export async function webhookRoutes(app: FastifyInstance) {
         response: { 201: WebhookEndpoint, 409: Problem, ...problems },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await translateErrors(endpoints.create(request.auth, request.body), toProblem)),
+    (request, reply) => sendCreated(reply, endpoints.create(request.auth, request.body), toProblem),
   )
 
   api.patch(

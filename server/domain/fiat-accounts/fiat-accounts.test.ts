@@ -86,6 +86,14 @@ describeServer('fiat accounts', () => {
       currency: 'EUR',
       balance: '0.00',
       account_last4: accountLast4(account.id),
+      bank_details: {
+        iban: expect.stringMatching(
+          new RegExp(`^DE[0-9]{2}100100108[0-9]{5}${accountLast4(account.id)}$`),
+        ),
+        bic: 'SBXBDEB1XXX',
+        bank_name: 'Sandbox Bank AG',
+        account_holder: null,
+      },
       // Opened on its own, not by a stand-alone card: it takes cards.
       stand_alone: false,
       created_at: expect.any(String),

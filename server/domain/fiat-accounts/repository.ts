@@ -82,14 +82,15 @@ export async function countPrograms(db: Executor, tenantId: string): Promise<num
 /** The tenant's program of this id; another tenant's is not found. */
 export function findProgram(db: Executor, tenantId: string, id: string) {
   return db
-    .selectFrom('card_programs')
-    .select(['id', 'status', 'currency_uuid', 'sub_account_type'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
+    .selectFrom('card_programs as p')
+    .innerJoin('currencies as c', 'c.uuid', 'p.currency_uuid')
+    .select(['p.id', 'p.status', 'p.currency_uuid', 'c.code as currency', 'p.sub_account_type'])
+    .where('p.tenant_id', '=', tenantId)
+    .where('p.id', '=', id)
     .executeTakeFirst()
 }
 
-export function insertFiatAccount(
+export async function insertFiatAccount(
   trx: Transaction<DB>,
   row: {
     id: string
@@ -99,9 +100,10 @@ export function insertFiatAccount(
     currencyUuid: string
     subAccountType: SubAccountType
     ledgerAccountId: string
+    iban: string | null
   },
-) {
-  return trx
+): Promise<boolean> {
+  const inserted = await trx
     .insertInto('fiat_accounts')
     .values({
       id: row.id,
@@ -111,8 +113,29 @@ export function insertFiatAccount(
       currency_uuid: row.currencyUuid,
       sub_account_type: row.subAccountType,
       ledger_account_id: row.ledgerAccountId,
+      iban: row.iban,
     })
+    // Only the IBAN can be taken already (the id and sub-account are new).
+    .onConflict((oc) => oc.column('iban').where('iban', 'is not', null).doNothing())
+    .executeTakeFirst()
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0
+}
+
+/** Gives an account its IBAN unless it has one; false when another account holds that IBAN. */
+export async function setIbanIfMissing(db: Executor, accountId: string, iban: string) {
+  const taken = await db
+    .selectFrom('fiat_accounts')
+    .select('id')
+    .where('iban', '=', iban)
+    .executeTakeFirst()
+  if (taken) return taken.id === accountId
+  await db
+    .updateTable('fiat_accounts')
+    .set({ iban })
+    .where('id', '=', accountId)
+    .where('iban', 'is', null)
     .execute()
+  return true
 }
 
 /**
@@ -138,6 +161,7 @@ const withDetails = (db: Executor, owner: Owner) =>
         .onRef('b.account_id', '=', 'f.ledger_account_id')
         .onRef('b.currency_uuid', '=', 'f.currency_uuid'),
     )
+    .leftJoin('user_profiles as up', 'up.user_id', 'w.user_id')
     .select([
       'f.id',
       'f.wallet_id',
@@ -150,6 +174,9 @@ const withDetails = (db: Executor, owner: Owner) =>
       'c.decimals',
       'f.ledger_account_id',
       'b.balance_minor',
+      'f.iban',
+      'up.first_name as holder_first_name',
+      'up.last_name as holder_last_name',
       'f.created_at',
       'f.updated_at',
       // A stand-alone card's own account (it takes no other card).

@@ -132,3 +132,19 @@ export function accountLast4(accountId: string): string {
   const digest = createHash('sha256').update(accountId).digest()
   return String(digest.readUInt32BE(0) % 10_000).padStart(4, '0')
 }
+
+/** How many account numbers an account tries before its IBAN is given up on (each a fresh draw). */
+export const ACCOUNT_NUMBER_ATTEMPTS = 8
+
+/**
+ * The account's 10-digit number at the bank, which its IBAN carries: "8"
+ * (the bank's range for customers' accounts; the platform's own start with
+ * 0), five digits drawn from the id and `attempt`, then `accountLast4` — so
+ * the IBAN ends in the four digits the account is named by. Another account
+ * drawing the same number (the unique IBAN refuses it) tries the next attempt.
+ */
+export function accountNumber(accountId: string, attempt: number): string {
+  const digest = createHash('sha256').update(`${accountId}:iban:${attempt}`).digest()
+  const middle = String(digest.readUInt32BE(0) % 100_000).padStart(5, '0')
+  return `8${middle}${accountLast4(accountId)}`
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type {
   CardProgram,
@@ -8,6 +8,8 @@ import type {
 } from '../../../contract/fiat-accounts.ts'
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { ReceivingBank } from '../../providers/banking/banking.ts'
+import { SANDBOX_RECEIVING } from '../../providers/banking/sandbox.ts'
 import { openSubAccount } from '../ledger/service.ts'
 import { pageOf } from '../page.ts'
 import { findWallet, type Owner } from '../wallets/repository.ts'
@@ -15,7 +17,9 @@ import { WalletNotFoundError } from '../wallets/service.ts'
 import { FiatAccountError } from './errors.ts'
 import * as repo from './repository.ts'
 import {
+  ACCOUNT_NUMBER_ATTEMPTS,
   accountLast4,
+  accountNumber,
   DEFAULT_PROGRAMS,
   defaultProgramId,
   plainDecimal,
@@ -67,7 +71,11 @@ export class ProgramService {
  * It is not part of the wallet's balances.
  */
 export class FiatAccountService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    /** The bank that gives accounts their IBANs. */
+    private readonly bank: ReceivingBank = SANDBOX_RECEIVING,
+  ) {}
 
   /**
    * The wallet's fiat accounts, oldest first, narrowed by their number of
@@ -107,17 +115,18 @@ export class FiatAccountService {
 
   private async present(
     owner: Owner,
-    rows: repo.FiatAccountRow[],
+    given: repo.FiatAccountRow[],
     showCards: boolean,
   ): Promise<FiatAccount[]> {
-    if (!showCards) return rows.map(toFiatAccount)
+    const rows = await Promise.all(given.map((row) => this.withIban(owner, row)))
+    if (!showCards) return rows.map((row) => toFiatAccount(row, this.bank))
     const cards = await repo.findAccountCards(
       this.db,
       owner.tenantId,
       rows.map((row) => row.id),
     )
     return rows.map((row) => ({
-      ...toFiatAccount(row),
+      ...toFiatAccount(row, this.bank),
       cards: cards
         .filter((card) => card.fiat_account_id === row.id)
         .map(({ fiat_account_id: _, ...card }) => card),
@@ -141,20 +150,58 @@ export class FiatAccountService {
     const id = uuidv7()
     const row = await this.db.transaction().execute(async (trx) => {
       const ledgerAccountId = await openSubAccount(trx, owner.tenantId, walletId)
-      await repo.insertFiatAccount(trx, {
-        id,
-        tenantId: owner.tenantId,
-        walletId,
-        programId: program.id,
-        currencyUuid: program.currency_uuid,
-        subAccountType: program.sub_account_type,
-        ledgerAccountId,
-      })
+      await insertFiatAccount(
+        trx,
+        {
+          id,
+          tenantId: owner.tenantId,
+          walletId,
+          programId: program.id,
+          currencyUuid: program.currency_uuid,
+          currency: program.currency,
+          subAccountType: program.sub_account_type,
+          ledgerAccountId,
+        },
+        this.bank,
+      )
       return repo.findFiatAccount(trx, owner, { id })
     })
     if (!row) throw new Error(`fiat account ${id} vanished`)
-    return toFiatAccount(row)
+    return toFiatAccount(row, this.bank)
   }
+
+  /**
+   * The row with its IBAN: an account of a SEPA currency opened before
+   * migration 0026 is given one here, the first time it is read (once
+   * given, the same on every read).
+   */
+  private async withIban(owner: Owner, row: repo.FiatAccountRow): Promise<repo.FiatAccountRow> {
+    if (row.iban !== null) return row
+    for (let attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS; attempt++) {
+      const iban = this.bank.accountIban(accountNumber(row.id, attempt), row.currency)
+      if (iban === null) return row
+      if (await repo.setIbanIfMissing(this.db, row.id, iban)) {
+        return (await repo.findFiatAccount(this.db, owner, { id: row.id })) ?? row
+      }
+    }
+    return row
+  }
+}
+
+/**
+ * Writes a new fiat account with its own IBAN at the bank where its currency
+ * has one: a number another account drew already is drawn again.
+ */
+export async function insertFiatAccount(
+  trx: Transaction<DB>,
+  row: Omit<Parameters<typeof repo.insertFiatAccount>[1], 'iban'> & { currency: string },
+  bank: ReceivingBank = SANDBOX_RECEIVING,
+): Promise<void> {
+  for (let attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS; attempt++) {
+    const iban = bank.accountIban(accountNumber(row.id, attempt), row.currency)
+    if (await repo.insertFiatAccount(trx, { ...row, iban })) return
+  }
+  throw new Error(`no free IBAN for fiat account ${row.id}`)
 }
 
 const toProgram = (row: repo.ProgramRow): CardProgram => ({
@@ -173,7 +220,10 @@ const toProgram = (row: repo.ProgramRow): CardProgram => ({
   },
 })
 
-export const toFiatAccount = (row: repo.FiatAccountRow): FiatAccount => ({
+export const toFiatAccount = (
+  row: repo.FiatAccountRow,
+  bank: ReceivingBank = SANDBOX_RECEIVING,
+): FiatAccount => ({
   id: row.id,
   wallet_uuid: row.wallet_id,
   program_id: row.program_id,
@@ -184,6 +234,16 @@ export const toFiatAccount = (row: repo.FiatAccountRow): FiatAccount => ({
   currency: row.currency,
   balance: fromMinor(BigInt(row.balance_minor ?? '0'), row.decimals),
   account_last4: accountLast4(row.id),
+  bank_details:
+    row.iban === null
+      ? null
+      : {
+          iban: row.iban,
+          bic: bank.bic,
+          bank_name: bank.bankName,
+          account_holder:
+            [row.holder_first_name, row.holder_last_name].filter(Boolean).join(' ') || null,
+        },
   stand_alone: row.stand_alone,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),

@@ -9,6 +9,8 @@ import { openDatabase } from '../../infra/db/database.ts'
 import { migrate, readMigrations } from '../../infra/db/migrate.ts'
 import { ensureDemoTenant } from '../../infra/db/seed.ts'
 import { createTestDatabase, describeServer, provision } from '../../test-support.ts'
+import { PasskeyService } from '../auth/passkeys.ts'
+import type { AuthService } from '../auth/service.ts'
 import { EXIT, flagOf, parseCommand, runTenantCli, UsageError } from './cli.ts'
 import { openCliDatabase } from './cli-database.ts'
 import { TenantService } from './service.ts'
@@ -203,6 +205,74 @@ describeServer('the tenant CLI against a database', () => {
     const usage = await run('frobnicate')
     expect(usage.code).toBe(EXIT.usage)
     expect(usage.err).toMatch(/^Unknown command: frobnicate\n\nUsage: npm run tenant -- <command>/)
+  })
+
+  it('passkeys: sets a tenant’s RP id and origins, checked, which passkeys then use; --server-default clears them', async () => {
+    const { id } = await new TenantService(database.db).create({ name: 'Passkey Bank' })
+    const passkeys = new PasskeyService(database.db, {} as AuthService, {
+      rpId: 'localhost',
+      origins: ['http://localhost:5173'],
+    })
+    expect(JSON.parse((await run('passkeys', id)).out)).toEqual({
+      tenant_id: id,
+      webauthn_rp_id: null,
+      webauthn_origins: null,
+    })
+
+    const set = await run(
+      'passkeys',
+      id.toUpperCase(),
+      '--rp-id',
+      'bank.example.com',
+      '--origins',
+      'https://bank.example.com, https://app.bank.example.com',
+    )
+    expect(set, set.err).toMatchObject({ code: EXIT.ok, err: '' })
+    expect(JSON.parse(set.out)).toEqual({
+      tenant_id: id,
+      webauthn_rp_id: 'bank.example.com',
+      webauthn_origins: ['https://bank.example.com', 'https://app.bank.example.com'],
+    })
+    expect(await passkeys.relyingParty(id)).toMatchObject({
+      rpId: 'bank.example.com',
+      origins: ['https://bank.example.com', 'https://app.bank.example.com'],
+    })
+
+    const refused = await run(
+      'passkeys',
+      id,
+      '--rp-id',
+      'Bank.Example.com',
+      '--origins',
+      'http://bank.example.com,https://evil.example.org',
+    )
+    expect(refused.code).toBe(EXIT.refused)
+    expect(refused.err.split('\n')).toEqual([
+      'Not saved:',
+      '  the RP id "Bank.Example.com" must be a lower-case host name, e.g. app.example.com',
+      '  "http://bank.example.com" must use https (http only for localhost)',
+      '  "http://bank.example.com" is not on the RP id "Bank.Example.com" or a subdomain of it',
+      '  "https://evil.example.org" is not on the RP id "Bank.Example.com" or a subdomain of it',
+    ])
+    expect(JSON.parse((await run('passkeys', id)).out).webauthn_rp_id).toBe('bank.example.com')
+
+    const cleared = await run('passkeys', id, '--server-default')
+    expect(JSON.parse(cleared.out)).toMatchObject({ webauthn_rp_id: null, webauthn_origins: null })
+    expect(await passkeys.relyingParty(id)).toMatchObject({
+      rpId: 'localhost',
+      origins: ['http://localhost:5173'],
+    })
+
+    expect(await run('passkeys', '00000000-0000-4000-8000-000000000000')).toMatchObject({
+      code: EXIT.refused,
+      err: 'No tenant 00000000-0000-4000-8000-000000000000.',
+    })
+    const half = await run('passkeys', id, '--rp-id', 'bank.example.com')
+    expect(half.code).toBe(EXIT.usage)
+    expect(half.err).toMatch(
+      /^--rp-id and --origins go together\.\n\nUsage: npm run tenant -- passkeys/,
+    )
+    expect((await run('passkeys', 'nope')).err).toMatch(/^Not a tenant id \(a UUID\): nope/)
   })
 })
 

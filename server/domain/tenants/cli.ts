@@ -4,6 +4,13 @@ import { PRODUCTS } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { TenantError } from './errors.ts'
+import {
+  PASSKEYS_USAGE,
+  type PasskeysCommand,
+  PasskeysUsageError,
+  parsePasskeysCommand,
+  runPasskeysCommand,
+} from './relying-party.ts'
 import type { Fault } from './rules.ts'
 import { type TenantRow, TenantService } from './service.ts'
 
@@ -63,6 +70,8 @@ export const USAGE = `Usage: npm run tenant -- <command>
                                a new tenant (defaults for what is not given), with its card programs
   update <id> <settings>       change some settings of a tenant
   webhooks <command>           the tenant's webhook endpoints (webhooks --help)
+  passkeys <id> [--rp-id <host> --origins <origin,…> | --server-default]
+                               the tenant's passkey domain and app origins (passkeys --help)
 
 Settings:
   --name <text>                          --primary-color #rrggbb   --accent-color #rrggbb
@@ -268,6 +277,7 @@ export async function runTenantCli(
   let command: Command
   const migrate = argv.includes('--migrate')
   if (argv[0] === 'webhooks') return runWebhookCli(argv.slice(1), open, output)
+  if (argv[0] === 'passkeys') return runPasskeysCli(argv.slice(1), open, output)
   try {
     command = parseCommand(argv.filter((arg) => arg !== '--migrate'))
   } catch (error) {
@@ -339,4 +349,35 @@ async function runWebhookCli(
   return withDatabase(open, argv.includes('--migrate'), output, (db) =>
     runWebhookCommand(command, db, output, { sandbox: sandboxFromEnv(process.env) }),
   )
+}
+
+/** `passkeys …`: the tenant's WebAuthn relying party (relying-party.ts). */
+async function runPasskeysCli(
+  argv: readonly string[],
+  open: OpenDatabase,
+  output: CliOutput,
+): Promise<number> {
+  let command: PasskeysCommand
+  try {
+    command = parsePasskeysCommand(argv.filter((arg) => arg !== '--migrate'))
+  } catch (error) {
+    if (!(error instanceof PasskeysUsageError)) throw error
+    output.err(`${error.message}\n\n${PASSKEYS_USAGE}`)
+    return EXIT.usage
+  }
+  if (command.name === 'help') {
+    output.out(PASSKEYS_USAGE)
+    return EXIT.ok
+  }
+  const asked = command
+  return withDatabase(open, argv.includes('--migrate'), output, async (db) => {
+    const outcome = await runPasskeysCommand(asked, db)
+    if (outcome.ok) {
+      output.out(JSON.stringify(outcome.relyingParty, null, 2))
+      return EXIT.ok
+    }
+    if (outcome.kind === 'TENANT_NOT_FOUND') output.err(`No tenant ${asked.id}.`)
+    else output.err(`Not saved:\n${outcome.problems.map((problem) => `  ${problem}`).join('\n')}`)
+    return EXIT.refused
+  })
 }

@@ -433,8 +433,25 @@ export interface FiatAccountsTable {
   ledger_account_id: string
   /** The sub-account card authorisations hold money in (migration 0008); opened on the first one. */
   hold_ledger_account_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** Migration 0026: the account's own IBAN at the bank (SEPA currencies); null for the others. */
+  iban: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
   updated_at: CreatedAt
+}
+
+/** Migration 0026: a SEPA credit the bank reported to a fiat account's IBAN. */
+export interface FiatAccountCreditsTable {
+  id: string
+  tenant_id: string
+  fiat_account_id: string
+  end_to_end_id: string
+  iban: string
+  amount_minor: Minor
+  currency_uuid: string
+  sender_name: string | null
+  sender_iban: string | null
+  remittance: string | null
+  received_at: Date
 }
 
 /** One fee line as stored (contract FeeLine without the currency, which is the order's from). */
@@ -811,6 +828,7 @@ export interface DB extends EventTables {
   counterparty_destinations: CounterpartyDestinationsTable
   card_programs: CardProgramsTable
   fiat_accounts: FiatAccountsTable
+  fiat_account_credits: FiatAccountCreditsTable
   order_quotes: OrderQuotesTable
   orders: OrdersTable
   order_events: OrderEventsTable

@@ -43,7 +43,21 @@ export type PayoutState =
   /** The beneficiary's bank sent it back (ACCOUNT_CLOSED, …): the money is ours again. */
   | { state: 'returned'; code: string; reason: string }
 
-export interface BankingProvider {
+/**
+ * The bank as it gives accounts of the platform's customers an IBAN of their
+ * own (virtual IBANs): a SEPA credit to one lands in that account.
+ */
+export interface ReceivingBank {
+  readonly bic: string
+  readonly bankName: string
+  /**
+   * The IBAN of the platform's account `accountNumber` (10 digits) for SEPA
+   * credits in `currency`; null when the bank takes none in that currency.
+   */
+  accountIban(accountNumber: string, currency: string): string | null
+}
+
+export interface BankingProvider extends ReceivingBank {
   readonly name: string
   /** Where a customer sends a deposit on `rail` in `currency`. */
   collectionAccount(rail: CollectionRail, currency: string): CollectionAccount

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { composeIBAN } from 'ibantools'
 import {
   type BankingProvider,
   BankUnavailableError,
@@ -8,6 +9,7 @@ import {
   type PayoutRequest,
   type PayoutState,
   type PayoutSubmission,
+  type ReceivingBank,
 } from './banking.ts'
 
 /**
@@ -16,6 +18,9 @@ import {
  *   DE36 1001 0010 0000 0000 01, SWIFT to an account number per currency;
  *   BIC SBXBDEB1XXX. Incoming transfers are reported with
  *   `POST /api/sandbox/bank-transfers`.
+ * - A fiat account in euros has an IBAN of its own at Sandbox Bank
+ *   (`accountIban`: DE, the bank code 10010010, the account's 10-digit
+ *   number); a SEPA credit to it is reported with `POST /api/sandbox/sepa-credits`.
  * - Each call is answered after `latencyMs` (SANDBOX_BANK_LATENCY_MS, default
  *   0), as a bank's API takes its time.
  * - A payout is accepted at once and settles `payoutMs` (SANDBOX_BANK_MS,
@@ -33,6 +38,9 @@ import {
  */
 export class SandboxBank implements BankingProvider {
   readonly name = 'sandbox'
+  readonly bic = SANDBOX_RECEIVING.bic
+  readonly bankName = SANDBOX_RECEIVING.bankName
+  readonly accountIban = SANDBOX_RECEIVING.accountIban
 
   constructor(private readonly options: { payoutMs: number; latencyMs?: number }) {}
 
@@ -85,4 +93,20 @@ const SWIFT_ACCOUNTS: Record<string, string> = {
   EUR: '1001001001',
   USD: '1001001002',
   GBP: '1001001003',
+}
+
+/** Sandbox Bank's bank code (Bankleitzahl): the IBANs it gives start DEkk 1001 0010. */
+const BANK_CODE = '10010010'
+
+/** Sandbox Bank giving customers' accounts their own IBANs: SEPA, so euros only. */
+export const SANDBOX_RECEIVING: ReceivingBank = {
+  bic: SANDBOX_BIC,
+  bankName: BANK_NAME,
+  accountIban(accountNumber: string, currency: string): string | null {
+    if (currency !== 'EUR') return null
+    if (!/^[0-9]{10}$/.test(accountNumber)) throw new Error(`${accountNumber}: 10 digits expected`)
+    const iban = composeIBAN({ countryCode: 'DE', bban: `${BANK_CODE}${accountNumber}` })
+    if (!iban) throw new Error(`no IBAN for account ${accountNumber}`)
+    return iban
+  },
 }

@@ -122,6 +122,19 @@ describe('the Activity tab', () => {
     await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('type')).toBeNull())
   })
 
+  it('a card’s “See all” opens the feed on that card, not its wallet, named by its last four', async () => {
+    const card = '0190b0a4-0000-7000-8000-0000000000c1'
+    const { api, user, history } = renderActivity(`?card=${card}&card_last4=4242`)
+    await screen.findAllByTestId('activity-row')
+    const asked = api.to('GET /activity').at(-1)!.query
+    expect(asked.get('card_id')).toBe(card)
+    expect(asked.get('wallet_uuid')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Filters · 1' })).toBeVisible()
+    await user.click(screen.getByRole('button', { name: 'Remove the filter Card ·· 4242' }))
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('card_id')).toBeNull())
+    expect(history.at(-1)).toBe('/activity')
+  })
+
   it('offers a way out when nothing matches', async () => {
     mockApi({
       'GET /wallets': { body: aPage([aWallet()]) },

@@ -15,12 +15,18 @@ import { ActivityFeed, QuietStart } from './activity-feed.tsx'
 import './activity.css'
 import { ACTIVITY_TYPE_LIST, TYPE_WORDS } from './wording.ts'
 
-/** What the screen is narrowed to, as its address holds it (`?q=&type=&currency=&wallet=`). */
+/**
+ * What the screen is narrowed to, as its address holds it
+ * (`?q=&type=&currency=&wallet=&card=&card_last4=`). A card's "See all" opens
+ * the screen on that card; its last four name the chip.
+ */
 interface Narrowing {
   q?: string
   type?: ActivityType
   currency?: string
   wallet?: string
+  card?: string
+  card_last4?: string
 }
 
 const isType = (value: string | null): value is ActivityType =>
@@ -34,6 +40,8 @@ function readNarrowing(search: string): Narrowing {
     type: isType(type) ? type : undefined,
     currency: params.get('currency') || undefined,
     wallet: params.get('wallet') || undefined,
+    card: params.get('card') || undefined,
+    card_last4: params.get('card_last4') || undefined,
   }
 }
 
@@ -66,8 +74,9 @@ export default function ActivityPage() {
     type: narrowing.type,
     currency: narrowing.currency,
     wallet_uuid: wallet?.uuid,
+    card_id: narrowing.card,
   }
-  const chosen = [narrowing.type, narrowing.currency, wallet].filter(Boolean).length
+  const chosen = [narrowing.type, narrowing.currency, wallet, narrowing.card].filter(Boolean).length
   const narrowed = chosen > 0 || narrowing.q !== undefined
   // Held currencies first, then the rest the wallets know.
   const currencies = [
@@ -87,6 +96,15 @@ export default function ActivityPage() {
   }
   if (wallet)
     chips.push({ key: 'wallet', label: walletName(t, wallet), clear: { wallet: undefined } })
+  if (narrowing.card) {
+    chips.push({
+      key: 'card',
+      label: narrowing.card_last4
+        ? t('activity.filters.cardEnding', { last4: narrowing.card_last4 })
+        : t('activity.filters.card'),
+      clear: { card: undefined, card_last4: undefined },
+    })
+  }
 
   return (
     <div className="stack">
@@ -143,7 +161,15 @@ export default function ActivityPage() {
             {chosen > 0 && (
               <Button
                 variant="quiet"
-                onClick={() => change({ type: undefined, currency: undefined, wallet: undefined })}
+                onClick={() =>
+                  change({
+                    type: undefined,
+                    currency: undefined,
+                    wallet: undefined,
+                    card: undefined,
+                    card_last4: undefined,
+                  })
+                }
               >
                 {t('activity.filters.clear')}
               </Button>
@@ -177,7 +203,9 @@ export default function ActivityPage() {
       </Sheet>
       <ActivityFeed
         filters={filters}
-        perspective={wallet ? { wallet: wallet.uuid } : undefined}
+        perspective={
+          narrowing.card ? { account: true } : wallet ? { wallet: wallet.uuid } : undefined
+        }
         level={2}
         empty={
           narrowed ? (

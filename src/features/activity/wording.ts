@@ -4,6 +4,7 @@ import type {
   ActivityStatus,
   ActivityType,
 } from '../../../contract/activity.ts'
+import { ORDER_EVENT_CODES } from '../../../contract/order-event-codes.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
@@ -311,27 +312,7 @@ export function timeOf(language: Language, instant: string, timeZone?: string): 
 // Timeline
 
 /** Order steps keep the words the order screens use; the others have their own. */
-const ORDER_EVENT_WORDS = new Set<string>([
-  'PLACED',
-  'FUNDS_HELD',
-  'AWAITING_TRANSFER',
-  'SENT_TO_BANK',
-  'BROADCAST',
-  'TRANSFER_RECEIVED',
-  'PAID_OUT',
-  'CONFIRMED_ON_CHAIN',
-  'DELIVERED_TO_WALLET',
-  'EXCHANGED',
-  'TOPPED_UP',
-  'RETURNED_ACCOUNT_CLOSED',
-  'ADDRESS_REJECTED',
-  'FIAT_ACCOUNT_INACTIVE',
-  'REFUSED',
-  'PROCESSING_FAILED',
-  'CANCELED',
-  'BANK_NOT_ANSWERING',
-  'NETWORK_NOT_ANSWERING',
-])
+const ORDER_EVENT_WORDS = new Set<string>(ORDER_EVENT_CODES)
 const ITEM_EVENT_WORDS: Partial<Record<ActivityEventCode, MessageKey>> = {
   DETECTED: 'activity.event.DETECTED',
   CONFIRMED: 'activity.event.CONFIRMED',

@@ -8,6 +8,7 @@ import { formatMoney } from '../../i18n/money.ts'
 import { type Back, LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { BankDetails } from './bank-details.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardLinks } from './card-visual.tsx'
 import { accountName, accountStatusLabel } from './labels.ts'
@@ -92,6 +93,7 @@ function Account(props: { account: FiatAccount; back: Back }) {
           )}
         </p>
       )}
+      {account.bank_details && <BankDetails details={account.bank_details} account={account} />}
       <section className="stack" aria-labelledby={cardsTitle}>
         <h2 id={cardsTitle}>{t('cards.accounts.cards')}</h2>
         {cards.length === 0 ? (

@@ -217,6 +217,71 @@ describe('fiat account page', () => {
     expect(within(transactions).getByTestId('card-tx-row')).toHaveTextContent('Card ending in 0005')
   })
 
+  const BANK = {
+    iban: 'DE89100100108123454821',
+    bic: 'SBXBDEB1XXX',
+    bank_name: 'Sandbox Bank AG',
+    account_holder: 'Anna Schmidt',
+  }
+
+  it('shows what a person needs to pay in by bank transfer, each value with its own copy button', async () => {
+    mockApi(routes(anAccount({ bank_details: BANK })))
+    const { user } = renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
+      path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
+    })
+    const bank = (
+      await screen.findByRole('heading', { level: 2, name: 'Pay in by bank transfer' })
+    ).closest('section')!
+    expect(within(bank).getByText('Account holder').nextSibling).toHaveTextContent('Anna Schmidt')
+    // Read in groups of four, copied without the spaces.
+    expect(within(bank).getByText('DE89 1001 0010 8123 4548 21')).toBeVisible()
+    expect(
+      within(bank)
+        .getAllByRole('button')
+        .map((button) => [button.textContent, button.getAttribute('aria-label')].join(' / ')),
+    ).toEqual([
+      'Copy / Copy Account holder',
+      'Copy / Copy IBAN',
+      'Copy / Copy BIC',
+      'Copy / Copy Bank',
+    ])
+    await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
+    expect(await navigator.clipboard.readText()).toBe('DE89100100108123454821')
+    expect(
+      within(bank)
+        .getAllByRole('status')
+        .map((status) => status.textContent),
+    ).toContain('Copied')
+    await user.click(within(bank).getByRole('button', { name: 'Copy BIC' }))
+    expect(await navigator.clipboard.readText()).toBe('SBXBDEB1XXX')
+    expect(within(bank).getByText(/No reference needed/)).toBeVisible()
+  })
+
+  it('without the person’s name, asks for it; an account with no bank rail shows no bank details', async () => {
+    mockApi(routes(anAccount({ bank_details: { ...BANK, account_holder: null } })))
+    const first = renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
+      path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
+      language: 'ru',
+    })
+    const bank = (
+      await screen.findByRole('heading', { name: 'Пополнение банковским переводом' })
+    ).closest('section')!
+    expect(within(bank).queryByText('Владелец счёта')).toBeNull()
+    expect(within(bank).getByRole('link', { name: 'личные данные в профиле' })).toHaveAttribute(
+      'href',
+      '/profile',
+    )
+    expect(within(bank).getByRole('button', { name: 'Копировать: IBAN' })).toBeVisible()
+    first.unmount()
+
+    mockApi(routes(anAccount({ bank_details: null })))
+    renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {
+      path: `/accounts/${ACCOUNT_ID}?wallet=${CARD_WALLET}`,
+    })
+    expect(await screen.findByRole('link', { name: 'Top up' })).toBeVisible()
+    expect(screen.queryByRole('heading', { name: 'Pay in by bank transfer' })).toBeNull()
+  })
+
   it('offers no other card on a stand-alone card’s own account, only a top-up', async () => {
     mockApi(routes(anAccount({ stand_alone: true, sub_account_type: 'prepaid' })))
     renderApp(<FiatAccountPage id={ACCOUNT_ID} />, {

@@ -34,6 +34,7 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
     program_id: PROGRAM_ID,
     program_name: 'Everyday EUR',
     account_last4: '4821',
+    bank_details: null,
     sub_account_type: 'prepaid',
     type: 'prepaid',
     stand_alone: true,

@@ -2,7 +2,7 @@ import { useId } from 'react'
 import type { DepositInstructions as Instructions } from '../../../contract/orders.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
-import { CopyButton } from '../../ui/copy-button.tsx'
+import { type CopyField, CopyFields, inFours } from '../../ui/copy-button.tsx'
 
 /**
  * Where to send the bank transfer of a fiat deposit, each value with its own
@@ -14,7 +14,7 @@ export function DepositInstructions(props: { instructions: Instructions; decimal
   const titleId = useId()
   const { instructions: i } = props
   // The amount is copied as the bank wants it typed ("250.00"), shown as people read it.
-  const rows: { label: string; value: string | null; shown?: string }[] = [
+  const rows: CopyField[] = [
     { label: t('orders.bank.reference'), value: i.reference },
     {
       label: t('orders.bank.amount'),
@@ -23,7 +23,7 @@ export function DepositInstructions(props: { instructions: Instructions; decimal
     },
     { label: t('orders.bank.beneficiary'), value: i.beneficiary },
     // Read in groups of four, as printed on cards and statements; copied without spaces.
-    { label: t('orders.bank.iban'), value: i.iban, shown: i.iban?.replace(/(.{4})(?=.)/g, '$1 ') },
+    { label: t('orders.bank.iban'), value: i.iban, shown: i.iban ? inFours(i.iban) : undefined },
     { label: t('orders.bank.accountNumber'), value: i.account_number },
     { label: t('orders.bank.bic'), value: i.bic },
     { label: t('orders.bank.bankName'), value: i.bank_name },
@@ -36,19 +36,7 @@ export function DepositInstructions(props: { instructions: Instructions; decimal
         <strong>{t('orders.bank.referenceWarningTitle')}</strong>{' '}
         {t('orders.bank.referenceWarning', { reference: i.reference })}
       </div>
-      <dl className="fields">
-        {rows.map(({ label, value, shown }) =>
-          value ? (
-            <div key={label} className="field-row">
-              <dt>{label}</dt>
-              <dd className="order-copy-value">
-                <code className="address-text">{shown ?? value}</code>
-                <CopyButton text={value} thing={label} />
-              </dd>
-            </div>
-          ) : null,
-        )}
-      </dl>
+      <CopyFields rows={rows} />
       <p className="muted">{t('orders.bank.after')}</p>
     </section>
   )

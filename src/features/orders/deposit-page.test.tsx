@@ -118,9 +118,10 @@ describe('a bank deposit', () => {
     expect(within(bank).getByRole('note')).toHaveTextContent(
       'Include the reference. Put FP-7K3M9Q in the payment reference field, exactly as shown.',
     )
+    // Each reads "Copy" beside its label, and is named after it.
     const copies = within(bank)
       .getAllByRole('button')
-      .map((button) => button.textContent)
+      .map((button) => button.getAttribute('aria-label'))
     expect(copies).toEqual([
       'Copy Reference',
       'Copy Amount',

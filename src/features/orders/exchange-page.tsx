@@ -8,7 +8,7 @@ import { Button } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { SelectField } from '../../ui/fields.tsx'
 import { formKey } from './flow-url.ts'
-import { type Basics, MoneyPage } from './money-page.tsx'
+import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { directionsQuery } from './queries.ts'
 import './orders.css'
@@ -50,6 +50,7 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
   const { basics } = props
   const sorted = byBalance(basics)
   const [from, setFrom] = useState(props.from ?? sorted[0]?.uuid)
+  const pickable = useHeldFirst(basics, sorted, from)
   const [chosenTo, setTo] = useState(props.to)
   const directions = useQuery({
     ...directionsQuery(from ?? '', 'EXCHANGE_CRYPTO_INTERNAL'),
@@ -113,12 +114,13 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
               value={from ?? ''}
               onChange={(event) => setFrom(event.target.value)}
             >
-              {sorted.map((currency) => (
+              {pickable.options.map((currency) => (
                 <option key={currency.uuid} value={currency.uuid}>
                   {basics.currencyOption(currency)}
                 </option>
               ))}
             </SelectField>
+            {pickable.toggle}
             <Button
               variant="secondary"
               className="order-swap"
@@ -146,7 +148,8 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
                 const currency = basics.currency(candidate.to.currency_uuid)
                 return (
                   <option key={candidate.to.currency_uuid} value={candidate.to.currency_uuid}>
-                    {currency ? basics.currencyOption(currency) : candidate.to.currency}
+                    {/* What is received: no balance, so the name fits a phone's picker. */}
+                    {currency ? basics.currencyOption(currency, false) : candidate.to.currency}
                   </option>
                 )
               })}

@@ -7,6 +7,7 @@ import { href, paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { Button, Notice } from '../../ui/components.tsx'
+import { parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { SelectField } from '../../ui/fields.tsx'
 import { NoWalletYet } from '../../ui/no-wallet.tsx'
@@ -28,7 +29,7 @@ export interface Basics {
   /** What the wallet can spend in a currency ("0" when it holds none). */
   available: (uuid: string) => string
   chainName: (id: string | null) => string | undefined
-  /** "USDT · Tron — 120.50 available", for pickers. */
+  /** "USDT · Tron — 120.50 USDT", for pickers (short enough for a phone's select). */
   currencyOption: (currency: Currency, withBalance?: boolean) => string
 }
 
@@ -180,4 +181,36 @@ export function MoneyPage(props: {
       <Fragment key={wallet.uuid}>{props.children(basics)}</Fragment>
     </>,
   )
+}
+
+/**
+ * A currency picker's options: what the wallet holds first, and the ones it
+ * holds none of only after "Show all" (the chosen one always shows). With
+ * nothing held there is nothing to hide. `toggle` goes under the picker.
+ */
+export function useHeldFirst(
+  basics: Pick<Basics, 'available'>,
+  currencies: readonly Currency[],
+  chosen: string | undefined,
+): { options: Currency[]; toggle: ReactNode } {
+  const { t } = useI18n()
+  const [all, setAll] = useState(false)
+  const isHeld = (currency: Currency) => parseDecimal(basics.available(currency.uuid)).units > 0n
+  const held = currencies.filter(isHeld)
+  const empty = currencies.filter((currency) => !isHeld(currency))
+  const hidden = held.length === 0 ? [] : empty.filter((currency) => currency.uuid !== chosen)
+  const options = all ? [...held, ...empty] : currencies.filter((c) => !hidden.includes(c))
+  const sorted = [...options].sort((a, b) => Number(isHeld(b)) - Number(isHeld(a)))
+  const toggle =
+    hidden.length > 0 ? (
+      <Button
+        variant="quiet"
+        className="order-show-all"
+        aria-expanded={all}
+        onClick={() => setAll((value) => !value)}
+      >
+        {all ? t('money.showHeld') : t('money.showAll', { count: hidden.length })}
+      </Button>
+    ) : null
+  return { options: sorted, toggle }
 }

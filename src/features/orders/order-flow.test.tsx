@@ -672,3 +672,30 @@ describe('in Russian', () => {
     expect(screen.getByText('Всего спишем')).toBeInTheDocument()
   })
 })
+
+describe('the exchange’s currency picker', () => {
+  it('lists what the wallet holds, the rest behind “Show all”', async () => {
+    const ETH = aCurrency({
+      uuid: '0190b0a4-0000-7000-8000-0000000000e1',
+      code: 'ETH',
+      name: 'Ether',
+      type: 'native',
+      decimals: 18,
+      chain: 'ethereum',
+    })
+    const { user } = renderExchange({ 'GET /currencies': { body: aPage([BTC, ETH, USDT]) } })
+    const from = await screen.findByRole('combobox', { name: 'From' })
+    const codes = () =>
+      within(from)
+        .getAllByRole('option')
+        .map((option) => option.textContent?.split(' ')[0])
+    expect(codes()).toEqual(['USDT'])
+    const showAll = screen.getByRole('button', { name: 'Show all (2 more)' })
+    expect(showAll).toHaveAttribute('aria-expanded', 'false')
+    await user.click(showAll)
+    // Held first, then the rest.
+    expect(codes()).toEqual(['USDT', 'BTC', 'ETH'])
+    await user.click(screen.getByRole('button', { name: 'Show only what you hold' }))
+    expect(codes()).toEqual(['USDT'])
+  })
+})

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import type { OrderTarget, OrderType } from '../../../contract/orders.ts'
 import { accountName } from '../../i18n/account-names.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { inFours } from '../../ui/copy-button.tsx'
 import { walletName } from './labels.ts'
 import { chainsQuery, fiatAccountsQuery, walletsQuery } from './queries.ts'
 
@@ -17,8 +18,7 @@ export interface Targeted {
 /** A term and its value, as PriceLines lists them. */
 export type Row = [string, ReactNode]
 
-/** Groups of four, as IBANs and addresses are read and compared by eye. */
-export const inFours = (text: string) => text.replace(/(.{4})(?=.)/g, '$1 ')
+export { inFours }
 
 /**
  * Where the money goes, in the person's language. The server's `display`

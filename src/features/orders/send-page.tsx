@@ -11,7 +11,7 @@ import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { SelectField, TextField } from '../../ui/fields.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { formKey } from './flow-url.ts'
-import { type Basics, MoneyPage } from './money-page.tsx'
+import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { OrderFlow, type QuoteRequest } from './order-flow.tsx'
 import { inFours, type Row } from './order-target.tsx'
 import { counterpartiesQuery, destinationsQuery } from './queries.ts'
@@ -80,6 +80,7 @@ function SendForm(props: {
         Number(parseDecimal(basics.available(a.uuid)).units > 0n),
     )
   const [currencyId, setCurrencyId] = useState(props.currency ?? options[0]?.uuid)
+  const pickable = useHeldFirst(basics, options, currencyId)
   const currency = basics.currency(currencyId)
   const [mode, setMode] = useState<Mode>('saved')
   const [counterparty, setCounterparty] = useState(props.counterparty)
@@ -184,12 +185,13 @@ function SendForm(props: {
               setDestination(undefined)
             }}
           >
-            {options.map((option) => (
+            {pickable.options.map((option) => (
               <option key={option.uuid} value={option.uuid}>
                 {basics.currencyOption(option)}
               </option>
             ))}
           </SelectField>
+          {pickable.toggle}
           {crypto && (
             <fieldset className="fieldset">
               <legend>{t('orders.send.to')}</legend>

@@ -30,6 +30,7 @@ const account = (overrides: Partial<FiatAccount> = {}): FiatAccount => ({
   program_id: '0190b0a4-0000-7000-8000-00000000ab01',
   program_name: 'Travel card',
   account_last4: '1234',
+  bank_details: null,
   sub_account_type: 'prepaid',
   stand_alone: false,
   status: 'ACTIVE',

@@ -12,7 +12,7 @@ import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { SelectField } from '../../ui/fields.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { formKey } from './flow-url.ts'
-import { type Basics, MoneyPage } from './money-page.tsx'
+import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { fiatAccountsQuery } from './queries.ts'
 import './orders.css'
@@ -103,6 +103,7 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
     payOptions.find((currency) => currency.uuid === account.currency_uuid) ??
     payOptions[0]
   const pay = payOptions.find((currency) => currency.uuid === payWith) ?? fallback
+  const pickable = useHeldFirst(basics, payOptions, pay?.uuid)
   const target = basics.currency(account.currency_uuid)
 
   return (
@@ -154,12 +155,13 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
                 : undefined
             }
           >
-            {payOptions.map((currency) => (
+            {pickable.options.map((currency) => (
               <option key={currency.uuid} value={currency.uuid}>
                 {basics.currencyOption(currency)}
               </option>
             ))}
           </SelectField>
+          {pickable.toggle}
         </>
       }
     />

@@ -22,6 +22,8 @@ import { meQuery, userDataQuery } from './queries.ts'
 export default function ProfilePage(props: {
   /** The notification settings, from their own feature (composed in src/app/routes.tsx). */
   notifications?: ReactNode
+  /** Where the person is signed in, from the security feature (composed in src/app/routes.tsx). */
+  sessions?: ReactNode
 }) {
   const { t, formatDate } = useI18n()
   const me = useQuery(meQuery())
@@ -106,6 +108,7 @@ export default function ProfilePage(props: {
       <section className="card">
         <PersonalDetails data={details.data} />
       </section>
+      {props.sessions}
       {props.notifications}
       {!isTelegram() && (
         <section className="card stack" aria-labelledby="session-title">

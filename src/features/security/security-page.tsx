@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { type UseQueryResult, useQuery } from '@tanstack/react-query'
+import { type ReactNode, useState } from 'react'
+import { Link } from 'wouter'
 import type { Passkey, Session } from '../../../contract/security.ts'
 import { paths } from '../../app/paths.ts'
 import { formatMoment } from '../../i18n/error-message.ts'
@@ -39,7 +40,6 @@ export default function SecurityPage() {
 
 function Passkeys() {
   const { t, language } = useI18n()
-  const backToProfile = { href: paths.profile, label: t('security.back') }
   const list = useQuery(passkeysQuery())
   const add = useAddPasskey()
   const server = useNeedsServer()
@@ -51,45 +51,42 @@ function Passkeys() {
     <section className="card stack" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{t('passkey.title')}</h2>
       <p className="muted">{t('passkey.lead')}</p>
-      {list.isPending ? (
-        <Skeleton label={t('passkey.loading')} shape="rows" />
-      ) : list.isError ? (
-        <LoadError
-          error={list.error}
-          what="account"
-          back={backToProfile}
-          onRetry={() => void list.refetch()}
-        />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('passkey.empty')}</p>
-      ) : (
-        <ul className="security-list">
-          {list.data.data.map((passkey) => (
-            <li key={passkey.id} className="security-row">
-              <div className="security-row-text">
-                <p className="security-row-title">{passkey.name}</p>
-                <p className="muted">
-                  {t('passkey.added', { date: formatMoment(passkey.created_at, language) ?? '' })}
-                  {' · '}
-                  {passkey.last_used_at
-                    ? t('passkey.lastUsed', {
-                        date: formatMoment(passkey.last_used_at, language) ?? '',
-                      })
-                    : t('passkey.neverUsed')}
-                </p>
-              </div>
-              <Button
-                variant="quiet"
-                onClick={() => setRemoving(passkey)}
-                aria-label={t('passkey.removeNamed', { name: passkey.name })}
-                {...server.disabledProps}
-              >
-                {t('passkey.remove')}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Loaded query={list} loading={t('passkey.loading')}>
+        {(passkeys) =>
+          passkeys.length === 0 ? (
+            <p>{t('passkey.empty')}</p>
+          ) : (
+            <ul className="security-list">
+              {passkeys.map((passkey) => (
+                <li key={passkey.id} className="security-row">
+                  <div className="security-row-text">
+                    <p className="security-row-title">{passkey.name}</p>
+                    <p className="muted">
+                      {t('passkey.added', {
+                        date: formatMoment(passkey.created_at, language) ?? '',
+                      })}
+                      {' · '}
+                      {passkey.last_used_at
+                        ? t('passkey.lastUsed', {
+                            date: formatMoment(passkey.last_used_at, language) ?? '',
+                          })
+                        : t('passkey.neverUsed')}
+                    </p>
+                  </div>
+                  <Button
+                    variant="quiet"
+                    onClick={() => setRemoving(passkey)}
+                    aria-label={t('passkey.removeNamed', { name: passkey.name })}
+                    {...server.disabledProps}
+                  >
+                    {t('passkey.remove')}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
       {supported ? (
         <div className="stack">
           <div className="row">
@@ -126,7 +123,6 @@ function Passkeys() {
 
 function Sessions() {
   const { t } = useI18n()
-  const backToProfile = { href: paths.profile, label: t('security.back') }
   const list = useQuery(sessionsQuery())
   const end = useEndSession()
   const endOthers = useEndOtherSessions()
@@ -143,27 +139,20 @@ function Sessions() {
     <section className="card stack" aria-labelledby="sessions-title">
       <h2 id="sessions-title">{t('sessions.title')}</h2>
       <p className="muted">{t('sessions.lead')}</p>
-      {list.isPending ? (
-        <Skeleton label={t('sessions.loading')} shape="rows" />
-      ) : list.isError ? (
-        <LoadError
-          error={list.error}
-          what="account"
-          back={backToProfile}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <ul className="security-list">
-          {list.data.data.map((session) => (
-            <SessionRow
-              key={session.id}
-              session={session}
-              onEnd={() => setEnding(session)}
-              disabled={server.offline}
-            />
-          ))}
-        </ul>
-      )}
+      <Loaded query={list} loading={t('sessions.loading')}>
+        {(sessions) => (
+          <ul className="security-list">
+            {sessions.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                onEnd={() => setEnding(session)}
+                disabled={server.offline}
+              />
+            ))}
+          </ul>
+        )}
+      </Loaded>
       {others.length > 0 && (
         <div className="row">
           <Button variant="danger" onClick={() => setEnding('others')} {...server.disabledProps}>
@@ -192,6 +181,28 @@ function Sessions() {
       </ConfirmDialog>
     </section>
   )
+}
+
+/** A list's skeleton while it loads, its error with a retry, then `children` with its rows. */
+function Loaded<Row>(props: {
+  query: UseQueryResult<{ data: Row[] }>
+  loading: string
+  children: (rows: Row[]) => ReactNode
+}) {
+  const { t } = useI18n()
+  const { query } = props
+  if (query.isPending) return <Skeleton label={props.loading} shape="rows" />
+  if (query.isError) {
+    return (
+      <LoadError
+        error={query.error}
+        what="account"
+        back={{ href: paths.profile, label: t('security.back') }}
+        onRetry={() => void query.refetch()}
+      />
+    )
+  }
+  return props.children(query.data.data)
 }
 
 const deviceName = (session: Session | 'others' | undefined, t: ReturnType<typeof useI18n>['t']) =>
@@ -231,5 +242,64 @@ function SessionRow(props: { session: Session; onEnd: () => void; disabled: bool
         </Button>
       )}
     </li>
+  )
+}
+
+/** How many sessions the Profile page names before "see all". */
+const SUMMARY_SESSIONS = 3
+
+/**
+ * The Profile page's view of where the person is signed in: this device
+ * first, then the most recently active, each with when it was last seen,
+ * and a link to the full list where any can be signed out.
+ */
+export function SessionsSummary() {
+  const { t, language } = useI18n()
+  const list = useQuery(sessionsQuery())
+  return (
+    <section className="card stack" aria-labelledby="sessions-summary-title">
+      <h2 id="sessions-summary-title">{t('sessions.title')}</h2>
+      <Loaded query={list} loading={t('sessions.loading')}>
+        {(sessions) => {
+          const shown = [...sessions]
+            .sort(
+              (a, b) =>
+                Number(b.current) - Number(a.current) ||
+                b.last_seen_at.localeCompare(a.last_seen_at),
+            )
+            .slice(0, SUMMARY_SESSIONS)
+          return (
+            <>
+              <ul className="security-list">
+                {shown.map((session) => (
+                  <li key={session.id} className="security-row">
+                    <div className="security-row-text">
+                      <p className="security-row-title">
+                        {deviceName(session, t)}
+                        {session.current && (
+                          <span className="security-badge">{t('sessions.thisDevice')}</span>
+                        )}
+                      </p>
+                      <p className="muted">
+                        {t('sessions.lastSeenAt', {
+                          date: formatMoment(session.last_seen_at, language) ?? '',
+                        })}
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <p>
+                <Link href={paths.security}>
+                  {sessions.length > shown.length
+                    ? t('sessions.seeAll', { count: String(sessions.length) })
+                    : t('sessions.manage')}
+                </Link>
+              </p>
+            </>
+          )
+        }}
+      </Loaded>
+    </section>
   )
 }

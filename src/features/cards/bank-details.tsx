@@ -1,0 +1,44 @@
+import { useId } from 'react'
+import { Link } from 'wouter'
+import type { FiatAccount, FiatAccountBankDetails } from '../../../contract/fiat-accounts.ts'
+import { paths } from '../../app/paths.ts'
+import { useI18n } from '../../i18n/i18n.tsx'
+import { type CopyField, CopyFields, inFours } from '../../ui/copy-button.tsx'
+
+/**
+ * What a person needs to pay into the account from any bank: its own IBAN,
+ * the BIC, the bank and the holder, each with a copy button named after it
+ * ("Copy IBAN", announced "Copied"). No reference: the IBAN is the account's.
+ */
+export function BankDetails(props: {
+  details: FiatAccountBankDetails
+  account: Pick<FiatAccount, 'currency' | 'status'>
+}) {
+  const { t } = useI18n()
+  const titleId = useId()
+  const { details } = props
+  const rows: CopyField[] = [
+    { label: t('cards.bank.holder'), value: details.account_holder },
+    { label: t('cards.bank.iban'), value: details.iban, shown: inFours(details.iban) },
+    { label: t('cards.bank.bic'), value: details.bic },
+    { label: t('cards.bank.bankName'), value: details.bank_name },
+  ]
+  return (
+    <section className="card stack" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('cards.bank.title')}</h2>
+      <p className="muted">{t('cards.bank.lead', { currency: props.account.currency })}</p>
+      {props.account.status !== 'ACTIVE' && (
+        <p className="alert alert-warning" role="note">
+          {t('cards.bank.inactive')}
+        </p>
+      )}
+      <CopyFields rows={rows} />
+      {!details.account_holder && (
+        <p className="muted">
+          {t('cards.bank.noHolder')} <Link href={paths.profile}>{t('cards.bank.addName')}</Link>
+        </p>
+      )}
+      <p className="muted">{t('cards.bank.noReference')}</p>
+    </section>
+  )
+}
