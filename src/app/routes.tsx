@@ -113,9 +113,9 @@ const PushSettings = lazy(() =>
   ),
 )
 const SessionsSummary = lazy(() =>
-  import('../features/security/security-page.tsx').then((module) => ({
-    default: module.SessionsSummary,
-  })),
+  withMessages(import('../features/security/security-page.tsx'), 'security', 'auth', 'home').then(
+    (module) => ({ default: module.SessionsSummary }),
+  ),
 )
 
 type Params = Record<string, string>
