@@ -5,7 +5,7 @@
 // README's four (their first screenful) into docs/screens/.
 //
 //   npm run screenshots                      # a fresh server of its own, every screen
-//   npm run screenshots -- --only home,card  # some screens (route names of src/app/paths.ts)
+//   npm run screenshots -- --only home,card  # some screens (route names of src/paths.ts)
 //   npm run screenshots -- --url http://127.0.0.1:8080   # a server already running (sandbox)
 //   npm run screenshots -- --sizes phone --themes light --languages en
 import { mkdirSync } from 'node:fs'

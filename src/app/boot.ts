@@ -2,10 +2,10 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { TenantConfig } from '../../contract/tenants.ts'
 import { meQuery, userDataQuery } from '../features/profile/queries.ts'
 import { hasSession } from '../net/session.ts'
+import { paths } from '../paths.ts'
 import { displayCurrency } from '../queries/display-currency.ts'
 import { tenantConfigQuery, tenantKeys } from '../queries/tenant.ts'
 import { currenciesQuery, ratesQuery, walletsQuery } from '../queries/wallets.ts'
-import { paths } from './paths.ts'
 
 /**
  * Everything the first screen needs, asked for at once (issue 16): the

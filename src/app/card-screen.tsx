@@ -2,7 +2,7 @@ import { QuietStart } from '../features/activity/activity-feed.tsx'
 import { ActivityCard } from '../features/activity/recent-activity.tsx'
 import CardPage from '../features/cards/card-page.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
-import { href } from './paths.ts'
+import { href } from '../paths.ts'
 
 /**
  * A card with what it paid for: the cards feature and the activity feed,

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter'
 import type { Product } from '../../contract/tenants.ts'
 import type { MessageKey } from '../i18n/en.ts'
 import { useI18n } from '../i18n/i18n.tsx'
+import { paths } from '../paths.ts'
 import { offers, useTenantConfig } from '../queries/tenant.ts'
 import { isTelegram } from '../telegram/launch.ts'
 import {
@@ -16,7 +17,6 @@ import {
   ProfileIcon,
   ShieldIcon,
 } from '../ui/icons.tsx'
-import { paths } from './paths.ts'
 
 /** Where the side navigation takes over from the tab bar (EXPERIENCE.md: desktop ≥ 1024 px). */
 export const DESKTOP_QUERY = '(min-width: 1024px)'

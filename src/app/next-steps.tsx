@@ -4,12 +4,12 @@ import { meQuery } from '../features/profile/queries.ts'
 import { isZero } from '../features/wallets/balance-list.tsx'
 import type { MessageKey } from '../i18n/en.ts'
 import { useI18n } from '../i18n/i18n.tsx'
+import { href, paths } from '../paths.ts'
 import { useOffers } from '../queries/tenant.ts'
 import { walletsQuery } from '../queries/wallets.ts'
 import { CardIcon, ShieldIcon } from '../ui/icons.tsx'
 import { LinkList } from '../ui/link-list.tsx'
 import { ArrowDownIcon } from '../ui/screen-icons.tsx'
-import { href, paths } from './paths.ts'
 
 type StepKey = 'verify' | 'addMoney' | 'getCard'
 

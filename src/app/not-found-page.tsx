@@ -1,6 +1,6 @@
 import { useI18n } from '../i18n/i18n.tsx'
+import { paths } from '../paths.ts'
 import { Missing } from '../ui/load-error.tsx'
-import { paths } from './paths.ts'
 
 /** Any path no route knows: said plainly, with the way home; the address stays as typed. */
 export default function NotFoundPage() {

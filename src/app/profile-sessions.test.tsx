@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { aUser as user, someUserData as userData } from '../../tests/support/builders.ts'
 import { COUNTRIES, mockApi } from '../../tests/support/mock-api.ts'
 import { renderApp } from '../../tests/support/render-app.tsx'
-import { paths } from './paths.ts'
+import { paths } from '../paths.ts'
 import { ROUTES } from './routes.tsx'
 
 /** The Profile page as the app composes it (with the security feature's sessions). */

@@ -2,10 +2,10 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { useI18n, withMessages } from '../i18n/i18n.tsx'
 import { hasSession } from '../net/session.ts'
+import { paths } from '../paths.ts'
 import { Alert, Button, Skeleton } from '../ui/components.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
-import { paths } from './paths.ts'
 
 const SignInPage = lazy(() => withMessages(import('../features/auth/sign-in-page.tsx'), 'auth'))
 const PasskeySignIn = lazy(() =>

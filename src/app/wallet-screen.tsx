@@ -3,7 +3,7 @@ import { ActivityCard } from '../features/activity/recent-activity.tsx'
 import { MoneyActions } from '../features/orders/money-actions.tsx'
 import WalletPage from '../features/wallets/wallet-page.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
-import { href } from './paths.ts'
+import { href } from '../paths.ts'
 
 /**
  * A wallet with the money actions for it and what happened in it: three

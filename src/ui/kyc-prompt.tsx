@@ -1,8 +1,8 @@
 import { type Ref, useId } from 'react'
 import { Link } from 'wouter'
-import { paths } from '../app/paths.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { ApiError } from '../net/api.ts'
+import { paths } from '../paths.ts'
 
 /** The server refused because the person's identity is not verified (403 KYC_REQUIRED). */
 export const needsVerification = (error: unknown): boolean =>

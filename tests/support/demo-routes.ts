@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core'
-import { paths } from '../../src/app/paths.ts'
+import { paths } from '../../src/paths.ts'
 import { TENANT_HEADERS } from './server-process.ts'
 
 /*
- * Every route of the app (src/app/paths.ts, which src/app/routes.tsx routes)
+ * Every route of the app (src/paths.ts, which src/app/routes.tsx routes)
  * as a URL the sandbox demo user can open: the ids come from the demo's own
  * data, and one exchange order is placed so an order page has something to
  * show. Shared by the layout e2e test and `npm run screenshots`.

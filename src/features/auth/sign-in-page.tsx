@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react'
 import { useLocation } from 'wouter'
-import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { paths } from '../../paths.ts'
 import { OtpSteps } from '../../ui/otp-steps.tsx'
 import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'

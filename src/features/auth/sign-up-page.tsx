@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter'
-import { paths } from '../../app/paths.ts'
+import { paths } from '../../paths.ts'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
 import { useSignUp } from './mutations.ts'

@@ -1,8 +1,8 @@
 import { useId } from 'react'
 import { Link } from 'wouter'
 import type { FiatAccount, FiatAccountBankDetails } from '../../../contract/fiat-accounts.ts'
-import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { paths } from '../../paths.ts'
 import { type CopyField, CopyFields, inFours } from '../../ui/copy-button.tsx'
 
 /**

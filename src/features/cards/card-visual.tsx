@@ -1,7 +1,7 @@
 import { Link } from 'wouter'
 import type { Card } from '../../../contract/cards.ts'
-import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { href } from '../../paths.ts'
 import type { RevealedSecrets } from '../../workers/card-secrets.ts'
 import { cardStatusLabel, formFactorLabel, groupedPan, printedExpiry } from './labels.ts'
 

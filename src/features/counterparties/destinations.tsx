@@ -6,10 +6,10 @@ import type {
   Destination,
   DestinationType,
 } from '../../../contract/counterparties.ts'
-import { href } from '../../app/paths.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
+import { href } from '../../paths.ts'
 import { chainsQuery } from '../../queries/wallets.ts'
 import { Alert, Button, Notice } from '../../ui/components.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { useLocation } from 'wouter'
-import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { href } from '../../paths.ts'
 import { BackLink } from '../../ui/page-header.tsx'
 import { CounterpartyEditor } from './counterparty-editor.tsx'
 import './counterparties.css'

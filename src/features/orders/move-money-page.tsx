@@ -1,5 +1,5 @@
-import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { paths } from '../../paths.ts'
 import { useOffers } from '../../queries/tenant.ts'
 import { PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
-import { paths } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { paths } from '../../paths.ts'
 import { Button } from '../../ui/components.tsx'
 import { usePasskeySignIn } from './mutations.ts'
 import { PasskeyError } from './passkey-error.tsx'

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
-import { href } from '../../app/paths.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { href } from '../../paths.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { NoWalletYet } from '../../ui/no-wallet.tsx'

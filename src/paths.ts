@@ -36,8 +36,6 @@ export const paths = {
   notifications: '/notifications',
 } as const
 
-const segment = encodeURIComponent
-
 /** Query strings of links: only the parameters given, in a stable order. */
 const query = (params: Record<string, string | undefined>) => {
   const search = new URLSearchParams()
@@ -46,15 +44,35 @@ const query = (params: Record<string, string | undefined>) => {
   return text ? `?${text}` : ''
 }
 
-/** Links to the routes with parameters: `href.wallet(uuid)`, never a template literal. */
+/** The names of a path's parameters: `'/wallets/:uuid/transactions/:tx'` → `'uuid' | 'tx'`. */
+type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never
+
+/** A path with its parameters filled in (each encoded), then the query string. */
+function fill<P extends string>(
+  path: P,
+  params: Record<ParamsOf<P>, string>,
+  search: Record<string, string | undefined> = {},
+): string {
+  const values = params as Record<string, string>
+  return (
+    path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]!)) + query(search)
+  )
+}
+
+/**
+ * Links to the routes, each built from its path above: `href.wallet(uuid)`,
+ * never a template literal, so a path changes in one place.
+ */
 export const href = {
-  wallet: (uuid: string) => `/wallets/${segment(uuid)}`,
-  transaction: (uuid: string, tx: string) =>
-    `/wallets/${segment(uuid)}/transactions/${segment(tx)}`,
-  counterparties: (uuid: string) => `/wallets/${segment(uuid)}/counterparties`,
-  newCounterparty: (uuid: string) => `/wallets/${segment(uuid)}/counterparties/new`,
-  counterparty: (uuid: string, id: string) =>
-    `/wallets/${segment(uuid)}/counterparties/${segment(id)}`,
+  wallet: (uuid: string) => fill(paths.wallet, { uuid }),
+  transaction: (uuid: string, tx: string) => fill(paths.transaction, { uuid, tx }),
+  counterparties: (uuid: string) => fill(paths.counterparties, { uuid }),
+  newCounterparty: (uuid: string) => fill(paths.newCounterparty, { uuid }),
+  counterparty: (uuid: string, id: string) => fill(paths.counterparty, { uuid, id }),
   /** Money screens take the wallet (and what to preselect) from the query string. */
   send: (
     params: {
@@ -63,20 +81,20 @@ export const href = {
       counterparty?: string
       destination?: string
     } = {},
-  ) => `/send${query(params)}`,
+  ) => fill(paths.send, {}, params),
   exchange: (params: { wallet?: string; from?: string; to?: string } = {}) =>
-    `/exchange${query(params)}`,
-  deposit: (params: { wallet?: string; currency?: string } = {}) => `/deposit${query(params)}`,
-  topUp: (params: { wallet?: string; account?: string } = {}) => `/top-up${query(params)}`,
+    fill(paths.exchange, {}, params),
+  deposit: (params: { wallet?: string; currency?: string } = {}) => fill(paths.deposit, {}, params),
+  topUp: (params: { wallet?: string; account?: string } = {}) => fill(paths.topUp, {}, params),
   /** The order history, its filters in the query string so they survive a visit to an order. */
   orders: (params: { wallet?: string; status?: string; type?: string } = {}) =>
-    `/orders${query(params)}`,
-  order: (id: string) => `/orders/${segment(id)}`,
-  cards: (params: { wallet?: string } = {}) => `/cards${query(params)}`,
+    fill(paths.orders, {}, params),
+  order: (id: string) => fill(paths.order, { id }),
+  cards: (params: { wallet?: string } = {}) => fill(paths.cards, {}, params),
   /** `account` preselects issuing on that fiat account. */
-  newCard: (params: { wallet?: string; account?: string } = {}) => `/cards/new${query(params)}`,
-  card: (id: string) => `/cards/${segment(id)}`,
-  fiatAccounts: (params: { wallet?: string } = {}) => `/accounts${query(params)}`,
+  newCard: (params: { wallet?: string; account?: string } = {}) => fill(paths.newCard, {}, params),
+  card: (id: string) => fill(paths.card, { id }),
+  fiatAccounts: (params: { wallet?: string } = {}) => fill(paths.fiatAccounts, {}, params),
   /** The feed's search and filters live in the query string, so they survive a visit to an item. */
   activity: (
     params: {
@@ -88,10 +106,11 @@ export const href = {
       card?: string
       card_last4?: string
     } = {},
-  ) => `/activity${query(params)}`,
-  activityItem: (id: string) => `/activity/${segment(id)}`,
-  counterpartiesHome: (params: { wallet?: string } = {}) => `/counterparties${query(params)}`,
+  ) => fill(paths.activity, {}, params),
+  activityItem: (id: string) => fill(paths.activityItem, { id }),
+  counterpartiesHome: (params: { wallet?: string } = {}) =>
+    fill(paths.counterpartiesHome, {}, params),
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>
-    `/accounts/${segment(id)}${query(params)}`,
+    fill(paths.fiatAccount, { id }, params),
 } as const
