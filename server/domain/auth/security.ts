@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { STEP_UP_REQUIRED } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError } from '../../infra/problem.ts'
+import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { createOtpService } from '../otp/http.ts'
 import { PasskeyService } from './passkeys.ts'
 import { AuthService } from './service.ts'
@@ -48,6 +48,8 @@ export function stepUpProblem(failure: StepUpFailure): ProblemError {
         failure.kind,
         'Telegram biometrics did not confirm it is you here. Use a one-time code instead.',
       )
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Session, SessionList } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import type { OwnerSession } from './security-repository.ts'
 import * as repo from './security-repository.ts'
 import { describeDevice } from './webauthn-rules.ts'
 

@@ -20,7 +20,7 @@ import {
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls, rateLimited } from '../../infra/rate-limit.ts'
 import { idempotencyKey } from '../idempotency.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
@@ -100,6 +100,8 @@ const toProblem = (error: unknown) => {
       )
     case 'SECRET_KEY_REPLAYED':
       return new ProblemError(409, failure.kind, 'This encrypted_key was used before.')
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -10,7 +10,7 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { sessionOnlyRoutes } from '../../infra/auth.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
 import { KycProviderError } from '../../providers/kyc/kyc.ts'
 import { createKycProvider } from '../../providers/kyc/select-provider.ts'
@@ -67,6 +67,8 @@ export const toProblem = (error: unknown) => {
         'The verification was refused for good: it cannot be submitted again. Contact support.',
         { extensions: { kyc_status: failure.status } },
       )
+    default:
+      return assertNever(failure)
   }
 }
 

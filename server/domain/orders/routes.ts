@@ -11,7 +11,7 @@ import {
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { SandboxBank } from '../../providers/banking/sandbox.ts'
 import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
@@ -115,6 +115,8 @@ export const toProblem = (error: unknown) => {
         `The deposit order is ${failure.status}: it awaits no transfer.`,
         { extensions: { order_status: failure.status } },
       )
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { SandboxBankTransfer, SandboxBankTransferBody } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { TENANT_HEADER } from '../../../contract/tenancy.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { createOrderService, toProblem } from './routes.ts'
@@ -13,6 +12,8 @@ import { createOrderService, toProblem } from './routes.ts'
  * awaiting it, at once.
  */
 export default async function sandboxBankRoutes(app: FastifyInstance, opts: { config: Config }) {
+  // The outside party may name a tenant; read by the same hook as every API route's.
+  app.addHook('onRequest', app.readTenant)
   const service = createOrderService(app, opts.config)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -35,10 +36,9 @@ export default async function sandboxBankRoutes(app: FastifyInstance, opts: { co
       },
     },
     async (request, reply) => {
-      const tenantHeader = request.headers[TENANT_HEADER]
       const transfer = await translateErrors(
         service.receiveBankTransfer({
-          tenantId: typeof tenantHeader === 'string' && tenantHeader ? tenantHeader : undefined,
+          tenantId: request.tenantId || undefined,
           reference: request.body.reference,
           amount: request.body.amount,
           currency: request.body.currency,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../config.ts'
-import { ProblemError } from '../../infra/problem.ts'
+import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { normaliseEmail } from '../auth/rules.ts'
 import { AuthService } from '../auth/service.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
@@ -98,6 +98,8 @@ function toProblem(failure: OtpFailure): ProblemError {
       return failure.channel === 'email'
         ? invalidField('/body/email', 'is already your e-mail')
         : invalidField('/body/phone', 'is already your phone number')
+    default:
+      return assertNever(failure)
   }
 }
 
