@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
+import auth from './domain/auth/authenticate.ts'
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
@@ -30,11 +31,11 @@ import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
+import tenantSeed from './domain/tenants/seed.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
-import auth from './infra/auth.ts'
 import db from './infra/db.ts'
 import errors, { clientErrorHandler, frameworkErrors } from './infra/errors.ts'
 import jobs from './infra/jobs.ts'
@@ -96,6 +97,7 @@ export async function buildApp(
   await app.register(metrics, { node: config.nodeName })
   await app.register(openapi)
   await app.register(db, { config })
+  await app.register(tenantSeed)
   await app.register(rateLimits)
   await app.register(tenancy)
   await app.register(auth, { config })

@@ -281,7 +281,7 @@ export async function countSessions(db: Executor, owner: Owner) {
 /**
  * Ends sessions of the person: one (`only`), or all but one (`except`). The
  * refresh tokens of an ended session stop working at once (refresh checks
- * the session), and so do its access tokens (infra/auth.ts sessionState).
+ * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
 export async function revokeSessions(
   db: Executor,

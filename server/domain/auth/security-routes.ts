@@ -21,10 +21,10 @@ import {
   WebAuthnOptions,
 } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
-import { sessionOnlyRoutes } from '../../infra/auth.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
 import { translate as translateOtpError } from '../otp/http.ts'
+import { sessionOnlyRoutes } from './authenticate.ts'
 import { PasskeyError, type PasskeyFailure } from './passkeys.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'

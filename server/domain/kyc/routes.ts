@@ -9,12 +9,12 @@ import {
 } from '../../../contract/kyc.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { sessionOnlyRoutes } from '../../infra/auth.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
 import { KycProviderError } from '../../providers/kyc/kyc.ts'
 import { createKycProvider } from '../../providers/kyc/select-provider.ts'
 import { readWebhook, SumsubKyc } from '../../providers/kyc/sumsub.ts'
+import { sessionOnlyRoutes } from '../auth/authenticate.ts'
 import { KycError } from './errors.ts'
 import { KycService, SANDBOX_REVIEW_JOB } from './service.ts'
 

@@ -145,7 +145,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/orders/:order_type',
     {
-      // Holds the total at once: an API key needs the money role (infra/auth.ts).
+      // Holds the total at once: an API key needs the money role (auth/authenticate.ts).
       config: { movesMoney: true, product: productOfOrderType },
       preHandler: app.requireStepUpWhen(isPayout),
       schema: {

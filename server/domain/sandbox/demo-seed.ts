@@ -731,7 +731,7 @@ export const DEMO_SEED_VERSION = 2
  * this version of it whole yet, then marked. A later start reads the mark and
  * seeds nothing — the walk over every demo item took about half a second of
  * each start. A start that dies half-way leaves no mark, so the next one
- * finishes the job. The start banner prints its sign-in (infra/banner.ts).
+ * finishes the job. The start banner prints its sign-in (server/banner.ts).
  */
 export default async function demoSeed(app: FastifyInstance, opts: { config: Config }) {
   // A DEMO_PASSWORD the policy refuses stops the start, seeded or not.

@@ -7,11 +7,10 @@ import { acquireDataDirLock } from '../../infra/db/data-dir-lock.ts'
 import type { Database } from '../../infra/db/database.ts'
 import { openDatabase } from '../../infra/db/database.ts'
 import { migrate, readMigrations } from '../../infra/db/migrate.ts'
-import { ensureDemoTenant } from '../../infra/db/seed.ts'
 import { createTestDatabase, describeServer, provision } from '../../test-support.ts'
 import { EXIT, flagOf, parseCommand, runTenantCli, UsageError } from './cli.ts'
 import { openCliDatabase } from './cli-database.ts'
-import { TenantService } from './service.ts'
+import { seedTenants, TenantService } from './service.ts'
 
 describe('the tenant CLI’s command line', () => {
   it.each([
@@ -98,7 +97,7 @@ describeServer('the tenant CLI against a database', () => {
   beforeAll(async () => {
     database = await createTestDatabase()
     await migrate(database.db)
-    await ensureDemoTenant(database.db)
+    await seedTenants(database.db)
   })
   afterAll(() => database?.close())
 
