@@ -3,7 +3,6 @@ import fp from 'fastify-plugin'
 import { STEP_UP_REQUIRED } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError } from '../../infra/problem.ts'
-import { createOtpService } from '../otp/http.ts'
 import { PasskeyService } from './passkeys.ts'
 import { AuthService } from './service.ts'
 import { SessionService } from './sessions.ts'
@@ -60,7 +59,7 @@ export default fp(
   async function security(app: FastifyInstance, opts: { config: Config }) {
     const auth = new AuthService(app.db, app.tokens, opts.config)
     const passkeys = new PasskeyService(app.db, auth, opts.config.webauthn)
-    const stepUp = new StepUpService(app.db, createOtpService(app, opts.config), passkeys)
+    const stepUp = new StepUpService(app.db, app.services.otp, passkeys)
     app.decorate('security', { passkeys, stepUp, sessions: new SessionService(app.db) })
 
     const requireStepUp = async (request: FastifyRequest) => {
@@ -79,5 +78,5 @@ export default fp(
       },
     )
   },
-  { name: 'security', dependencies: ['db', 'auth', 'messaging', 'rate-limits'] },
+  { name: 'security', dependencies: ['db', 'auth', 'services', 'rate-limits'] },
 )

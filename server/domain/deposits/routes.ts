@@ -9,7 +9,6 @@ import { WalletTransaction } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { DepositError } from './errors.ts'
-import { DEPOSIT_JOB, DepositService } from './service.ts'
 
 /** The one switch from deposit failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -62,11 +61,13 @@ const SandboxDepositBody = Type.Object(
  * /api/sandbox/deposits: the sandbox chain provider. A deposit is seen at
  * once and completes after a few sandbox blocks, driven by the job runner.
  */
-export default async function sandboxDepositRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function sandboxDepositRoutes(
+  app: FastifyInstance,
+  _opts: { config: Config },
+) {
   // The outside party may name a tenant; read by the same hook as every API route's.
   app.addHook('onRequest', app.readTenant)
-  const service = new DepositService(app.db, app.jobs, opts.config.sandboxChain)
-  app.jobs.register(DEPOSIT_JOB, service.step)
+  const service = app.services.deposits
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(

@@ -8,20 +8,11 @@ import {
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { runPeriodically } from '../../infra/periodic-jobs.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { QuoteError } from './errors.ts'
-import {
-  pruneStaleQuotes,
-  QUOTE_PRUNE_BATCH,
-  QUOTE_PRUNE_EVERY_MS,
-  QUOTE_PRUNE_JOB,
-  QuoteService,
-} from './quotes.ts'
 
 /** The one switch from pricing failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -69,17 +60,8 @@ const toProblem = (error: unknown) => {
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem, 502: Problem }
 
 /** v1: firm quotes and the directions list. Protected (raw token). */
-export default async function quoteRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
-    ttlSeconds: opts.config.quoteTtlSeconds,
-  })
-  runPeriodically(app, opts.config.jobs.pollMs, {
-    kind: QUOTE_PRUNE_JOB,
-    everyMs: QUOTE_PRUNE_EVERY_MS,
-    round: async (context) => ({
-      soon: (await pruneStaleQuotes(context.db, context.now)) === QUOTE_PRUNE_BATCH,
-    }),
-  })
+export default async function quoteRoutes(app: FastifyInstance, _opts: { config: Config }) {
+  const service = app.services.quotes
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -4,17 +4,17 @@ import { SandboxBankTransfer, SandboxBankTransferBody } from '../../../contract/
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { createOrderService, toProblem } from './routes.ts'
+import { toProblem } from './routes.ts'
 
 /**
  * /api/sandbox/bank-transfers: the sandbox bank reports a transfer that
  * reached the platform's account. Its reference completes the deposit order
  * awaiting it, at once.
  */
-export default async function sandboxBankRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function sandboxBankRoutes(app: FastifyInstance, _opts: { config: Config }) {
   // The outside party may name a tenant; read by the same hook as every API route's.
   app.addHook('onRequest', app.readTenant)
-  const service = createOrderService(app, opts.config)
+  const service = app.services.orders
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
