@@ -6,7 +6,6 @@ import { oneOf } from '../../../contract/enums.ts'
 import { Amount } from '../../../contract/money.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { WalletTransaction } from '../../../contract/wallets.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { DepositError } from './errors.ts'
 
@@ -61,10 +60,7 @@ const SandboxDepositBody = Type.Object(
  * /api/sandbox/deposits: the sandbox chain provider. A deposit is seen at
  * once and completes after a few sandbox blocks, driven by the job runner.
  */
-export default async function sandboxDepositRoutes(
-  app: FastifyInstance,
-  _opts: { config: Config },
-) {
+export default async function sandboxDepositRoutes(app: FastifyInstance) {
   // The outside party may name a tenant; read by the same hook as every API route's.
   app.addHook('onRequest', app.readTenant)
   const service = app.services.deposits

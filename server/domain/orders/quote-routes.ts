@@ -7,7 +7,6 @@ import {
   QuoteQuery,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
@@ -60,7 +59,7 @@ const toProblem = (error: unknown) => {
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem, 502: Problem }
 
 /** v1: firm quotes and the directions list. Protected (raw token). */
-export default async function quoteRoutes(app: FastifyInstance, _opts: { config: Config }) {
+export default async function quoteRoutes(app: FastifyInstance) {
   const service = app.services.quotes
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -10,7 +10,6 @@ import {
   PlaceOrderBody,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
@@ -121,7 +120,7 @@ const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 const problems = { 401: Problem, 422: Problem, 423: Problem }
 
 /** v1 (raw token): placing, reading and cancelling orders; registers the job that carries them. */
-export default async function orderRoutes(app: FastifyInstance, _opts: { config: Config }) {
+export default async function orderRoutes(app: FastifyInstance) {
   const service = app.services.orders
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { SandboxBankTransfer, SandboxBankTransferBody } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { toProblem } from './routes.ts'
 
@@ -11,7 +10,7 @@ import { toProblem } from './routes.ts'
  * reached the platform's account. Its reference completes the deposit order
  * awaiting it, at once.
  */
-export default async function sandboxBankRoutes(app: FastifyInstance, _opts: { config: Config }) {
+export default async function sandboxBankRoutes(app: FastifyInstance) {
   // The outside party may name a tenant; read by the same hook as every API route's.
   app.addHook('onRequest', app.readTenant)
   const service = app.services.orders
