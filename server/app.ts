@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
+import auth from './domain/auth/authenticate.ts'
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
@@ -29,13 +30,14 @@ import otpRoutes from './domain/otp/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import services from './domain/services.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
+import tenantSeed from './domain/tenants/seed.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
-import auth from './infra/auth.ts'
 import type { Database } from './infra/db/database.ts'
 import db from './infra/db.ts'
 import errors, { clientErrorHandler, frameworkErrors } from './infra/errors.ts'
@@ -43,7 +45,6 @@ import jobs from './infra/jobs.ts'
 import json from './infra/json.ts'
 import { lazySchemaCompilers } from './infra/lazy-schemas.ts'
 import { type LogDestination, loggerOptions, requestLog } from './infra/logger.ts'
-import messaging from './infra/messaging.ts'
 import metrics from './infra/metrics.ts'
 import openapi from './infra/openapi.ts'
 import rateLimits from './infra/rate-limit.ts'
@@ -54,6 +55,7 @@ import statistics from './infra/statistics.ts'
 import tenancy from './infra/tenancy.ts'
 import { validatorCompiler } from './infra/validation.ts'
 import web from './infra/web.ts'
+import providers from './providers/plugin.ts'
 
 export interface BuildOptions {
   /** Where logs go, instead of stdout: main.ts's LogDestination, or a test's capture. */
@@ -103,15 +105,18 @@ export async function buildApp(
   await app.register(metrics, { node: config.nodeName })
   await app.register(openapi)
   await app.register(db, { config, database: options.database })
+  await app.register(tenantSeed)
   await app.register(rateLimits)
   await app.register(tenancy)
   await app.register(auth, { config })
   await app.register(productGate)
-  await app.register(messaging, { config })
-  await app.register(securityUseCases, { config })
-  await app.register(rates, { config })
-  await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(jobs, { config })
+  await app.register(rates, { config })
+  // Every outside party picked from the config, then the services on them: each built once.
+  await app.register(providers, { config })
+  await app.register(services, { config })
+  await app.register(securityUseCases, { config })
+  await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })

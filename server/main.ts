@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts'
+import { address, databaseLabel, demoSignIn, startBanner } from './banner.ts'
 import { loadConfig } from './config.ts'
-import { address, databaseLabel, demoSignIn, startBanner } from './infra/banner.ts'
 import { LogDestination, levelOf, readableLine, stdoutIsTerminal } from './infra/logger.ts'
 
 /** However the stop goes — requests in flight, a job in hand — the process is gone after this. */

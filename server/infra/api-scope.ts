@@ -2,7 +2,9 @@ import { constants } from 'node:zlib'
 import compress from '@fastify/compress'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { Config } from '../config.ts'
-import type { AuthScheme } from './auth.ts'
+
+/** v2 sends `Authorization: Bearer <token>`, v1 the raw token (SPEC.md §6). */
+export type AuthScheme = 'bearer' | 'raw'
 
 export type RoutesPlugin = FastifyPluginAsync<{ config: Config }>
 

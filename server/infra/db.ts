@@ -8,7 +8,6 @@ import { type Database, openDatabase, openPostgres } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { type ReplicaLag, replicaLag } from './db/replica-lag.ts'
 import type { DB } from './db/schema.ts'
-import { ensureDemoTenant } from './db/seed.ts'
 
 /** Runs a read with the service built on the replica, or on the primary when the replica misses. */
 export type LagTolerant<S> = <T>(use: (service: S) => Promise<T>) => Promise<T>
@@ -70,7 +69,6 @@ export default fp(
       // has no autovacuum; later growth is the statistics plugin's job).
       await sql`analyze`.execute(database.db)
     }
-    await ensureDemoTenant(database.db)
 
     const primary = database.db
     const reads = replica ?? primary

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { address, databaseLabel, startBanner } from '../banner.ts'
 import { loadConfig } from '../config.ts'
 import { captureLogs, createTestApp, describeServer, headers } from '../test-support.ts'
-import { address, databaseLabel, startBanner } from './banner.ts'
 import { LogDestination, levelOf, readableLine } from './logger.ts'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'logger-'))

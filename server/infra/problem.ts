@@ -79,3 +79,11 @@ export async function translateErrors<T>(
     throw translate(error) ?? error
   }
 }
+
+/**
+ * The default of every failure→problem switch: a failure kind the switch does
+ * not answer stops the build (its type is not `never` here), not a request.
+ */
+export function assertNever(failure: never): never {
+  throw new Error(`No answer for ${JSON.stringify(failure)}`)
+}

@@ -12,7 +12,19 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook for the API scopes: every call names its tenant and app environment. */
     requireTenant: (request: FastifyRequest) => Promise<void>
+    /**
+     * onRequest hook for the sandbox's outside parties (the chain, the bank), which
+     * need not name a tenant: request.tenantId is the one named, or '' for none. A
+     * tenant named that is not the record's answers as a missing record, in the service.
+     */
+    readTenant: (request: FastifyRequest) => Promise<void>
   }
+}
+
+/** The tenant a call names in its header, as sent, or undefined. */
+function namedTenant(request: FastifyRequest): string | undefined {
+  const tenantId = request.headers[TENANT_HEADER]
+  return typeof tenantId === 'string' && tenantId !== '' ? tenantId : undefined
 }
 
 /** Tenants are few and change rarely; a minute of staleness is acceptable. */
@@ -36,10 +48,13 @@ export default fp(
 
     app.decorateRequest('tenantId', '')
     app.decorateRequest('appEnv', 'web')
+    app.decorate('readTenant', async (request: FastifyRequest) => {
+      request.tenantId = namedTenant(request)?.toLowerCase() ?? ''
+    })
     app.decorate('requireTenant', async (request: FastifyRequest) => {
-      const tenantId = request.headers[TENANT_HEADER]
+      const tenantId = namedTenant(request)
       const appEnv = request.headers[APP_ENV_HEADER]
-      if (typeof tenantId !== 'string' || tenantId === '') {
+      if (tenantId === undefined) {
         throw new ProblemError(400, 'TENANT_REQUIRED', `The ${TENANT_HEADER} header is required.`)
       }
       if (!isUuid(tenantId)) {
@@ -55,6 +70,7 @@ export default fp(
       if (!(await tenantExists(tenantId))) {
         throw new ProblemError(404, 'TENANT_NOT_FOUND', `There is no tenant ${tenantId}.`)
       }
+      // Lower-cased here, once: services compare tenant ids as the database stores them.
       request.tenantId = tenantId.toLowerCase()
       request.appEnv = appEnv as AppEnv
     })

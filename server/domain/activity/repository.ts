@@ -9,7 +9,7 @@ import {
 } from 'kysely'
 import type { ActivitySourceType, ActivityType } from '../../../contract/activity.ts'
 import type { ActivitiesTable, DB, StoredActivityEvent } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import type { ActivityCursor } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>

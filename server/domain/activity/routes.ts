@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { ActivityDetail, ActivityPage, ActivityQuery } from '../../../contract/activity.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { InvalidCursorError } from './rules.ts'
 import { ActivityNotFoundError, ActivityService } from './service.ts'
 
@@ -20,6 +20,8 @@ const toProblem = (error: unknown) => {
         return new ProblemError(404, 'CARD_NOT_FOUND', 'No such card.')
       case 'FIAT_ACCOUNT':
         return new ProblemError(404, 'FIAT_ACCOUNT_NOT_FOUND', 'No such fiat account.')
+      default:
+        return assertNever(error.what)
     }
   }
   if (error instanceof InvalidCursorError) {

@@ -6,19 +6,14 @@ import { oneOf } from '../../../contract/enums.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { translateErrors } from '../../infra/problem.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { translateWalletError } from '../wallets/routes.ts'
 import { SeedStore } from './seed-store.ts'
 import { AddressService } from './service.ts'
 
-const toProblem = (error: unknown) => {
-  // Another user's wallet answers exactly like one that does not exist.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
-  }
-  return undefined
-}
+/** Address failures are the wallet's: another user's answers exactly like a missing one. */
+const toProblem = translateWalletError
 
 // An unknown chain fails the path schema: 422 VALIDATION_FAILED naming /params/chain
 // (docs/decisions.md), like every other enum value the API does not know.

@@ -3,9 +3,10 @@ import { v7 as uuidv7 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
 import type { WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../owner.ts'
 import { wholePage } from '../page.ts'
-import { findWallet, type Owner } from '../wallets/repository.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { walletNotFound } from '../wallets/errors.ts'
+import { findWallet } from '../wallets/repository.ts'
 import { deriveAddress } from './derive.ts'
 import * as repo from './repository.ts'
 import type { SeedStore } from './seed-store.ts'
@@ -22,7 +23,7 @@ export class AddressService {
     private readonly seeds: SeedStore,
   ) {}
 
-  /** @throws WalletNotFoundError also for another user's (or tenant's) wallet */
+  /** @throws WALLET_NOT_FOUND (WalletError) also for another user's (or tenant's) wallet */
   async createAddress(
     owner: Owner,
     walletId: string,
@@ -31,7 +32,7 @@ export class AddressService {
   ): Promise<WalletAddress> {
     const row = await this.db.transaction().execute(async (trx) => {
       const wallet = await findWallet(trx, owner, walletId)
-      if (!wallet) throw new WalletNotFoundError()
+      if (!wallet) throw walletNotFound()
       const seed = await this.seeds.seedOf(trx, owner.tenantId)
       const index = await repo.allocateIndex(trx, owner.tenantId, repo.DERIVATION_FAMILY[chain])
       const address = deriveAddress(seed, chain, index)
@@ -55,7 +56,7 @@ export class AddressService {
   /** Every address of the wallet on the chain, oldest first, on one page. */
   async listAddresses(owner: Owner, walletId: string, chain: ChainId): Promise<WalletAddressList> {
     const wallet = await findWallet(this.db, owner, walletId)
-    if (!wallet) throw new WalletNotFoundError()
+    if (!wallet) throw walletNotFound()
     const data = (await repo.findAddresses(this.db, owner.tenantId, wallet.id, chain)).map(
       toWalletAddress,
     )

@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 /** The failures the auth use cases return; routes.ts maps each to its HTTP answer. */
 export type AuthFailure =
   | { kind: 'EMAIL_TAKEN' }
@@ -14,9 +15,4 @@ export type AuthFailure =
   | { kind: 'TELEGRAM_INIT_DATA_INVALID'; reason: 'malformed' | 'signature' | 'stale' | 'no_user' }
   | { kind: 'TELEGRAM_USER_EXISTS' }
 
-export class AuthError extends Error {
-  constructor(readonly failure: AuthFailure) {
-    super(failure.kind)
-    this.name = 'AuthError'
-  }
-}
+export class AuthError extends DomainError<AuthFailure> {}

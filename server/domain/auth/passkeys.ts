@@ -15,9 +15,10 @@ import type {
   WebAuthnOptions,
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { DomainError } from '../failure.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import * as authRepo from './repository.ts'
 import { normaliseEmail } from './rules.ts'
-import type { OwnerSession } from './security-repository.ts'
 import * as repo from './security-repository.ts'
 import type { AuthService, RequestContext } from './service.ts'
 import { describeDevice } from './webauthn-rules.ts'
@@ -31,12 +32,7 @@ export type PasskeyFailure =
   | { kind: 'PASSKEY_EXISTS' }
   | { kind: 'PASSKEY_NOT_FOUND' }
 
-export class PasskeyError extends Error {
-  constructor(readonly failure: PasskeyFailure) {
-    super(failure.kind)
-    this.name = 'PasskeyError'
-  }
-}
+export class PasskeyError extends DomainError<PasskeyFailure> {}
 
 /** The relying party a tenant's passkeys are bound to. */
 export interface RelyingParty {
@@ -104,12 +100,12 @@ export class PasskeyService {
     }
   }
 
-  async list(owner: { tenantId: string; userId: string }): Promise<Passkey[]> {
+  async list(owner: Owner): Promise<Passkey[]> {
     return (await repo.listPasskeys(this.db, owner)).map(toPasskey)
   }
 
   /** @throws PasskeyError PASSKEY_NOT_FOUND */
-  async remove(owner: { tenantId: string; userId: string }, id: string): Promise<void> {
+  async remove(owner: Owner, id: string): Promise<void> {
     if (!(await repo.deletePasskey(this.db, owner, id))) {
       throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
     }

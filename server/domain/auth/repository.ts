@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { DB, SignInMethod, UserProfilesTable } from '../../infra/db/schema.ts'
+import type { OwnerSession } from '../owner.ts'
 import { productsFrom } from '../tenants/rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -239,7 +240,7 @@ const SESSION_STATE = `
  */
 export async function sessionState(
   db: Executor,
-  claims: { tenantId: string; userId: string; sessionId: string },
+  claims: OwnerSession,
 ): Promise<
   | { state: 'ended' }
   | { state: 'blocked' }

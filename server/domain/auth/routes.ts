@@ -4,9 +4,9 @@ import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
-import { userBlocked } from '../../infra/auth.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { type Hit, rateLimited } from '../../infra/rate-limit.ts'
+import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { requestContext } from './request-context.ts'
 import { normaliseEmail } from './rules.ts'
@@ -55,6 +55,8 @@ function toProblem(failure: AuthFailure): ProblemError {
         failure.kind,
         'This Telegram user already has an account. Sign in instead.',
       )
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -1,15 +1,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { DB, StepUpMethod } from '../../infra/db/schema.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 
 /** SQL of issue 21: passkeys, WebAuthn challenges, step-up stamps, sessions, Telegram biometrics. */
 
 type Executor = Kysely<DB> | Transaction<DB>
-
-export interface OwnerSession {
-  tenantId: string
-  userId: string
-  sessionId: string
-}
 
 export function findRelyingParty(db: Executor, tenantId: string) {
   return db
@@ -90,7 +85,7 @@ const passkeyColumns = [
 ] as const
 
 /** How the person is named on their passkey (the authenticator shows it at sign-in). */
-export function findAccountNames(db: Executor, owner: { tenantId: string; userId: string }) {
+export function findAccountNames(db: Executor, owner: Owner) {
   return db
     .selectFrom('users as u')
     .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
@@ -100,7 +95,7 @@ export function findAccountNames(db: Executor, owner: { tenantId: string; userId
     .executeTakeFirst()
 }
 
-export function listPasskeys(db: Executor, owner: { tenantId: string; userId: string }) {
+export function listPasskeys(db: Executor, owner: Owner) {
   return db
     .selectFrom('passkeys')
     .select(passkeyColumns)
@@ -174,11 +169,7 @@ export async function advancePasskey(
   return result.numUpdatedRows === 1n
 }
 
-export async function deletePasskey(
-  db: Executor,
-  owner: { tenantId: string; userId: string },
-  id: string,
-): Promise<boolean> {
+export async function deletePasskey(db: Executor, owner: Owner, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('passkeys')
     .where('tenant_id', '=', owner.tenantId)
@@ -253,11 +244,7 @@ export async function stampStepUp(
 }
 
 /** The person's live sessions, most recently seen first, one page (`limit + 1` rows: no count). */
-export function listSessions(
-  db: Executor,
-  owner: { tenantId: string; userId: string },
-  page: { limit: number; offset: number },
-) {
+export function listSessions(db: Executor, owner: Owner, page: { limit: number; offset: number }) {
   return db
     .selectFrom('sessions')
     .select([
@@ -280,7 +267,7 @@ export function listSessions(
     .execute()
 }
 
-export async function countSessions(db: Executor, owner: { tenantId: string; userId: string }) {
+export async function countSessions(db: Executor, owner: Owner) {
   const row = await db
     .selectFrom('sessions')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -294,11 +281,11 @@ export async function countSessions(db: Executor, owner: { tenantId: string; use
 /**
  * Ends sessions of the person: one (`only`), or all but one (`except`). The
  * refresh tokens of an ended session stop working at once (refresh checks
- * the session), and so do its access tokens (infra/auth.ts sessionState).
+ * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
 export async function revokeSessions(
   db: Executor,
-  owner: { tenantId: string; userId: string },
+  owner: Owner,
   which: { only: string } | { except: string },
   reason: string,
   now: Date,
@@ -332,7 +319,7 @@ export async function insertTelegramBiometricToken(
 
 export async function matchTelegramBiometricToken(
   db: Executor,
-  owner: { tenantId: string; userId: string },
+  owner: Owner,
   hash: string,
   now: Date,
 ): Promise<boolean> {

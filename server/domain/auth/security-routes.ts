@@ -21,10 +21,10 @@ import {
   WebAuthnOptions,
 } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
-import { sessionOnlyRoutes } from '../../infra/auth.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
 import { translate as translateOtpError } from '../otp/http.ts'
+import { sessionOnlyRoutes } from './authenticate.ts'
 import { PasskeyError, type PasskeyFailure } from './passkeys.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'
@@ -47,6 +47,8 @@ function passkeyProblem(failure: PasskeyFailure): ProblemError {
       return new ProblemError(409, failure.kind, 'This passkey is already registered.')
     case 'PASSKEY_NOT_FOUND':
       return new ProblemError(404, failure.kind, 'No such passkey.')
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { STEP_UP_REQUIRED } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError } from '../../infra/problem.ts'
-import { createOtpService } from '../otp/http.ts'
+import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { PasskeyService } from './passkeys.ts'
 import { AuthService } from './service.ts'
 import { SessionService } from './sessions.ts'
@@ -48,6 +47,8 @@ export function stepUpProblem(failure: StepUpFailure): ProblemError {
         failure.kind,
         'Telegram biometrics did not confirm it is you here. Use a one-time code instead.',
       )
+    default:
+      return assertNever(failure)
   }
 }
 
@@ -58,7 +59,7 @@ export default fp(
   async function security(app: FastifyInstance, opts: { config: Config }) {
     const auth = new AuthService(app.db, app.tokens, opts.config)
     const passkeys = new PasskeyService(app.db, auth, opts.config.webauthn)
-    const stepUp = new StepUpService(app.db, createOtpService(app, opts.config), passkeys)
+    const stepUp = new StepUpService(app.db, app.services.otp, passkeys)
     app.decorate('security', { passkeys, stepUp, sessions: new SessionService(app.db) })
 
     const requireStepUp = async (request: FastifyRequest) => {
@@ -77,5 +78,5 @@ export default fp(
       },
     )
   },
-  { name: 'security', dependencies: ['db', 'auth', 'messaging', 'rate-limits'] },
+  { name: 'security', dependencies: ['db', 'auth', 'services', 'rate-limits'] },
 )

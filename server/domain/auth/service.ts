@@ -5,6 +5,7 @@ import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
 import { emitEvent } from '../events/outbox.ts'
+import type { OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { recordSignInDevice } from './devices.ts'
 import { AuthError } from './errors.ts'
@@ -198,11 +199,7 @@ export class AuthService {
     return { id, token }
   }
 
-  private async pair(
-    session: { tenantId: string; userId: string; sessionId: string },
-    refreshToken: string,
-    now: Date,
-  ): Promise<TokenPair> {
+  private async pair(session: OwnerSession, refreshToken: string, now: Date): Promise<TokenPair> {
     return {
       access_token: await this.tokens.issueAccess(session, now),
       refresh_token: refreshToken,

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Session, SessionList } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import type { OwnerSession } from './security-repository.ts'
 import * as repo from './security-repository.ts'
 import { describeDevice } from './webauthn-rules.ts'
 
@@ -19,7 +19,7 @@ type SessionRow = Awaited<ReturnType<typeof repo.listSessions>>[number]
 /**
  * The person's signed-in sessions, and ending them. Ending a session revokes
  * it: its refresh-token family stops at once (refresh checks the session) and
- * so do its access tokens (infra/auth.ts checks the session on every call).
+ * so do its access tokens (auth/authenticate.ts checks the session on every call).
  */
 export class SessionService {
   constructor(

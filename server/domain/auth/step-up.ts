@@ -10,10 +10,11 @@ import type {
   TelegramBiometricEnrolment,
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { DomainError } from '../failure.ts'
 import { maskDestination } from '../otp/rules.ts'
 import type { OtpService } from '../otp/service.ts'
+import type { OwnerSession } from '../owner.ts'
 import type { PasskeyService } from './passkeys.ts'
-import type { OwnerSession } from './security-repository.ts'
 import * as repo from './security-repository.ts'
 import { freshUntil, isFresh, stepUpMethods } from './webauthn-rules.ts'
 
@@ -26,12 +27,7 @@ export type StepUpFailure =
   /** Telegram biometrics outside the Mini App, or with a token that is not this person's. */
   | { kind: 'TELEGRAM_BIOMETRICS_INVALID' }
 
-export class StepUpError extends Error {
-  constructor(readonly failure: StepUpFailure) {
-    super(failure.kind)
-    this.name = 'StepUpError'
-  }
-}
+export class StepUpError extends DomainError<StepUpFailure> {}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 

@@ -1,4 +1,5 @@
 import type { CardTransactionStatus } from '../../../contract/card-transactions.ts'
+import { DomainError } from '../failure.ts'
 
 /** The failures of the card processor and the card-transaction reads; routes map each to HTTP. */
 export type CardTransactionFailure =
@@ -30,9 +31,4 @@ export type CardTransactionFailure =
       status: CardTransactionStatus
     }
 
-export class CardTransactionError extends Error {
-  constructor(readonly failure: CardTransactionFailure) {
-    super(failure.kind)
-    this.name = 'CardTransactionError'
-  }
-}
+export class CardTransactionError extends DomainError<CardTransactionFailure> {}

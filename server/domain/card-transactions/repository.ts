@@ -1,6 +1,6 @@
 import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

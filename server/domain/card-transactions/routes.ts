@@ -11,7 +11,7 @@ import {
 } from '../../../contract/card-transactions.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { CardCrypto } from '../cards/card-crypto.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { CardTransactionError } from './errors.ts'
@@ -45,11 +45,22 @@ export const toProblem = (error: unknown) => {
         failure.kind,
         `The authorisation is ${failure.status}: only a cleared one can be refunded.`,
       )
-    default:
+    case 'UNKNOWN_CARD':
+    case 'CURRENCY_MISMATCH':
+    case 'INVALID_AMOUNT':
+    case 'MERCHANT_REQUIRED':
+    case 'AUTHORIZATION_REQUIRED':
+    case 'AUTHORIZATION_NOT_FOUND':
+    case 'AMOUNT_EXCEEDS_AUTHORIZATION':
+    case 'AMOUNT_NOT_AUTHORIZED':
+    case 'AMOUNT_EXCEEDS_REFUNDABLE':
+    case 'THREE_DS_NOT_APPLICABLE':
       return new ProblemError(422, failure.kind, failure.message, {
         title: 'Unprocessable Content',
         errors: [{ field: failure.field, message: failure.message }],
       })
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -22,8 +22,8 @@ import {
   systemAccount,
   walletAccounts,
 } from '../ledger/service.ts'
+import type { Owner } from '../owner.ts'
 import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
-import type { Owner } from '../wallets/repository.ts'
 import { CardTransactionError } from './errors.ts'
 import * as repo from './repository.ts'
 import {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
 import type { JobRunner } from '../../infra/jobs.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import type { CardCrypto } from './card-crypto.ts'
 import type { ShippingProvider } from './shipping.ts'
 

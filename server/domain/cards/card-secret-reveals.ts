@@ -9,8 +9,8 @@ import {
   type SecretKeyReply,
 } from '../../../contract/cards.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import type { Owner } from '../wallets/repository.ts'
 import { type CardCrypto, exchangeKeyHash, sealSecrets } from './card-crypto.ts'
 import type { Caller, CardDeps } from './card-deps.ts'
 import { CardError } from './errors.ts'

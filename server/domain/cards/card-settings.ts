@@ -1,6 +1,6 @@
 import { type Card, type CardLimits, cardFinished } from '../../../contract/cards.ts'
 import { AmountError, toMinor } from '../../../contract/money.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import type { CardDeps } from './card-deps.ts'
 import { type BodyFault, CardError } from './errors.ts'
 import { getCard } from './read-cards.ts'

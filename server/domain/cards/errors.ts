@@ -1,5 +1,6 @@
 import type { CardStatus, DeliveryStatus } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
+import { DomainError } from '../failure.ts'
 
 /** A field of a request body and what is wrong with it (422 `errors`). */
 export interface BodyFault {
@@ -54,9 +55,4 @@ export type CardFailure =
   /** The server has seen this encrypted_key before. */
   | { kind: 'SECRET_KEY_REPLAYED' }
 
-export class CardError extends Error {
-  constructor(readonly failure: CardFailure) {
-    super(failure.kind)
-    this.name = 'CardError'
-  }
-}
+export class CardError extends DomainError<CardFailure> {}

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { CardStatus, DeliveryAddress, DeliveryStatus } from '../../../contract/cards.ts'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import { type ActivationTries, afterWrongCode, type LimitsMinor } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>

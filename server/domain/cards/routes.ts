@@ -20,15 +20,12 @@ import {
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls, rateLimited } from '../../infra/rate-limit.ts'
 import { idempotencyKey } from '../idempotency.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
-import { CardCrypto } from './card-crypto.ts'
 import { CardError } from './errors.ts'
 import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules.ts'
-import { CARD_MONTHLY_FEE_JOB, CardService } from './service.ts'
-import { CARD_DELIVERY_JOB, SandboxCourier } from './shipping.ts'
 
 /** The one switch from card failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -100,6 +97,8 @@ const toProblem = (error: unknown) => {
       )
     case 'SECRET_KEY_REPLAYED':
       return new ProblemError(409, failure.kind, 'This encrypted_key was used before.')
+    default:
+      return assertNever(failure)
   }
 }
 
@@ -148,18 +147,9 @@ function issued(reply: FastifyReply, result: { card: Card; replayed: boolean }) 
 }
 
 /** Card issuing (v1): cards, their actions, secrets, one-time codes and reveal log. Protected. */
-export default async function cardRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function cardRoutes(app: FastifyInstance, _opts: { config: Config }) {
   belongsTo(app, 'cards')
-  const crypto = new CardCrypto(opts.config.secrets)
-  // The sandbox courier only in sandbox mode. In production mode no shipping
-  // provider is wired in yet: a physical card stays ORDERED (so it cannot be
-  // activated) until a real provider moves its delivery.
-  const courier = opts.config.sandbox
-    ? new SandboxCourier(app.db, app.jobs, opts.config.sandboxShipping.stepMs)
-    : undefined
-  if (courier) app.jobs.register(CARD_DELIVERY_JOB, courier.deliver)
-  const service = new CardService(app.db, crypto, { jobs: app.jobs, shipping: courier })
-  app.jobs.register(CARD_MONTHLY_FEE_JOB, service.chargeMonthly)
+  const { cards: service, cardCrypto: crypto } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const translated = <T>(work: Promise<T>) => translateErrors(work, toProblem)
   // Reveals and one-time codes are what a stolen session would go after:

@@ -11,7 +11,7 @@ import type {
 } from '../../../contract/cards.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import type { CardCrypto } from './card-crypto.ts'
 import type { Caller, CardDeps, CardSettings } from './card-deps.ts'
 import { chargeMonthly } from './card-fees.ts'

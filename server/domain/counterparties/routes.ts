@@ -14,15 +14,9 @@ import {
   UpdateDestinationBody,
 } from '../../../contract/counterparties.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
-import {
-  CounterpartyInvalidError,
-  CounterpartyNotFoundError,
-  DestinationInUseError,
-  DestinationInvalidError,
-  DestinationNotFoundError,
-} from './errors.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import { translateWalletError } from '../wallets/routes.ts'
+import { CounterpartyError } from './errors.ts'
 import { CounterpartyService } from './service.ts'
 
 const invalid = (code: string, errors: { field: string; message: string }[]) =>
@@ -34,26 +28,29 @@ const invalid = (code: string, errors: { field: string; message: string }[]) =>
 /** The one switch from counterparty failures to HTTP answers. */
 const toProblem = (error: unknown) => {
   // Another user's wallet, counterparty or destination answers exactly like a missing one.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+  const walletProblem = translateWalletError(error)
+  if (walletProblem) return walletProblem
+  if (!(error instanceof CounterpartyError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'COUNTERPARTY_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such counterparty in this wallet.')
+    case 'DESTINATION_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such destination.')
+    // The same shape as a body that fails its schema (infra/errors.ts).
+    case 'COUNTERPARTY_INVALID':
+      return invalid('VALIDATION_FAILED', failure.errors)
+    case 'DESTINATION_INVALID':
+      return invalid('DESTINATION_INVALID', failure.errors)
+    case 'DESTINATION_IN_USE':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'An order that is not finished yet pays this destination; try again when it has ended.',
+      )
+    default:
+      return assertNever(failure)
   }
-  if (error instanceof CounterpartyNotFoundError) {
-    return new ProblemError(404, 'COUNTERPARTY_NOT_FOUND', 'No such counterparty in this wallet.')
-  }
-  if (error instanceof DestinationNotFoundError) {
-    return new ProblemError(404, 'DESTINATION_NOT_FOUND', 'No such destination.')
-  }
-  // The same shape as a body that fails its schema (infra/errors.ts).
-  if (error instanceof CounterpartyInvalidError) return invalid('VALIDATION_FAILED', error.errors)
-  if (error instanceof DestinationInvalidError) return invalid('DESTINATION_INVALID', error.errors)
-  if (error instanceof DestinationInUseError) {
-    return new ProblemError(
-      409,
-      'DESTINATION_IN_USE',
-      'An order that is not finished yet pays this destination; try again when it has ended.',
-    )
-  }
-  return undefined
 }
 
 const Uuid = Type.String({ format: 'uuid' })

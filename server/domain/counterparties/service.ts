@@ -14,16 +14,11 @@ import type {
 } from '../../../contract/counterparties.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { isKnownCountry } from '../location/countries.ts'
+import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import { findWallet, type Owner } from '../wallets/repository.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
-import {
-  CounterpartyInvalidError,
-  CounterpartyNotFoundError,
-  DestinationInUseError,
-  DestinationInvalidError,
-  DestinationNotFoundError,
-} from './errors.ts'
+import { walletNotFound } from '../wallets/errors.ts'
+import { findWallet } from '../wallets/repository.ts'
+import { CounterpartyError } from './errors.ts'
 import * as repo from './repository.ts'
 import {
   type CounterpartyFields,
@@ -41,13 +36,13 @@ type Executor = Kysely<DB> | Transaction<DB>
 /**
  * The people and businesses a wallet's owner pays, and where each can be paid.
  * Everything is reached through a wallet of the caller's: another user's (or
- * tenant's) wallet answers WalletNotFoundError, exactly like one that does not
+ * tenant's) wallet answers WALLET_NOT_FOUND (WalletError), exactly like one that does not
  * exist, and so does everything under it.
  */
 export class CounterpartyService {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Alphabetical by display name. @throws WalletNotFoundError */
+  /** Alphabetical by display name. @throws WALLET_NOT_FOUND (WalletError) */
   async listCounterparties(
     owner: Owner,
     walletId: string,
@@ -62,7 +57,7 @@ export class CounterpartyService {
     return pageOf(rows.map(toCounterparty), total, query)
   }
 
-  /** @throws WalletNotFoundError, CounterpartyInvalidError */
+  /** @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_INVALID */
   async createCounterparty(
     owner: Owner,
     walletId: string,
@@ -86,7 +81,7 @@ export class CounterpartyService {
     })
   }
 
-  /** @throws WalletNotFoundError, CounterpartyNotFoundError */
+  /** @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND */
   async getCounterparty(owner: Owner, walletId: string, id: string): Promise<Counterparty> {
     const scope = await this.#wallet(this.db, owner, walletId)
     return toCounterparty(await this.#counterparty(this.db, scope, id))
@@ -95,7 +90,7 @@ export class CounterpartyService {
   /**
    * Changes the fields sent (null clears an optional one) and checks the
    * result as a whole: clearing an individual's last name is refused.
-   * @throws WalletNotFoundError, CounterpartyNotFoundError, CounterpartyInvalidError
+   * @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND, COUNTERPARTY_INVALID
    */
   async updateCounterparty(
     owner: Owner,
@@ -112,7 +107,7 @@ export class CounterpartyService {
     })
   }
 
-  /** Oldest first. @throws WalletNotFoundError, CounterpartyNotFoundError */
+  /** Oldest first. @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND */
   async listDestinations(
     owner: Owner,
     walletId: string,
@@ -128,7 +123,7 @@ export class CounterpartyService {
     return pageOf(rows.map(toDestination), total, query)
   }
 
-  /** @throws WalletNotFoundError, CounterpartyNotFoundError, DestinationInvalidError */
+  /** @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND, DESTINATION_INVALID */
   async createDestination(
     owner: Owner,
     walletId: string,
@@ -146,7 +141,7 @@ export class CounterpartyService {
     })
   }
 
-  /** @throws WalletNotFoundError, CounterpartyNotFoundError, DestinationNotFoundError */
+  /** @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND, DESTINATION_NOT_FOUND */
   async getDestination(
     owner: Owner,
     walletId: string,
@@ -155,7 +150,7 @@ export class CounterpartyService {
   ): Promise<Destination> {
     const scope = await this.#counterpartyScope(this.db, owner, walletId, counterpartyId)
     const row = await repo.findDestination(this.db, scope, id)
-    if (!row) throw new DestinationNotFoundError()
+    if (!row) throw new CounterpartyError({ kind: 'DESTINATION_NOT_FOUND' })
     return toDestination(row)
   }
 
@@ -164,8 +159,8 @@ export class CounterpartyService {
    * a whole against its rail (which cannot change). While an order that is not
    * final pays it, only the label may change: the payout must go where the
    * person saw it would when they placed the order.
-   * @throws WalletNotFoundError, CounterpartyNotFoundError, DestinationNotFoundError,
-   *   DestinationInvalidError, DestinationInUseError
+   * @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND, DESTINATION_NOT_FOUND,
+   *   DESTINATION_INVALID, DESTINATION_IN_USE
    */
   async updateDestination(
     owner: Owner,
@@ -177,7 +172,7 @@ export class CounterpartyService {
     return this.db.transaction().execute(async (trx) => {
       const scope = await this.#counterpartyScope(trx, owner, walletId, counterpartyId)
       const row = await repo.findDestination(trx, scope, id, { lock: true })
-      if (!row) throw new DestinationNotFoundError()
+      if (!row) throw new CounterpartyError({ kind: 'DESTINATION_NOT_FOUND' })
       const stored = repo.destinationFields(row)
       const fields = await validDestination(
         trx,
@@ -189,7 +184,7 @@ export class CounterpartyService {
         (field) => field !== 'label' && fields[field] !== stored[field],
       )
       if (payoutChanged && (await repo.hasOpenOrders(trx, owner.tenantId, id))) {
-        throw new DestinationInUseError()
+        throw new CounterpartyError({ kind: 'DESTINATION_IN_USE' })
       }
       return toDestination(await repo.updateDestination(trx, scope, id, fields))
     })
@@ -200,8 +195,8 @@ export class CounterpartyService {
    * reference it) but is never listed, found or paid again. The row lock
    * queues this behind an order being placed on it (findDestinationForWallet
    * with `lock`), so the open-order check cannot miss one.
-   * @throws WalletNotFoundError, CounterpartyNotFoundError, DestinationNotFoundError,
-   *   DestinationInUseError
+   * @throws WALLET_NOT_FOUND (WalletError), COUNTERPARTY_NOT_FOUND, DESTINATION_NOT_FOUND,
+   *   DESTINATION_IN_USE
    */
   async deleteDestination(
     owner: Owner,
@@ -212,20 +207,21 @@ export class CounterpartyService {
     await this.db.transaction().execute(async (trx) => {
       const scope = await this.#counterpartyScope(trx, owner, walletId, counterpartyId)
       const row = await repo.findDestination(trx, scope, id, { lock: true })
-      if (!row) throw new DestinationNotFoundError()
-      if (await repo.hasOpenOrders(trx, owner.tenantId, id)) throw new DestinationInUseError()
+      if (!row) throw new CounterpartyError({ kind: 'DESTINATION_NOT_FOUND' })
+      if (await repo.hasOpenOrders(trx, owner.tenantId, id))
+        throw new CounterpartyError({ kind: 'DESTINATION_IN_USE' })
       await repo.markDestinationDeleted(trx, scope, id)
     })
   }
 
   async #wallet(db: Executor, owner: Owner, walletId: string): Promise<repo.WalletScope> {
-    if (!(await findWallet(db, owner, walletId))) throw new WalletNotFoundError()
+    if (!(await findWallet(db, owner, walletId))) throw walletNotFound()
     return { tenantId: owner.tenantId, walletId }
   }
 
   async #counterparty(db: Executor, scope: repo.WalletScope, id: string) {
     const row = await repo.findCounterparty(db, scope, id)
-    if (!row) throw new CounterpartyNotFoundError()
+    if (!row) throw new CounterpartyError({ kind: 'COUNTERPARTY_NOT_FOUND' })
     return row
   }
 
@@ -243,7 +239,8 @@ export class CounterpartyService {
 
 function validCounterparty(fields: CounterpartyFields): CounterpartyFields {
   const verdict = checkCounterparty(fields, { isKnownCountry })
-  if (!verdict.ok) throw new CounterpartyInvalidError(verdict.errors)
+  if (!verdict.ok)
+    throw new CounterpartyError({ kind: 'COUNTERPARTY_INVALID', errors: verdict.errors })
   return verdict.value
 }
 
@@ -271,7 +268,8 @@ async function validDestination(
       errors.push({ field: '/body/wallet_uuid', message: 'is not a wallet of this platform' })
     }
   }
-  if (!verdict.ok || errors.length > 0) throw new DestinationInvalidError(errors)
+  if (!verdict.ok || errors.length > 0)
+    throw new CounterpartyError({ kind: 'DESTINATION_INVALID', errors })
   return verdict.value
 }
 

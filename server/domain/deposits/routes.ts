@@ -5,32 +5,34 @@ import { CHAIN_IDS } from '../../../contract/catalog.ts'
 import { oneOf } from '../../../contract/enums.ts'
 import { Amount } from '../../../contract/money.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { TENANT_HEADER } from '../../../contract/tenancy.ts'
 import { WalletTransaction } from '../../../contract/wallets.ts'
-import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import {
-  DEPOSIT_JOB,
-  DepositConflictError,
-  DepositRejectedError,
-  DepositService,
-} from './service.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import { DepositError } from './errors.ts'
 
+/** The one switch from deposit failures to HTTP answers. */
 const toProblem = (error: unknown) => {
-  if (error instanceof DepositRejectedError) {
-    return new ProblemError(422, error.code, error.message, {
-      title: 'Unprocessable Content',
-      errors: [{ field: `/body/${error.field}`, message: error.message }],
-    })
+  if (!(error instanceof DepositError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'WALLET_NOT_FOUND':
+    case 'CURRENCY_NOT_ON_CHAIN':
+    case 'NO_DEPOSIT_ADDRESS':
+    case 'UNKNOWN_ADDRESS':
+    case 'INVALID_TX_HASH':
+    case 'INVALID_AMOUNT':
+      return new ProblemError(422, failure.kind, failure.message, {
+        title: 'Unprocessable Content',
+        errors: [{ field: `/body/${failure.field}`, message: failure.message }],
+      })
+    case 'IDEMPOTENCY_CONFLICT':
+      return new ProblemError(
+        409,
+        failure.kind,
+        'This transaction hash (or idempotency key) was used for a different deposit.',
+      )
+    default:
+      return assertNever(failure)
   }
-  if (error instanceof DepositConflictError) {
-    return new ProblemError(
-      409,
-      'IDEMPOTENCY_CONFLICT',
-      'This transaction hash (or idempotency key) was used for a different deposit.',
-    )
-  }
-  return undefined
 }
 
 const SandboxDepositBody = Type.Object(
@@ -58,9 +60,10 @@ const SandboxDepositBody = Type.Object(
  * /api/sandbox/deposits: the sandbox chain provider. A deposit is seen at
  * once and completes after a few sandbox blocks, driven by the job runner.
  */
-export default async function sandboxDepositRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = new DepositService(app.db, app.jobs, opts.config.sandboxChain)
-  app.jobs.register(DEPOSIT_JOB, service.step)
+export default async function sandboxDepositRoutes(app: FastifyInstance) {
+  // The outside party may name a tenant; read by the same hook as every API route's.
+  app.addHook('onRequest', app.readTenant)
+  const service = app.services.deposits
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
@@ -85,10 +88,9 @@ export default async function sandboxDepositRoutes(app: FastifyInstance, opts: {
     },
     async (request, reply) => {
       const body = request.body
-      const tenantHeader = request.headers[TENANT_HEADER]
       const deposit = await translateErrors(
         service.create({
-          tenantId: typeof tenantHeader === 'string' && tenantHeader ? tenantHeader : undefined,
+          tenantId: request.tenantId || undefined,
           walletId: body.wallet_uuid,
           chain: body.chain,
           currency: body.currency,

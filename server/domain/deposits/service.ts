@@ -13,34 +13,15 @@ import { emitEvent } from '../events/outbox.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { toTransaction } from '../transactions/service.ts'
+import { DepositError } from './errors.ts'
 import * as repo from './repository.ts'
 import { isTxHash, nextDepositStep, requiredConfirmations, txHashFor } from './rules.ts'
 
 /** The job that walks a sandbox deposit from new to complete, one block per run. */
 export const DEPOSIT_JOB = 'sandbox.deposit'
 
-/** A field of the deposit request that cannot be honoured: 422 naming it. */
-export class DepositRejectedError extends Error {
-  constructor(
-    readonly field: 'wallet_uuid' | 'chain' | 'currency' | 'amount' | 'address' | 'tx_hash',
-    readonly code: string,
-    detail: string,
-  ) {
-    super(detail)
-    this.name = 'DepositRejectedError'
-  }
-}
-
-/** The hash (or idempotency key) was used for a different deposit. */
-export class DepositConflictError extends Error {
-  constructor() {
-    super('IDEMPOTENCY_CONFLICT')
-    this.name = 'DepositConflictError'
-  }
-}
-
 export interface DepositRequest {
-  /** From X-Tenant-Id when sent; the wallet must then belong to it. */
+  /** From X-Tenant-Id when sent (lower-cased by infra/tenancy.ts); the wallet must be its. */
   tenantId?: string
   walletId: string
   chain: ChainId
@@ -81,13 +62,17 @@ export class DepositService {
    * Records a deposit arriving at one of the wallet's addresses and starts
    * its walk. The same hash (or idempotency key) again answers the first
    * record, wherever its walk has got to.
-   * @throws DepositRejectedError naming the field at fault
-   * @throws DepositConflictError the hash is another deposit's
+   * @throws DepositError naming the field at fault, or IDEMPOTENCY_CONFLICT when the hash is
+   *   another deposit's
    */
   async create(request: DepositRequest): Promise<WalletTransaction> {
     const wallet = await repo.findWalletById(this.db, request.walletId)
-    if (!wallet || (request.tenantId && wallet.tenant_id !== request.tenantId.toLowerCase())) {
-      throw new DepositRejectedError('wallet_uuid', 'WALLET_NOT_FOUND', 'No such wallet.')
+    if (!wallet || (request.tenantId && wallet.tenant_id !== request.tenantId)) {
+      throw new DepositError({
+        kind: 'WALLET_NOT_FOUND',
+        field: 'wallet_uuid',
+        message: 'No such wallet.',
+      })
     }
     const tenantId = wallet.tenant_id
     const currency = await this.#currency(request)
@@ -148,7 +133,7 @@ export class DepositService {
       row.currency_uuid === currency.uuid &&
       BigInt(row.amount_minor) === amount &&
       row.address === address
-    if (!same) throw new DepositConflictError()
+    if (!same) throw new DepositError({ kind: 'IDEMPOTENCY_CONFLICT' })
     return toTransaction(row, labelFor(await recordLabels(this.db, tenantId, [row]), row))
   }
 
@@ -235,11 +220,11 @@ export class DepositService {
       isUuid(ref) ? { uuid: ref.toLowerCase() } : { code: ref.toUpperCase(), chain: request.chain },
     )
     if (!currency || currency.chain !== request.chain) {
-      throw new DepositRejectedError(
-        'currency',
-        'CURRENCY_NOT_ON_CHAIN',
-        `${request.currency} is not a currency of ${request.chain}.`,
-      )
+      throw new DepositError({
+        kind: 'CURRENCY_NOT_ON_CHAIN',
+        field: 'currency',
+        message: `${request.currency} is not a currency of ${request.chain}.`,
+      })
     }
     return currency
   }
@@ -249,11 +234,11 @@ export class DepositService {
     if (request.address === undefined) {
       const newest = addresses[0]
       if (!newest) {
-        throw new DepositRejectedError(
-          'chain',
-          'NO_DEPOSIT_ADDRESS',
-          `The wallet has no ${request.chain} address: create one first.`,
-        )
+        throw new DepositError({
+          kind: 'NO_DEPOSIT_ADDRESS',
+          field: 'chain',
+          message: `The wallet has no ${request.chain} address: create one first.`,
+        })
       }
       return newest
     }
@@ -262,11 +247,11 @@ export class DepositService {
     const wanted = evm ? request.address.toLowerCase() : request.address
     const found = addresses.find((a) => (evm ? a.toLowerCase() : a) === wanted)
     if (!found) {
-      throw new DepositRejectedError(
-        'address',
-        'UNKNOWN_ADDRESS',
-        `${request.address} is not one of the wallet's ${request.chain} addresses.`,
-      )
+      throw new DepositError({
+        kind: 'UNKNOWN_ADDRESS',
+        field: 'address',
+        message: `${request.address} is not one of the wallet's ${request.chain} addresses.`,
+      })
     }
     return found
   }
@@ -274,11 +259,11 @@ export class DepositService {
   #txHash(tenantId: string, request: DepositRequest): string {
     if (request.txHash !== undefined) {
       if (!isTxHash(request.chain, request.txHash)) {
-        throw new DepositRejectedError(
-          'tx_hash',
-          'INVALID_TX_HASH',
-          `${request.txHash} is not a ${request.chain} transaction hash.`,
-        )
+        throw new DepositError({
+          kind: 'INVALID_TX_HASH',
+          field: 'tx_hash',
+          message: `${request.txHash} is not a ${request.chain} transaction hash.`,
+        })
       }
       return request.txHash
     }
@@ -296,12 +281,16 @@ function parseAmount(amount: string, decimals: number): bigint {
     minor = toMinor(amount, decimals)
   } catch (error) {
     if (error instanceof AmountError) {
-      throw new DepositRejectedError('amount', 'INVALID_AMOUNT', error.message)
+      throw new DepositError({ kind: 'INVALID_AMOUNT', field: 'amount', message: error.message })
     }
     throw error
   }
   if (minor <= 0n) {
-    throw new DepositRejectedError('amount', 'INVALID_AMOUNT', 'The amount must be above zero.')
+    throw new DepositError({
+      kind: 'INVALID_AMOUNT',
+      field: 'amount',
+      message: 'The amount must be above zero.',
+    })
   }
   return minor
 }

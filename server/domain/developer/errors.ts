@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 import type { FieldError } from './rules.ts'
 
 /**
@@ -9,9 +10,4 @@ export type DeveloperFailure =
   | { kind: 'API_KEY_LIMIT'; limit: number }
   | { kind: 'ALLOWED_IPS_INVALID'; errors: FieldError[] }
 
-export class DeveloperError extends Error {
-  constructor(readonly failure: DeveloperFailure) {
-    super(failure.kind)
-    this.name = 'DeveloperError'
-  }
-}
+export class DeveloperError extends DomainError<DeveloperFailure> {}

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { ApiKeyRole } from '../../../contract/developer.ts'
 import type { ApiKeysTable, DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

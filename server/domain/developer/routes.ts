@@ -12,7 +12,7 @@ import {
 } from '../../../contract/developer.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { wholePage } from '../page.ts'
 import { DeveloperError } from './errors.ts'
 import { DeveloperService } from './service.ts'
@@ -38,6 +38,8 @@ const toProblem = (error: unknown) => {
         failure.errors.map((e) => `${e.field} ${e.message}`).join('; '),
         { title: 'Unprocessable Content', errors: failure.errors },
       )
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -9,8 +9,6 @@ import {
   type VendorMode,
 } from '../../../contract/developer.ts'
 import type { Config } from '../../config.ts'
-import { SandboxBank } from '../../providers/banking/sandbox.ts'
-import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
 import { kycVendorProbe } from '../kyc/vendor.ts'
 
 /** One party the deployment relies on, with a probe that asks it whether it works. */
@@ -110,8 +108,7 @@ declare module 'fastify' {
  * provider takes a signed question (Sumsub) or its table answers (sandbox).
  */
 export function vendorDefaults(app: FastifyInstance, config: Config): VendorProbe[] {
-  const bank = new SandboxBank(config.sandboxBank)
-  const chain = new SandboxChainPayouts({ blockMs: config.sandboxChain.blockMs })
+  const { bank, chain } = app.providers
   const outbox = async () => {
     await app.db.selectFrom('sandbox_outbox').select('id').limit(1).execute()
   }
@@ -123,7 +120,13 @@ export function vendorDefaults(app: FastifyInstance, config: Config): VendorProb
       mode: 'sandbox',
       check: async () => {
         const now = new Date()
-        const progress = await chain.progress({ broadcastAt: now }, now)
+        // A withdrawal broadcast this instant: any chain answers its confirmations (none yet).
+        const probe = {
+          chain: 'ethereum' as const,
+          txHash: `0x${'0'.repeat(64)}`,
+          broadcastAt: now,
+        }
+        const progress = await chain.progress(probe, now)
         if (!(progress.confirmations >= 0)) throw new Error('no confirmations count')
       },
     },
@@ -191,5 +194,5 @@ export default fp(
     for (const probe of vendorDefaults(app, opts.config)) registry.register(probe)
     app.decorate('vendors', registry)
   },
-  { name: 'vendors', dependencies: ['db', 'rates', 'messaging'] },
+  { name: 'vendors', dependencies: ['db', 'rates', 'providers'] },
 )

@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 import type { UrlRefusal } from './ssrf.ts'
 
 /**
@@ -11,9 +12,4 @@ export type EventsFailure =
   | { kind: 'WEBHOOK_URL_REFUSED'; reason: UrlRefusal }
   | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
 
-export class EventsError extends Error {
-  constructor(readonly failure: EventsFailure) {
-    super(failure.kind)
-    this.name = 'EventsError'
-  }
-}
+export class EventsError extends DomainError<EventsFailure> {}

@@ -8,8 +8,8 @@ import type {
   UnreadCount,
 } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import type { Owner } from '../wallets/repository.ts'
 import { EventsError } from './errors.ts'
 import * as repo from './repository.ts'
 import { eventPath } from './rules.ts'

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { EventKind } from '../../../contract/events.ts'
 import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

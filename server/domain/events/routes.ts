@@ -23,7 +23,7 @@ import {
   WebhookSecret,
 } from '../../../contract/events.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { listBotMessages } from '../../providers/messaging/telegram-bot.ts'
 import {
   developerProblems,
@@ -68,6 +68,8 @@ export const toProblem = (error: unknown) => {
         title: 'Unprocessable Content',
         errors: [{ field: 'endpoint', message: REFUSALS[failure.reason] }],
       })
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 import type { ProgramRefusal } from './rules.ts'
 
 /** The failures the fiat-account use cases return; routes.ts maps each to its HTTP answer. */
@@ -7,9 +8,4 @@ export type FiatAccountFailure =
   /** The program named cannot take a new account: not the tenant's, or archived. */
   | { kind: ProgramRefusal; programId: string }
 
-export class FiatAccountError extends Error {
-  constructor(readonly failure: FiatAccountFailure) {
-    super(failure.kind)
-    this.name = 'FiatAccountError'
-  }
-}
+export class FiatAccountError extends DomainError<FiatAccountFailure> {}

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import type { DefaultProgram } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>

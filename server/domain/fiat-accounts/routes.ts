@@ -12,20 +12,20 @@ import {
 } from '../../../contract/fiat-accounts.ts'
 import { HistoryQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { isReplicaMiss, toProblem as transactionProblem } from '../card-transactions/routes.ts'
 import { CardTransactionService } from '../card-transactions/service.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { WalletError } from '../wallets/errors.ts'
+import { translateWalletError } from '../wallets/routes.ts'
 import { FiatAccountError } from './errors.ts'
 import { FiatAccountService } from './service.ts'
 
 /** The one switch from fiat-account failures to HTTP answers. */
 const toProblem = (error: unknown) => {
   // Another user's wallet or account answers exactly like one that does not exist.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
-  }
+  const walletProblem = translateWalletError(error)
+  if (walletProblem) return walletProblem
   if (!(error instanceof FiatAccountError)) return undefined
   const failure = error.failure
   switch (failure.kind) {
@@ -42,6 +42,8 @@ const toProblem = (error: unknown) => {
         errors: [{ field: '/body/program_id', message }],
       })
     }
+    default:
+      return assertNever(failure)
   }
 }
 
@@ -173,7 +175,7 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
   const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const v1Problem = (error: unknown) => {
-    if (error instanceof WalletNotFoundError) {
+    if (error instanceof WalletError && error.failure.kind === 'WALLET_NOT_FOUND') {
       return new ProblemError(422, 'WALLET_NOT_FOUND', 'No such wallet.', {
         title: 'Unprocessable Content',
         errors: [{ field: '/body/wallet_id', message: 'No such wallet.' }],

@@ -11,9 +11,10 @@ import type { DB } from '../../infra/db/schema.ts'
 import type { ReceivingBank } from '../../providers/banking/banking.ts'
 import { SANDBOX_RECEIVING } from '../../providers/banking/sandbox.ts'
 import { openSubAccount } from '../ledger/service.ts'
+import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import { findWallet, type Owner } from '../wallets/repository.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { walletNotFound } from '../wallets/errors.ts'
+import { findWallet } from '../wallets/repository.ts'
 import { FiatAccountError } from './errors.ts'
 import * as repo from './repository.ts'
 import {
@@ -80,10 +81,10 @@ export class FiatAccountService {
   /**
    * The wallet's fiat accounts, oldest first, narrowed by their number of
    * cards (`lt_cards_limit`, `gt_cards_limit`); `show_cards` adds the cards.
-   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
+   * @throws WALLET_NOT_FOUND (WalletError) also for another user's (or tenant's) wallet
    */
   async list(owner: Owner, walletId: string, query: ListQuery): Promise<FiatAccountList> {
-    if (!(await findWallet(this.db, owner, walletId))) throw new WalletNotFoundError()
+    if (!(await findWallet(this.db, owner, walletId))) throw walletNotFound()
     const page = { limit: query.limit, offset: query.offset }
     const cards = { lt: query.lt_cards_limit, gt: query.gt_cards_limit }
     const [rows, total] = await Promise.all([
@@ -137,11 +138,11 @@ export class FiatAccountService {
    * Opens a fiat account under an active program of the tenant, in the
    * program's currency and sub-account type: the account row and its ledger
    * sub-account in one transaction, so neither exists without the other.
-   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
+   * @throws WALLET_NOT_FOUND (WalletError) also for another user's (or tenant's) wallet
    * @throws FiatAccountError PROGRAM_NOT_FOUND (not the tenant's), PROGRAM_ARCHIVED
    */
   async create(owner: Owner, walletId: string, programId: string): Promise<FiatAccount> {
-    if (!(await findWallet(this.db, owner, walletId))) throw new WalletNotFoundError()
+    if (!(await findWallet(this.db, owner, walletId))) throw walletNotFound()
     const program = await repo.findProgram(this.db, owner.tenantId, programId)
     const refusal = programRefusal(program)
     if (!program || refusal) {

@@ -1,6 +1,7 @@
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { KycProviderName } from '../../../contract/kyc.ts'
 import { ProblemError } from '../../infra/problem.ts'
+import { DomainError } from '../failure.ts'
 import type { SubmissionRefusal } from './rules.ts'
 
 export type KycFailure =
@@ -10,12 +11,7 @@ export type KycFailure =
   | { kind: 'COUNTRY_NOT_SUPPORTED'; country: string; supported: string[] }
 
 /** A KYC use case refused: each use case documents the kinds it throws. */
-export class KycError extends Error {
-  constructor(readonly failure: KycFailure) {
-    super(failure.kind)
-    this.name = 'KycError'
-  }
-}
+export class KycError extends DomainError<KycFailure> {}
 
 /**
  * The gate's refusal: 403 KYC_REQUIRED, with the person's status. It is a

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { KycDocumentType, KycProviderName, KycStatusSource } from '../../../contract/kyc.ts'
 import type { DB, KycWebhookEventsTable } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

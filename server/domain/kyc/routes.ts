@@ -9,14 +9,12 @@ import {
 } from '../../../contract/kyc.ts'
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
-import { sessionOnlyRoutes } from '../../infra/auth.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
 import { KycProviderError } from '../../providers/kyc/kyc.ts'
-import { createKycProvider } from '../../providers/kyc/select-provider.ts'
 import { readWebhook, SumsubKyc } from '../../providers/kyc/sumsub.ts'
+import { sessionOnlyRoutes } from '../auth/authenticate.ts'
 import { KycError } from './errors.ts'
-import { KycService, SANDBOX_REVIEW_JOB } from './service.ts'
 
 /** The one switch from KYC failures to HTTP answers. */
 export const toProblem = (error: unknown) => {
@@ -67,12 +65,9 @@ export const toProblem = (error: unknown) => {
         'The verification was refused for good: it cannot be submitted again. Contact support.',
         { extensions: { kyc_status: failure.status } },
       )
+    default:
+      return assertNever(failure)
   }
-}
-
-/** One service per plugin, on the provider KYC_PROVIDER names. */
-export function createKycService(app: FastifyInstance, config: Config) {
-  return new KycService(app.db, createKycProvider(config.kyc), app.jobs, config.kyc)
 }
 
 const problems = { 401: Problem, 404: Problem, 423: Problem }
@@ -85,12 +80,10 @@ const problems = { 401: Problem, 404: Problem, 423: Problem }
 export const TOKENS_PER_MINUTE = 5
 
 /** v1 (raw token): the signed-in person's verification; registers the sandbox's review job. */
-export default async function kycRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function kycRoutes(app: FastifyInstance, _opts: { config: Config }) {
   // A person verifies themselves: a developer key cannot do it for them.
   sessionOnlyRoutes(app)
-  const service = createKycService(app, opts.config)
-  // The sandbox's rules approve by name: they run only where they may decide.
-  if (opts.config.kyc.sandboxDecides) app.jobs.register(SANDBOX_REVIEW_JOB, service.sandboxReview)
+  const service = app.services.kyc
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const limitTokens = limitCalls(
     app,
@@ -178,11 +171,10 @@ declare module 'fastify' {
  * tenant and no token. Registered only with KYC_PROVIDER=sumsub. The digest
  * is checked on the bytes received, so this plugin parses JSON itself.
  */
-export async function kycWebhookRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const settings = opts.config.kyc.sumsub
-  if (opts.config.kyc.provider !== 'sumsub' || !settings) return
-  const sumsub = new SumsubKyc(settings)
-  const service = new KycService(app.db, sumsub, app.jobs, opts.config.kyc)
+export async function kycWebhookRoutes(app: FastifyInstance, _opts: { config: Config }) {
+  const sumsub = app.providers.kyc
+  if (!(sumsub instanceof SumsubKyc)) return
+  const service = app.services.kyc
 
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser(
@@ -237,10 +229,10 @@ export async function kycWebhookRoutes(app: FastifyInstance, opts: { config: Con
  * whose token comes with it (as the v1 raw token or v2 Bearer token), in the
  * tenant of X-Tenant-Id.
  */
-export async function sandboxKycRoutes(app: FastifyInstance, opts: { config: Config }) {
+export async function sandboxKycRoutes(app: FastifyInstance, _opts: { config: Config }) {
   // The operator plays the provider's reviewer for a person: never a developer key.
   sessionOnlyRoutes(app)
-  const service = createKycService(app, opts.config)
+  const service = app.services.kyc
   app.addHook('onRequest', app.requireTenant)
   app.addHook('onRequest', (request) => {
     const bearer = /^bearer /i.test(request.headers.authorization ?? '')

@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 import type { EntryFault } from './rules.ts'
 
 /**
@@ -24,12 +25,7 @@ export type LedgerFailure =
   /** reverse(): the entry was reversed already; corrections of corrections are new entries. */
   | { kind: 'ALREADY_REVERSED'; entryId: string }
 
-export class LedgerError extends Error {
-  constructor(readonly failure: LedgerFailure) {
-    super(failure.kind)
-    this.name = 'LedgerError'
-  }
-}
+export class LedgerError extends DomainError<LedgerFailure> {}
 
 export const isLedgerFailure = <K extends LedgerFailure['kind']>(
   error: unknown,

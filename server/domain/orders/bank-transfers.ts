@@ -36,8 +36,7 @@ export async function receiveBankTransfer(
   const catalog = await deps.catalog()
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.lockOrderByReference(trx, reference)
-    const tenant = request.tenantId?.toLowerCase()
-    if (!row || (tenant && row.tenant_id !== tenant)) {
+    if (!row || (request.tenantId && row.tenant_id !== request.tenantId)) {
       throw new OrderError({ kind: 'REFERENCE_UNKNOWN' })
     }
     if (await repo.findBankTransfer(trx, row.id)) {

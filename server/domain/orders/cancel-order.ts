@@ -1,5 +1,5 @@
 import type { Order } from '../../../contract/orders.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { endOrder } from './order-moves.ts'

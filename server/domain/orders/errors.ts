@@ -1,4 +1,6 @@
-import type { OrderStatus } from '../../../contract/orders.ts'
+import type { OrderStatus, QuoteQuery } from '../../../contract/orders.ts'
+import type { Problem } from '../../../contract/problem.ts'
+import { DomainError } from '../failure.ts'
 
 /**
  * What placing, cancelling and the sandbox bank's transfers answer besides an
@@ -37,9 +39,47 @@ export type OrderFailure =
   /** Sandbox bank: the deposit order is not awaiting a transfer (cancelled). */
   | { kind: 'ORDER_NOT_AWAITING_TRANSFER'; status: OrderStatus }
 
-export class OrderError extends Error {
-  constructor(readonly failure: OrderFailure) {
-    super(failure.kind)
-    this.name = 'OrderError'
-  }
-}
+export class OrderError extends DomainError<OrderFailure> {}
+
+/** A query parameter of `GET /orders/calc` a rejection names. */
+export type QuoteField = keyof QuoteQuery
+
+/** A bound on the amount paid: a decimal string in the from currency. */
+export type AmountLimit = NonNullable<Problem['limit']>
+
+/** What pricing (quotes.ts) answers besides a quote; quote-routes.ts maps them in one switch. */
+export type QuoteFailure =
+  /** The quote cannot be given as asked: 422 naming `field`. */
+  | {
+      kind: /** A parameter missing, extra, or malformed for the order type. */
+        | 'VALIDATION_FAILED'
+        | 'CURRENCY_NOT_FOUND'
+        | 'CURRENCY_NOT_ALLOWED'
+        | 'DIRECTION_NOT_OFFERED'
+        | 'DESTINATION_TYPE_MISMATCH'
+        | 'CHAIN_MISMATCH'
+        | 'ADDRESS_INVALID'
+        | 'TARGET_IS_SOURCE'
+        | 'FIAT_ACCOUNT_TYPE_MISMATCH'
+        | 'FIAT_ACCOUNT_NOT_ACTIVE'
+        | 'AMOUNT_TOO_SMALL'
+        | 'AMOUNT_TOO_LARGE'
+      field: QuoteField
+      message: string
+      /** What errors[].message says of the field; the whole message by default. */
+      reason?: string
+      /** AMOUNT_TOO_SMALL / AMOUNT_TOO_LARGE: the bound crossed, in the currency paid. */
+      limit?: AmountLimit
+    }
+  /** A destination or fiat account that is not the caller's, or does not exist: 404. */
+  | { kind: 'DESTINATION_NOT_FOUND' | 'FIAT_ACCOUNT_NOT_FOUND' }
+
+export class QuoteError extends DomainError<QuoteFailure> {}
+
+/** The quote cannot be given as asked (see QuoteFailure). */
+export const quoteRejected = (
+  kind: Extract<QuoteFailure, { field: QuoteField }>['kind'],
+  field: QuoteField,
+  message: string,
+  options: { reason?: string; limit?: AmountLimit } = {},
+) => new QuoteError({ kind, field, message, ...options })

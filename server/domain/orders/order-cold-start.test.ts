@@ -7,7 +7,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { SandboxBank } from '../../providers/banking/sandbox.ts'
 import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import { balances, CUR, fund, type OrderUser, orderUser, placed, quote } from './order-fixtures.ts'
 import { OrderService } from './service.ts'
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { ChainId } from '../../../contract/catalog.ts'
 import type { DB, OrderQuotesTable, StoredFee } from '../../infra/db/schema.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

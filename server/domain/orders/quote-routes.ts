@@ -7,65 +7,60 @@ import {
   QuoteQuery,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
-import { runPeriodically } from '../../infra/periodic-jobs.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
-import {
-  pruneStaleQuotes,
-  QUOTE_PRUNE_BATCH,
-  QUOTE_PRUNE_EVERY_MS,
-  QUOTE_PRUNE_JOB,
-  QuoteRejectedError,
-  QuoteService,
-  QuoteTargetNotFoundError,
-} from './quotes.ts'
+import { translateWalletError } from '../wallets/routes.ts'
+import { QuoteError } from './errors.ts'
 
 /** The one switch from pricing failures to HTTP answers. */
 const toProblem = (error: unknown) => {
-  if (error instanceof QuoteRejectedError) {
-    return new ProblemError(422, error.code, error.message, {
-      title: 'Unprocessable Content',
-      errors: [{ field: `/querystring/${error.field}`, message: error.reason }],
-      ...(error.limit && { extensions: { limit: error.limit } }),
-    })
-  }
   // Another user's wallet, destination or account answers exactly like a missing one.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
-  }
-  if (error instanceof QuoteTargetNotFoundError) {
-    return new ProblemError(
-      404,
-      error.code,
-      error.code === 'DESTINATION_NOT_FOUND'
-        ? 'No such destination among this wallet’s counterparties.'
-        : 'No such fiat account.',
-    )
-  }
+  const walletProblem = translateWalletError(error)
+  if (walletProblem) return walletProblem
   if (error instanceof RatesUnavailableError) {
     return new ProblemError(502, 'RATES_UNAVAILABLE', 'Exchange rates are unavailable.')
   }
-  return undefined
+  if (!(error instanceof QuoteError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'DESTINATION_NOT_FOUND':
+      return new ProblemError(
+        404,
+        failure.kind,
+        'No such destination among this wallet’s counterparties.',
+      )
+    case 'FIAT_ACCOUNT_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such fiat account.')
+    case 'VALIDATION_FAILED':
+    case 'CURRENCY_NOT_FOUND':
+    case 'CURRENCY_NOT_ALLOWED':
+    case 'DIRECTION_NOT_OFFERED':
+    case 'DESTINATION_TYPE_MISMATCH':
+    case 'CHAIN_MISMATCH':
+    case 'ADDRESS_INVALID':
+    case 'TARGET_IS_SOURCE':
+    case 'FIAT_ACCOUNT_TYPE_MISMATCH':
+    case 'FIAT_ACCOUNT_NOT_ACTIVE':
+    case 'AMOUNT_TOO_SMALL':
+    case 'AMOUNT_TOO_LARGE':
+      return new ProblemError(422, failure.kind, failure.message, {
+        title: 'Unprocessable Content',
+        errors: [
+          { field: `/querystring/${failure.field}`, message: failure.reason ?? failure.message },
+        ],
+        ...(failure.limit && { extensions: { limit: failure.limit } }),
+      })
+    default:
+      return assertNever(failure)
+  }
 }
 
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem, 502: Problem }
 
 /** v1: firm quotes and the directions list. Protected (raw token). */
-export default async function quoteRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
-    ttlSeconds: opts.config.quoteTtlSeconds,
-  })
-  runPeriodically(app, opts.config.jobs.pollMs, {
-    kind: QUOTE_PRUNE_JOB,
-    everyMs: QUOTE_PRUNE_EVERY_MS,
-    round: async (context) => ({
-      soon: (await pruneStaleQuotes(context.db, context.now)) === QUOTE_PRUNE_BATCH,
-    }),
-  })
+export default async function quoteRoutes(app: FastifyInstance) {
+  const service = app.services.quotes
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -24,7 +24,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import { fund, getOrder, placed } from './order-fixtures.ts'
 import { exchangeRate } from './pricing.ts'
 import { findQuote } from './quote-repository.ts'

@@ -11,7 +11,6 @@ import type {
   Quote,
   QuoteQuery,
 } from '../../../contract/orders.ts'
-import type { Problem } from '../../../contract/problem.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
 import type { DB, StoredFee, StoredPayee } from '../../infra/db/schema.ts'
 import { readOnce } from '../../infra/read-once.ts'
@@ -20,9 +19,11 @@ import { type RatesProvider, RatesUnavailableError } from '../../providers/rates
 import { validateAddress } from '../addresses/validate.ts'
 import { maskDestination } from '../counterparties/rules.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
+import type { Owner } from '../owner.ts'
 import { wholePage } from '../page.ts'
-import { findWallet, type Owner } from '../wallets/repository.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { walletNotFound } from '../wallets/errors.ts'
+import { findWallet } from '../wallets/repository.ts'
+import { QuoteError, type QuoteField, quoteRejected } from './errors.ts'
 import {
   type AmountField,
   AmountLimitError,
@@ -41,47 +42,6 @@ import {
 } from './pricing.ts'
 import * as repo from './quote-repository.ts'
 import { payeeOf } from './rules.ts'
-
-/** A query parameter of `GET /orders/calc` a rejection names. */
-export type QuoteField = keyof QuoteQuery
-
-/**
- * The quote cannot be given as asked; 422 naming `field`. Codes:
- * VALIDATION_FAILED (a parameter missing, extra, or malformed for the order
- * type), CURRENCY_NOT_FOUND, CURRENCY_NOT_ALLOWED, DIRECTION_NOT_OFFERED,
- * DESTINATION_TYPE_MISMATCH, CHAIN_MISMATCH, ADDRESS_INVALID,
- * TARGET_IS_SOURCE, FIAT_ACCOUNT_TYPE_MISMATCH, FIAT_ACCOUNT_NOT_ACTIVE,
- * AMOUNT_TOO_SMALL, AMOUNT_TOO_LARGE.
- */
-export class QuoteRejectedError extends Error {
-  /** What errors[].message says of the field; the whole message by default. */
-  readonly reason: string
-  /** AMOUNT_TOO_SMALL / AMOUNT_TOO_LARGE: the bound crossed, in the currency paid. */
-  readonly limit: AmountLimit | undefined
-
-  constructor(
-    readonly code: string,
-    readonly field: QuoteField,
-    message: string,
-    options: { reason?: string; limit?: AmountLimit } = {},
-  ) {
-    super(message)
-    this.name = 'QuoteRejectedError'
-    this.reason = options.reason ?? message
-    this.limit = options.limit
-  }
-}
-
-/** A bound on the amount paid: a decimal string in the from currency. */
-export type AmountLimit = NonNullable<Problem['limit']>
-
-/** A destination or fiat account that is not the caller's, or does not exist: 404. */
-export class QuoteTargetNotFoundError extends Error {
-  constructor(readonly code: 'DESTINATION_NOT_FOUND' | 'FIAT_ACCOUNT_NOT_FOUND') {
-    super(code)
-    this.name = 'QuoteTargetNotFoundError'
-  }
-}
 
 /** A currency as a quote shows it. */
 export type QuoteCurrency = Pick<repo.CurrencyRow, 'uuid' | 'code' | 'chain' | 'decimals'>
@@ -164,7 +124,7 @@ const emptyTarget = {
 
 /** As the schema's own 422 words it: the detail names the field, errors[] says what is wrong. */
 const invalid = (field: QuoteField, reason: string) =>
-  new QuoteRejectedError('VALIDATION_FAILED', field, `/querystring/${field} ${reason}`, { reason })
+  quoteRejected('VALIDATION_FAILED', field, `/querystring/${field} ${reason}`, { reason })
 
 /**
  * How long a quote no order placed is kept after it expired. Placing refuses
@@ -227,13 +187,13 @@ export class QuoteService {
   /**
    * Prices the quote and stores it: one statement. (Stale quotes are pruned
    * by their own job, QUOTE_PRUNE_JOB, never on this path.)
-   * @throws QuoteRejectedError (422), WalletNotFoundError and
-   *   QuoteTargetNotFoundError (404), RatesUnavailableError (502)
+   * @throws QuoteError (422 naming a field; 404 for a destination or account),
+   *   WALLET_NOT_FOUND (WalletError), RatesUnavailableError (502)
    */
   async create(owner: Owner, query: QuoteQuery): Promise<Quote> {
     const amountField = givenAmount(query)
     const wallet = await findWallet(this.db, owner, query.wallet_uuid)
-    if (!wallet) throw new WalletNotFoundError()
+    if (!wallet) throw walletNotFound()
     const from = await this.#currency(query.from_uuid, 'from_uuid')
     for (const field of TARGET_FIELDS) {
       if (query[field] !== undefined && !TAKES[query.order_type].includes(field)) {
@@ -290,7 +250,7 @@ export class QuoteService {
       // The bound is on from.amount, even when the caller gave amount_to.
       const bound = fromMinor(error.limitMinor, from.decimals)
       const which = error.code === 'AMOUNT_TOO_SMALL' ? 'at least' : 'at most'
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         error.code,
         error.field,
         `The amount paid must be ${which} ${bound} ${from.code} for ${query.order_type}.`,
@@ -368,11 +328,7 @@ export class QuoteService {
   async #currency(uuid: string, field: QuoteField): Promise<repo.CurrencyRow> {
     const currency = (await this.#catalogue()).get(uuid.toLowerCase())
     if (!currency) {
-      throw new QuoteRejectedError(
-        'CURRENCY_NOT_FOUND',
-        field,
-        `No currency ${uuid} in the catalogue.`,
-      )
+      throw quoteRejected('CURRENCY_NOT_FOUND', field, `No currency ${uuid} in the catalogue.`)
     }
     return currency
   }
@@ -413,7 +369,7 @@ export class QuoteService {
         requireBankRail(type, from)
         const destination = await this.#destination(owner, query)
         if (destination.type !== 'SEPA') {
-          throw new QuoteRejectedError(
+          throw quoteRejected(
             'DESTINATION_TYPE_MISMATCH',
             'destination_id',
             `${type} pays a SEPA destination; this one is ${destination.type}.`,
@@ -439,7 +395,7 @@ export class QuoteService {
         if (query.to_uuid === undefined) throw invalid('to_uuid', `is required for ${type}`)
         const to = await this.#currency(query.to_uuid, 'to_uuid')
         if (!isExchangeable(from, to)) {
-          throw new QuoteRejectedError(
+          throw quoteRejected(
             'DIRECTION_NOT_OFFERED',
             'to_uuid',
             from.code === to.code && from.uuid !== to.uuid
@@ -472,7 +428,7 @@ export class QuoteService {
 
   async #ownWallet(owner: Owner, walletId: string) {
     const wallet = await findWallet(this.db, owner, walletId)
-    if (!wallet) throw new WalletNotFoundError()
+    if (!wallet) throw walletNotFound()
     return wallet
   }
 
@@ -486,7 +442,7 @@ export class QuoteService {
       walletId: query.wallet_uuid,
       destinationId: query.destination_id,
     })
-    if (!destination) throw new QuoteTargetNotFoundError('DESTINATION_NOT_FOUND')
+    if (!destination) throw new QuoteError({ kind: 'DESTINATION_NOT_FOUND' })
     return destination
   }
 
@@ -502,7 +458,7 @@ export class QuoteService {
   async #cryptoTarget(owner: Owner, query: QuoteQuery, from: repo.CurrencyRow): Promise<Resolved> {
     const type = query.order_type
     if (from.type === 'fiat' || !from.chain) {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'CURRENCY_NOT_ALLOWED',
         'from_uuid',
         `${type} withdraws a coin or token, not ${from.code}.`,
@@ -515,7 +471,7 @@ export class QuoteService {
     if (query.address !== undefined) {
       const check = validateAddress(chain, query.address)
       if (!check.ok) {
-        throw new QuoteRejectedError(
+        throw quoteRejected(
           'ADDRESS_INVALID',
           'address',
           `Not a ${chain} address: ${check.reason}.`,
@@ -557,7 +513,7 @@ export class QuoteService {
     }
     if (destination.type === 'CRYPTO_INTERNAL') {
       if (destination.wallet_uuid === query.wallet_uuid) {
-        throw new QuoteRejectedError(
+        throw quoteRejected(
           'TARGET_IS_SOURCE',
           'destination_id',
           'This destination is the paying wallet itself.',
@@ -571,14 +527,14 @@ export class QuoteService {
       }
     }
     if (destination.type !== 'CRYPTO_EXTERNAL') {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'DESTINATION_TYPE_MISMATCH',
         'destination_id',
         `${type} pays a crypto destination; this one is ${destination.type}.`,
       )
     }
     if (destination.chain !== chain) {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'CHAIN_MISMATCH',
         'destination_id',
         `This destination is on ${destination.chain}; ${currencyName(from)} is sent on ${chain}.`,
@@ -615,7 +571,7 @@ export class QuoteService {
   ) {
     const walletId = await repo.findAddressOwner(this.db, owner.tenantId, chain, address)
     if (walletId === query.wallet_uuid) {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'TARGET_IS_SOURCE',
         field,
         'This address belongs to the paying wallet itself.',
@@ -630,17 +586,17 @@ export class QuoteService {
       throw invalid('fiat_account_id', `is required for ${type}`)
     }
     const account = await repo.findFiatAccount(this.db, owner, query.fiat_account_id)
-    if (!account) throw new QuoteTargetNotFoundError('FIAT_ACCOUNT_NOT_FOUND')
+    if (!account) throw new QuoteError({ kind: 'FIAT_ACCOUNT_NOT_FOUND' })
     const types = CARD_SUB_ACCOUNT_TYPES[type]!
     if (!types.includes(account.sub_account_type)) {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'FIAT_ACCOUNT_TYPE_MISMATCH',
         'fiat_account_id',
         `${type} tops up a ${types.join(' or ')} account; this one is ${account.sub_account_type}.`,
       )
     }
     if (account.status !== 'ACTIVE') {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'FIAT_ACCOUNT_NOT_ACTIVE',
         'fiat_account_id',
         `This account is ${account.status}: it takes no top-ups.`,
@@ -648,7 +604,7 @@ export class QuoteService {
     }
     const to = await this.#currency(account.currency_uuid, 'fiat_account_id')
     if (type === 'TRANSFER_CARD_WHOLESALE' ? !isWholesaleSource(from) : from.uuid !== to.uuid) {
-      throw new QuoteRejectedError(
+      throw quoteRejected(
         'CURRENCY_NOT_ALLOWED',
         'from_uuid',
         type === 'TRANSFER_CARD_WHOLESALE'
@@ -697,7 +653,7 @@ function parseAmount(text: string, currency: repo.CurrencyRow, field: AmountFiel
 function requireBankRail(type: OrderType, from: repo.CurrencyRow) {
   const codes = BANK_RAIL_CURRENCIES[type]!
   if (from.type !== 'fiat' || !codes.includes(from.code)) {
-    throw new QuoteRejectedError(
+    throw quoteRejected(
       'CURRENCY_NOT_ALLOWED',
       'from_uuid',
       `${type} takes ${codes.join(', ')}, not ${from.code}.`,

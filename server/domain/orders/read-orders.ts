@@ -1,6 +1,6 @@
 import type { Order, OrderList, OrderQuery } from '../../../contract/orders.ts'
+import type { Owner } from '../owner.ts'
 import { historyPage, rowsFor } from '../page.ts'
-import type { Owner } from '../wallets/repository.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { renderOrder } from './render-order.ts'

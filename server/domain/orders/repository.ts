@@ -4,7 +4,7 @@ import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/o
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
 import type { NewActivity } from '../activity/repository.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 

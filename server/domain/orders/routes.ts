@@ -10,14 +10,10 @@ import {
   PlaceOrderBody,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { SandboxBank } from '../../providers/banking/sandbox.ts'
-import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
 import { isPayout } from './payout-step-up.ts'
-import { ORDER_JOB, OrderService } from './service.ts'
 
 const unprocessable = (code: string, detail: string, field: string) =>
   new ProblemError(422, code, detail, {
@@ -115,35 +111,23 @@ export const toProblem = (error: unknown) => {
         `The deposit order is ${failure.status}: it awaits no transfer.`,
         { extensions: { order_status: failure.status } },
       )
+    default:
+      return assertNever(failure)
   }
-}
-
-/** The order service with the rails the configuration picks (only the sandbox ones exist). */
-export function createOrderService(app: FastifyInstance, config: Config) {
-  return new OrderService(
-    app.db,
-    app.jobs,
-    {
-      bank: new SandboxBank(config.sandboxBank),
-      chain: new SandboxChainPayouts({ blockMs: config.sandboxChain.blockMs }),
-    },
-    { maxConfirmations: config.sandboxChain.maxConfirmations },
-  )
 }
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 const problems = { 401: Problem, 422: Problem, 423: Problem }
 
 /** v1 (raw token): placing, reading and cancelling orders; registers the job that carries them. */
-export default async function orderRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = createOrderService(app, opts.config)
-  app.jobs.register(ORDER_JOB, service.process)
+export default async function orderRoutes(app: FastifyInstance) {
+  const service = app.services.orders
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
     '/orders/:order_type',
     {
-      // Holds the total at once: an API key needs the money role (infra/auth.ts).
+      // Holds the total at once: an API key needs the money role (auth/authenticate.ts).
       config: { movesMoney: true, product: productOfOrderType },
       preHandler: app.requireStepUpWhen(isPayout),
       schema: {

@@ -2,18 +2,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { SandboxBankTransfer, SandboxBankTransferBody } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { TENANT_HEADER } from '../../../contract/tenancy.ts'
-import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { createOrderService, toProblem } from './routes.ts'
+import { toProblem } from './routes.ts'
 
 /**
  * /api/sandbox/bank-transfers: the sandbox bank reports a transfer that
  * reached the platform's account. Its reference completes the deposit order
  * awaiting it, at once.
  */
-export default async function sandboxBankRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = createOrderService(app, opts.config)
+export default async function sandboxBankRoutes(app: FastifyInstance) {
+  // The outside party may name a tenant; read by the same hook as every API route's.
+  app.addHook('onRequest', app.readTenant)
+  const service = app.services.orders
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
@@ -35,10 +35,9 @@ export default async function sandboxBankRoutes(app: FastifyInstance, opts: { co
       },
     },
     async (request, reply) => {
-      const tenantHeader = request.headers[TENANT_HEADER]
       const transfer = await translateErrors(
         service.receiveBankTransfer({
-          tenantId: typeof tenantHeader === 'string' && tenantHeader ? tenantHeader : undefined,
+          tenantId: request.tenantId || undefined,
           reference: request.body.reference,
           amount: request.body.amount,
           currency: request.body.currency,

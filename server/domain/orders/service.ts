@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Order, OrderList, OrderQuery, SandboxBankTransfer } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
-import type { Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
 import { type BankTransferRequest, receiveBankTransfer } from './bank-transfers.ts'
 import { cancelOrder } from './cancel-order.ts'
 import {

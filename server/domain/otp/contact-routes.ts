@@ -10,10 +10,10 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { User } from '../../../contract/user.ts'
 import type { Config } from '../../config.ts'
-import { sessionOnlyRoutes } from '../../infra/auth.ts'
 import { translateErrors } from '../../infra/problem.ts'
+import { sessionOnlyRoutes } from '../auth/authenticate.ts'
 import { UserService } from '../user/service.ts'
-import { createOtpService, emailRecipient, phoneRecipient, translate } from './http.ts'
+import { emailRecipient, phoneRecipient, translate } from './http.ts'
 import type { Recipient } from './rules.ts'
 
 const requestProblems = {
@@ -38,10 +38,10 @@ const confirmProblems = {
  * Two-step change of the signed-in user's e-mail or phone: PATCH sends a code
  * to the new contact, POST with that code makes the change. Protected.
  */
-export default async function contactRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function contactRoutes(app: FastifyInstance, _opts: { config: Config }) {
   // A key acting for its owner must not change where their codes go (and sign them out).
   sessionOnlyRoutes(app)
-  const service = createOtpService(app, opts.config)
+  const service = app.services.otp
   const users = new UserService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

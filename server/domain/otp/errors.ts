@@ -1,4 +1,5 @@
 import type { OtpChannel } from '../../../contract/otp.ts'
+import { DomainError } from '../failure.ts'
 
 /** The failures the one-time-code use cases return; problems.ts maps each to its HTTP answer. */
 export type OtpFailure =
@@ -22,9 +23,4 @@ export type OtpFailure =
   /** A step-up code has nowhere to go: the account has neither e-mail nor phone. */
   | { kind: 'NO_CONTACT' }
 
-export class OtpError extends Error {
-  constructor(readonly failure: OtpFailure) {
-    super(failure.kind)
-    this.name = 'OtpError'
-  }
-}
+export class OtpError extends DomainError<OtpFailure> {}

@@ -1,21 +1,10 @@
-import type { FastifyInstance } from 'fastify'
-import type { Config } from '../../config.ts'
-import { ProblemError } from '../../infra/problem.ts'
+import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { normaliseEmail } from '../auth/rules.ts'
-import { AuthService } from '../auth/service.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { normalisePhone } from './phone.ts'
 import type { Recipient } from './rules.ts'
-import { OtpService } from './service.ts'
 
-/** What the two route files (sign-in, contact change) share: the service, inputs, and the one error switch. */
-
-export function createOtpService(app: FastifyInstance, config: Config): OtpService {
-  return new OtpService(app.db, app.messaging, new AuthService(app.db, app.tokens, config), {
-    ...config.otp,
-    key: config.secrets.refreshKey,
-  })
-}
+/** What the two route files (sign-in, contact change) share: the inputs and the one error switch. */
 
 /** A 422 shaped like the schema validator's, for rules the schema cannot state. */
 function invalidField(field: string, message: string): ProblemError {
@@ -98,6 +87,8 @@ function toProblem(failure: OtpFailure): ProblemError {
       return failure.channel === 'email'
         ? invalidField('/body/email', 'is already your e-mail')
         : invalidField('/body/phone', 'is already your phone number')
+    default:
+      return assertNever(failure)
   }
 }
 

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { OtpPurpose } from '../../../contract/otp.ts'
 import type { DB, OtpConsumedReason } from '../../infra/db/schema.ts'
 import { revokeSessions } from '../auth/security-repository.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import type { Language } from './messages.ts'
 import type { AttemptState, Recipient } from './rules.ts'
 
@@ -162,10 +163,7 @@ export function findUserByIdentifier(db: Executor, scope: Scope) {
 }
 
 /** The account's chosen language, for messages to its new contact. */
-export async function findUserLanguage(
-  db: Executor,
-  owner: { tenantId: string; userId: string },
-): Promise<Language | null> {
+export async function findUserLanguage(db: Executor, owner: Owner): Promise<Language | null> {
   const row = await db
     .selectFrom('user_profiles')
     .select('language')
@@ -214,7 +212,7 @@ export function findOtherOwner(db: Executor, scope: Scope, userId: string) {
 /** The account's current identifier on the channel (null when it has none yet). */
 export async function findContact(
   db: Executor,
-  owner: { tenantId: string; userId: string },
+  owner: Owner,
   channel: Recipient['channel'],
 ): Promise<string | null | undefined> {
   const row = await db
@@ -228,7 +226,7 @@ export async function findContact(
 
 export async function setContact(
   trx: Transaction<DB>,
-  owner: { tenantId: string; userId: string },
+  owner: Owner,
   recipient: Recipient,
   now: Date,
 ): Promise<void> {
@@ -243,7 +241,7 @@ export async function setContact(
 /** Ends every session of the user but one; returns how many ended. */
 export const revokeOtherSessions = (
   trx: Transaction<DB>,
-  owner: { tenantId: string; userId: string; sessionId: string },
+  owner: OwnerSession,
   reason: string,
   now: Date,
 ): Promise<number> => revokeSessions(trx, owner, { except: owner.sessionId }, reason, now)

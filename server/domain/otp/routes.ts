@@ -12,13 +12,7 @@ import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
-import {
-  createOtpService,
-  emailRecipient,
-  phoneRecipient,
-  requestContext,
-  translate,
-} from './http.ts'
+import { emailRecipient, phoneRecipient, requestContext, translate } from './http.ts'
 
 const sendProblems = {
   404: Problem,
@@ -32,7 +26,7 @@ const verifyProblems = { 400: Problem, 419: Problem, 422: Problem, 423: Problem,
 /** Signing in (and up) with a one-time code by e-mail or SMS. All public. */
 export default async function otpRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts
-  const service = createOtpService(app, config)
+  const service = app.services.otp
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   // Per address, on top of the per-identifier rules of the service: one client

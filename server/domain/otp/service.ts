@@ -10,6 +10,7 @@ import {
 import type { AuthService, RequestContext } from '../auth/service.ts'
 import { emitEvent } from '../events/outbox.ts'
 import { maskEmail, maskPhone } from '../events/rules.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
@@ -24,16 +25,6 @@ import {
   type Recipient,
   resendWait,
 } from './rules.ts'
-
-export interface Owner {
-  tenantId: string
-  userId: string
-}
-
-/** The signed-in session a contact change is confirmed from: it survives the change. */
-export interface OwnerSession extends Owner {
-  sessionId: string
-}
 
 const CHANGE_PURPOSE: Record<OtpChannel, OtpPurpose> = {
   email: 'change_email',

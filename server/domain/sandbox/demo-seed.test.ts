@@ -11,8 +11,8 @@ import type { FiatAccountList } from '../../../contract/fiat-accounts.ts'
 import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { TransactionList, WalletList } from '../../../contract/wallets.ts'
+import { startBanner } from '../../banner.ts'
 import { DEFAULT_DEMO_PASSWORD, loadConfig } from '../../config.ts'
-import { startBanner } from '../../infra/banner.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import {
   bearer,

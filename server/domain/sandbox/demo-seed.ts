@@ -31,7 +31,8 @@ import { approveForDemo } from '../kyc/service.ts'
 import type { Posting } from '../ledger/rules.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
-import { findWallets, type Owner } from '../wallets/repository.ts'
+import type { Owner } from '../owner.ts'
+import { findWallets } from '../wallets/repository.ts'
 import { WalletService } from '../wallets/service.ts'
 
 export const DEMO_EMAIL = 'demo@finplatform.local'
@@ -730,7 +731,7 @@ export const DEMO_SEED_VERSION = 2
  * this version of it whole yet, then marked. A later start reads the mark and
  * seeds nothing — the walk over every demo item took about half a second of
  * each start. A start that dies half-way leaves no mark, so the next one
- * finishes the job. The start banner prints its sign-in (infra/banner.ts).
+ * finishes the job. The start banner prints its sign-in (server/banner.ts).
  */
 export default async function demoSeed(app: FastifyInstance, opts: { config: Config }) {
   // A DEMO_PASSWORD the policy refuses stops the start, seeded or not.

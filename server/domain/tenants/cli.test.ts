@@ -7,13 +7,12 @@ import { acquireDataDirLock } from '../../infra/db/data-dir-lock.ts'
 import type { Database } from '../../infra/db/database.ts'
 import { openDatabase } from '../../infra/db/database.ts'
 import { migrate, readMigrations } from '../../infra/db/migrate.ts'
-import { ensureDemoTenant } from '../../infra/db/seed.ts'
 import { createTestDatabase, describeServer, provision } from '../../test-support.ts'
 import { PasskeyService } from '../auth/passkeys.ts'
 import type { AuthService } from '../auth/service.ts'
 import { EXIT, flagOf, parseCommand, runTenantCli, UsageError } from './cli.ts'
 import { openCliDatabase } from './cli-database.ts'
-import { TenantService } from './service.ts'
+import { seedTenants, TenantService } from './service.ts'
 
 describe('the tenant CLI’s command line', () => {
   it.each([
@@ -100,7 +99,7 @@ describeServer('the tenant CLI against a database', () => {
   beforeAll(async () => {
     database = await createTestDatabase()
     await migrate(database.db)
-    await ensureDemoTenant(database.db)
+    await seedTenants(database.db)
   })
   afterAll(() => database?.close())
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
 import { PRODUCTS } from '../../../contract/tenants.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { assertNever } from '../../infra/problem.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { TenantError } from './errors.ts'
 import {
@@ -256,6 +257,8 @@ export async function runCommand(
       case 'INVALID_SETTINGS':
         output.err(`Not saved:\n${faultLines(failure.faults)}`)
         break
+      default:
+        return assertNever(failure)
     }
     return EXIT.refused
   }

@@ -1,3 +1,4 @@
+import { DomainError } from '../failure.ts'
 import type { Fault } from './rules.ts'
 
 /** The failures of the tenant use cases; routes.ts and the CLI each word them. */
@@ -9,9 +10,4 @@ export type TenantFailure =
   /** Settings that fail rules.resolveSettings, every fault at once. */
   | { kind: 'INVALID_SETTINGS'; faults: Fault[] }
 
-export class TenantError extends Error {
-  constructor(readonly failure: TenantFailure) {
-    super(failure.kind)
-    this.name = 'TenantError'
-  }
-}
+export class TenantError extends DomainError<TenantFailure> {}

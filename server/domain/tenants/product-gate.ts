@@ -60,7 +60,7 @@ export default fp(
       if (rule === undefined || request.tenantId === '') return
       const product = typeof rule === 'function' ? rule(request) : rule
       if (product === undefined) return
-      // Read with the session by a signed-in call (infra/auth.ts); an API key's call reads it here.
+      // Read with the session by a signed-in call (auth/authenticate.ts); an API key's call reads it here.
       const products = request.tenantProducts ?? (await tenants.products(request.tenantId))
       if (products && products[product] === false) {
         throw new ProblemError(

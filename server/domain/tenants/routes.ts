@@ -5,22 +5,32 @@ import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
 import { TenantConfig } from '../../../contract/tenants.ts'
 import type { Config } from '../../config.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { CardCrypto } from '../cards/card-crypto.ts'
 import { TenantError } from './errors.ts'
 import { TenantService, toConfig } from './service.ts'
 
+/** The one switch from tenant failures to HTTP answers. */
 const toProblem = (error: unknown) => {
   if (!(error instanceof TenantError)) return undefined
-  // The tenant was checked by the scope a moment ago; only a deletion in between lands here.
-  if (error.failure.kind === 'TENANT_NOT_FOUND') {
-    return new ProblemError(
-      404,
-      'TENANT_NOT_FOUND',
-      `There is no tenant ${error.failure.tenantId}.`,
-    )
+  const failure = error.failure
+  switch (failure.kind) {
+    // The tenant was checked by the scope a moment ago; only a deletion in between lands here.
+    case 'TENANT_NOT_FOUND':
+      return new ProblemError(404, failure.kind, `There is no tenant ${failure.tenantId}.`)
+    // Creating and updating are the CLI's (cli.ts); these routes only read, so never land here.
+    case 'TENANT_EXISTS':
+      return new ProblemError(409, failure.kind, `A tenant ${failure.tenantId} exists already.`)
+    case 'INVALID_SETTINGS':
+      return new ProblemError(
+        422,
+        failure.kind,
+        failure.faults.map((f) => `${f.field} ${f.message}`).join('; '),
+        { title: 'Unprocessable Content', errors: failure.faults },
+      )
+    default:
+      return assertNever(failure)
   }
-  return undefined
 }
 
 /** A strong validator of the exact JSON sent: equal bodies, equal tags. */

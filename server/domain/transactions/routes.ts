@@ -5,27 +5,31 @@ import type { FastifyInstance } from 'fastify'
 import { Counter } from 'prom-client'
 import { Problem } from '../../../contract/problem.ts'
 import { TransactionList, TransactionQuery, WalletTransaction } from '../../../contract/wallets.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
-import { csvFilename, InvalidDateRangeError } from './rules.ts'
-import { TransactionNotFoundError, TransactionService } from './service.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import { WalletError } from '../wallets/errors.ts'
+import { translateWalletError } from '../wallets/routes.ts'
+import { TransactionError } from './errors.ts'
+import { csvFilename } from './rules.ts'
+import { TransactionService } from './service.ts'
 
 /** The one switch from history failures to HTTP answers, for both bases. */
 const toProblem = (error: unknown) => {
   // Another user's wallet answers exactly like one that does not exist.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+  const walletProblem = translateWalletError(error)
+  if (walletProblem) return walletProblem
+  if (!(error instanceof TransactionError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'TRANSACTION_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such transaction in this wallet.')
+    case 'INVALID_DATE_RANGE':
+      return new ProblemError(422, 'VALIDATION_FAILED', '/querystring/from must not be after to', {
+        title: 'Unprocessable Content',
+        errors: [{ field: '/querystring/from', message: 'must not be after to' }],
+      })
+    default:
+      return assertNever(failure)
   }
-  if (error instanceof TransactionNotFoundError) {
-    return new ProblemError(404, 'TRANSACTION_NOT_FOUND', 'No such transaction in this wallet.')
-  }
-  if (error instanceof InvalidDateRangeError) {
-    return new ProblemError(422, 'VALIDATION_FAILED', '/querystring/from must not be after to', {
-      title: 'Unprocessable Content',
-      errors: [{ field: '/querystring/from', message: 'must not be after to' }],
-    })
-  }
-  return undefined
 }
 
 const WalletParams = Type.Object({ wallet_uuid: Type.String({ format: 'uuid' }) })
@@ -44,7 +48,8 @@ const FILTERS_DESCRIPTION =
 
 /** A wallet the replica does not hold yet (made a moment ago): the primary is asked. */
 const isMiss = (error: unknown) =>
-  error instanceof WalletNotFoundError || error instanceof TransactionNotFoundError
+  (error instanceof WalletError && error.failure.kind === 'WALLET_NOT_FOUND') ||
+  (error instanceof TransactionError && error.failure.kind === 'TRANSACTION_NOT_FOUND')
 
 /** v2: a wallet's history, one page at a time, and one record, read from the replica. Protected. */
 export default async function transactionRoutes(app: FastifyInstance) {

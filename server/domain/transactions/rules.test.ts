@@ -7,7 +7,6 @@ import {
   csvHeader,
   csvRecord,
   currencyFilter,
-  InvalidDateRangeError,
 } from './rules.ts'
 
 describe('CSV fields (RFC 4180)', () => {
@@ -78,6 +77,6 @@ describe('filters', () => {
     ).not.toThrow()
     expect(() =>
       checkDateRange({ from: '2025-01-02T00:00:00Z', to: '2025-01-02T01:00:00+02:00' }),
-    ).toThrow(InvalidDateRangeError)
+    ).toThrow('INVALID_DATE_RANGE')
   })
 })

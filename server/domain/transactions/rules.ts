@@ -4,22 +4,17 @@
  */
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { isUuid } from '../../infra/uuid.ts'
-
-export class InvalidDateRangeError extends Error {
-  constructor() {
-    super('INVALID_DATE_RANGE')
-    this.name = 'InvalidDateRangeError'
-  }
-}
+import { TransactionError } from './errors.ts'
 
 /**
  * `from` is inclusive and `to` exclusive, so `from == to` is a valid, empty
  * range; only a range that runs backwards is a mistake.
- * @throws InvalidDateRangeError when `from` is after `to`
+ * @throws TransactionError INVALID_DATE_RANGE when `from` is after `to`
  */
 export function checkDateRange(range: { from?: string; to?: string }): void {
   if (range.from === undefined || range.to === undefined) return
-  if (Date.parse(range.from) > Date.parse(range.to)) throw new InvalidDateRangeError()
+  if (Date.parse(range.from) > Date.parse(range.to))
+    throw new TransactionError({ kind: 'INVALID_DATE_RANGE' })
 }
 
 /**

@@ -3,22 +3,16 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { labelFor, NO_LABEL, type RecordLabel, recordLabels } from '../activity/labels.ts'
+import type { Owner } from '../owner.ts'
 import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
-import type { Owner } from '../wallets/repository.ts'
+import { walletNotFound } from '../wallets/errors.ts'
 import { findWallet } from '../wallets/repository.ts'
-import { WalletNotFoundError } from '../wallets/service.ts'
+import { TransactionError } from './errors.ts'
 import type { Cursor, TransactionFilter, TransactionRow } from './repository.ts'
 import * as repo from './repository.ts'
 import { checkDateRange, csvHeader, csvTransaction } from './rules.ts'
 
 export type { TransactionFilter } from './repository.ts'
-
-export class TransactionNotFoundError extends Error {
-  constructor() {
-    super('TRANSACTION_NOT_FOUND')
-    this.name = 'TransactionNotFoundError'
-  }
-}
 
 /** Rows per keyset page of the CSV export: one short query each, about 1 MB of objects at most. */
 export const EXPORT_PAGE_SIZE = 1000
@@ -46,8 +40,8 @@ export class TransactionService {
   }
 
   /**
-   * @throws WalletNotFoundError also for another user's (or tenant's) wallet
-   * @throws InvalidDateRangeError when `from` is after `to`
+   * @throws WALLET_NOT_FOUND (WalletError) also for another user's (or tenant's) wallet
+   * @throws TransactionError INVALID_DATE_RANGE when `from` is after `to`
    */
   async listTransactions(
     owner: Owner,
@@ -67,13 +61,13 @@ export class TransactionService {
   }
 
   /**
-   * @throws WalletNotFoundError for a wallet the owner does not hold
-   * @throws TransactionNotFoundError for a record of any other wallet, the owner's included
+   * @throws WALLET_NOT_FOUND (WalletError) for a wallet the owner does not hold
+   * @throws TransactionError TRANSACTION_NOT_FOUND for a record of any other wallet, the owner's included
    */
   async getTransaction(owner: Owner, walletId: string, id: string): Promise<WalletTransaction> {
     const scope = await this.#scope(owner, walletId, {})
     const row = await repo.findTransaction(this.db, scope, id)
-    if (!row) throw new TransactionNotFoundError()
+    if (!row) throw new TransactionError({ kind: 'TRANSACTION_NOT_FOUND' })
     return toTransaction(row, labelFor(await recordLabels(this.db, scope.tenantId, [row]), row))
   }
 
@@ -85,7 +79,7 @@ export class TransactionService {
    * connection is held between pages. Not a snapshot: a record written during
    * the export is left out (it is newer than the first page) and a status that
    * changes shows as it was when its page was read.
-   * @throws WalletNotFoundError, InvalidDateRangeError as listTransactions
+   * @throws WALLET_NOT_FOUND (WalletError), TransactionError INVALID_DATE_RANGE as listTransactions
    */
   async exportCsv(
     owner: Owner,
@@ -118,7 +112,7 @@ export class TransactionService {
   async #scope(owner: Owner, walletId: string, filter: TransactionFilter) {
     checkDateRange(filter)
     const wallet = await findWallet(this.db, owner, walletId)
-    if (!wallet) throw new WalletNotFoundError()
+    if (!wallet) throw walletNotFound()
     return { tenantId: owner.tenantId, walletId: wallet.id }
   }
 }

@@ -1,13 +1,9 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { UserDataPatch } from '../../../contract/user.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
-
-export interface Owner {
-  tenantId: string
-  userId: string
-}
 
 export function findUser(db: Executor, owner: Owner) {
   return db

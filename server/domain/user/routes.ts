@@ -2,40 +2,37 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
 import { User, UserData, UserDataPatch } from '../../../contract/user.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import {
-  UserCountryNotSupportedError,
-  UserDataInvalidError,
-  UserNotFoundError,
-  UserService,
-} from './service.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import type { Owner } from '../owner.ts'
+import { UserError } from './errors.ts'
+import { UserService } from './service.ts'
 
 /** The one switch from user failures to HTTP answers. */
 const toProblem = (error: unknown) => {
-  if (error instanceof UserNotFoundError) {
-    return new ProblemError(404, 'USER_NOT_FOUND', 'The signed-in user no longer exists.')
+  if (!(error instanceof UserError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    case 'USER_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'The signed-in user no longer exists.')
+    // The same answer as a body that fails its schema (infra/errors.ts), so the
+    // app handles one shape of 422 whichever check caught the field.
+    case 'USER_DATA_INVALID':
+      return new ProblemError(
+        422,
+        'VALIDATION_FAILED',
+        failure.errors.map((e) => `${e.field} ${e.message}`).join('; '),
+        { title: 'Unprocessable Content', errors: failure.errors },
+      )
+    // Worded as KYC's refusal of the same country (kyc/routes.ts), on this body's field.
+    case 'COUNTRY_NOT_SUPPORTED': {
+      const list = failure.supported.join(', ')
+      return new ProblemError(422, failure.kind, `This service takes addresses in ${list} only.`, {
+        errors: [{ field: '/body/address/country', message: `One of: ${list}.` }],
+      })
+    }
+    default:
+      return assertNever(failure)
   }
-  // The same answer as a body that fails its schema (infra/errors.ts), so the
-  // app handles one shape of 422 whichever check caught the field.
-  if (error instanceof UserDataInvalidError) {
-    return new ProblemError(
-      422,
-      'VALIDATION_FAILED',
-      error.errors.map((e) => `${e.field} ${e.message}`).join('; '),
-      { title: 'Unprocessable Content', errors: error.errors },
-    )
-  }
-  // Worded as KYC's refusal of the same country (kyc/routes.ts), on this body's field.
-  if (error instanceof UserCountryNotSupportedError) {
-    const list = error.supported.join(', ')
-    return new ProblemError(
-      422,
-      'COUNTRY_NOT_SUPPORTED',
-      `This service takes addresses in ${list} only.`,
-      { errors: [{ field: '/body/address/country', message: `One of: ${list}.` }] },
-    )
-  }
-  return undefined
 }
 
 const problems = { 401: Problem, 404: Problem, 423: Problem }
@@ -43,7 +40,7 @@ const problems = { 401: Problem, 404: Problem, 423: Problem }
 export default async function userRoutes(app: FastifyInstance) {
   const service = new UserService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const owner = (request: { auth: { tenantId: string; userId: string } }) => request.auth
+  const owner = (request: { auth: Owner }) => request.auth
 
   api.get(
     '/user',

@@ -1,13 +1,9 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { WalletType } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
-
-export interface Owner {
-  tenantId: string
-  userId: string
-}
 
 const WALLET_COLUMNS = ['id', 'type', 'created_at'] as const
 

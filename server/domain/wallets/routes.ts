@@ -4,25 +4,32 @@ import type { FastifyInstance } from 'fastify'
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateWalletBody, Wallet, WalletList } from '../../../contract/wallets.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
-import { WalletNotFoundError, WalletService, WalletTypeNotOfferedError } from './service.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import { WalletError, type WalletFailure } from './errors.ts'
+import { WalletService } from './service.ts'
 
-/** The one switch from wallet failures to HTTP answers. */
-const toProblem = (error: unknown) => {
-  // Another user's wallet answers exactly like one that does not exist.
-  if (error instanceof WalletNotFoundError) {
-    return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+/** The one switch from wallet failures to HTTP answers (other areas' WALLET_NOT_FOUND included). */
+export function walletProblem(failure: WalletFailure): ProblemError {
+  switch (failure.kind) {
+    // Another user's wallet answers exactly like one that does not exist.
+    case 'WALLET_NOT_FOUND':
+      return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
+    case 'WALLET_TYPE_NOT_OFFERED':
+      return new ProblemError(
+        422,
+        'WALLET_TYPE_NOT_OFFERED',
+        `This service offers ${failure.offered.join(', ') || 'no'} wallets.`,
+        { errors: [{ field: '/body/type', message: `One of: ${failure.offered.join(', ')}.` }] },
+      )
+    default:
+      return assertNever(failure)
   }
-  if (error instanceof WalletTypeNotOfferedError) {
-    return new ProblemError(
-      422,
-      'WALLET_TYPE_NOT_OFFERED',
-      `This service offers ${error.offered.join(', ') || 'no'} wallets.`,
-      { errors: [{ field: '/body/type', message: `One of: ${error.offered.join(', ')}.` }] },
-    )
-  }
-  return undefined
 }
+
+/** For the routes of every area whose use cases fail with a WalletError. */
+export const translateWalletError = (error: unknown) =>
+  error instanceof WalletError ? walletProblem(error.failure) : undefined
+const toProblem = translateWalletError
 
 const WalletParams = Type.Object({ wallet_uuid: Type.String({ format: 'uuid' }) })
 const problems = { 401: Problem, 422: Problem, 423: Problem }

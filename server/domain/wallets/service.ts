@@ -5,24 +5,10 @@ import type { Balance, Wallet, WalletList, WalletType } from '../../../contract/
 import type { DB } from '../../infra/db/schema.ts'
 import { findCurrenciesByUuid } from '../catalog/repository.ts'
 import { openWalletAccounts, walletBalances } from '../ledger/service.ts'
+import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
-import type { Owner } from './repository.ts'
+import { WalletError, walletNotFound } from './errors.ts'
 import * as repo from './repository.ts'
-
-export class WalletNotFoundError extends Error {
-  constructor() {
-    super('WALLET_NOT_FOUND')
-    this.name = 'WalletNotFoundError'
-  }
-}
-
-/** The tenant does not offer wallets of this type (its configuration's `wallet_types`). */
-export class WalletTypeNotOfferedError extends Error {
-  constructor(readonly offered: string[]) {
-    super('WALLET_TYPE_NOT_OFFERED')
-    this.name = 'WalletTypeNotOfferedError'
-  }
-}
 
 type WalletRow = Awaited<ReturnType<typeof repo.findWallet>> & {}
 
@@ -37,11 +23,12 @@ export class WalletService {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** A new, empty wallet of any type; a user may have several of one type. */
-  /** @throws WalletTypeNotOfferedError when the tenant does not offer `type` */
+  /** @throws WalletError WALLET_TYPE_NOT_OFFERED when the tenant does not offer `type` */
   async createWallet(owner: Owner, type: WalletType): Promise<Wallet> {
     const row = await this.db.transaction().execute(async (trx) => {
       const offered = await repo.offeredWalletTypes(trx, owner.tenantId)
-      if (!offered.includes(type)) throw new WalletTypeNotOfferedError(offered)
+      if (!offered.includes(type))
+        throw new WalletError({ kind: 'WALLET_TYPE_NOT_OFFERED', offered })
       const wallet = await repo.insertWallet(trx, owner, uuidv7(), type)
       await openWalletAccounts(trx, owner.tenantId, wallet.id)
       return wallet
@@ -65,10 +52,10 @@ export class WalletService {
     )
   }
 
-  /** @throws WalletNotFoundError also for another user's (or tenant's) wallet */
+  /** @throws WalletError WALLET_NOT_FOUND also for another user's (or tenant's) wallet */
   async getWallet(owner: Owner, walletId: string): Promise<Wallet> {
     const row = await repo.findWallet(this.db, owner, walletId)
-    if (!row) throw new WalletNotFoundError()
+    if (!row) throw walletNotFound()
     const balances = await this.#balances(owner, [row.id])
     return toWallet(row, balances.get(row.id) ?? [])
   }

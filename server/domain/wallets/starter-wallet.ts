@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { DB } from '../../infra/db/schema.ts'
 import { openWalletAccounts } from '../ledger/service.ts'
+import type { Owner } from '../owner.ts'
 import * as repo from './repository.ts'
 
 /**
@@ -14,7 +15,7 @@ import * as repo from './repository.ts'
  */
 export async function openStarterWallet(
   trx: Transaction<DB>,
-  owner: repo.Owner,
+  owner: Owner,
 ): Promise<string | undefined> {
   const offered = await repo.offeredWalletTypes(trx, owner.tenantId)
   if (!offered.includes('personal')) return undefined

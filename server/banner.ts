@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts'
-import { DEMO_EMAIL } from '../domain/sandbox/demo-seed.ts'
+import type { Config } from './config.ts'
+import { DEMO_EMAIL } from './domain/sandbox/demo-seed.ts'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 const EVERYWHERE = new Set(['0.0.0.0', '::'])

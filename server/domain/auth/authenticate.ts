@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { API_KEY_HEADER, type ApiKeyRole } from '../../contract/developer.ts'
-import type { Products } from '../../contract/tenants.ts'
-import type { Config } from '../config.ts'
-import { type SessionUser, sessionState } from '../domain/auth/repository.ts'
-import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
-import { ApiKeyAuthenticator } from '../domain/developer/key-auth.ts'
-import { actionOf, refusal } from '../domain/developer/rules.ts'
-import { ProblemError } from './problem.ts'
-
-/** v2 sends `Authorization: Bearer <token>`, v1 the raw token (SPEC.md §6). */
-export type AuthScheme = 'bearer' | 'raw'
+import { API_KEY_HEADER, type ApiKeyRole } from '../../../contract/developer.ts'
+import type { Products } from '../../../contract/tenants.ts'
+import type { Config } from '../../config.ts'
+import type { AuthScheme } from '../../infra/api-scope.ts'
+import { ProblemError } from '../../infra/problem.ts'
+import { ApiKeyAuthenticator } from '../developer/key-auth.ts'
+import { actionOf, refusal } from '../developer/rules.ts'
+import { type SessionUser, sessionState } from './repository.ts'
+import { type AccessClaims, Tokens } from './tokens.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { TokenPair } from '../../contract/auth.ts'
-import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
-import { type AccessClaims, Tokens } from '../domain/auth/tokens.ts'
+import type { TokenPair } from '../../../contract/auth.ts'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import {
   bearer,
   createTenant,
@@ -14,7 +13,8 @@ import {
   headers,
   refresh,
   signUp,
-} from '../test-support.ts'
+} from '../../test-support.ts'
+import { type AccessClaims, Tokens } from './tokens.ts'
 
 /** A protected v1 route that answers who the token says the caller is. */
 const whoami = async (scope: FastifyInstance) => {

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Config } from '../config.ts'
+import { runPeriodically } from '../infra/periodic-jobs.ts'
+import { AuthService } from './auth/service.ts'
+import { CardCrypto } from './cards/card-crypto.ts'
+import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
+import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
+import { KycService, SANDBOX_REVIEW_JOB } from './kyc/service.ts'
+import { ORDER_JOB } from './orders/order-job.ts'
+import {
+  pruneStaleQuotes,
+  QUOTE_PRUNE_BATCH,
+  QUOTE_PRUNE_EVERY_MS,
+  QUOTE_PRUNE_JOB,
+  QuoteService,
+} from './orders/quotes.ts'
+import { OrderService } from './orders/service.ts'
+import { OtpService } from './otp/service.ts'
+
+/** The use cases more than one plugin calls, each built once on the providers it needs. */
+export interface Services {
+  /** Placing, reading and cancelling orders; the sandbox bank's transfers complete them. */
+  orders: OrderService
+  /** Firm quotes and the directions list. */
+  quotes: QuoteService
+  /** Identity verification: the person's, the sandbox reviewer's and the provider's webhook. */
+  kyc: KycService
+  /** One-time codes: sign-in, contact changes and step-up. */
+  otp: OtpService
+  /** Card issuing and its monthly fees. */
+  cards: CardService
+  /** The key pair card secrets travel under (its public half is published). */
+  cardCrypto: CardCrypto
+  /** The sandbox chain's deposits (its routes exist in sandbox mode only). */
+  deposits: DepositService
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services
+  }
+}
+
+/**
+ * Builds the shared services once, on `app.providers`, and registers the jobs
+ * they run: routes.ts files take them from `app.services` and stay HTTP only.
+ */
+export default fp(
+  async function services(app: FastifyInstance, opts: { config: Config }) {
+    const { config } = opts
+    const { bank, chain, kyc, messaging, networkFees } = app.providers
+    const orders = new OrderService(
+      app.db,
+      app.jobs,
+      { bank, chain },
+      { maxConfirmations: config.sandboxChain.maxConfirmations },
+    )
+    app.jobs.register(ORDER_JOB, orders.process)
+    const verification = new KycService(app.db, kyc, app.jobs, config.kyc)
+    // The sandbox's rules approve by name: they run only where they may decide.
+    if (config.kyc.sandboxDecides) {
+      app.jobs.register(SANDBOX_REVIEW_JOB, verification.sandboxReview)
+    }
+    runPeriodically(app, config.jobs.pollMs, {
+      kind: QUOTE_PRUNE_JOB,
+      everyMs: QUOTE_PRUNE_EVERY_MS,
+      round: async (context) => ({
+        soon: (await pruneStaleQuotes(context.db, context.now)) === QUOTE_PRUNE_BATCH,
+      }),
+    })
+    const cardCrypto = new CardCrypto(config.secrets)
+    const cards = new CardService(app.db, cardCrypto, {
+      jobs: app.jobs,
+      shipping: app.providers.courier,
+    })
+    app.jobs.register(CARD_MONTHLY_FEE_JOB, cards.chargeMonthly)
+    const deposits = new DepositService(app.db, app.jobs, config.sandboxChain)
+    if (config.sandbox) app.jobs.register(DEPOSIT_JOB, deposits.step)
+    app.decorate('services', {
+      cards,
+      cardCrypto,
+      deposits,
+      orders,
+      quotes: new QuoteService(app.db, app.rates, networkFees, {
+        ttlSeconds: config.quoteTtlSeconds,
+      }),
+      kyc: verification,
+      otp: new OtpService(app.db, messaging, new AuthService(app.db, app.tokens, config), {
+        ...config.otp,
+        key: config.secrets.refreshKey,
+      }),
+    })
+  },
+  { name: 'services', dependencies: ['db', 'jobs', 'auth', 'rates', 'providers'] },
+)
