@@ -14,6 +14,12 @@ import { EXIT, flagOf, parseCommand, runTenantCli, UsageError } from './cli.ts'
 import { openCliDatabase } from './cli-database.ts'
 import { seedTenants, TenantService } from './service.ts'
 
+/**
+ * Spawning the CLI through tsx, or migrating a fresh database on disk, takes ~20 s on an idle
+ * 2-core machine and past vitest's 30 s when every worker is busy: these tests get more.
+ */
+const SLOW_PROCESS_MS = 120_000
+
 describe('the tenant CLI’s command line', () => {
   it.each([
     [['list'], { name: 'list' }],
@@ -298,52 +304,56 @@ describeServer('npm run tenant, the real process', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }))
     })
 
-  it('creates a tenant in DATA_DIR’s database or DATABASE_URL’s, and exits 0', async () => {
-    const place = await provision()
-    cleanups.push(place.dispose)
-    // PGlite: on disk in DATA_DIR (memory:// would end with the process); PostgreSQL: its database.
-    const onDisk = place.databaseUrl === 'memory://'
-    const env = { DATA_DIR: place.dataDir, ...(!onDisk && { DATABASE_URL: place.databaseUrl }) }
+  it(
+    'creates a tenant in DATA_DIR’s database or DATABASE_URL’s, and exits 0',
+    async () => {
+      const place = await provision()
+      cleanups.push(place.dispose)
+      // PGlite: on disk in DATA_DIR (memory:// would end with the process); PostgreSQL: its database.
+      const onDisk = place.databaseUrl === 'memory://'
+      const env = { DATA_DIR: place.dataDir, ...(!onDisk && { DATABASE_URL: place.databaseUrl }) }
 
-    // A fresh database: its schema is behind, so the CLI migrates only when told to.
-    const refused = await tenantCli(['list'], env)
-    expect(refused.code).toBe(EXIT.refused)
-    expect(refused.stderr).toMatch(/schema is behind this checkout .* --migrate/)
+      // A fresh database: its schema is behind, so the CLI migrates only when told to.
+      const refused = await tenantCli(['list'], env)
+      expect(refused.code).toBe(EXIT.refused)
+      expect(refused.stderr).toMatch(/schema is behind this checkout .* --migrate/)
 
-    const result = await tenantCli(
-      [
-        'create',
-        '--migrate',
-        '--name',
-        'Spawned',
-        '--products.exchange=false',
-        '--id',
-        '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33',
-      ],
-      env,
-    )
+      const result = await tenantCli(
+        [
+          'create',
+          '--migrate',
+          '--name',
+          'Spawned',
+          '--products.exchange=false',
+          '--id',
+          '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33',
+        ],
+        env,
+      )
 
-    expect(result.code, result.stderr).toBe(EXIT.ok)
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      id: '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33',
-      name: 'Spawned',
-      products: { exchange: false },
-    })
-    const database = await openDatabase({
-      databaseUrl: onDisk ? undefined : place.databaseUrl,
-      dataDir: place.dataDir,
-    })
-    try {
-      const row = await database.db
-        .selectFrom('tenants')
-        .select(['name', 'products'])
-        .where('id', '=', '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33')
-        .executeTakeFirstOrThrow()
-      expect(row).toMatchObject({ name: 'Spawned', products: { exchange: false } })
-    } finally {
-      await database.close()
-    }
-  })
+      expect(result.code, result.stderr).toBe(EXIT.ok)
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        id: '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33',
+        name: 'Spawned',
+        products: { exchange: false },
+      })
+      const database = await openDatabase({
+        databaseUrl: onDisk ? undefined : place.databaseUrl,
+        dataDir: place.dataDir,
+      })
+      try {
+        const row = await database.db
+          .selectFrom('tenants')
+          .select(['name', 'products'])
+          .where('id', '=', '5f1c8e62-3a7d-4b9e-8c21-6d4e0f9a7b33')
+          .executeTakeFirstOrThrow()
+        expect(row).toMatchObject({ name: 'Spawned', products: { exchange: false } })
+      } finally {
+        await database.close()
+      }
+    },
+    SLOW_PROCESS_MS,
+  )
 
   it('a command it does not understand exits 2 without touching a database', async () => {
     const result = await tenantCli(['create'], { DATA_DIR: '/nonexistent/tenant-cli' })
@@ -403,25 +413,29 @@ describeServer('the tenant CLI’s database: the lock and the schema', () => {
   // The lock guards the embedded database (PGlite on disk in DATA_DIR), on either project.
   const embedded = async () => ({ dataDir: (await place()).dataDir, databaseUrl: undefined })
 
-  it('on the embedded database: refused with exit 1 while the server holds it', async () => {
-    const where = await embedded()
-    const server = acquireDataDirLock(where.dataDir, 'the server')
-    try {
-      const held = await run(['list', '--migrate'], ({ migrate }) =>
+  it(
+    'on the embedded database: refused with exit 1 while the server holds it',
+    async () => {
+      const where = await embedded()
+      const server = acquireDataDirLock(where.dataDir, 'the server')
+      try {
+        const held = await run(['list', '--migrate'], ({ migrate }) =>
+          openCliDatabase({ ...where, migrate }),
+        )
+        expect(held.code).toBe(EXIT.refused)
+        expect(held.err).toMatch(/in use by the server .* only one process may open it/)
+      } finally {
+        server.release()
+      }
+      // The server stopped: the CLI may go, and lets go of the lock when done.
+      const free = await run(['list', '--migrate'], ({ migrate }) =>
         openCliDatabase({ ...where, migrate }),
       )
-      expect(held.code).toBe(EXIT.refused)
-      expect(held.err).toMatch(/in use by the server .* only one process may open it/)
-    } finally {
-      server.release()
-    }
-    // The server stopped: the CLI may go, and lets go of the lock when done.
-    const free = await run(['list', '--migrate'], ({ migrate }) =>
-      openCliDatabase({ ...where, migrate }),
-    )
-    expect(free).toMatchObject({ code: EXIT.ok })
-    acquireDataDirLock(where.dataDir, 'the server').release()
-  })
+      expect(free).toMatchObject({ code: EXIT.ok })
+      acquireDataDirLock(where.dataDir, 'the server').release()
+    },
+    SLOW_PROCESS_MS,
+  )
 
   it('the server does not start on an embedded database another process holds', async () => {
     const where = await embedded()
