@@ -148,6 +148,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/sandbox/outbox/telegram': 'listSandboxTelegramOutbox',
   'POST /api/sandbox/deposits': 'simulateDeposit',
   'POST /api/sandbox/bank-transfers': 'simulateBankTransfer',
+  'POST /api/sandbox/sepa-credits': 'simulateSepaCredit',
   'POST /api/sandbox/card-transactions': 'simulateCardTransaction',
   'POST /api/sandbox/kyc/decision': 'decideSandboxKyc',
 }

@@ -77,7 +77,7 @@ export interface CopyField {
  */
 export function CopyFields(props: { rows: readonly CopyField[] }) {
   return (
-    <dl className="fields">
+    <dl className="fields copy-fields">
       {props.rows.map(({ label, value, shown }) =>
         value ? (
           <div key={label} className="field-row">
