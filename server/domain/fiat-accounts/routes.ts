@@ -54,7 +54,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 /** A wallet's fiat accounts (v2). Protected. */
 export default async function fiatAccountRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const service = new FiatAccountService(app.db)
+  const service = new FiatAccountService(app.db, app.providers.bank)
   const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -171,7 +171,7 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
  */
 export async function fiatAccountV1Routes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const service = new FiatAccountService(app.db)
+  const service = new FiatAccountService(app.db, app.providers.bank)
   const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const v1Problem = (error: unknown) => {
