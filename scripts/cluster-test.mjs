@@ -97,6 +97,7 @@ async function call(method, path, { token, body, retry = true } = {}) {
   for (let attempt = 1; ; attempt++) {
     counters.requests++
     let response
+    let text
     try {
       response = await fetch(`${info.url}${path}`, {
         method,
@@ -108,19 +109,20 @@ async function call(method, path, { token, body, retry = true } = {}) {
         },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       })
+      if (retry && [502, 503, 504].includes(response.status) && attempt < 10) {
+        await response.body?.cancel()
+        counters.retried++
+        await sleep(100 * attempt)
+        continue
+      }
+      // Inside the try: a node killed after its headers cuts the body ("terminated").
+      text = await response.text()
     } catch (error) {
       if (!retry || attempt >= 10) throw error
       counters.retried++
       await sleep(100 * attempt)
       continue
     }
-    if (retry && [502, 503, 504].includes(response.status) && attempt < 10) {
-      await response.body?.cancel()
-      counters.retried++
-      await sleep(100 * attempt)
-      continue
-    }
-    const text = await response.text()
     return {
       status: response.status,
       body:

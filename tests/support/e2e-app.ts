@@ -121,8 +121,24 @@ export interface VaultTokens {
   refresh_token?: string | null
 }
 
-/** The token pair in the app's IndexedDB vault (db "auth", store "vault", key "tokens"). */
-export function readVault(page: Page): Promise<VaultTokens | undefined> {
+/**
+ * The token pair in the app's IndexedDB vault (db "auth", store "vault", key "tokens").
+ * Read again once the page settles if it navigated meanwhile (signing out ends in a
+ * page load of its own, which can land just after the sign-in screen showed).
+ */
+export async function readVault(page: Page): Promise<VaultTokens | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readVaultOnce(page)
+    } catch (error) {
+      const navigated = /Execution context was destroyed|navigat/i.test(String(error))
+      if (!navigated || attempt >= 5) throw error
+      await page.waitForLoadState('load')
+    }
+  }
+}
+
+function readVaultOnce(page: Page): Promise<VaultTokens | undefined> {
   return page.evaluate(
     () =>
       new Promise<VaultTokens | undefined>((resolve, reject) => {
