@@ -109,6 +109,31 @@ export function readRequests(page: Page): Promise<Request[]> {
   return page.evaluate(READ_REQUESTS) as Promise<Request[]>
 }
 
+/**
+ * Reads the timeline once a request to each of `paths` is on it. A resource
+ * joins the timeline only when its answer is complete, so a call asked before
+ * the balances showed but answered after is missing from an earlier read.
+ */
+export async function readRequestsOnceAnswered(
+  page: Page,
+  paths: string[],
+  timeout = 30_000,
+): Promise<Request[]> {
+  const allThere = page.waitForFunction(
+    (wanted) => {
+      const seen = new Set(
+        performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+      )
+      return wanted.every((path) => seen.has(path))
+    },
+    paths,
+    { timeout },
+  )
+  // Past the timeout, the caller's assertion names what is missing.
+  await allThere.catch(() => undefined)
+  return readRequests(page)
+}
+
 export const isApi = (request: Request) => new URL(request.url).pathname.startsWith('/api/')
 
 /**
