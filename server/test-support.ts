@@ -308,11 +308,19 @@ export async function createWallet(
  * Opens a fiat account in the wallet through the API, under the demo tenant's
  * active EUR prepaid program unless another program is named.
  */
+/** The demo tenant's account programs, as ensureDefaultPrograms seeds them. */
+export const DEMO_PROGRAM = {
+  prepaid: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
+  balance: defaultProgramId(DEMO_TENANT_ID, 'eur-balance'),
+  usd: defaultProgramId(DEMO_TENANT_ID, 'usd-balance'),
+  archived: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid-classic'),
+}
+
 export async function createFiatAccount(
   app: FastifyInstance,
   accessToken: string,
   walletId: string,
-  programId: string = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
+  programId: string = DEMO_PROGRAM.prepaid,
 ): Promise<FiatAccount> {
   const response = await app.inject({
     method: 'POST',

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 import {
   BALANCE_TEXT,
@@ -10,7 +10,6 @@ import {
   readRequestsOnceAnswered,
   roundTripsInARow,
   SLOW_LINK,
-  signUp,
   storageWithTokens,
   throttle,
   waitForPersistedBalance,
@@ -26,7 +25,7 @@ import {
 const session = e2eSession({ SANDBOX_BLOCK_MS: '50' })
 
 async function fundedUser(tag: string) {
-  const tokens = await signUp(session.server.url, `${tag}-${Date.now()}@example.com`)
+  const tokens = await signUpThroughApi(session.server.url, `${tag}-${Date.now()}@example.com`)
   await fundWallet(session.server.url, tokens.access_token)
   return storageWithTokens((options) => session.newContext(options), session.server.url, tokens)
 }

@@ -73,8 +73,16 @@ export async function signInThroughUi(page: Page, email: string, password: strin
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
-/** Creates an account straight through the API, for tests about something else. */
-export async function signUpThroughApi(baseUrl: string, email: string): Promise<void> {
+export interface Tokens {
+  access_token: string
+  refresh_token: string
+}
+
+/**
+ * Creates an account straight through the API, for tests about something
+ * else; answers its token pair.
+ */
+export async function signUpThroughApi(baseUrl: string, email: string): Promise<Tokens> {
   const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/password/email`, {
     method: 'POST',
     headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
@@ -83,6 +91,8 @@ export async function signUpThroughApi(baseUrl: string, email: string): Promise<
   if (response.status !== 201) {
     throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
   }
+  const { access_token, refresh_token } = (await response.json()) as Tokens
+  return { access_token, refresh_token }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
-import { PASSWORD } from './e2e-app.ts'
+import type { Tokens } from './e2e-app.ts'
 import { TENANT_HEADERS } from './e2e-server.ts'
 
 /*
@@ -174,11 +174,6 @@ export async function waitForQuiet(page: Page, quietMs = 2_000, timeout = 60_000
   }
 }
 
-export interface Tokens {
-  access_token: string
-  refresh_token: string
-}
-
 /** A browser storage state holding a signed-in session (storageWithTokens). */
 export type SignedIn = Awaited<ReturnType<typeof storageWithTokens>>
 
@@ -216,20 +211,6 @@ export async function storageWithTokens(
   const state = await context.storageState({ indexedDB: true })
   await context.close()
   return state
-}
-
-/** Creates an account through the API; answers its token pair. */
-export async function signUp(baseUrl: string, email: string): Promise<Tokens> {
-  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/password/email`, {
-    method: 'POST',
-    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  })
-  if (response.status !== 201) {
-    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
-  }
-  const { access_token, refresh_token } = (await response.json()) as Tokens
-  return { access_token, refresh_token }
 }
 
 /** Creates a wallet with an Ethereum address and waits until 0.5 ETH is available in it. */

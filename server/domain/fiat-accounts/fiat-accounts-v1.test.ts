@@ -10,13 +10,10 @@ import {
   describeServer,
   expectProblem,
   headers,
+  DEMO_PROGRAM as PROGRAM,
   signUp,
 } from '../../test-support.ts'
 import { credit, EUR } from '../ledger/ledger-test-support.ts'
-import { defaultProgramId } from './rules.ts'
-
-const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
-const BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
 
 describeServer('fiat accounts on v1, the same data as v2, with their cards', () => {
   let app: FastifyInstance
@@ -46,7 +43,7 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
     return { token: pair.access_token, wallet: await createWallet(app, pair.access_token) }
   }
 
-  const openAccount = async (token: string, walletId: string, programId = BALANCE) =>
+  const openAccount = async (token: string, walletId: string, programId = PROGRAM.balance) =>
     ok<FiatAccount>(
       await v1(token, 'POST', '/fiat_accounts', { wallet_id: walletId, program_id: programId }),
       201,
@@ -74,7 +71,7 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
     const account = await openAccount(token, wallet.uuid)
     expect(account).toMatchObject({
       wallet_uuid: wallet.uuid,
-      program_id: BALANCE,
+      program_id: PROGRAM.balance,
       balance: '0.00',
     })
     expect(account.cards).toBeUndefined()
@@ -85,7 +82,7 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
     const problem = expectProblem(
       await v1(stranger.token, 'POST', '/fiat_accounts', {
         wallet_id: wallet.uuid,
-        program_id: BALANCE,
+        program_id: PROGRAM.balance,
       }),
       422,
       'WALLET_NOT_FOUND',
@@ -94,7 +91,7 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
     expectProblem(
       await v1(token, 'POST', '/fiat_accounts', {
         wallet_id: wallet.uuid,
-        program_id: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid-classic'),
+        program_id: PROGRAM.archived,
       }),
       422,
       'PROGRAM_ARCHIVED',
@@ -127,7 +124,7 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
     const alone = ok<Card>(
       await v1(token, 'POST', '/issuing/cards/create', {
         wallet_uuid: wallet.uuid,
-        program_id: PREPAID,
+        program_id: PROGRAM.prepaid,
         form_factor: 'VIRTUAL',
       }),
       201,

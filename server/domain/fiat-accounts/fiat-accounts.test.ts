@@ -13,6 +13,7 @@ import {
   describeServer,
   expectProblem,
   headers,
+  DEMO_PROGRAM as PROGRAM,
   signUp,
 } from '../../test-support.ts'
 import { LedgerError } from '../ledger/errors.ts'
@@ -29,12 +30,6 @@ import { accountLast4, defaultProgramId } from './rules.ts'
 
 const tenantId = DEMO_TENANT_ID
 const USD = '23a118db-510b-4942-ae1f-19d4bbe14324'
-const PROGRAM = {
-  prepaid: defaultProgramId(tenantId, 'eur-prepaid'),
-  balance: defaultProgramId(tenantId, 'eur-balance'),
-  usd: defaultProgramId(tenantId, 'usd-balance'),
-  archived: defaultProgramId(tenantId, 'eur-prepaid-classic'),
-}
 const NO_SUCH = '0190f5a4-0000-7000-8000-000000000000'
 
 describeServer('fiat accounts', () => {

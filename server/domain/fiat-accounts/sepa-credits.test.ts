@@ -5,7 +5,6 @@ import type { ActivityPage } from '../../../contract/activity.ts'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { CardTransactionList } from '../../../contract/card-transactions.ts'
 import type { FiatAccount, SandboxSepaCredit } from '../../../contract/fiat-accounts.ts'
-import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import {
   bearer,
   createFiatAccount,
@@ -15,16 +14,12 @@ import {
   describeServer,
   expectProblem,
   headers,
+  DEMO_PROGRAM as PROGRAM,
   signUp,
 } from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { accountNumber, defaultProgramId } from './rules.ts'
+import { accountNumber } from './rules.ts'
 
-const PROGRAM = {
-  prepaid: defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid'),
-  balance: defaultProgramId(DEMO_TENANT_ID, 'eur-balance'),
-  usd: defaultProgramId(DEMO_TENANT_ID, 'usd-balance'),
-}
 /** An IBAN that no account has (valid checksum, the platform's own collection range). */
 const NOBODYS_IBAN = 'DE36100100100000000001'
 
