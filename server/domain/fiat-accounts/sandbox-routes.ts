@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { SandboxSepaCredit, SandboxSepaCreditBody } from '../../../contract/fiat-accounts.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { TENANT_HEADER } from '../../../contract/tenancy.ts'
-import { ProblemError, translateErrors } from '../../infra/problem.ts'
+import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { receiveSepaCredit, SepaCreditError } from './sepa-credits.ts'
 
 const unprocessable = (code: string, field: string, message: string) =>
@@ -39,6 +38,8 @@ const toProblem = (error: unknown) => {
         'IDEMPOTENCY_CONFLICT',
         'This end-to-end id (or idempotency key) was used for a different credit.',
       )
+    default:
+      return assertNever(failure)
   }
 }
 
@@ -47,6 +48,8 @@ const toProblem = (error: unknown) => {
  * account's own IBAN; the account is credited at once.
  */
 export default async function sandboxSepaCreditRoutes(app: FastifyInstance) {
+  // The outside party may name a tenant; read by the same hook as every API route's.
+  app.addHook('onRequest', app.readTenant)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
@@ -71,11 +74,10 @@ export default async function sandboxSepaCreditRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const tenantHeader = request.headers[TENANT_HEADER]
       const body = request.body
       const credit = await translateErrors(
         receiveSepaCredit(app.db, {
-          tenantId: typeof tenantHeader === 'string' && tenantHeader ? tenantHeader : undefined,
+          tenantId: request.tenantId || undefined,
           iban: body.iban,
           amount: body.amount,
           currency: body.currency,

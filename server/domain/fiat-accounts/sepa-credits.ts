@@ -16,7 +16,7 @@ import { post, systemAccount } from '../ledger/service.ts'
  */
 
 export interface SepaCreditRequest {
-  /** X-Tenant-Id when sent: the account must be the tenant's. */
+  /** X-Tenant-Id when sent (lower-cased by the tenancy hook): the account must be the tenant's. */
   tenantId?: string
   iban: string
   amount: string
@@ -85,8 +85,7 @@ export async function receiveSepaCredit(
       .where('f.iban', '=', iban)
       .forUpdate('f')
       .executeTakeFirst()
-    const tenant = request.tenantId?.toLowerCase()
-    if (!account || (tenant && account.tenant_id !== tenant)) {
+    if (!account || (request.tenantId && account.tenant_id !== request.tenantId)) {
       throw new SepaCreditError({ kind: 'IBAN_UNKNOWN' })
     }
     if (currencyCode !== account.currency) {
