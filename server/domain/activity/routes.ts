@@ -4,35 +4,33 @@ import type { FastifyInstance } from 'fastify'
 import { ActivityDetail, ActivityPage, ActivityQuery } from '../../../contract/activity.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { InvalidCursorError } from './rules.ts'
-import { ActivityNotFoundError, ActivityService } from './service.ts'
+import { ActivityError } from './errors.ts'
+import { ActivityService } from './service.ts'
 
 /** The one switch from feed failures to HTTP answers. */
 const toProblem = (error: unknown) => {
-  // Another person's wallet, card, account or item answers exactly like one that does not exist.
-  if (error instanceof ActivityNotFoundError) {
-    switch (error.what) {
-      case 'ACTIVITY':
-        return new ProblemError(404, 'ACTIVITY_NOT_FOUND', 'No such activity.')
-      case 'WALLET':
-        return new ProblemError(404, 'WALLET_NOT_FOUND', 'No such wallet.')
-      case 'CARD':
-        return new ProblemError(404, 'CARD_NOT_FOUND', 'No such card.')
-      case 'FIAT_ACCOUNT':
-        return new ProblemError(404, 'FIAT_ACCOUNT_NOT_FOUND', 'No such fiat account.')
-      default:
-        return assertNever(error.what)
-    }
+  if (!(error instanceof ActivityError)) return undefined
+  const failure = error.failure
+  switch (failure.kind) {
+    // Another person's wallet, card, account or item answers exactly like one that does not exist.
+    case 'ACTIVITY_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such activity.')
+    case 'WALLET_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such wallet.')
+    case 'CARD_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such card.')
+    case 'FIAT_ACCOUNT_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such fiat account.')
+    case 'INVALID_CURSOR':
+      return new ProblemError(422, 'VALIDATION_FAILED', '/querystring/cursor is not a cursor', {
+        title: 'Unprocessable Content',
+        errors: [
+          { field: '/querystring/cursor', message: 'must be a next_cursor this API answered' },
+        ],
+      })
+    default:
+      return assertNever(failure)
   }
-  if (error instanceof InvalidCursorError) {
-    return new ProblemError(422, 'VALIDATION_FAILED', '/querystring/cursor is not a cursor', {
-      title: 'Unprocessable Content',
-      errors: [
-        { field: '/querystring/cursor', message: 'must be a next_cursor this API answered' },
-      ],
-    })
-  }
-  return undefined
 }
 
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
@@ -42,7 +40,7 @@ export default async function activityRoutes(app: FastifyInstance) {
   // An item, wallet, card or account the replica does not hold yet: the primary is asked.
   const reads = app.lagTolerant(
     (db) => new ActivityService(db),
-    (error) => error instanceof ActivityNotFoundError,
+    (error) => error instanceof ActivityError && error.failure.kind !== 'INVALID_CURSOR',
   )
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -11,6 +11,7 @@ import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { StoredFee } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import type { Rail } from '../orders/rules.ts'
+import { ActivityError } from './errors.ts'
 
 // ---------------------------------------------------------------------------
 // Orders
@@ -173,25 +174,18 @@ export interface ActivityCursor {
   id: string
 }
 
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('INVALID_CURSOR')
-    this.name = 'InvalidCursorError'
-  }
-}
-
 export const encodeCursor = (cursor: ActivityCursor) =>
   Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url')
 
 // PostgreSQL's timestamptz text: "2025-03-01 12:00:00.000007+00", offsets like +05:30.
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 
-/** @throws InvalidCursorError for anything encodeCursor did not make */
+/** @throws ActivityError INVALID_CURSOR for anything encodeCursor did not make */
 export function decodeCursor(text: string): ActivityCursor {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new InvalidCursorError()
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new ActivityError({ kind: 'INVALID_CURSOR' })
   const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|')
   if (rest.length > 0 || !at || !id || !PG_TIMESTAMP.test(at) || !isUuid(id)) {
-    throw new InvalidCursorError()
+    throw new ActivityError({ kind: 'INVALID_CURSOR' })
   }
   return { at, id: id.toLowerCase() }
 }

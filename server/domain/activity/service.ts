@@ -18,6 +18,7 @@ import type { Owner } from '../owner.ts'
 import { findRecordsOfActivity } from '../transactions/repository.ts'
 import { toTransaction } from '../transactions/service.ts'
 import { findWallet } from '../wallets/repository.ts'
+import { ActivityError } from './errors.ts'
 import { labelFor, recordLabels } from './labels.ts'
 import * as repo from './repository.ts'
 import {
@@ -27,14 +28,6 @@ import {
   orderActivityStatus,
   searchPattern,
 } from './rules.ts'
-
-/** What a feed names that is not the caller's (or does not exist): answered as 404. */
-export class ActivityNotFoundError extends Error {
-  constructor(readonly what: 'ACTIVITY' | 'WALLET' | 'CARD' | 'FIAT_ACCOUNT') {
-    super(`${what}_NOT_FOUND`)
-    this.name = 'ActivityNotFoundError'
-  }
-}
 
 /**
  * The read side of the feed: one person's items, newest first, by keyset,
@@ -47,8 +40,8 @@ export class ActivityService {
   /**
    * One page: `limit + 1` items are read to know whether another page
    * follows; nothing is counted.
-   * @throws ActivityNotFoundError WALLET, CARD, FIAT_ACCOUNT for one that is not the owner's
-   * @throws InvalidCursorError for a cursor this service did not make
+   * @throws ActivityError WALLET_NOT_FOUND, CARD_NOT_FOUND, FIAT_ACCOUNT_NOT_FOUND for one that is not the owner's
+   * @throws ActivityError INVALID_CURSOR for a cursor this service did not make
    */
   async page(owner: Owner, query: ActivityQuery): Promise<ActivityPage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
@@ -83,11 +76,11 @@ export class ActivityService {
 
   /**
    * The item, its timeline, and the wallet records and card transactions it wrote.
-   * @throws ActivityNotFoundError ACTIVITY, also for another person's item
+   * @throws ActivityError ACTIVITY_NOT_FOUND, also for another person's item
    */
   async detail(owner: Owner, id: string): Promise<ActivityDetail> {
     const row = await repo.findActivity(this.db, owner, id)
-    if (!row) throw new ActivityNotFoundError('ACTIVITY')
+    if (!row) throw new ActivityError({ kind: 'ACTIVITY_NOT_FOUND' })
     const item = toItem(row)
     const [events, records, cardRows] = await Promise.all([
       // An order's steps are its own timeline; a receiver sees only their arrival (stored).
@@ -124,9 +117,9 @@ export class ActivityService {
         ? true
         : fiatRepo.findFiatAccount(this.db, owner, { id: query.fiat_account_id }),
     ])
-    if (!wallet) throw new ActivityNotFoundError('WALLET')
-    if (!card) throw new ActivityNotFoundError('CARD')
-    if (!account) throw new ActivityNotFoundError('FIAT_ACCOUNT')
+    if (!wallet) throw new ActivityError({ kind: 'WALLET_NOT_FOUND' })
+    if (!card) throw new ActivityError({ kind: 'CARD_NOT_FOUND' })
+    if (!account) throw new ActivityError({ kind: 'FIAT_ACCOUNT_NOT_FOUND' })
   }
 }
 

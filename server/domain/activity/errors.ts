@@ -1,0 +1,15 @@
+import { DomainError } from '../failure.ts'
+
+/** The failures of the activity feed; routes.ts maps them to HTTP in one switch. */
+export type ActivityFailure =
+  /**
+   * What the feed names is not the caller's, or does not exist: the two look
+   * the same (404).
+   */
+  | {
+      kind: 'ACTIVITY_NOT_FOUND' | 'WALLET_NOT_FOUND' | 'CARD_NOT_FOUND' | 'FIAT_ACCOUNT_NOT_FOUND'
+    }
+  /** A `cursor` this API did not answer as `next_cursor`. */
+  | { kind: 'INVALID_CURSOR' }
+
+export class ActivityError extends DomainError<ActivityFailure> {}
