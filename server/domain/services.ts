@@ -72,6 +72,7 @@ export default fp(
     const cardCrypto = new CardCrypto(config.secrets)
     const cards = new CardService(app.db, cardCrypto, {
       jobs: app.jobs,
+      bank: app.providers.bank,
       shipping: app.providers.courier,
     })
     app.jobs.register(CARD_MONTHLY_FEE_JOB, cards.chargeMonthly)

@@ -103,16 +103,20 @@ export async function createStandAlone(
         await requireApprovedKyc(trx, owner.tenantId, owner.userId)
         const fiatAccountId = uuidv7()
         const ledgerAccountId = await openSubAccount(trx, owner.tenantId, request.walletId)
-        await insertFiatAccount(trx, {
-          id: fiatAccountId,
-          tenantId: owner.tenantId,
-          walletId: request.walletId,
-          programId: program.id,
-          currencyUuid: program.currency_uuid,
-          currency: program.currency,
-          subAccountType: program.sub_account_type,
-          ledgerAccountId,
-        })
+        await insertFiatAccount(
+          trx,
+          {
+            id: fiatAccountId,
+            tenantId: owner.tenantId,
+            walletId: request.walletId,
+            programId: program.id,
+            currencyUuid: program.currency_uuid,
+            currency: program.currency,
+            subAccountType: program.sub_account_type,
+            ledgerAccountId,
+          },
+          deps.settings.bank,
+        )
         const card = {
           id,
           walletId: request.walletId,

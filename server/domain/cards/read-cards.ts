@@ -44,7 +44,7 @@ export async function cardDetail(deps: CardDeps, owner: Owner, id: string): Prom
   if (!account) throw new Error(`fiat account ${card.fiat_account.id} of card ${id} vanished`)
   return {
     ...card,
-    fiat_account: { ...toFiatAccount(account), type: card.fiat_account.type },
+    fiat_account: { ...toFiatAccount(account, deps.settings.bank), type: card.fiat_account.type },
   }
 }
 

@@ -9,7 +9,6 @@ import type {
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { ReceivingBank } from '../../providers/banking/banking.ts'
-import { SANDBOX_RECEIVING } from '../../providers/banking/sandbox.ts'
 import { openSubAccount } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
@@ -75,7 +74,7 @@ export class FiatAccountService {
   constructor(
     private readonly db: Kysely<DB>,
     /** The bank that gives accounts their IBANs. */
-    private readonly bank: ReceivingBank = SANDBOX_RECEIVING,
+    private readonly bank: ReceivingBank,
   ) {}
 
   /**
@@ -196,7 +195,7 @@ export class FiatAccountService {
 export async function insertFiatAccount(
   trx: Transaction<DB>,
   row: Omit<Parameters<typeof repo.insertFiatAccount>[1], 'iban'> & { currency: string },
-  bank: ReceivingBank = SANDBOX_RECEIVING,
+  bank: ReceivingBank,
 ): Promise<void> {
   for (let attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS; attempt++) {
     const iban = bank.accountIban(accountNumber(row.id, attempt), row.currency)
@@ -221,10 +220,7 @@ const toProgram = (row: repo.ProgramRow): CardProgram => ({
   },
 })
 
-export const toFiatAccount = (
-  row: repo.FiatAccountRow,
-  bank: ReceivingBank = SANDBOX_RECEIVING,
-): FiatAccount => ({
+export const toFiatAccount = (row: repo.FiatAccountRow, bank: ReceivingBank): FiatAccount => ({
   id: row.id,
   wallet_uuid: row.wallet_id,
   program_id: row.program_id,

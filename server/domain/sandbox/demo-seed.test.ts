@@ -366,7 +366,7 @@ describeServer('the sandbox demo', () => {
   it('seeding again (a restart, or two at once) changes nothing, and the queued jobs find nothing to do', async () => {
     const before = await census()
     const config = configWith()
-    const deps = { db: app.db, jobs: app.jobs, config, log: app.log }
+    const deps = { db: app.db, jobs: app.jobs, bank: app.providers.bank, config, log: app.log }
     await Promise.all([seedDemo(deps), seedDemo(deps)])
     await seedDemo(deps)
     await app.jobs.runDue({ now: new Date(Date.now() + 3_600_000), limit: 100 })
@@ -445,7 +445,7 @@ describeServer('the sandbox demo', () => {
       JWT_SECRET: KEY,
       REFRESH_TOKEN_SECRET: KEY,
     })
-    await seedDemo({ db: app.db, jobs: app.jobs, config, log: app.log })
+    await seedDemo({ db: app.db, jobs: app.jobs, bank: app.providers.bank, config, log: app.log })
     expect(await times()).toEqual(seen)
   })
 
@@ -471,8 +471,8 @@ describeServer('the sandbox demo', () => {
 
   it('a DEMO_PASSWORD the password policy refuses stops the start with a clear error', async () => {
     const config = configWith({ DEMO_PASSWORD: 'demo1234' })
-    await expect(seedDemo({ db: app.db, jobs: app.jobs, config, log: app.log })).rejects.toThrow(
-      /DEMO_PASSWORD/,
-    )
+    await expect(
+      seedDemo({ db: app.db, jobs: app.jobs, bank: app.providers.bank, config, log: app.log }),
+    ).rejects.toThrow(/DEMO_PASSWORD/)
   })
 })

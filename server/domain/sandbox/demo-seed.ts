@@ -13,6 +13,7 @@ import type {
   DB,
 } from '../../infra/db/schema.ts'
 import type { JobContext, JobRunner } from '../../infra/jobs.ts'
+import type { ReceivingBank } from '../../providers/banking/banking.ts'
 import { insertActivity } from '../activity/repository.ts'
 import { SeedStore } from '../addresses/seed-store.ts'
 import { AddressService } from '../addresses/service.ts'
@@ -210,6 +211,8 @@ const demoId = (name: string) => uuidv5(`demo-seed:${name}`, DEMO_TENANT_ID)
 export interface DemoDeps {
   db: Kysely<DB>
   jobs: Pick<JobRunner, 'enqueue'>
+  /** The bank that gives the demo's fiat accounts their IBANs. */
+  bank: ReceivingBank
   config: Pick<Config, 'demo' | 'sandboxChain' | 'sandboxShipping' | 'secrets'>
   log: FastifyBaseLogger
 }
@@ -273,7 +276,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ email: string; passwor
   }
 
   const fiatWallet = walletIds.get(DEMO_FIAT_WALLET)!
-  await seedFiat(db, owner, fiatWallet)
+  await seedFiat(db, deps.bank, owner, fiatWallet)
   const cards = await seedCards(deps, owner, fiatWallet)
   await seedCounterparties(db, fiatWallet)
   await spreadOverWeeks(db, owner, { wallets: [...walletIds.values()], depositIds, cards })
@@ -437,7 +440,7 @@ async function spreadOverWeeks(
  * one ledger entry under a fixed key with its history records in the same
  * transaction, written only when the entry is new: a replay writes nothing.
  */
-async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
+async function seedFiat(db: Kysely<DB>, bank: ReceivingBank, owner: Owner, walletId: string) {
   const { tenantId } = owner
   await ensureDefaultPrograms(db, tenantId)
   await db.transaction().execute(async (trx) => {
@@ -494,7 +497,7 @@ async function seedFiat(db: Kysely<DB>, owner: Owner, walletId: string) {
       .execute()
   })
 
-  const fiatAccounts = new FiatAccountService(db)
+  const fiatAccounts = new FiatAccountService(db, bank)
   const page = { limit: 100, offset: 0 }
   for (const plan of DEMO_TOP_UPS) {
     const programId = defaultProgramId(tenantId, plan.program)
@@ -610,7 +613,11 @@ async function seedCards(deps: DemoDeps, owner: Owner, walletId: string): Promis
   const { tenantId } = owner
   const crypto = new CardCrypto(deps.config.secrets)
   const courier = new SandboxCourier(db, deps.jobs, deps.config.sandboxShipping.stepMs)
-  const cards = new CardService(db, crypto, { jobs: deps.jobs, shipping: courier })
+  const cards = new CardService(db, crypto, {
+    jobs: deps.jobs,
+    bank: deps.bank,
+    shipping: courier,
+  })
   const virtual = await cards.createStandAlone(owner, {
     walletId,
     programId: defaultProgramId(tenantId, 'eur-prepaid'),
@@ -742,7 +749,13 @@ export default async function demoSeed(app: FastifyInstance, opts: { config: Con
     .where('tenant_id', '=', DEMO_TENANT_ID)
     .executeTakeFirst()
   if (seeded?.version === DEMO_SEED_VERSION) return
-  await seedDemo({ db: app.db, jobs: app.jobs, config: opts.config, log: app.log })
+  await seedDemo({
+    db: app.db,
+    jobs: app.jobs,
+    bank: app.providers.bank,
+    config: opts.config,
+    log: app.log,
+  })
   await app.db
     .insertInto('demo_seeds')
     .values({ tenant_id: DEMO_TENANT_ID, version: DEMO_SEED_VERSION })
