@@ -4,8 +4,7 @@ import { sql } from 'kysely'
 import { expect } from 'vitest'
 import type { Card } from '../../../contract/cards.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
-import { createWallet, headers, signUp } from '../../test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { createWallet, DEMO_PROGRAM, headers, signUp } from '../../test-support.ts'
 import { credit, EUR } from '../ledger/ledger-test-support.ts'
 import { CardCrypto } from './card-crypto.ts'
 import { isLuhnValid } from './rules.ts'
@@ -14,9 +13,9 @@ import { printedCvv } from './service.ts'
 export type V1Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 /** The demo tenant's prepaid EUR program (a card with its own account). */
-export const PREPAID = defaultProgramId(DEMO_TENANT_ID, 'eur-prepaid')
+export const PREPAID = DEMO_PROGRAM.prepaid
 /** The demo tenant's EUR balance program (issue fee 5.00, monthly fee 1.00). */
-export const EUR_BALANCE = defaultProgramId(DEMO_TENANT_ID, 'eur-balance')
+export const EUR_BALANCE = DEMO_PROGRAM.balance
 /** A valid delivery address for a PHYSICAL card. */
 export const ADDRESS = {
   recipient_name: 'Ada Lovelace',

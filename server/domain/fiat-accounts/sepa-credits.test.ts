@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify'
-import { isValidBIC, isValidIBAN } from 'ibantools'
+import { composeIBAN, isValidBIC, isValidIBAN } from 'ibantools'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ActivityPage } from '../../../contract/activity.ts'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { CardTransactionList } from '../../../contract/card-transactions.ts'
+import type { CardDetail } from '../../../contract/cards.ts'
 import type { FiatAccount, SandboxSepaCredit } from '../../../contract/fiat-accounts.ts'
+import type { ReceivingBank } from '../../providers/banking/banking.ts'
 import {
   bearer,
   createFiatAccount,
@@ -17,6 +19,7 @@ import {
   DEMO_PROGRAM as PROGRAM,
   signUp,
 } from '../../test-support.ts'
+import { ok } from '../cards/card-test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { accountNumber } from './rules.ts'
 
@@ -243,5 +246,52 @@ describeServer('fiat accounts: their own IBAN, and SEPA credits to it', () => {
     expect(given.iban).not.toBe(taken!.iban)
     expect(given.iban.slice(12)).toBe(accountNumber(older.id, 1))
     expect((await accountOf(pair, older)).bank_details!.iban).toBe(given.iban)
+  })
+})
+
+describeServer('fiat accounts: the bank that gives IBANs is the configured one', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp()
+    // Another bank in the provider's place, as a real adapter would stand there.
+    const other: ReceivingBank = {
+      bic: 'OTHRNL2AXXX',
+      bankName: 'Other Bank N.V.',
+      accountIban: (accountNumber, currency) =>
+        currency === 'EUR'
+          ? composeIBAN({ countryCode: 'NL', bban: `OTHR${accountNumber}` })
+          : null,
+    }
+    Object.assign(app.providers.bank, other)
+  })
+  afterAll(() => app?.close())
+
+  it('an account opened on a wallet and a card’s own account both take their IBAN and BIC from it', async () => {
+    const pair = await signUp(app)
+    const wallet = await createWallet(app, pair.access_token)
+    const account = await createFiatAccount(app, pair.access_token, wallet.uuid)
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/issuing/cards/create',
+      headers: headers({ authorization: pair.access_token }),
+      payload: { wallet_uuid: wallet.uuid, program_id: PROGRAM.prepaid, form_factor: 'VIRTUAL' },
+    })
+    const card = ok<CardDetail>(created, 201)
+    const detail = ok<CardDetail>(
+      await app.inject({
+        method: 'GET',
+        url: `/api/v1/issuing/cards/${card.id}`,
+        headers: headers({ authorization: pair.access_token }),
+      }),
+    )
+
+    for (const details of [account.bank_details, detail.fiat_account.bank_details]) {
+      expect(details).toMatchObject({
+        iban: expect.stringMatching(/^NL[0-9]{2}OTHR[0-9]{10}$/),
+        bic: 'OTHRNL2AXXX',
+        bank_name: 'Other Bank N.V.',
+      })
+      expect(isValidIBAN(details!.iban)).toBe(true)
+    }
   })
 })
