@@ -55,6 +55,29 @@ describe('the first screen’s reads at boot', () => {
     expect(queryClient.getQueryData(['wallets', 'list'])).toEqual({ data: [], total: 0 })
   })
 
+  it('reads the session while the cache is restored, and asks the moment it is in memory', async () => {
+    const { api, release } = heldApi()
+    let restore = () => {}
+    const restored = new Promise<void>((resolve) => {
+      restore = resolve
+    })
+    let reads = 0
+    const signedIn = async () => {
+      reads++
+      return true
+    }
+
+    const done = prefetchFirstScreen(new QueryClient(), restored, '/', signedIn)
+    expect(reads, 'read before the cache is in memory').toBe(1)
+    await Promise.resolve()
+    expect(api.calls).toEqual([])
+    restore()
+    await expect.poll(() => api.calls.length).toBe(6)
+    expect(reads).toBe(1)
+    release()
+    await done
+  })
+
   it('uses the stored configuration’s display currency for the rates of a warm start', async () => {
     await vault.write({ access_token: 'a', refresh_token: 'r' })
     const { api, release } = heldApi()

@@ -23,9 +23,13 @@ export async function prefetchFirstScreen(
   queryClient: QueryClient,
   restored: Promise<void>,
   path: string = location.pathname,
+  signedIn: () => Promise<boolean> = hasSession,
 ): Promise<void> {
-  await restored
-  if (!(await hasSession())) return
+  // The session is read while the cache is restored, not after: on a slow
+  // phone that read waits behind the first render, and the reads would leave
+  // after the layout's own, a round trip late.
+  const [, session] = await Promise.all([restored, signedIn()])
+  if (!session) return
   const tenant = queryClient.getQueryData<TenantConfig>(tenantKeys.config())
   const asked = [
     queryClient.prefetchQuery(tenantConfigQuery()),
