@@ -45,7 +45,8 @@ describe('the update prompt', () => {
     )
     expect(screen.queryByText('A new version is ready.')).toBeNull()
     act(() => workbox.fire('waiting'))
-    expect(screen.getByRole('status')).toHaveTextContent('A new version is ready.')
+    // The toast is a chunk of its own, loaded when a worker first waits.
+    expect(await screen.findByRole('status')).toHaveTextContent('A new version is ready.')
     await userEvent.click(screen.getByRole('button', { name: 'Update' }))
     expect(workbox.messageSkipWaiting).toHaveBeenCalledOnce()
   })
@@ -58,7 +59,7 @@ describe('the update prompt', () => {
       </I18nProvider>,
     )
     act(() => workbox.fire('waiting'))
-    await userEvent.click(screen.getByRole('button', { name: 'Later' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Later' }))
     expect(screen.queryByText('A new version is ready.')).toBeNull()
     expect(workbox.messageSkipWaiting).not.toHaveBeenCalled()
   })
