@@ -8,7 +8,8 @@
  * - cold: a first visit — no worker, nothing cached, the tokens in IndexedDB
  *   (a context made from a storage state holding only them);
  * - warm: a new tab once the worker controls the origin and the query cache
- *   on disk holds the balance, online;
+ *   on disk holds the balance, online (the worker's own requests throttled
+ *   like the page's: the page's throttling does not reach it);
  * - offline: the same, with the network off (page and worker).
  * RUNS rounds of cold, warm and offline, interleaved. The time is the page's
  * own clock (performance.now(), from the navigation's start) when a
@@ -37,8 +38,10 @@ import {
   SLOW_LINK,
   storageWithTokens,
   throttle,
+  throttleServiceWorker,
   waitForPersistedBalance,
   waitForQuiet,
+  wakeServiceWorker,
 } from '../tests/support/first-load.ts'
 
 export const RUNS = 5
@@ -95,9 +98,13 @@ export async function measureFirstLoad(): Promise<FirstLoadResult> {
     await first.getByTestId('balance').filter({ hasText: BALANCE_TEXT }).first().waitFor()
     await waitForPersistedBalance(first)
     await first.close()
+    // A page the worker controls and that runs none of the app: what wakes the worker.
+    const keeper = await warmContext.newPage()
+    await keeper.goto(`${server.url}/healthz`)
 
     const cold = (): Promise<Sample> => coldVisit(browser, server.url, signedIn)
-    const start = (offline: boolean): Promise<Sample> => startTab(warmContext, server.url, offline)
+    const start = (offline: boolean): Promise<Sample> =>
+      startTab({ browser, context: warmContext, keeper }, server.url, offline)
 
     // One unmeasured round: compiled code, the server's caches, the worker awake.
     await cold()
@@ -144,8 +151,19 @@ async function coldVisit(browser: Browser, baseUrl: string, signedIn: SignedIn):
   }
 }
 
-/** A new tab on the warm context: the worker serves the shell, the disk the answers. */
-async function startTab(context: BrowserContext, baseUrl: string, offline: boolean) {
+/**
+ * A new tab on the warm context: the worker serves the shell, the disk the
+ * answers. Online, the worker's own requests cross the same slow link as the
+ * page's; offline, neither reaches the network.
+ */
+async function startTab(
+  warm: { browser: Browser; context: BrowserContext; keeper: Page },
+  baseUrl: string,
+  offline: boolean,
+) {
+  const { context } = warm
+  await wakeServiceWorker(warm.keeper)
+  const lift = offline ? undefined : await throttleServiceWorker(warm.browser, SLOW_LINK)
   const page = await context.newPage()
   await context.setOffline(offline)
   try {
@@ -162,6 +180,7 @@ async function startTab(context: BrowserContext, baseUrl: string, offline: boole
   } finally {
     await context.setOffline(false)
     await page.close()
+    await lift?.()
   }
 }
 

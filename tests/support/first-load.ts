@@ -44,6 +44,65 @@ export async function throttle(context: BrowserContext, page: Page, how: Throttl
 }
 
 /**
+ * Throttles the network of the running service worker, which the page's
+ * throttling does not reach: without it a warm start's API calls, which the
+ * worker sends, would cross a link of a few milliseconds. Through the
+ * browser's DevTools session (Playwright opens none on workers); the
+ * throttling lasts while that session is attached, until the answered
+ * function lifts it. The worker must be running (wakeServiceWorker).
+ */
+export async function throttleServiceWorker(
+  browser: Browser,
+  link: typeof SLOW_LINK,
+): Promise<() => Promise<void>> {
+  const cdp = await browser.newBrowserCDPSession()
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+    targetInfos: Array<{ targetId: string; type: string }>
+  }
+  const worker = targetInfos.find((target) => target.type === 'service_worker')
+  if (!worker) {
+    await cdp.detach()
+    throw new Error('no service worker is running to throttle')
+  }
+  const { sessionId } = (await cdp.send('Target.attachToTarget', {
+    targetId: worker.targetId,
+    flatten: false,
+  })) as { sessionId: string }
+  // A session that is not flat takes its commands wrapped, and answers them as events.
+  const answers = new Map<number, (error?: string) => void>()
+  cdp.on('Target.receivedMessageFromTarget', (event) => {
+    const message = JSON.parse(event.message) as { id?: number; error?: { message: string } }
+    if (message.id !== undefined) answers.get(message.id)?.(message.error?.message)
+  })
+  let next = 0
+  const send = async (method: string, params: object) => {
+    const id = ++next
+    const answered = new Promise<void>((resolve, reject) =>
+      answers.set(id, (error) => (error ? reject(new Error(`${method}: ${error}`)) : resolve())),
+    )
+    await cdp.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id, method, params }),
+    })
+    await answered
+  }
+  await send('Network.enable', {})
+  await send('Network.emulateNetworkConditions', { offline: false, ...link })
+  return () => cdp.detach()
+}
+
+/**
+ * Starts the origin's service worker, which the browser stops when idle, by
+ * a request from `page` (a page it controls).
+ */
+export async function wakeServiceWorker(page: Page) {
+  await page.evaluate(async () => {
+    if (!navigator.serviceWorker.controller) throw new Error('no service worker controls the page')
+    await fetch('/healthz', { cache: 'no-store' })
+  })
+}
+
+/**
  * Runs in the page before its scripts: notes performance.now() (ms since the
  * navigation started) the first time an element `[data-testid="balance"]`
  * holds text matching `pattern`. A string, not a function: tsx would wrap a
