@@ -31,6 +31,7 @@ import type { Browser, Page } from 'playwright-core'
 import { REVEALS_PER_MINUTE } from '../server/domain/cards/routes.ts'
 import {
   approveIdentity,
+  codeFromOutbox,
   readVault,
   signUpThroughUi,
   uniqueEmail,
@@ -169,13 +170,16 @@ async function cardPage(browser: Browser, baseUrl: string): Promise<Page> {
   context.setDefaultTimeout(TIMEOUT_MS)
   await context.addInitScript(instrument)
   const page = await context.newPage()
-  await signUpThroughUi(page, baseUrl, uniqueEmail('bench-reveal'))
+  const email = uniqueEmail('bench-reveal')
+  await signUpThroughUi(page, baseUrl, email)
   // Issuing a card needs a verified identity (403 KYC_REQUIRED otherwise).
   await approveIdentity(page, baseUrl)
   await waitForServiceWorkerControl(page)
   const tokens = await readVault(page)
   if (!tokens) throw new Error('no tokens in the vault after sign-up')
   const cardId = await issueVirtualCard(baseUrl, tokens.access_token)
+  // The details need the second look; confirmed ahead, the dialog is not part of the reveal.
+  await stepUp(baseUrl, tokens.access_token, email)
   await page.goto(`${baseUrl}/cards/${cardId}`)
   await showButton(page).waitFor()
   const seen = await page.evaluate(() =>
@@ -205,7 +209,7 @@ async function revealOnce(page: Page): Promise<RevealSample> {
   const sample = (await handle.jsonValue()) as RevealSample
   await handle.dispose()
   // Shown, not only in the DOM: the locator checks layout too.
-  await page.locator('.card-secret-value').first().waitFor()
+  await page.getByTestId('card-pan').waitFor()
   await hideButton(page).click()
   await showButton(page).waitFor()
   await page.waitForTimeout(PAUSE_MS)
@@ -257,7 +261,7 @@ const instrument = `{
     }
     const digits = /^\\d{4}(?: \\d{4}){3}$/
     const numbers = new MutationObserver(() => {
-      for (const element of document.querySelectorAll('.card-secret-value')) {
+      for (const element of document.querySelectorAll('[data-testid="card-pan"]')) {
         if (!digits.test((element.textContent || '').trim())) continue
         const panAt = performance.now()
         numbers.disconnect()
@@ -287,21 +291,39 @@ const instrument = `{
 }`
 
 /** A wallet and a virtual stand-alone card on the first ACTIVE prepaid program offering one. */
+/** One API call as the bench's person; answers the parsed body, throws on an error answer. */
+async function apiCall<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  auth: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: auth,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
+/** Confirms the session with a code from the sandbox outbox: stepped up for 5 minutes. */
+async function stepUp(baseUrl: string, accessToken: string, email: string): Promise<void> {
+  const bearer = `Bearer ${accessToken}`
+  await apiCall(baseUrl, 'POST', '/api/v2/user/step-up/otp/send', bearer)
+  const code = await codeFromOutbox(baseUrl, email, 'step_up')
+  await apiCall(baseUrl, 'POST', '/api/v2/user/step-up/otp', bearer, { token: code })
+}
+
 async function issueVirtualCard(baseUrl: string, accessToken: string): Promise<string> {
-  const call = async <T>(method: string, path: string, auth: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        ...TENANT_HEADERS,
-        authorization: auth,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    const text = await response.text()
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
+  const call = <T>(method: string, path: string, auth: string, body?: unknown) =>
+    apiCall<T>(baseUrl, method, path, auth, body)
   // v2 takes a Bearer token, v1 the raw one.
   const wallet = await call<{ uuid: string }>('POST', '/api/v2/wallets', `Bearer ${accessToken}`, {
     type: 'personal',
