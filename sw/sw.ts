@@ -9,7 +9,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { createAuthProxy } from '../src/net/auth-proxy.ts'
 import { netConfig } from '../src/net/config.ts'
 import { webLocks } from '../src/net/locks.ts'
-import { openTokenVault } from '../src/storage/token-vault.ts'
+import { openRememberingVault } from '../src/storage/remembering-vault.ts'
 import { sendEveryWindowTo } from './logout.ts'
 import { notificationFor, openFromTap, pushData } from './push.ts'
 
@@ -17,7 +17,7 @@ declare const self: ServiceWorkerGlobalScope
 
 const proxy = createAuthProxy({
   config: netConfig,
-  vault: openTokenVault(),
+  vault: openRememberingVault(),
   fetch: (request) => fetch(request),
   locks: webLocks(),
   onLogout: async (location) =>

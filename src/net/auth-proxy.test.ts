@@ -1,6 +1,8 @@
 import { IDBFactory } from 'fake-indexeddb'
+import { openDB } from 'idb'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
+import { openRememberingVault } from '../storage/remembering-vault.ts'
 import { openTokenVault, type Tokens, type TokenVault } from '../storage/token-vault.ts'
 import {
   type AuthProxyDeps,
@@ -212,6 +214,26 @@ describe('a 401 with a refresh token', () => {
     expect(response.status).toBe(200)
     expect(server.refreshCalls).toBe(0)
     expect(server.sentTo('/api/v2/user')[1]!.headers.get('authorization')).toBe('Bearer access-2')
+  })
+
+  it('a worker that remembers stale tokens reads the vault again on a 401, and replays without a refresh', async () => {
+    const { server, vault, get } = setup({ vault: openRememberingVault() })
+    await signedIn(vault, { access_token: 'access-1', refresh_token: 'refresh-1' })
+    // Another tab rotated the tokens; its announcement has not reached the worker yet.
+    server.generation = 2
+    server.access = 'access-2'
+    server.refresh = 'refresh-2'
+    const db = await openDB('auth', 1)
+    await db.put('vault', { access_token: 'access-2', refresh_token: 'refresh-2' }, 'tokens')
+    db.close()
+
+    const response = await get('/api/v2/user')
+    expect(response.status).toBe(200)
+    // Refreshing with the remembered refresh-1 would be a reuse, which revokes the family.
+    expect(server.refreshCalls).toBe(0)
+    const sent = server.sentTo('/api/v2/user').map((r) => r.headers.get('authorization'))
+    expect(sent).toEqual(['Bearer access-1', 'Bearer access-2'])
+    expect(await vault.read()).toEqual({ access_token: 'access-2', refresh_token: 'refresh-2' })
   })
 
   it('refreshes once for two tabs sharing one vault', async () => {

@@ -11,7 +11,8 @@ import type { Locks } from './locks.ts'
  * For each API request it injects tenant, app environment, content type and
  * Authorization (Bearer on v2, raw on v1). On a 401 it refreshes the tokens at
  * most once — single flight inside this runtime, and across tabs and the
- * worker through a Web Lock — then replays the request once, marked as
+ * worker through a Web Lock, inside which the vault is read from the
+ * database — then replays the request once, marked as
  * retried. When that cannot work it wipes the tokens and sends every window
  * to the logout location.
  */
@@ -104,7 +105,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
   ): Promise<Tokens | undefined> {
     refreshing ??= locks
       .request(REFRESH_LOCK, async () => {
-        const current = await vault.read()
+        const current = await vault.read({ fresh: true })
         if (current && current.access_token !== stale?.access_token) return current
         const fresh = current?.refresh_token
           ? await exchange(current.refresh_token, appEnv, origin)
@@ -220,7 +221,8 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     // after a replay, no refresh token outside the Mini App.
     if (target.base === 'v2' && NO_REFRESH_PATHS.includes(target.path)) return loggedOut(response)
     if (alreadyRetried) return loggedOut(response)
-    const current = await vault.read()
+    // From the database: a vault that remembers may not have heard of another tab's rotation yet.
+    const current = await vault.read({ fresh: true })
     if (!current?.refresh_token && appEnv !== 'telegram') return loggedOut(response)
 
     const fresh = await refresh(sentWith, appEnv, url.origin, initData)

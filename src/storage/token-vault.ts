@@ -7,7 +7,13 @@ export interface Tokens {
 }
 
 export interface TokenVault {
-  read(): Promise<Tokens | undefined>
+  /**
+   * The stored tokens. A vault that remembers (remembering-vault.ts) answers
+   * from memory; `fresh` reads the database anyway (the refresh path: another
+   * tab may have rotated the tokens a moment ago, and its announcement may not
+   * be here yet).
+   */
+  read(options?: { fresh?: boolean }): Promise<Tokens | undefined>
   write(tokens: Tokens): Promise<void>
   clear(): Promise<void>
 }
@@ -17,14 +23,25 @@ interface VaultSchema extends DBSchema {
 }
 
 const DB_NAME = 'auth'
+/** Every change of the stored tokens is announced here, to every other context of the origin. */
+export const VAULT_CHANNEL = 'auth-vault'
+export const VAULT_CHANGED = 'changed'
+
+/** What the vault keeps of `tokens`: the pair, nothing else the answer carried. */
+export const storedTokens = (tokens: Tokens): Tokens => ({
+  access_token: tokens.access_token,
+  refresh_token: tokens.refresh_token,
+})
 
 /**
  * Tokens live in IndexedDB because the service worker cannot read
- * localStorage; the page and the worker open the same store. Every read goes
- * to the database, never to a copy in memory: another tab or the worker may
- * have rotated the tokens a moment ago.
+ * localStorage; the page and the worker open the same store. This vault reads
+ * the database every time. Each write and clear is announced on
+ * `VAULT_CHANNEL` once it is committed — on `channel` when given (a channel
+ * does not hear its own messages), else on one opened for the message — so a
+ * vault that remembers, in another context, drops its copy.
  */
-export function openTokenVault(): TokenVault {
+export function openTokenVault(channel?: BroadcastChannel): TokenVault {
   let db: ReturnType<typeof openDB<VaultSchema>> | undefined
   const open = () => {
     db ??= openDB<VaultSchema>(DB_NAME, 1, {
@@ -34,19 +51,25 @@ export function openTokenVault(): TokenVault {
     })
     return db
   }
+  const announce = () => {
+    if (channel) return channel.postMessage(VAULT_CHANGED)
+    if (typeof BroadcastChannel !== 'function') return
+    // A posted message is queued for every receiver before close() takes effect.
+    const once = new BroadcastChannel(VAULT_CHANNEL)
+    once.postMessage(VAULT_CHANGED)
+    once.close()
+  }
   return {
     async read() {
       return (await open()).get('vault', 'tokens')
     },
     async write(tokens) {
-      const value: Tokens = {
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token,
-      }
-      await (await open()).put('vault', value, 'tokens')
+      await (await open()).put('vault', storedTokens(tokens), 'tokens')
+      announce()
     },
     async clear() {
       await (await open()).delete('vault', 'tokens')
+      announce()
     },
   }
 }

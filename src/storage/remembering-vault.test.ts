@@ -1,0 +1,79 @@
+import { IDBFactory } from 'fake-indexeddb'
+import { openDB } from 'idb'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openRememberingVault } from './remembering-vault.ts'
+import { openTokenVault, type Tokens } from './token-vault.ts'
+
+const FIRST: Tokens = { access_token: 'access-1', refresh_token: 'refresh-1' }
+const SECOND: Tokens = { access_token: 'access-2', refresh_token: 'refresh-2' }
+
+/** Another context's write whose announcement has not arrived (or never will). */
+async function writeUnannounced(tokens: Tokens) {
+  const db = await openDB('auth', 1)
+  await db.put('vault', tokens, 'tokens')
+  db.close()
+}
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('the vault (the page, the card-secrets worker)', () => {
+  it('reads the database every time', async () => {
+    const vault = openTokenVault()
+    await vault.write(FIRST)
+    await writeUnannounced(SECOND)
+    expect(await vault.read()).toEqual(SECOND)
+  })
+})
+
+describe("the remembering vault (the service worker's)", () => {
+  it('answers from memory between changes, and from the database when asked for fresh', async () => {
+    const vault = openRememberingVault()
+    await vault.write(FIRST)
+    await writeUnannounced(SECOND)
+    expect(await vault.read()).toEqual(FIRST)
+    expect(await vault.read({ fresh: true })).toEqual(SECOND)
+    // The fresh read is what it remembers from then on.
+    expect(await vault.read()).toEqual(SECOND)
+  })
+
+  it('remembers what it read, including that nothing is stored', async () => {
+    const vault = openRememberingVault()
+    expect(await vault.read()).toBeUndefined()
+    await writeUnannounced(FIRST)
+    expect(await vault.read()).toBeUndefined()
+  })
+
+  it("drops its copy when another context's write or clear is announced", async () => {
+    const worker = openRememberingVault()
+    const page = openTokenVault()
+    await worker.write(FIRST)
+    expect(await worker.read()).toEqual(FIRST)
+
+    await page.write(SECOND)
+    await vi.waitFor(async () => expect(await worker.read()).toEqual(SECOND))
+
+    await page.clear()
+    await vi.waitFor(async () => expect(await worker.read()).toBeUndefined())
+  })
+
+  it('keeps its own writes without reading them back', async () => {
+    const vault = openRememberingVault()
+    await vault.write(SECOND)
+    await vault.clear()
+    await writeUnannounced(FIRST)
+    expect(await vault.read()).toBeUndefined()
+  })
+
+  it('never remembers where nothing could announce a change', async () => {
+    vi.stubGlobal('BroadcastChannel', undefined)
+    const vault = openRememberingVault()
+    await vault.write(FIRST)
+    await writeUnannounced(SECOND)
+    expect(await vault.read()).toEqual(SECOND)
+  })
+})
