@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { I18nProvider, type Language } from '../i18n/i18n.tsx'
 import { relativeTime } from './offline-notice.tsx'
-import { OfflineBanner } from './pwa.tsx'
+import { OfflineBanner, ScreenShown } from './pwa.tsx'
 
 const MINUTE = 60_000
 
@@ -12,22 +12,35 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-function renderBanner(language: Language, updatedAgo?: number) {
+function renderBanner(language: Language, updatedAgo?: number, screen = true) {
   const client = new QueryClient()
   if (updatedAgo !== undefined) {
     client.setQueryData(['user', 'me'], { id: 'u' }, { updatedAt: Date.now() - updatedAgo })
     client.setQueryData(['countries'], [], { updatedAt: Date.now() - 3 * 60 * MINUTE })
   }
-  render(
+  const view = (withScreen: boolean) => (
     <QueryClientProvider client={client}>
       <I18nProvider initial={language}>
         <OfflineBanner />
+        {withScreen && <ScreenShown />}
       </I18nProvider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   )
+  const { rerender } = render(view(screen))
+  return { showScreen: () => rerender(view(true)) }
 }
 
 describe('the offline banner', () => {
+  // First in the file: whether a screen was shown is the page's state, kept for its life.
+  it('waits until the first screen is on screen, so an offline start paints the balances first', async () => {
+    const { showScreen } = renderBanner('en', 5 * MINUTE, false)
+    act(() => onlineManager.setOnline(false))
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    expect(screen.queryByRole('status')).toBeNull()
+    showScreen()
+    expect(await screen.findByText('Offline · updated 5 minutes ago')).toBeVisible()
+  })
+
   it('is not there while online', () => {
     renderBanner('en', 5 * MINUTE)
     expect(screen.queryByRole('status')).toBeNull()

@@ -6,6 +6,7 @@ import { paths } from '../paths.ts'
 import { Alert, Button, Skeleton } from '../ui/components.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
+import { ScreenShown } from './pwa.tsx'
 
 const SignInPage = lazy(() => withMessages(import('../features/auth/sign-in-page.tsx'), 'auth'))
 const PasskeySignIn = lazy(() =>
@@ -230,11 +231,13 @@ function Screen(props: { children: ReactNode }) {
           <Button variant="secondary" onClick={retry}>
             {t('error.retry')}
           </Button>
+          <ScreenShown />
         </div>
       )}
     >
       <Suspense fallback={<Skeleton label={t('app.loading')} shape="page" />}>
         {props.children}
+        <ScreenShown />
       </Suspense>
     </ErrorBoundary>
   )

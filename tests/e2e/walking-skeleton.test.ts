@@ -117,6 +117,44 @@ describe('with the default token lifetimes', () => {
     expect(call.status).toBe(200)
   })
 
+  test("the worker's remembered tokens give way to another context's change as it is announced", async () => {
+    const page = await openPage()
+    const first = uniqueEmail('sw-remembers')
+    await signUpThroughUi(page, server().url, first)
+    await waitForServiceWorkerControl(page)
+    const whoAmI = () =>
+      page.evaluate(async () => {
+        const body = (await (await fetch('/api/v2/user')).json()) as { email?: string }
+        return body.email
+      })
+    expect(await whoAmI()).toBe(first)
+
+    // Another context (a page no worker controls) stores someone else's session
+    // and announces it, as src/storage/token-vault.ts does after every write.
+    const second = uniqueEmail('sw-announced')
+    const tokens = await signUpThroughApi(server().url, second)
+    await page.evaluate(async (stored) => {
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('auth')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const write = open.result.transaction('vault', 'readwrite')
+          write.objectStore('vault').put(stored, 'tokens')
+          write.oncomplete = () => {
+            open.result.close()
+            resolve()
+          }
+          write.onerror = () => reject(write.error)
+        }
+      })
+      const channel = new BroadcastChannel('auth-vault')
+      channel.postMessage('changed')
+      channel.close()
+    }, tokens)
+    // The first access token is still valid: only the announcement makes the worker read again.
+    await expect.poll(whoAmI, { timeout: 5_000 }).toBe(second)
+  })
+
   for (const worker of ['allow', 'block'] as const) {
     const who = worker === 'allow' ? 'the service worker' : 'the page proxy (no worker)'
     test(`a revoked session sends the window to the logout location (${who})`, async () => {
