@@ -12,6 +12,7 @@ import {
   uniqueEmail,
   waitForAccessTokenExpiry,
   waitForServiceWorkerControl,
+  writeVault,
 } from '../support/e2e-app.ts'
 import {
   launchBrowser,
@@ -133,24 +134,7 @@ describe('with the default token lifetimes', () => {
     // and announces it, as src/storage/token-vault.ts does after every write.
     const second = uniqueEmail('sw-announced')
     const tokens = await signUpThroughApi(server().url, second)
-    await page.evaluate(async (stored) => {
-      await new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('auth')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const write = open.result.transaction('vault', 'readwrite')
-          write.objectStore('vault').put(stored, 'tokens')
-          write.oncomplete = () => {
-            open.result.close()
-            resolve()
-          }
-          write.onerror = () => reject(write.error)
-        }
-      })
-      const channel = new BroadcastChannel('auth-vault')
-      channel.postMessage('changed')
-      channel.close()
-    }, tokens)
+    await writeVault(page, tokens, true)
     // The first access token is still valid: only the announcement makes the worker read again.
     await expect.poll(whoAmI, { timeout: 5_000 }).toBe(second)
   })

@@ -148,6 +148,38 @@ export async function readVault(page: Page): Promise<VaultTokens | undefined> {
   }
 }
 
+/**
+ * Stores `tokens` in the app's vault (db "auth", store "vault", made when
+ * missing) from `page`, as another context of the origin would; with
+ * `announce`, says so on the vault's channel as src/storage/token-vault.ts does
+ * after every write, which is what makes the worker read it again.
+ */
+export function writeVault(page: Page, tokens: VaultTokens, announce = false): Promise<void> {
+  return page.evaluate(
+    async ([pair, andAnnounce]) => {
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('auth', 1)
+        open.onupgradeneeded = () => open.result.createObjectStore('vault')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const write = open.result.transaction('vault', 'readwrite')
+          write.objectStore('vault').put(pair, 'tokens')
+          write.oncomplete = () => {
+            open.result.close()
+            resolve()
+          }
+          write.onerror = () => reject(write.error)
+        }
+      })
+      if (!andAnnounce) return
+      const channel = new BroadcastChannel('auth-vault')
+      channel.postMessage('changed')
+      channel.close()
+    },
+    [tokens, announce] as const,
+  )
+}
+
 function readVaultOnce(page: Page): Promise<VaultTokens | undefined> {
   return page.evaluate(
     () =>

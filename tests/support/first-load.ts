@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
-import type { Tokens } from './e2e-app.ts'
+import { type Tokens, writeVault } from './e2e-app.ts'
 import { TENANT_HEADERS } from './e2e-server.ts'
 
 /*
@@ -249,24 +249,7 @@ export async function storageWithTokens(
   const context = await newContext({ serviceWorkers: 'block' })
   const page = await context.newPage()
   await page.goto(`${baseUrl}/healthz`)
-  await page.evaluate(
-    (pair) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('auth', 1)
-        open.onupgradeneeded = () => open.result.createObjectStore('vault')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const write = open.result.transaction('vault', 'readwrite')
-          write.objectStore('vault').put(pair, 'tokens')
-          write.oncomplete = () => {
-            open.result.close()
-            resolve()
-          }
-          write.onerror = () => reject(write.error)
-        }
-      }),
-    tokens,
-  )
+  await writeVault(page, tokens)
   const state = await context.storageState({ indexedDB: true })
   await context.close()
   return state
