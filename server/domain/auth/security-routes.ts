@@ -29,7 +29,7 @@ import { PasskeyError, type PasskeyFailure } from './passkeys.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'
 import { translateStepUpError } from './security.ts'
-import { SessionNotFoundError } from './sessions.ts'
+import { SessionError, type SessionFailure } from './sessions.ts'
 
 /** The one switch from passkey failures to HTTP answers. */
 function passkeyProblem(failure: PasskeyFailure): ProblemError {
@@ -52,12 +52,20 @@ function passkeyProblem(failure: PasskeyFailure): ProblemError {
   }
 }
 
+/** The one switch from session failures to HTTP answers. */
+function sessionProblem(failure: SessionFailure): ProblemError {
+  switch (failure.kind) {
+    case 'SESSION_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such session: it may have ended.')
+    default:
+      return assertNever(failure)
+  }
+}
+
 /** Every error of this file's use cases, whichever area it comes from. */
 const translate = (error: unknown) => {
   if (error instanceof PasskeyError) return passkeyProblem(error.failure)
-  if (error instanceof SessionNotFoundError) {
-    return new ProblemError(404, 'SESSION_NOT_FOUND', 'No such session: it may have ended.')
-  }
+  if (error instanceof SessionError) return sessionProblem(error.failure)
   return translateStepUpError(error) ?? translateAuthError(error) ?? translateOtpError(error)
 }
 

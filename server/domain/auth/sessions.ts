@@ -1,18 +1,16 @@
 import type { Kysely } from 'kysely'
 import type { Session, SessionList } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { DomainError } from '../failure.ts'
 import type { OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import * as repo from './security-repository.ts'
 import { describeDevice } from './webauthn-rules.ts'
 
-/** No such live session of the person (ended already, or someone else's): 404. */
-export class SessionNotFoundError extends Error {
-  constructor() {
-    super('SESSION_NOT_FOUND')
-    this.name = 'SessionNotFoundError'
-  }
-}
+/** SESSION_NOT_FOUND: no such live session of the person (ended already, or someone else's). */
+export type SessionFailure = { kind: 'SESSION_NOT_FOUND' }
+
+export class SessionError extends DomainError<SessionFailure> {}
 
 type SessionRow = Awaited<ReturnType<typeof repo.listSessions>>[number]
 
@@ -38,7 +36,7 @@ export class SessionService {
     return pageOf(data, total, page)
   }
 
-  /** @throws SessionNotFoundError */
+  /** @throws SessionError */
   async end(owner: OwnerSession, id: string): Promise<void> {
     const ended = await repo.revokeSessions(
       this.db,
@@ -47,7 +45,7 @@ export class SessionService {
       id === owner.sessionId ? 'signed_out' : 'signed_out_remotely',
       this.clock(),
     )
-    if (ended === 0) throw new SessionNotFoundError()
+    if (ended === 0) throw new SessionError({ kind: 'SESSION_NOT_FOUND' })
   }
 
   /** Ends every session but this one; answers how many ended. */

@@ -5,6 +5,7 @@ import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
+import { DomainError } from '../failure.ts'
 import { post, systemAccount } from '../ledger/service.ts'
 
 /*
@@ -45,12 +46,7 @@ export type SepaCreditFailure =
   | { kind: 'ACCOUNT_UNAVAILABLE'; status: string }
   | { kind: 'CREDIT_CONFLICT' }
 
-export class SepaCreditError extends Error {
-  constructor(readonly failure: SepaCreditFailure) {
-    super(failure.kind)
-    this.name = 'SepaCreditError'
-  }
-}
+export class SepaCreditError extends DomainError<SepaCreditFailure> {}
 
 /**
  * The bank reports a SEPA credit to `request.iban`. An account that is not

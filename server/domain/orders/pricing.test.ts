@@ -264,7 +264,9 @@ describe('a quote’s amounts', () => {
         }
       })()
       expect(error).toBeInstanceOf(AmountLimitError)
-      expect(error).toMatchObject({ code, field: amount.field, limitMinor: limit })
+      expect(error).toMatchObject({
+        failure: { kind: code, field: amount.field, limitMinor: limit },
+      })
     }
     expect(priceQuote(sepaWithdrawal({ field: 'amount_from', minor: 100n })).fromMinor).toBe(100n)
     expect(priceQuote(sepaWithdrawal({ field: 'amount_to', minor: 5_000_000n })).fromMinor).toBe(

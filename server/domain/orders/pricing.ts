@@ -17,6 +17,7 @@ import {
   type OrderType,
 } from '../../../contract/orders.ts'
 import { ratio } from '../../providers/rates/rates.ts'
+import { DomainError } from '../failure.ts'
 
 /** A currency as pricing needs it (a catalogue row). */
 export interface PricedCurrency {
@@ -305,16 +306,13 @@ export interface PricedQuote {
 }
 
 /** from.amount outside its limits; `field` is the amount the caller gave. */
-export class AmountLimitError extends Error {
-  constructor(
-    readonly code: 'AMOUNT_TOO_SMALL' | 'AMOUNT_TOO_LARGE',
-    readonly field: AmountField,
-    readonly limitMinor: bigint,
-  ) {
-    super(code)
-    this.name = 'AmountLimitError'
-  }
+export type AmountLimitFailure = {
+  kind: 'AMOUNT_TOO_SMALL' | 'AMOUNT_TOO_LARGE'
+  field: AmountField
+  limitMinor: bigint
 }
+
+export class AmountLimitError extends DomainError<AmountLimitFailure> {}
 
 export interface QuotePricing {
   decimals: { from: number; to: number }
@@ -339,12 +337,24 @@ export function priceQuote(input: QuotePricing): PricedQuote {
   const fromMinor =
     amount.field === 'amount_from' ? amount.minor : convertBack(amount.minor, rate, decimals)
   if (fromMinor < limits.min)
-    throw new AmountLimitError('AMOUNT_TOO_SMALL', amount.field, limits.min)
+    throw new AmountLimitError({
+      kind: 'AMOUNT_TOO_SMALL',
+      field: amount.field,
+      limitMinor: limits.min,
+    })
   if (fromMinor > limits.max)
-    throw new AmountLimitError('AMOUNT_TOO_LARGE', amount.field, limits.max)
+    throw new AmountLimitError({
+      kind: 'AMOUNT_TOO_LARGE',
+      field: amount.field,
+      limitMinor: limits.max,
+    })
   const toMinorAmount = convert(fromMinor, rate, decimals)
   if (toMinorAmount <= 0n) {
-    throw new AmountLimitError('AMOUNT_TOO_SMALL', amount.field, limits.min)
+    throw new AmountLimitError({
+      kind: 'AMOUNT_TOO_SMALL',
+      field: amount.field,
+      limitMinor: limits.min,
+    })
   }
   const fees: PricedFee[] = [
     { kind: 'FIXED' as const, amountMinor: toMinor(input.fee.fixed, decimals.from), percent: null },

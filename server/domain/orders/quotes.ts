@@ -247,12 +247,13 @@ export class QuoteService {
       })
     } catch (error) {
       if (!(error instanceof AmountLimitError)) throw error
+      const { kind, field, limitMinor } = error.failure
       // The bound is on from.amount, even when the caller gave amount_to.
-      const bound = fromMinor(error.limitMinor, from.decimals)
-      const which = error.code === 'AMOUNT_TOO_SMALL' ? 'at least' : 'at most'
+      const bound = fromMinor(limitMinor, from.decimals)
+      const which = kind === 'AMOUNT_TOO_SMALL' ? 'at least' : 'at most'
       throw quoteRejected(
-        error.code,
-        error.field,
+        kind,
+        field,
         `The amount paid must be ${which} ${bound} ${from.code} for ${query.order_type}.`,
         { limit: { amount: bound, currency: from.code } },
       )
