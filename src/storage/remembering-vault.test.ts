@@ -2,7 +2,7 @@ import { IDBFactory } from 'fake-indexeddb'
 import { openDB } from 'idb'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openRememberingVault } from './remembering-vault.ts'
-import { openTokenVault, type Tokens } from './token-vault.ts'
+import { openTokenVault, type Tokens, VAULT_CHANGED, VAULT_CHANNEL } from './token-vault.ts'
 
 const FIRST: Tokens = { access_token: 'access-1', refresh_token: 'refresh-1' }
 const SECOND: Tokens = { access_token: 'access-2', refresh_token: 'refresh-2' }
@@ -67,6 +67,19 @@ describe("the remembering vault (the service worker's)", () => {
     await vault.clear()
     await writeUnannounced(FIRST)
     expect(await vault.read()).toBeUndefined()
+  })
+
+  it('keeps no copy of its own write when another context announced a change meanwhile', async () => {
+    const vault = openRememberingVault()
+    await vault.read()
+    const writing = vault.write(FIRST)
+    // Announced while the write is on its way; the other context's write lands after it.
+    const other = new BroadcastChannel(VAULT_CHANNEL)
+    other.postMessage(VAULT_CHANGED)
+    other.close()
+    await writeUnannounced(SECOND)
+    await writing
+    expect(await vault.read()).toEqual(SECOND)
   })
 
   it('never remembers where nothing could announce a change', async () => {

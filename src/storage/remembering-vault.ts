@@ -33,6 +33,18 @@ export function openRememberingVault(): TokenVault {
     if (event.data === VAULT_CHANGED) forget()
   })
 
+  /**
+   * Runs `change` and remembers `after`, unless another context announced a
+   * change meanwhile: which of the two the database holds is then unknown,
+   * and the next read asks it.
+   */
+  const changing = async (change: () => Promise<void>, after: Tokens | undefined) => {
+    forget()
+    const seen = generation
+    await change()
+    if (generation === seen) copy = { tokens: after }
+  }
+
   return {
     async read({ fresh = false } = {}) {
       if (copy && !fresh) return copy.tokens
@@ -41,15 +53,7 @@ export function openRememberingVault(): TokenVault {
       if (generation === seen) copy = { tokens }
       return tokens
     },
-    async write(tokens) {
-      forget()
-      await vault.write(tokens)
-      copy = { tokens: storedTokens(tokens) }
-    },
-    async clear() {
-      forget()
-      await vault.clear()
-      copy = { tokens: undefined }
-    },
+    write: (tokens) => changing(() => vault.write(tokens), storedTokens(tokens)),
+    clear: () => changing(() => vault.clear(), undefined),
   }
 }
