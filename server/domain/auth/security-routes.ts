@@ -58,7 +58,7 @@ function sessionProblem(failure: SessionFailure): ProblemError {
     case 'SESSION_NOT_FOUND':
       return new ProblemError(404, failure.kind, 'No such session: it may have ended.')
     default:
-      return assertNever(failure)
+      return assertNever(failure.kind)
   }
 }
 
