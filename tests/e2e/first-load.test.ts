@@ -78,6 +78,9 @@ test('an offline reload shows the balances from the cache, no request waiting fo
   await waitForPersistedBalance(page)
 
   await context.setOffline(true)
+  // This page loads the notice's chunk as it goes offline: that request, cut short by the
+  // reload, would count as failed.
+  await page.getByText(/^Offline · updated /).waitFor()
   const failed: string[] = []
   page.on('requestfailed', (request) => failed.push(request.url()))
   await page.addInitScript(observeBalance(BALANCE_TEXT))
