@@ -1,8 +1,8 @@
 import { IDBFactory } from 'fake-indexeddb'
-import { openDB } from 'idb'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
 import { openRememberingVault } from '../storage/remembering-vault.ts'
+import { writeUnannounced } from '../storage/test-support.ts'
 import { openTokenVault, type Tokens, type TokenVault } from '../storage/token-vault.ts'
 import {
   type AuthProxyDeps,
@@ -223,9 +223,7 @@ describe('a 401 with a refresh token', () => {
     server.generation = 2
     server.access = 'access-2'
     server.refresh = 'refresh-2'
-    const db = await openDB('auth', 1)
-    await db.put('vault', { access_token: 'access-2', refresh_token: 'refresh-2' }, 'tokens')
-    db.close()
+    await writeUnannounced({ access_token: 'access-2', refresh_token: 'refresh-2' })
 
     const response = await get('/api/v2/user')
     expect(response.status).toBe(200)

@@ -1,18 +1,11 @@
 import { IDBFactory } from 'fake-indexeddb'
-import { openDB } from 'idb'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openRememberingVault } from './remembering-vault.ts'
+import { writeUnannounced } from './test-support.ts'
 import { openTokenVault, type Tokens, VAULT_CHANGED, VAULT_CHANNEL } from './token-vault.ts'
 
 const FIRST: Tokens = { access_token: 'access-1', refresh_token: 'refresh-1' }
 const SECOND: Tokens = { access_token: 'access-2', refresh_token: 'refresh-2' }
-
-/** Another context's write whose announcement has not arrived (or never will). */
-async function writeUnannounced(tokens: Tokens) {
-  const db = await openDB('auth', 1)
-  await db.put('vault', tokens, 'tokens')
-  db.close()
-}
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory()

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from 'playwright-core'
+import { VAULT_CHANGED, VAULT_CHANNEL } from '../../src/storage/token-vault.ts'
 import { TENANT_HEADERS } from './e2e-server.ts'
 
 /** What the app's screens and the auth proxy need from a test, in the app's own words. */
@@ -151,12 +152,12 @@ export async function readVault(page: Page): Promise<VaultTokens | undefined> {
 /**
  * Stores `tokens` in the app's vault (db "auth", store "vault", made when
  * missing) from `page`, as another context of the origin would; with
- * `announce`, says so on the vault's channel as src/storage/token-vault.ts does
- * after every write, which is what makes the worker read it again.
+ * `announce`, says so on the vault's channel as the app's vault does after
+ * every write, which is what makes the worker read it again.
  */
 export function writeVault(page: Page, tokens: VaultTokens, announce = false): Promise<void> {
   return page.evaluate(
-    async ([pair, andAnnounce]) => {
+    async ([pair, channelName, changed]) => {
       await new Promise<void>((resolve, reject) => {
         const open = indexedDB.open('auth', 1)
         open.onupgradeneeded = () => open.result.createObjectStore('vault')
@@ -171,12 +172,12 @@ export function writeVault(page: Page, tokens: VaultTokens, announce = false): P
           write.onerror = () => reject(write.error)
         }
       })
-      if (!andAnnounce) return
-      const channel = new BroadcastChannel('auth-vault')
-      channel.postMessage('changed')
+      if (!changed) return
+      const channel = new BroadcastChannel(channelName)
+      channel.postMessage(changed)
       channel.close()
     },
-    [tokens, announce] as const,
+    [tokens, VAULT_CHANNEL, announce ? VAULT_CHANGED : undefined] as const,
   )
 }
 
