@@ -139,9 +139,7 @@ export class CounterpartyService {
         tenantId: owner.tenantId,
         sourceWalletId: walletId,
       })
-            return toDestination(
-        await repo.insertDestination(trx, scope, uuidv7(), type, fields, now),
-      )
+      return toDestination(await repo.insertDestination(trx, scope, uuidv7(), type, fields, now))
     })
   }
 
