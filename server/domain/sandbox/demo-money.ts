@@ -43,14 +43,13 @@ const MAX_RUNS = 100
  */
 async function runToTheEnd(
   handler: (job: Job, context: JobContext) => Promise<JobResult>,
-  job: Omit<Job, 'id' | 'attempt'>,
+  job: Omit<Job, 'attempt'>,
   money: DemoMoney,
   at: Date,
 ): Promise<void> {
   let now = at
   for (let run = 1; run <= MAX_RUNS; run++) {
-    const id = `demo:${job.kind}:${String(Object.values(job.payload)[0])}`
-    const result = await handler({ ...job, id, attempt: 1 }, { db: money.db, log: money.log, now })
+    const result = await handler({ ...job, attempt: 1 }, { db: money.db, log: money.log, now })
     if (!result) return
     now = new Date(Math.max(now.getTime(), result.again.getTime()))
   }
@@ -81,7 +80,12 @@ export async function placeDemoOrder(
     }
     placed = (await money.orders.place(owner, request, at)).order
   }
-  const job = { kind: ORDER_JOB, tenantId: owner.tenantId, payload: { order_id: placed.id } }
+  const job = {
+    id: `demo:order:${placed.id}`,
+    kind: ORDER_JOB,
+    tenantId: owner.tenantId,
+    payload: { order_id: placed.id },
+  }
   await runToTheEnd(money.orders.process, job, money, at)
   return (await money.orders.findByRequest(owner, requestId)) ?? placed
 }
@@ -108,6 +112,7 @@ export async function receiveDemoDeposit(
     at,
   )
   const job = {
+    id: `demo:deposit:${record.uuid}`,
     kind: DEPOSIT_JOB,
     tenantId: owner.tenantId,
     payload: { transaction_id: record.uuid },

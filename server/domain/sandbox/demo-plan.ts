@@ -53,6 +53,7 @@ export interface DemoCounterparty {
   destinations: (CreateDestinationBody & { key: string })[]
 }
 
+/** A person the demo user pays by SEPA… */
 const ANNA: DemoCounterparty = {
   key: 'anna-schmidt',
   name: 'Anna Schmidt',
@@ -78,6 +79,7 @@ const ANNA: DemoCounterparty = {
   ],
 }
 
+/** …and a business, by SWIFT and on chain. */
 const NORTHWIND: DemoCounterparty = {
   key: 'northwind-traders',
   name: 'Northwind Traders Ltd',
@@ -107,9 +109,6 @@ const NORTHWIND: DemoCounterparty = {
     },
   ],
 }
-
-/** The two people the demo user pays: a person by SEPA, a business by SWIFT and on chain. */
-export const DEMO_COUNTERPARTIES = [ANNA, NORTHWIND] as const
 
 /** Who the EUR deposit comes from (the demo user's own account elsewhere). */
 const OWN_BANK = { name: 'Mia Wagner', iban: 'DE02100100109307118603' }

@@ -33,7 +33,6 @@ import {
 import { joinDemo, verifyDemo } from './demo-person.ts'
 import {
   DEMO_CARDS,
-  DEMO_COUNTERPARTIES,
   DEMO_PERSON,
   type DemoCard,
   type DemoCounterparty,
@@ -74,6 +73,8 @@ export class DemoRunner {
   readonly #cards: CardService
   readonly #courier: SandboxCourier
   readonly #network: CardProcessor
+  /** The saved destinations, as `<counterparty>:<destination>` (the plan's keys). */
+  readonly #destinations = new Map<string, string>()
   /** The cards issued, by the demo's name for them. */
   readonly #issued = new Map<DemoCard, Card>()
   /** What the purchases' follow-ups name: the card and its authorisation. */
@@ -151,7 +152,7 @@ export class DemoRunner {
             wallet_uuid: await this.#wallet('personal'),
             from_uuid: await this.#currency(event.currency),
             amount_from: event.amount,
-            destination_id: await this.#destination(event.to),
+            destination_id: this.#destination(event.to),
           },
           event.note,
         )
@@ -331,22 +332,18 @@ export class DemoRunner {
       (await this.#counterparties.createCounterparty(this.owner, walletId, counterparty.body, at))
         .counterparty_account_id
     const saved = (await this.#counterparties.listDestinations(this.owner, walletId, id, PAGE)).data
-    const destinations = new Map<string, string>()
     for (const { key, ...body } of counterparty.destinations) {
       const same = saved.find((d) => d.type === body.type && d.label === body.label)
       const destination =
         same ?? (await this.#counterparties.createDestination(this.owner, walletId, id, body, at))
-      destinations.set(key, destination.counterparty_destination_id)
+      this.#destinations.set(`${counterparty.key}:${key}`, destination.counterparty_destination_id)
     }
-    return destinations
   }
 
-  /** `<counterparty>:<destination>`: the destination's id, the counterparty saved already. */
-  async #destination(ref: string): Promise<string> {
-    const [name, key] = ref.split(':')
-    const counterparty = DEMO_COUNTERPARTIES.find((saved) => saved.key === name)
-    const id = counterparty && (await this.#counterparty(counterparty, this.#at)).get(key ?? '')
-    if (!id) throw new Error(`the demo pays ${ref}, which it has not saved`)
+  /** A destination a step saved earlier, by `<counterparty>:<destination>`. */
+  #destination(ref: string): string {
+    const id = this.#destinations.get(ref)
+    if (!id) throw new Error(`the demo pays ${ref}, which no earlier step saved`)
     return id
   }
 
