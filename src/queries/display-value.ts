@@ -3,7 +3,7 @@ import { useCallback } from 'react'
 import type { RateList } from '../../contract/rates.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 import { formatMoney, type Money } from '../i18n/money.ts'
-import { type Decimal, divideHalfEven, multiply, parseDecimal } from '../ui/decimal.ts'
+import { divideHalfEven, multiply, parseDecimal } from '../ui/decimal.ts'
 import { type DisplayCurrency, useDisplayCurrency } from './display-currency.ts'
 import { ratesQuery } from './wallets.ts'
 
@@ -14,15 +14,8 @@ import { ratesQuery } from './wallets.ts'
  */
 
 /** What one unit of `currency` is worth in the rates' base; undefined when they do not price it. */
-export const unitOf = (rates: RateList | undefined, currency: string): string | undefined =>
+const unitOf = (rates: RateList | undefined, currency: string): string | undefined =>
   rates?.rates.find((rate) => rate.code === currency)?.rate
-
-/**
- * `value` (in the rates' base) in the display currency whose unit is `unit`,
- * to the cent: one half-even rounding, at the end.
- */
-export const inDisplayCurrency = (value: Decimal, unit: string) =>
-  divideHalfEven(value, parseDecimal(unit), 2)
 
 /**
  * The rates (in RATES_BASE, one request whatever the currency) with the
@@ -57,10 +50,8 @@ export function useDisplayValue(): (money: Money) => string | undefined {
       if (!data || !unit || money.currency.toUpperCase() === currency) return undefined
       const rate = unitOf(data, money.currency)
       if (!rate) return undefined
-      const value = inDisplayCurrency(
-        multiply(parseDecimal(money.amount), parseDecimal(rate)),
-        unit,
-      )
+      const worth = multiply(parseDecimal(money.amount), parseDecimal(rate))
+      const value = divideHalfEven(worth, parseDecimal(unit), 2)
       return formatMoney(language, { amount: value, currency, chain: null })
     },
     [data, unit, currency, language],

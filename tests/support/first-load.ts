@@ -97,13 +97,15 @@ export async function throttleServiceWorker(
 
 /**
  * Starts the origin's service worker, which the browser stops when idle, by
- * a request from `page` (a page it controls).
+ * reloading `page` (a page it controls): a navigation in its scope is a fetch
+ * event, which the browser starts the worker to dispatch. Not a fetch from the
+ * page: the keeper is /healthz, and an API answer's CSP allows its page none.
  */
 export async function wakeServiceWorker(page: Page) {
-  await page.evaluate(async () => {
-    if (!navigator.serviceWorker.controller) throw new Error('no service worker controls the page')
-    await fetch('/healthz', { cache: 'no-store' })
-  })
+  await page.reload()
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
+    throw new Error('no service worker controls the page')
+  }
 }
 
 /**
