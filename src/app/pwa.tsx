@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { Button } from '../ui/components.tsx'
@@ -41,6 +42,28 @@ export function ScreenShown() {
     for (const listener of shownListeners) listener()
   }, [])
   return null
+}
+
+/**
+ * Runs `run` once the first screen is shown and every read it started is
+ * answered: what only later visits need waits behind the balances — the
+ * service worker, and with it the browser's install check, which downloads
+ * the manifest's icon (issue 27: 16 KB of a first visit's).
+ */
+export function afterFirstScreen(queryClient: QueryClient, run: () => void) {
+  const settled = () => {
+    if (queryClient.isFetching() === 0) return run()
+    const stop = queryClient.getQueryCache().subscribe(() => {
+      if (queryClient.isFetching() > 0) return
+      stop()
+      run()
+    })
+  }
+  if (screenShown) return settled()
+  const stop = subscribeShown(() => {
+    stop()
+    settled()
+  })
 }
 
 /**

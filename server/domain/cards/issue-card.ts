@@ -114,6 +114,7 @@ export async function createStandAlone(
             currency: program.currency,
             subAccountType: program.sub_account_type,
             ledgerAccountId,
+            at,
           },
           deps.settings.bank,
         )

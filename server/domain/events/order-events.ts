@@ -29,7 +29,8 @@ export async function emitOrderEvent(trx: Transaction<DB>, order: OrderRow, to: 
     to_amount: fromMinor(BigInt(order.amount_to_minor), into?.decimals ?? 0),
     to_currency: into?.code ?? '',
   }
-  const owner = { tenantId: order.tenant_id, userId: order.user_id }
+  // The move's time: moveOrder stamps it on the row it hands over.
+  const owner = { tenantId: order.tenant_id, userId: order.user_id, at: order.updated_at }
   if (to === 'COMPLETE') await emitEvent(trx, { ...owner, kind: 'order.completed', payload })
   else {
     await emitEvent(trx, {
