@@ -5,7 +5,6 @@
  * both declared here and given a message. docs/api.md says when each is answered.
  */
 export const PROBLEM_CODES = [
-  'ACCOUNT_CLOSED',
   'ACCOUNT_NOT_FOUND',
   'ACCOUNT_UNAVAILABLE',
   'ACTIVATION_CODE_INVALID',
@@ -14,7 +13,6 @@ export const PROBLEM_CODES = [
   'ADDRESS_INVALID',
   'ADDRESS_REJECTED',
   'ALLOWED_IPS_INVALID',
-  'ALREADY_REVERSED',
   'AMOUNT_EXCEEDS_AUTHORIZATION',
   'AMOUNT_EXCEEDS_REFUNDABLE',
   'AMOUNT_MISMATCH',
