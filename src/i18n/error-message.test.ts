@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Problem } from '../../contract/problem.ts'
-import type { ProblemCode } from '../../contract/problem-codes.ts'
+import { PROBLEM_CODES, type ProblemCode } from '../../contract/problem-codes.ts'
 import { ApiError } from '../net/api.ts'
 import { codeErrorMessage, errorMessage, fieldErrors } from './error-message.ts'
 import { translator } from './i18n.tsx'
@@ -46,6 +46,52 @@ describe('every status of SPEC.md §8 has words in both languages', () => {
     expect(errorMessage(new DOMException('timed out', 'TimeoutError'), en)).toBe(
       'The server took too long to answer. Please try again.',
     )
+  })
+})
+
+describe('every problem code the server can answer has words in both languages', () => {
+  /** Met only by a developer's client, an operator or a proxy: worded by the status on purpose. */
+  const byStatus = new Set<ProblemCode>([
+    'APP_ENV_INVALID',
+    'AUTHORIZATION_REQUIRED',
+    'BAD_REQUEST',
+    'BAD_URL',
+    'CTP_BODY_TOO_LARGE',
+    'CTP_EMPTY_JSON_BODY',
+    'CTP_INVALID_CONTENT_LENGTH',
+    'CTP_INVALID_MEDIA_TYPE',
+    'DATABASE_UNREACHABLE',
+    'HEADERS_TOO_LARGE',
+    'INTERNAL',
+    'INVALID_SETTINGS',
+    'MALFORMED_JSON',
+    'NOT_FOUND',
+    'REQUEST_TIMEOUT',
+    'SCHEMA_BEHIND',
+    'TENANT_EXISTS',
+    'TENANT_INVALID',
+    'TENANT_NOT_FOUND',
+    'TENANT_REQUIRED',
+    'URI_TOO_LONG',
+    'WEBHOOK_SIGNATURE_INVALID',
+  ])
+  const statusWords = new Set(
+    [400, 404, 409, 422, 500, 503].flatMap((status) => [
+      errorMessage(answer(status), en),
+      errorMessage(answer(status), ru),
+    ]),
+  )
+
+  it.each(PROBLEM_CODES)('%s', (code) => {
+    const english = errorMessage(answer(409, code), en)
+    const russian = errorMessage(answer(409, code), ru)
+    for (const words of [english, russian]) {
+      expect(words).not.toBe('')
+      expect(words).not.toMatch(/error\.|English detail|[A-Z]{3,}_[A-Z]/)
+    }
+    expect(russian).not.toBe(english)
+    // VALIDATION_FAILED is what a 422 says anyway: the same sentence, by the status or the code.
+    if (code !== 'VALIDATION_FAILED') expect(statusWords.has(english)).toBe(byStatus.has(code))
   })
 })
 
