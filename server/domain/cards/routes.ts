@@ -19,6 +19,7 @@ import {
 } from '../../../contract/cards.ts'
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { limitCalls, rateLimited } from '../../infra/rate-limit.ts'
@@ -31,7 +32,7 @@ import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules
 const toProblem = (error: unknown) => {
   if (!(error instanceof CardError)) return undefined
   const failure = error.failure
-  const unprocessable = (code: string, fields: { field: string; message: string }[]) =>
+  const unprocessable = (code: ProblemCode, fields: { field: string; message: string }[]) =>
     new ProblemError(422, code, fields.map((fault) => fault.message).join(' '), {
       title: 'Unprocessable Content',
       errors: fields,

@@ -14,12 +14,13 @@ import {
   UpdateDestinationBody,
 } from '../../../contract/counterparties.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { CounterpartyError } from './errors.ts'
 import { CounterpartyService } from './service.ts'
 
-const invalid = (code: string, errors: { field: string; message: string }[]) =>
+const invalid = (code: ProblemCode, errors: { field: string; message: string }[]) =>
   new ProblemError(422, code, errors.map((e) => `${e.field} ${e.message}`).join('; '), {
     title: 'Unprocessable Content',
     errors,

@@ -10,12 +10,13 @@ import {
   PlaceOrderBody,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
 import { isPayout } from './payout-step-up.ts'
 
-const unprocessable = (code: string, detail: string, field: string) =>
+const unprocessable = (code: ProblemCode, detail: string, field: string) =>
   new ProblemError(422, code, detail, {
     title: 'Unprocessable Content',
     errors: [{ field, message: detail }],
