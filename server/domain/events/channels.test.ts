@@ -132,6 +132,37 @@ describeServer('events: web push and Telegram, sandbox', () => {
     }
   })
 
+  it('keys no browser made are refused at registration with 422 PUSH_KEYS_INVALID', async () => {
+    const pair = await signUp(app, { kyc: false, stepUp: true })
+    const { keys } = browserKeys()
+    const compressed = createECDH('prime256v1')
+    compressed.generateKeys()
+    for (const [bad, field] of [
+      [
+        { ...keys, p256dh: compressed.getPublicKey(null, 'compressed').toString('base64url') },
+        'p256dh',
+      ],
+      [{ ...keys, p256dh: 'not-a-key' }, 'p256dh'],
+      [{ ...keys, auth: randomBytes(8).toString('base64url') }, 'auth'],
+    ] as const) {
+      const refused = await v2(pair, 'POST', '/push/subscriptions', {
+        endpoint: 'https://push.example/device',
+        keys: bad,
+      })
+      expect(refused.statusCode, refused.body).toBe(422)
+      expect(refused.json()).toMatchObject({
+        code: 'PUSH_KEYS_INVALID',
+        errors: [{ field: `/body/keys/${field}` }],
+      })
+    }
+    const kept = await app.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', await userIdOf(app, pair))
+      .execute()
+    expect(kept).toEqual([])
+  })
+
   it('a subscription the push service says is gone (410) is forgotten', async () => {
     const pushService = await startReceiver({ statuses: [410] })
     try {

@@ -1,3 +1,4 @@
+import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
 
 /**
@@ -127,6 +128,45 @@ function kycLine(status: string, ru: boolean): string {
 
 /** The button under a bot message. */
 export const openButtonText = (language: Language) => (language === 'ru' ? 'Открыть' : 'Open')
+
+/** Base64url as PushSubscription.toJSON writes it; `=` padding tolerated. */
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/
+const decode = (text: string) =>
+  BASE64URL.test(text) ? Buffer.from(text.replace(/=+$/, ''), 'base64url') : undefined
+
+/** A push subscription's key that cannot be one, and why. */
+export interface PushKeyProblem {
+  key: 'p256dh' | 'auth'
+  message: string
+}
+
+/**
+ * What is wrong with a push subscription's keys (RFC 8291 §3), or undefined:
+ * `p256dh` the browser's P-256 public key, uncompressed (65 bytes, 0x04, a
+ * point on the curve), `auth` its 16-byte secret. Checked when the browser
+ * subscribes, so a key no browser made is refused then, not at every push.
+ */
+export function pushKeysProblem(keys: {
+  p256dh: string
+  auth: string
+}): PushKeyProblem | undefined {
+  const point = decode(keys.p256dh)
+  if (point?.length !== 65 || point[0] !== 0x04) {
+    return {
+      key: 'p256dh',
+      message: 'must be an uncompressed P-256 public key (65 bytes, base64url)',
+    }
+  }
+  try {
+    p256.Point.fromBytes(point)
+  } catch {
+    return { key: 'p256dh', message: 'is not a point on the P-256 curve' }
+  }
+  if (decode(keys.auth)?.length !== 16) {
+    return { key: 'auth', message: 'must be 16 bytes, base64url' }
+  }
+  return undefined
+}
 
 /** An endpoint hears a kind when it is enabled and lists it (an empty list: every kind). */
 export const endpointWants = (
