@@ -1341,6 +1341,8 @@ export const en = {
     'There is no way to confirm on this account yet. Add an email or phone number in your profile.',
   'error.STEP_UP_REQUIRED': 'Confirm it’s you to continue.',
   'error.PASSKEY_INVALID': 'That passkey couldn’t be verified. Try another way to sign in.',
+  'error.PASSKEY_USER_NOT_VERIFIED':
+    'That passkey didn’t check it’s you (no PIN, fingerprint or face). Use one that asks, or another way.',
   'error.PASSKEY_CHALLENGE_INVALID': 'The passkey request has expired. Try again.',
   'error.PASSKEY_EXISTS': 'This passkey is already added.',
   'error.PASSKEY_NOT_FOUND': 'This passkey no longer exists.',
