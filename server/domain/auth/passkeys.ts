@@ -13,6 +13,7 @@ import {
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type {
   AuthenticationResponse,
   Passkey,
@@ -93,11 +94,11 @@ function userVerified(
 ): boolean | undefined {
   try {
     const data =
-      'authenticatorData' in response.response
-        ? isoBase64URL.toBuffer(response.response.authenticatorData)
-        : decodeAttestationObject(isoBase64URL.toBuffer(response.response.attestationObject)).get(
+      'attestationObject' in response.response
+        ? decodeAttestationObject(isoBase64URL.toBuffer(response.response.attestationObject)).get(
             'authData',
           )
+        : isoBase64URL.toBuffer(response.response.authenticatorData)
     return parseAuthenticatorData(data).flags.uv
   } catch {
     return undefined
@@ -209,7 +210,7 @@ export class PasskeyService {
       publicKey: credential.publicKey,
       signCount: credential.counter,
       transports: credential.transports ?? response.response.transports ?? [],
-      name: input.name?.trim() || describeDevice(input.userAgent) || 'Passkey',
+      name: normaliseName(input.name ?? '') || describeDevice(input.userAgent) || 'Passkey',
       deviceType: credentialDeviceType,
       backedUp: credentialBackedUp,
       now,

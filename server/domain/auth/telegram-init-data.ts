@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Value } from '@sinclair/typebox/value'
 import { parse, signData } from '@telegram-apps/init-data-node'
+import { normaliseName } from '../../../contract/names.ts'
 import { TelegramUser } from '../../../contract/telegram.ts'
 import { USER_LANGUAGES } from '../../../contract/user.ts'
 
@@ -71,8 +72,8 @@ export function profileFromLaunchUser(user: TelegramUser) {
   const primary = user.language_code?.toLowerCase().split('-')[0]
   const language = USER_LANGUAGES.find((known) => known === primary) ?? null
   return {
-    first_name: user.first_name.trim() || null,
-    last_name: user.last_name?.trim() || null,
+    first_name: normaliseName(user.first_name) || null,
+    last_name: (user.last_name && normaliseName(user.last_name)) || null,
     username: user.username ?? null,
     language,
     is_premium: user.is_premium === true,
