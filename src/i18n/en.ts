@@ -1348,6 +1348,8 @@ export const en = {
   'error.PASSKEY_NOT_FOUND': 'This passkey no longer exists.',
   'error.SESSION_NOT_FOUND': 'That device is already signed out.',
   'error.NO_CONTACT': 'There is no email or phone number to send a code to.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'This opening of the Mini App has signed in already. Close it and open it again from the bot.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Telegram biometrics couldn’t confirm it’s you. Get a code instead.',
   // histories (issue 15): a long list is not counted until its last page is loaded

@@ -33,6 +33,7 @@ const KNOWN_CODES = new Set<string>([
   'SESSION_NOT_FOUND',
   'NO_CONTACT',
   'TELEGRAM_BIOMETRICS_INVALID',
+  'TELEGRAM_INIT_DATA_USED',
 ])
 
 /** SPEC.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */

@@ -1346,6 +1346,8 @@ export const ru: Messages = {
   'error.PASSKEY_NOT_FOUND': 'Этого ключа доступа больше нет.',
   'error.SESSION_NOT_FOUND': 'На этом устройстве уже выполнен выход.',
   'error.NO_CONTACT': 'Нет e-mail или телефона, куда отправить код.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'С этим запуском мини-приложения вход уже выполнен. Закройте его и откройте снова из бота.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Биометрия Telegram не подтвердила, что это вы. Получите код.',
   // histories (issue 15): a long list is not counted until its last page is loaded

@@ -14,5 +14,7 @@ export type AuthFailure =
   | { kind: 'TELEGRAM_NOT_CONFIGURED' }
   | { kind: 'TELEGRAM_INIT_DATA_INVALID'; reason: 'malformed' | 'signature' | 'stale' | 'no_user' }
   | { kind: 'TELEGRAM_USER_EXISTS' }
+  /** This launch data already opened a session: a replay (each launch signs in once). */
+  | { kind: 'TELEGRAM_INIT_DATA_USED' }
 
 export class AuthError extends DomainError<AuthFailure> {}

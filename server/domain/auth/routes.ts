@@ -49,6 +49,12 @@ function toProblem(failure: AuthFailure): ProblemError {
     // has the app sign out when Telegram sign-in fails.
     case 'TELEGRAM_INIT_DATA_INVALID':
       return new ProblemError(401, failure.kind, TELEGRAM_INVALID[failure.reason])
+    case 'TELEGRAM_INIT_DATA_USED':
+      return new ProblemError(
+        401,
+        failure.kind,
+        'This Telegram launch data was used to sign in already. Reopen the Mini App.',
+      )
     case 'TELEGRAM_USER_EXISTS':
       return new ProblemError(
         409,
@@ -172,7 +178,8 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
         description:
           'An unknown Telegram user answers 404 USER_NOT_FOUND: offer sign-up. Init data that ' +
           'does not check out (tampered, another bot, older than TELEGRAM_AUTH_MAX_AGE) answers ' +
-          '401 TELEGRAM_INIT_DATA_INVALID.',
+          '401 TELEGRAM_INIT_DATA_INVALID; init data that opened a session already, 401 ' +
+          'TELEGRAM_INIT_DATA_USED.',
         body: TelegramSignInBody,
         response: { 200: TokenPair, ...telegramProblems },
       },

@@ -180,7 +180,7 @@ export async function deletePasskey(db: Executor, owner: Owner, id: string): Pro
 }
 
 /** What the step-up check needs about a live session, in one query. */
-export function findStepUpFacts(db: Executor, session: OwnerSession) {
+export function findStepUpFacts(db: Executor, session: OwnerSession, now: Date) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -188,7 +188,7 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
       's.stepped_up_at',
       's.app_env',
       's.sign_in_method',
-      's.created_at',
+      's.telegram_auth_date',
       'u.email',
       'u.phone',
       eb
@@ -199,7 +199,8 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
           eb
             .selectFrom('telegram_biometric_tokens as t')
             .select('t.id')
-            .whereRef('t.user_id', '=', 'u.id'),
+            .whereRef('t.session_id', '=', 's.id')
+            .where('t.expires_at', '>', now),
         )
         .as('has_telegram_biometrics'),
     ])
@@ -304,31 +305,37 @@ export async function revokeSessions(
 
 export async function insertTelegramBiometricToken(
   db: Executor,
-  token: { id: string; tenantId: string; userId: string; hash: string },
+  session: OwnerSession,
+  token: { id: string; hash: string; expiresAt: Date },
 ): Promise<void> {
   await db
     .insertInto('telegram_biometric_tokens')
     .values({
       id: token.id,
-      tenant_id: token.tenantId,
-      user_id: token.userId,
+      tenant_id: session.tenantId,
+      user_id: session.userId,
+      session_id: session.sessionId,
       token_hash: token.hash,
+      expires_at: token.expiresAt,
     })
     .execute()
 }
 
+/** Whether the token is one this session enrolled and it has not expired; stamps its use. */
 export async function matchTelegramBiometricToken(
   db: Executor,
-  owner: Owner,
+  session: OwnerSession,
   hash: string,
   now: Date,
 ): Promise<boolean> {
   const result = await db
     .updateTable('telegram_biometric_tokens')
     .set({ last_used_at: now })
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', session.tenantId)
+    .where('user_id', '=', session.userId)
+    .where('session_id', '=', session.sessionId)
     .where('token_hash', '=', hash)
+    .where('expires_at', '>', now)
     .executeTakeFirst()
   return result.numUpdatedRows === 1n
 }

@@ -143,7 +143,8 @@ export class AuthService {
    *
    * Every way in ends here, so this is where a blocked account is refused:
    * after the proof, so a stranger without the password never learns that
-   * the account exists, let alone that it is blocked.
+   * the account exists, let alone that it is blocked. A Telegram sign-in
+   * passes when Telegram signed its launch data (`telegramAuthDate`).
    * @throws AuthError USER_BLOCKED
    */
   async startSession(
@@ -151,6 +152,7 @@ export class AuthService {
     context: RequestContext,
     userId: string,
     method: SignInMethod,
+    telegramAuthDate?: Date,
   ): Promise<TokenPair> {
     if (await repo.isUserBlocked(trx, context.tenantId, userId)) {
       throw new AuthError({ kind: 'USER_BLOCKED' })
@@ -164,6 +166,7 @@ export class AuthService {
       deviceId: device.deviceId,
       newDevice: device.newDevice,
       now,
+      telegramAuthDate,
     })
     if (device.newDevice) {
       await emitEvent(trx, {

@@ -19,7 +19,8 @@ import { USER_LANGUAGES } from '../../../contract/user.ts'
  */
 
 export type InitDataVerdict =
-  | { ok: true; user: TelegramUser; authDate: Date }
+  /** `hash`: the data's signature, which names it whatever the order of its fields. */
+  | { ok: true; user: TelegramUser; authDate: Date; hash: string }
   | { ok: false; reason: 'malformed' | 'signature' | 'stale' | 'no_user' }
 
 const HASH = /^[0-9a-f]{64}$/i
@@ -63,7 +64,7 @@ export function verifyInitData(
   if (user === undefined) return { ok: false, reason: 'no_user' }
   // The library's schema admits any extra field; ours names the ones we keep.
   if (!Value.Check(TelegramUser, user)) return { ok: false, reason: 'malformed' }
-  return { ok: true, user, authDate: new Date(authDate * 1000) }
+  return { ok: true, user, authDate: new Date(authDate * 1000), hash: hash.toLowerCase() }
 }
 
 /** The profile fields a Telegram account starts with (SPEC.md §3, the launch user). */
