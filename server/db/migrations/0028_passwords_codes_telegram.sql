@@ -23,3 +23,24 @@ alter table telegram_biometric_tokens
   add column session_id uuid not null references sessions (id) on delete cascade,
   add column expires_at timestamptz not null;
 create index telegram_biometric_tokens_session on telegram_biometric_tokens (session_id);
+
+-- One-time codes: a code can now reset a password.
+alter table otp_codes drop constraint otp_codes_purpose_check;
+alter table otp_codes add constraint otp_codes_purpose_check
+  check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'password_reset'));
+alter table sandbox_outbox drop constraint sandbox_outbox_purpose_check;
+alter table sandbox_outbox add constraint sandbox_outbox_purpose_check
+  check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'password_reset'));
+
+-- Wrong codes, blocks and the resend interval now count per identifier AND
+-- purpose: guesses at the public sign-in or reset calls must never block the
+-- signed-in person's second look (purpose step_up, reached only from a
+-- session). The rows counted so far were every purpose's: they stay as the
+-- sign-in's, which is what anonymous guesses were.
+alter table otp_attempts add column purpose text not null default 'sign_in'
+  check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'password_reset'));
+alter table otp_attempts alter column purpose drop default;
+alter table otp_attempts drop constraint otp_attempts_pkey;
+alter table otp_attempts add primary key (tenant_id, channel, identifier, purpose);
+drop index otp_codes_newest;
+create index otp_codes_newest on otp_codes (tenant_id, channel, identifier, purpose, created_at desc);

@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../contract/auth.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { type Hit, rateLimited } from '../../infra/rate-limit.ts'
+import { limitCalls, limitFailures } from '../../infra/rate-limit.ts'
 import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { requestContext } from './request-context.ts'
@@ -94,35 +94,28 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   const telegram = new TelegramAuthService(app.db, service, config.telegram)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  const tooMany = (seconds: number) =>
-    rateLimited(seconds, 'Too many attempts. Wait a moment and try again.')
+  const detail = 'Too many attempts. Wait a moment and try again.'
   // Two limits on every credential check, counted in the database so every
   // server process shares them (infra/rate-limit.ts): per address, every
   // attempt (one attacker, many accounts); per e-mail, failures only (many
-  // addresses, one account). A failure cannot be known before the check, so
-  // each attempt reserves one and a success gives it back: concurrent guesses
-  // never get past the limit, and signing in never locks anyone out.
-  const perIp = { max: config.authRateLimitPerIp, windowMs: 60_000 }
-  const perEmail = { max: config.authRateLimitPerEmail, windowMs: 15 * 60_000 }
-  const reserved = new WeakMap<FastifyRequest, Hit>()
-  const limitIp = async (request: FastifyRequest) => {
-    const hit = await app.limits.hit(`auth-ip:${request.ip}`, perIp)
-    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
-  }
-  const credentialLimits = async (request: FastifyRequest) => {
-    await limitIp(request)
-    const email = normaliseEmail((request.body as { email: string }).email)
-    const hit = await app.limits.hit(`auth-email:${request.tenantId}:${email}`, perEmail)
-    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
-    reserved.set(request, hit)
-  }
-  // onSend, not onResponse: the hit is given back before the client hears of
-  // the success, so its next attempt already sees the count without it.
-  const forgiveSuccess = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const hit = reserved.get(request)
-    if (hit && reply.statusCode < 300) await app.limits.refund(hit)
-    return payload
-  }
+  // addresses, one account), so signing in never locks anyone out.
+  const limitIp = limitCalls(
+    app,
+    { max: config.authRateLimitPerIp, windowMs: 60_000, key: (request) => `auth-ip:${request.ip}` },
+    detail,
+  )
+  const emailFailures = limitFailures(
+    app,
+    {
+      max: config.authRateLimitPerEmail,
+      windowMs: 15 * 60_000,
+      key: (request) =>
+        `auth-email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
+    },
+    detail,
+  )
+  const credentialLimits = [limitIp, emailFailures.preHandler]
+  const forgiveSuccess = emailFailures.onSend
   // Init data is signed by Telegram and expires: guessing is hopeless, but
   // each attempt still costs a lookup, so the per-address limit applies.
   const telegramLimits = limitIp

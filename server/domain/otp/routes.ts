@@ -12,7 +12,13 @@ import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { limitCalls } from '../../infra/rate-limit.ts'
-import { emailRecipient, phoneRecipient, requestContext, translate } from './http.ts'
+import {
+  emailRecipient,
+  phoneRecipient,
+  requestContext,
+  translate,
+  wrongCodeLimits,
+} from './http.ts'
 
 const sendProblems = {
   404: Problem,
@@ -40,6 +46,7 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     },
     'Too many attempts. Wait a moment and try again.',
   )
+  const wrongCodes = wrongCodeLimits(app, config)
 
   api.post(
     '/auth/sign-in/omni/email/otp',
@@ -89,7 +96,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     '/auth/verify/email/otp',
     {
       config: { public: true },
-      preHandler: ipLimit,
+      preHandler: [ipLimit, wrongCodes.preHandler],
+      onSend: wrongCodes.onSend,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an e-mail code for a token pair',
@@ -112,7 +120,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     '/auth/verify/phone/otp',
     {
       config: { public: true },
-      preHandler: ipLimit,
+      preHandler: [ipLimit, wrongCodes.preHandler],
+      onSend: wrongCodes.onSend,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an SMS code for a token pair',

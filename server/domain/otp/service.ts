@@ -41,8 +41,11 @@ const UNIQUE_INDEX: Record<OtpChannel, string> = {
  * One-time codes: signing in (and signing up) by e-mail or phone, and proving
  * a new e-mail or phone before it replaces the old one.
  *
- * Every send and every check runs under the identifier's attempt row lock
- * (repository.lockAttempts). A send commits its code *before* the message
+ * Every send and every check runs under the attempt row lock of the
+ * identifier and purpose (repository.lockAttempts): wrong codes, blocks and
+ * the resend interval count per purpose, so what anyone may try at the
+ * public calls (sign-in) never blocks what only a session reaches (step-up,
+ * contact changes). A send commits its code *before* the message
  * leaves — no database transaction waits on a gateway — and deletes it again
  * if the message does not go, so a failed send leaves nothing usable.
  */
@@ -203,11 +206,13 @@ export class OtpService {
     const id = uuidv7()
     const code = generateCode()
     await this.db.transaction().execute(async (trx) => {
-      const blockedUntil = activeBlock(await repo.lockAttempts(trx, scope), now)
+      const attempts = await repo.lockAttempts(trx, scope, message.purpose)
+      const blockedUntil = activeBlock(attempts, now)
       if (blockedUntil) throw new OtpError({ kind: 'OTP_BLOCKED', blockedUntil })
-      const wait = resendWait(await repo.lastSentAt(trx, scope), now, this.settings)
+      const sentAt = await repo.lastSentAt(trx, scope, message.purpose)
+      const wait = resendWait(sentAt, now, this.settings)
       if (wait > 0) throw new OtpError({ kind: 'RATE_LIMITED', retryAfter: wait })
-      await repo.consumeLiveCodes(trx, scope, 'superseded', now, message.purpose)
+      await repo.consumeLiveCodes(trx, scope, message.purpose, 'superseded', now)
       await repo.insertCode(trx, {
         ...scope,
         id,
@@ -273,7 +278,7 @@ export class OtpService {
     const outcome = await this.db
       .transaction()
       .execute(async (trx): Promise<{ failure: OtpFailure } | { value: T }> => {
-        const attempts = await repo.lockAttempts(trx, scope)
+        const attempts = await repo.lockAttempts(trx, scope, purpose)
         const blockedUntil = activeBlock(attempts, now)
         if (blockedUntil) return { failure: { kind: 'OTP_BLOCKED', blockedUntil } }
 
@@ -289,10 +294,10 @@ export class OtpService {
         if (verdict === 'expired') return { failure: { kind: 'OTP_EXPIRED' } }
         if (verdict === 'wrong' || !live) {
           const next = afterWrongCode(attempts, now, this.settings)
-          await repo.saveAttempts(trx, scope, next, now)
+          await repo.saveAttempts(trx, scope, purpose, next, now)
           if (next.blockedUntil) {
-            // A block also ends the codes already sent: after it, only a new code works.
-            await repo.consumeLiveCodes(trx, scope, 'blocked', now)
+            // A block also ends the code already sent: after it, only a new code works.
+            await repo.consumeLiveCodes(trx, scope, purpose, 'blocked', now)
             return { failure: { kind: 'OTP_BLOCKED', blockedUntil: next.blockedUntil } }
           }
           return { failure: { kind: 'OTP_INVALID', attemptsLeft: next.attemptsLeft } }
@@ -301,7 +306,7 @@ export class OtpService {
         await repo.markCodeVerified(trx, live.id, now)
         if (attempts.failedAttempts > 0) {
           const cleared = { failedAttempts: 0, lastFailedAt: null, blockedUntil: null }
-          await repo.saveAttempts(trx, scope, cleared, now)
+          await repo.saveAttempts(trx, scope, purpose, cleared, now)
         }
         return { value: await onValid(trx) }
       })

@@ -209,6 +209,8 @@ export interface OtpAttemptsTable {
   tenant_id: string
   channel: OtpChannel
   identifier: string
+  /** Migration 0028: counted per purpose. */
+  purpose: OtpPurpose
   failed_attempts: Generated<number>
   last_failed_at: Date | null
   blocked_until: Date | null
