@@ -1206,6 +1206,7 @@ export const en = {
   'notifications.kind.security.sign_in_new_device': 'Sign-in from a new device',
   'notifications.kind.security.api_key_created': 'API key created: {name}',
   'notifications.kind.security.contact_changed': 'Contact details changed',
+  'notifications.kind.security.password_changed': 'Password changed',
   'notifications.card.approved': 'Card payment',
   'notifications.card.settled': 'Card payment settled',
   'notifications.card.refunded': 'Refund to your card',
@@ -1214,7 +1215,12 @@ export const en = {
   'notifications.detail.kycApproved': 'You’re verified',
   'notifications.detail.kycPending': 'Your documents are being checked',
   'notifications.detail.kycAttention': 'Your verification needs your attention',
-  'notifications.detail.newDevice': 'If this wasn’t you, change your password.',
+  'notifications.detail.newDevice':
+    'If this wasn’t you, change your password in Sign-in and security.',
+  'notifications.detail.passwordChanged':
+    'If this wasn’t you, reset your password from the sign-in screen.',
+  'notifications.detail.passwordReset':
+    'Reset with a code. If this wasn’t you, reset it again from the sign-in screen.',
   'notifications.detail.contact': 'Now {masked}',
   'notifications.group.payments': 'Card payments',
   'notifications.group.money': 'Deposits and orders',
@@ -1250,6 +1256,7 @@ export const en = {
   'push.kind.security.sign_in_new_device': 'Sign-ins from a new device',
   'push.kind.security.api_key_created': 'New API keys',
   'push.kind.security.contact_changed': 'Changed e-mail or phone',
+  'push.kind.security.password_changed': 'Changed or reset password',
   'webhooks.title': 'Webhooks',
   'webhooks.lead':
     'We POST your events to these URLs, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature).',

@@ -1201,6 +1201,7 @@ export const ru: Messages = {
   'notifications.kind.security.sign_in_new_device': 'Вход с нового устройства',
   'notifications.kind.security.api_key_created': 'Создан API-ключ: {name}',
   'notifications.kind.security.contact_changed': 'Контактные данные изменены',
+  'notifications.kind.security.password_changed': 'Пароль изменён',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1209,7 +1210,11 @@ export const ru: Messages = {
   'notifications.detail.kycApproved': 'Личность подтверждена',
   'notifications.detail.kycPending': 'Документы на проверке',
   'notifications.detail.kycAttention': 'Проверка требует вашего внимания',
-  'notifications.detail.newDevice': 'Если это были не вы, смените пароль.',
+  'notifications.detail.newDevice':
+    'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
+  'notifications.detail.passwordChanged': 'Если это были не вы, сбросьте пароль на экране входа.',
+  'notifications.detail.passwordReset':
+    'Сброшен по коду. Если это были не вы, сбросьте его снова на экране входа.',
   'notifications.detail.contact': 'Теперь {masked}',
   'notifications.group.payments': 'Оплаты картой',
   'notifications.group.money': 'Пополнения и заявки',
@@ -1245,6 +1250,7 @@ export const ru: Messages = {
   'push.kind.security.sign_in_new_device': 'Входы с нового устройства',
   'push.kind.security.api_key_created': 'Новые API-ключи',
   'push.kind.security.contact_changed': 'Смена почты или телефона',
+  'push.kind.security.password_changed': 'Смена или сброс пароля',
   'webhooks.title': 'Вебхуки',
   'webhooks.lead':
     'Мы отправляем ваши события POST-запросом на эти адреса с подписью по Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',

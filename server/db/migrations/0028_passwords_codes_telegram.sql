@@ -44,3 +44,7 @@ alter table otp_attempts drop constraint otp_attempts_pkey;
 alter table otp_attempts add primary key (tenant_id, channel, identifier, purpose);
 drop index otp_codes_newest;
 create index otp_codes_newest on otp_codes (tenant_id, channel, identifier, purpose, created_at desc);
+
+-- Passwords can be changed and reset: when it last happened (null: since
+-- sign-up, or never set).
+alter table users add column password_changed_at timestamptz;

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { DB, SignInMethod, UserProfilesTable } from '../../infra/db/schema.ts'
-import type { OwnerSession } from '../owner.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { productsFrom } from '../tenants/rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -130,6 +130,30 @@ export async function insertSession(
     })
     .execute()
   return id
+}
+
+/** What a password change needs about the account. */
+export function findPasswordFacts(db: Executor, owner: Owner) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'password_hash', 'password_changed_at'])
+    .where('tenant_id', '=', owner.tenantId)
+    .where('id', '=', owner.userId)
+    .executeTakeFirst()
+}
+
+export async function setPassword(
+  db: Executor,
+  owner: Owner,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('tenant_id', '=', owner.tenantId)
+    .where('id', '=', owner.userId)
+    .execute()
 }
 
 /**

@@ -32,8 +32,27 @@ function toProblem(failure: AuthFailure): ProblemError {
       )
     case 'PASSWORD_TOO_WEAK':
       return new ProblemError(422, failure.kind, `The password ${failure.reason}.`, {
-        errors: [{ field: '/body/password', message: failure.reason }],
+        errors: [{ field: `/body/${failure.field}`, message: failure.reason }],
       })
+    case 'CURRENT_PASSWORD_REQUIRED':
+      return new ProblemError(
+        422,
+        'VALIDATION_FAILED',
+        'current_password is required: this account has a password.',
+        { errors: [{ field: '/body/current_password', message: 'is required' }] },
+      )
+    // 400, not 401: a 401 means "your session failed" to the app's auth proxy.
+    case 'CURRENT_PASSWORD_INVALID':
+      return new ProblemError(400, failure.kind, 'The current password is wrong.', {
+        errors: [{ field: '/body/current_password', message: 'is not your password' }],
+      })
+    case 'PASSWORD_UNCHANGED':
+      return new ProblemError(
+        422,
+        failure.kind,
+        'The new password is the current one. Choose another.',
+        { errors: [{ field: '/body/new_password', message: 'is your current password' }] },
+      )
     case 'USER_BLOCKED':
       return userBlocked()
     case 'USER_NOT_FOUND':

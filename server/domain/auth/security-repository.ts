@@ -280,14 +280,14 @@ export async function countSessions(db: Executor, owner: Owner) {
 }
 
 /**
- * Ends sessions of the person: one (`only`), or all but one (`except`). The
- * refresh tokens of an ended session stop working at once (refresh checks
+ * Ends sessions of the person: one (`only`), all but one (`except`), or all.
+ * The refresh tokens of an ended session stop working at once (refresh checks
  * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
 export async function revokeSessions(
   db: Executor,
   owner: Owner,
-  which: { only: string } | { except: string },
+  which: { only: string } | { except: string } | 'all',
   reason: string,
   now: Date,
 ): Promise<number> {
@@ -297,8 +297,10 @@ export async function revokeSessions(
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('revoked_at', 'is', null)
-  query =
-    'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
+  if (which !== 'all') {
+    query =
+      'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
+  }
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

@@ -48,7 +48,9 @@ export class AuthService {
   ): Promise<TokenPair> {
     const email = normaliseEmail(input.email)
     const verdict = judgePassword(input.password, { email })
-    if (!verdict.ok) throw new AuthError({ kind: 'PASSWORD_TOO_WEAK', reason: verdict.reason })
+    if (!verdict.ok) {
+      throw new AuthError({ kind: 'PASSWORD_TOO_WEAK', reason: verdict.reason, field: 'password' })
+    }
     // Hash before the transaction: argon2 is deliberately slow and must not hold the database.
     const passwordHash = await argon2Hash(input.password)
     return this.db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { pushKeysProblem } from './rules.ts'
+import { eventMessage, eventPath, pushKeysProblem } from './rules.ts'
 
 /** A browser's key pair, as PushSubscription.toJSON spells its public half. */
 const ecdh = createECDH('prime256v1')
@@ -34,5 +34,36 @@ describe('push subscription keys (RFC 8291)', () => {
     ['an auth that is not base64url', { ...good, auth: 'not/base64url/!!' }, 'auth'],
   ])('%s: %s', (_name, keys, key) => {
     expect(pushKeysProblem(keys)?.key).toBe(key)
+  })
+})
+
+describe('security alerts lead where the password is changed', () => {
+  const newDevice = { session_id: 'x', user_agent: null, signed_in_at: '2026-01-01T00:00:00Z' }
+  const changed = { via: 'change', changed_at: '2026-01-01T00:00:00Z' }
+
+  it.each([
+    ['security.sign_in_new_device', newDevice],
+    ['security.password_changed', changed],
+  ] as const)('%s opens the security screen', (kind, data) => {
+    expect(eventPath(kind, data)).toBe('/profile/security')
+  })
+
+  it.each([
+    [
+      'en',
+      'security.sign_in_new_device',
+      newDevice,
+      /change your password in Sign-in and security/,
+    ],
+    [
+      'ru',
+      'security.sign_in_new_device',
+      newDevice,
+      /смените пароль в разделе «Вход и безопасность»/,
+    ],
+    ['en', 'security.password_changed', changed, /reset your password from the sign-in screen/],
+    ['ru', 'security.password_changed', changed, /сбросьте пароль на экране входа/],
+  ] as const)('in %s, %s says where to go', (language, kind, data, words) => {
+    expect(eventMessage(kind, data, language).body).toMatch(words)
   })
 })

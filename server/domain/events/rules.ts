@@ -28,7 +28,10 @@ export function eventPath(kind: EventKind, data: Data): string {
       return '/verify'
     case 'security.api_key_created':
       return '/developer'
+    // Where the password is changed and other sessions are signed out.
     case 'security.sign_in_new_device':
+    case 'security.password_changed':
+      return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
   }
@@ -91,8 +94,15 @@ export function eventMessage(
       return {
         title: ru ? 'Вход с нового устройства' : 'Sign-in from a new device',
         body: ru
-          ? 'Если это были не вы, смените пароль.'
-          : 'If this wasn’t you, change your password.',
+          ? 'Если это были не вы, смените пароль в разделе «Вход и безопасность».'
+          : 'If this wasn’t you, change your password in Sign-in and security.',
+      }
+    case 'security.password_changed':
+      return {
+        title: ru ? 'Пароль изменён' : 'Password changed',
+        body: ru
+          ? 'Если это были не вы, сбросьте пароль на экране входа.'
+          : 'If this wasn’t you, reset your password from the sign-in screen.',
       }
     case 'security.api_key_created':
       return {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError } from '../../infra/problem.ts'
-import { limitFailures } from '../../infra/rate-limit.ts'
+import { limitCalls, limitFailures } from '../../infra/rate-limit.ts'
 import { normaliseEmail } from '../auth/rules.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { normalisePhone } from './phone.ts'
@@ -29,7 +29,28 @@ export function phoneRecipient(phone: string): Recipient {
   return { channel: 'sms', identifier }
 }
 
+/** `{ email }` or `{ phone }`, as a reset names the account. @throws ProblemError 422 (a phone) */
+export const recipientOf = (body: { email: string } | { phone: string }): Recipient =>
+  'email' in body ? emailRecipient(body.email) : phoneRecipient(body.phone)
+
 export { requestContext } from '../auth/request-context.ts'
+
+/**
+ * Per client address, every public call that sends or checks a code
+ * (sign-in, password reset): AUTH_RATE_LIMIT_PER_IP a minute. On top of the
+ * per-identifier rules of the service: one client must not spray codes at
+ * many numbers (SMS pumping) nor guess across many.
+ */
+export const codeCallLimit = (app: FastifyInstance, config: Config) =>
+  limitCalls(
+    app,
+    {
+      max: config.authRateLimitPerIp,
+      windowMs: 60_000,
+      key: (request) => `otp-ip:${request.ip}`,
+    },
+    'Too many attempts. Wait a moment and try again.',
+  )
 
 /**
  * Wrong codes per client address at the public calls that check one (sign-in

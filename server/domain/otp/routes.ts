@@ -11,8 +11,8 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
 import {
+  codeCallLimit,
   emailRecipient,
   phoneRecipient,
   requestContext,
@@ -35,17 +35,7 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
   const service = app.services.otp
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  // Per address, on top of the per-identifier rules of the service: one client
-  // must not spray codes at many numbers (SMS pumping) nor guess across many.
-  const ipLimit = limitCalls(
-    app,
-    {
-      max: config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `otp-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
+  const ipLimit = codeCallLimit(app, config)
   const wrongCodes = wrongCodeLimits(app, config)
 
   api.post(

@@ -198,6 +198,49 @@ export class OtpService {
     return this.verify(scope, 'step_up', token, owner.userId, onValid)
   }
 
+  /**
+   * Sends a password-reset code to the e-mail or phone an account signs in
+   * with, in the account's language unless one is asked for. Answers whether
+   * a code went: nothing goes to a contact no account has (or a blocked
+   * account), and the caller answers the same either way.
+   * @throws OtpError OTP_BLOCKED, RATE_LIMITED, MESSAGE_NOT_DELIVERED
+   */
+  async sendPasswordResetCode(
+    tenantId: string,
+    recipient: Recipient,
+    language: Language | undefined,
+  ): Promise<boolean> {
+    const scope = { tenantId, ...recipient }
+    const user = await repo.findUserByIdentifier(this.db, scope)
+    if (!user || user.blocked_at) return false
+    await this.send(scope, {
+      purpose: 'password_reset',
+      userId: user.id,
+      language: language ?? user.language ?? 'en',
+    })
+    return true
+  }
+
+  /**
+   * Checks a password-reset code and runs `onValid` with the account it was
+   * sent for, in the same transaction. A contact no account has takes no code
+   * (the guess still counts).
+   * @throws OtpError OTP_BLOCKED, OTP_INVALID, OTP_EXPIRED
+   */
+  async verifyPasswordReset<T>(
+    tenantId: string,
+    recipient: Recipient,
+    token: string,
+    onValid: (trx: Transaction<DB>, owner: Owner) => Promise<T>,
+  ): Promise<T> {
+    const scope = { tenantId, ...recipient }
+    const userId = (await repo.findUserByIdentifier(this.db, scope))?.id ?? null
+    return this.verify(scope, 'password_reset', token, userId, (trx) =>
+      // A code is good only for `userId`: here there is one.
+      onValid(trx, { tenantId, userId: userId as string }),
+    )
+  }
+
   private async send(
     scope: repo.Scope,
     message: { purpose: OtpPurpose; userId: string | null; language: Language },
@@ -270,8 +313,12 @@ export class OtpService {
     scope: repo.Scope,
     purpose: OtpPurpose,
     token: string,
-    /** For a contact change: only the account that asked may use the code. */
-    userId: string | undefined,
+    /**
+     * Only the code of this account is good (a contact change: the account
+     * that asked; a reset: the account of the contact); null: no account, no
+     * code; undefined: any (sign-in, which may create the account).
+     */
+    userId: string | null | undefined,
     onValid: (trx: Transaction<DB>) => Promise<T>,
   ): Promise<T> {
     const now = this.clock()

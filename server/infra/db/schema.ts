@@ -74,6 +74,8 @@ export interface UsersTable {
   email: string | null
   phone: string | null
   password_hash: string | null
+  /** Migration 0028: the last change or reset (null: as signed up, or none). */
+  password_changed_at: Date | null
   telegram_id: string | null
   kyc_status: Generated<KycStatus>
   /** Set by the tenant; a blocked user answers 423 everywhere. */
