@@ -15,6 +15,8 @@ const KNOWN_CODES = new Set<string>([
   'USER_BLOCKED',
   'MESSAGE_NOT_DELIVERED',
   'PASSWORD_TOO_WEAK',
+  'CURRENT_PASSWORD_INVALID',
+  'PASSWORD_UNCHANGED',
   'USER_NOT_FOUND',
   'KYC_REQUIRED',
   'KYC_IN_REVIEW',
@@ -124,6 +126,7 @@ export function formatMoment(iso: string, language: string, now = Date.now()): s
 const FIELD_MESSAGES: Record<string, MessageKey> = {
   '/body/email': 'error.emailInvalid',
   '/body/password': 'error.field.password',
+  '/body/new_password': 'error.field.password',
   '/body/phone': 'error.field.phone',
   '/body/first_name': 'error.field.name',
   '/body/last_name': 'error.field.name',
