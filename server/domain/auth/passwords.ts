@@ -120,8 +120,10 @@ export class PasswordService {
       identifier: string
       language?: Language
     }
+    // requestReset enqueues every such job with its tenant.
+    const tenantId = job.tenantId as string
     try {
-      await this.otp.sendPasswordResetCode(job.tenantId ?? '', { channel, identifier }, language)
+      await this.otp.sendPasswordResetCode(tenantId, { channel, identifier }, language)
     } catch (error) {
       if (!(error instanceof OtpError)) throw error
       context.log.info({ reason: error.failure.kind }, 'password reset code not sent')
