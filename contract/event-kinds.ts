@@ -17,5 +17,6 @@ export const EVENT_KINDS = [
   'security.sign_in_new_device',
   'security.api_key_created',
   'security.contact_changed',
+  'security.password_changed',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]

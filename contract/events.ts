@@ -87,6 +87,14 @@ export const EVENT_PAYLOADS = {
       masked: Type.String(),
     }),
   },
+  'security.password_changed': {
+    version: 1,
+    schema: Type.Object({
+      /** Changed by the person signed in (`change`), or reset with a one-time code (`reset`). */
+      via: oneOf(['change', 'reset'] as const),
+      changed_at: Time,
+    }),
+  },
 } as const satisfies Record<EventKind, { version: number; schema: TSchema }>
 
 export type EventPayload<K extends EventKind> = Static<(typeof EVENT_PAYLOADS)[K]['schema']>

@@ -3,6 +3,7 @@ import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import auth from './domain/auth/authenticate.ts'
+import passwordRoutes, { passwordResetRoutes } from './domain/auth/password-routes.ts'
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
@@ -131,6 +132,8 @@ export async function buildApp(
       authRoutes,
       passkeySignInRoutes,
       securityRoutes,
+      passwordResetRoutes,
+      passwordRoutes,
       userRoutes,
       locationRoutes,
       tenantRoutes,

@@ -39,10 +39,12 @@ export interface Config {
     ttl: number
     /** Seconds between two codes to one identifier. */
     resendInterval: number
-    /** Wrong codes before the identifier is blocked… */
+    /** Wrong codes before the identifier is blocked (for each purpose)… */
     maxAttempts: number
     /** …for this many seconds. */
     blockDuration: number
+    /** Wrong codes per 15 minutes and client address at the public calls, across identifiers. */
+    maxAttemptsPerIp: number
   }
   /** smtp(s)://user:pass@host:port for real e-mail; unset: the sandbox outbox only. */
   smtpUrl: string | undefined
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
       resendInterval: int('OTP_RESEND_INTERVAL', 60, 0, 3600),
       maxAttempts: int('OTP_MAX_ATTEMPTS', 5, 1, 100),
       blockDuration: int('OTP_BLOCK_DURATION', 15 * 60, 1, 86_400),
+      maxAttemptsPerIp: int('OTP_MAX_ATTEMPTS_PER_IP', 20, 1, 100_000),
     },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Finplatform <no-reply@finplatform.local>',

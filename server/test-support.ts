@@ -118,6 +118,7 @@ export async function createTestAppOn(
     // than the real per-IP limit allows. The rate-limit tests set their own.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    OTP_MAX_ATTEMPTS_PER_IP: '100000',
     // Tests drive the job queue with app.jobs.runDue(), deterministically;
     // and seed the demo only where they test it.
     JOBS_POLL_MS: '0',

@@ -30,6 +30,25 @@ export const en = {
   'auth.panel.phoneCode': 'Sign in with a code sent by text message',
   'auth.emailCodeLead': 'We will email you a 6-digit code. No password needed.',
   'auth.phoneCodeLead': 'We will text you a 6-digit code. No password needed.',
+  'auth.forgotPassword': 'Forgot your password?',
+  'auth.reset.title': 'Reset your password',
+  'auth.reset.lead':
+    'We’ll send a code to the email or phone you sign in with. Then you choose a new password.',
+  'auth.reset.remembered': 'Remembered it?',
+  'auth.reset.ways': 'Where to send the code',
+  'auth.reset.byEmail': 'Email',
+  'auth.reset.byPhone': 'Phone',
+  'auth.reset.byEmailPanel': 'Reset with a code sent by email',
+  'auth.reset.byPhonePanel': 'Reset with a code sent by text message',
+  'auth.reset.contactLead': 'Use the one you sign in with.',
+  'auth.reset.sentTo': 'If an account signs in with {destination}, we’ve sent it a 6-digit code.',
+  'auth.reset.next': 'Continue',
+  'auth.reset.newTitle': 'Choose a new password',
+  'auth.reset.newLead': 'You’ll be signed in here and signed out everywhere else.',
+  'auth.reset.newPassword': 'New password',
+  'auth.reset.save': 'Save and sign in',
+  'auth.reset.saving': 'Saving…',
+  'auth.reset.backToCode': 'Back to the code',
 
   'code.send': 'Send code',
   'code.sending': 'Sending the code…',
@@ -77,6 +96,8 @@ export const en = {
   'error.USER_BLOCKED_until': 'This account is blocked until {time}.',
   'error.MESSAGE_NOT_DELIVERED':
     'We could not deliver the code. Check the address or number and try again.',
+  'error.CURRENT_PASSWORD_INVALID': 'That isn’t your current password.',
+  'error.PASSWORD_UNCHANGED': 'That’s your current password. Choose a new one.',
   'error.PASSWORD_TOO_WEAK': 'This password is too easy to guess.',
   'error.PHONE_TAKEN': 'This phone number already belongs to another account.',
   'error.EMAIL_TAKEN_contact': 'This email already belongs to another account.',
@@ -143,6 +164,8 @@ export const en = {
   'error.PROGRAM_ARCHIVED': 'This card offer has ended. Choose another.',
   'error.PROGRAM_NOT_FOUND': 'This card offer isn’t available.',
   'error.PROGRAM_NOT_PREPAID': 'A card of this kind needs a prepaid account.',
+  'error.PUSH_KEYS_INVALID':
+    'This browser’s notification keys aren’t valid. Turn notifications off and on again.',
   'error.PUSH_ENDPOINT_REFUSED':
     'This browser’s notification service can’t be used. Try another browser.',
   'error.QUOTE_EXPIRED': 'The price has expired. Get a new one.',
@@ -1302,6 +1325,7 @@ export const en = {
   'notifications.kind.security.sign_in_new_device': 'Sign-in from a new device',
   'notifications.kind.security.api_key_created': 'API key created: {name}',
   'notifications.kind.security.contact_changed': 'Contact details changed',
+  'notifications.kind.security.password_changed': 'Password changed',
   'notifications.card.approved': 'Card payment',
   'notifications.card.settled': 'Card payment settled',
   'notifications.card.refunded': 'Refund to your card',
@@ -1310,7 +1334,12 @@ export const en = {
   'notifications.detail.kycApproved': 'You’re verified',
   'notifications.detail.kycPending': 'Your documents are being checked',
   'notifications.detail.kycAttention': 'Your verification needs your attention',
-  'notifications.detail.newDevice': 'If this wasn’t you, change your password.',
+  'notifications.detail.newDevice':
+    'If this wasn’t you, change your password in Sign-in and security.',
+  'notifications.detail.passwordChanged':
+    'If this wasn’t you, reset your password from the sign-in screen.',
+  'notifications.detail.passwordReset':
+    'Reset with a code. If this wasn’t you, reset it again from the sign-in screen.',
   'notifications.detail.contact': 'Now {masked}',
   'notifications.group.payments': 'Card payments',
   'notifications.group.money': 'Deposits and orders',
@@ -1346,6 +1375,7 @@ export const en = {
   'push.kind.security.sign_in_new_device': 'Sign-ins from a new device',
   'push.kind.security.api_key_created': 'New API keys',
   'push.kind.security.contact_changed': 'Changed e-mail or phone',
+  'push.kind.security.password_changed': 'Changed or reset password',
   'webhooks.title': 'Webhooks',
   'webhooks.lead':
     'We POST your events to these URLs, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature).',
@@ -1377,7 +1407,23 @@ export const en = {
   'webhooks.status.failed': 'Failed',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Sign-in and security',
-  'security.lead': 'Passkeys, and the devices where you are signed in.',
+  'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
+  'security.password.title': 'Password',
+  'security.password.loading': 'Loading your password…',
+  'security.password.changedAt': 'Last changed {date}.',
+  'security.password.set': 'You sign in with your email and this password.',
+  'security.password.none':
+    'You have no password: you sign in with Telegram, a passkey or a code. Set one to sign in with your email too.',
+  'security.password.change': 'Change password',
+  'security.password.setFirst': 'Set a password',
+  'security.password.lead':
+    'First we’ll ask you to confirm it’s you. Then every other device where you’re signed in is signed out.',
+  'security.password.current': 'Current password',
+  'security.password.new': 'New password',
+  'security.password.save': 'Save password',
+  'security.password.saving': 'Saving…',
+  'security.password.saved': 'Password saved.',
+  'security.password.savedSignedOut': 'Password saved. Other devices signed out: {count}.',
   'security.back': 'Back to profile',
   'security.link': 'Sign-in and security',
   'security.linkLead': 'Passkeys and the devices you are signed in on',
@@ -1437,11 +1483,15 @@ export const en = {
     'There is no way to confirm on this account yet. Add an email or phone number in your profile.',
   'error.STEP_UP_REQUIRED': 'Confirm it’s you to continue.',
   'error.PASSKEY_INVALID': 'That passkey couldn’t be verified. Try another way to sign in.',
+  'error.PASSKEY_USER_NOT_VERIFIED':
+    'That passkey didn’t check it’s you (no PIN, fingerprint or face). Use one that asks, or another way.',
   'error.PASSKEY_CHALLENGE_INVALID': 'The passkey request has expired. Try again.',
   'error.PASSKEY_EXISTS': 'This passkey is already added.',
   'error.PASSKEY_NOT_FOUND': 'This passkey no longer exists.',
   'error.SESSION_NOT_FOUND': 'That device is already signed out.',
   'error.NO_CONTACT': 'There is no email or phone number to send a code to.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'This opening of the Mini App has signed in already. Close it and open it again from the bot.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Telegram biometrics couldn’t confirm it’s you. Get a code instead.',
   // histories (issue 15): a long list is not counted until its last page is loaded

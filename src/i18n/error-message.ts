@@ -12,6 +12,11 @@ import type { Translate } from './i18n.tsx'
  * RATE_LIMITED and EMAIL_TAKEN say more when the answer tells more (below).
  */
 const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
+  TELEGRAM_INIT_DATA_USED: 'error.TELEGRAM_INIT_DATA_USED',
+  PUSH_KEYS_INVALID: 'error.PUSH_KEYS_INVALID',
+  PASSWORD_UNCHANGED: 'error.PASSWORD_UNCHANGED',
+  PASSKEY_USER_NOT_VERIFIED: 'error.PASSKEY_USER_NOT_VERIFIED',
+  CURRENT_PASSWORD_INVALID: 'error.CURRENT_PASSWORD_INVALID',
   ACCOUNT_UNAVAILABLE: 'error.ACCOUNT_UNAVAILABLE',
   ACTIVATION_CODE_INVALID: 'error.ACTIVATION_CODE_INVALID',
   ACTIVITY_NOT_FOUND: 'error.ACTIVITY_NOT_FOUND',
@@ -239,6 +244,7 @@ export function formatMoment(iso: string, language: string, now = Date.now()): s
 const FIELD_MESSAGES: Record<string, MessageKey> = {
   '/body/email': 'error.emailInvalid',
   '/body/password': 'error.field.password',
+  '/body/new_password': 'error.field.password',
   '/body/phone': 'error.field.phone',
   '/body/first_name': 'error.field.name',
   '/body/last_name': 'error.field.name',

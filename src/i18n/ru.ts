@@ -31,6 +31,26 @@ export const ru: Messages = {
   'auth.panel.phoneCode': 'Вход по коду из СМС',
   'auth.emailCodeLead': 'Пришлём на почту код из 6 цифр. Пароль не нужен.',
   'auth.phoneCodeLead': 'Пришлём код из 6 цифр в СМС. Пароль не нужен.',
+  'auth.forgotPassword': 'Забыли пароль?',
+  'auth.reset.title': 'Сброс пароля',
+  'auth.reset.lead':
+    'Мы пришлём код на почту или телефон, с которыми вы входите. Затем вы зададите новый пароль.',
+  'auth.reset.remembered': 'Вспомнили пароль?',
+  'auth.reset.ways': 'Куда отправить код',
+  'auth.reset.byEmail': 'Почта',
+  'auth.reset.byPhone': 'Телефон',
+  'auth.reset.byEmailPanel': 'Сброс по коду из письма',
+  'auth.reset.byPhonePanel': 'Сброс по коду из СМС',
+  'auth.reset.contactLead': 'Укажите те, с которыми вы входите.',
+  'auth.reset.sentTo':
+    'Если с этим адресом или номером есть аккаунт, мы отправили на {destination} 6-значный код.',
+  'auth.reset.next': 'Продолжить',
+  'auth.reset.newTitle': 'Придумайте новый пароль',
+  'auth.reset.newLead': 'Вы войдёте здесь, а на всех остальных устройствах выйдете.',
+  'auth.reset.newPassword': 'Новый пароль',
+  'auth.reset.save': 'Сохранить и войти',
+  'auth.reset.saving': 'Сохраняем…',
+  'auth.reset.backToCode': 'Вернуться к коду',
 
   'code.send': 'Получить код',
   'code.sending': 'Отправляем код…',
@@ -77,6 +97,8 @@ export const ru: Messages = {
   'error.USER_BLOCKED_until': 'Аккаунт заблокирован до {time}.',
   'error.MESSAGE_NOT_DELIVERED':
     'Не удалось доставить код. Проверьте адрес или номер и попробуйте снова.',
+  'error.CURRENT_PASSWORD_INVALID': 'Это не ваш текущий пароль.',
+  'error.PASSWORD_UNCHANGED': 'Это ваш текущий пароль. Придумайте новый.',
   'error.PASSWORD_TOO_WEAK': 'Такой пароль слишком легко подобрать.',
   'error.PHONE_TAKEN': 'Этот номер уже привязан к другому аккаунту.',
   'error.EMAIL_TAKEN_contact': 'Эта почта уже привязана к другому аккаунту.',
@@ -139,6 +161,8 @@ export const ru: Messages = {
   'error.PROGRAM_ARCHIVED': 'Это предложение карт закрыто. Выберите другое.',
   'error.PROGRAM_NOT_FOUND': 'Это предложение карт недоступно.',
   'error.PROGRAM_NOT_PREPAID': 'Для такой карты нужен предоплаченный счёт.',
+  'error.PUSH_KEYS_INVALID':
+    'Ключи уведомлений этого браузера недействительны. Выключите и снова включите уведомления.',
   'error.PUSH_ENDPOINT_REFUSED':
     'Службу уведомлений этого браузера использовать нельзя. Попробуйте другой браузер.',
   'error.QUOTE_EXPIRED': 'Срок цены истёк. Рассчитайте заново.',
@@ -1292,6 +1316,7 @@ export const ru: Messages = {
   'notifications.kind.security.sign_in_new_device': 'Вход с нового устройства',
   'notifications.kind.security.api_key_created': 'Создан API-ключ: {name}',
   'notifications.kind.security.contact_changed': 'Контактные данные изменены',
+  'notifications.kind.security.password_changed': 'Пароль изменён',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1300,7 +1325,11 @@ export const ru: Messages = {
   'notifications.detail.kycApproved': 'Личность подтверждена',
   'notifications.detail.kycPending': 'Документы на проверке',
   'notifications.detail.kycAttention': 'Проверка требует вашего внимания',
-  'notifications.detail.newDevice': 'Если это были не вы, смените пароль.',
+  'notifications.detail.newDevice':
+    'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
+  'notifications.detail.passwordChanged': 'Если это были не вы, сбросьте пароль на экране входа.',
+  'notifications.detail.passwordReset':
+    'Сброшен по коду. Если это были не вы, сбросьте его снова на экране входа.',
   'notifications.detail.contact': 'Теперь {masked}',
   'notifications.group.payments': 'Оплаты картой',
   'notifications.group.money': 'Пополнения и заявки',
@@ -1336,6 +1365,7 @@ export const ru: Messages = {
   'push.kind.security.sign_in_new_device': 'Входы с нового устройства',
   'push.kind.security.api_key_created': 'Новые API-ключи',
   'push.kind.security.contact_changed': 'Смена почты или телефона',
+  'push.kind.security.password_changed': 'Смена или сброс пароля',
   'webhooks.title': 'Вебхуки',
   'webhooks.lead':
     'Мы отправляем ваши события POST-запросом на эти адреса с подписью по Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
@@ -1367,7 +1397,23 @@ export const ru: Messages = {
   'webhooks.status.failed': 'Не доставлено',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Вход и безопасность',
-  'security.lead': 'Ключи доступа и устройства, на которых выполнен вход.',
+  'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
+  'security.password.title': 'Пароль',
+  'security.password.loading': 'Загружаем данные о пароле…',
+  'security.password.changedAt': 'Последний раз изменён {date}.',
+  'security.password.set': 'Вы входите по почте и этому паролю.',
+  'security.password.none':
+    'Пароля нет: вы входите через Telegram, ключ доступа или по коду. Задайте пароль, чтобы входить и по почте.',
+  'security.password.change': 'Сменить пароль',
+  'security.password.setFirst': 'Задать пароль',
+  'security.password.lead':
+    'Сначала подтвердите, что это вы. Затем на всех остальных устройствах будет выполнен выход.',
+  'security.password.current': 'Текущий пароль',
+  'security.password.new': 'Новый пароль',
+  'security.password.save': 'Сохранить пароль',
+  'security.password.saving': 'Сохраняем…',
+  'security.password.saved': 'Пароль сохранён.',
+  'security.password.savedSignedOut': 'Пароль сохранён. Выход на других устройствах: {count}.',
   'security.back': 'Назад в профиль',
   'security.link': 'Вход и безопасность',
   'security.linkLead': 'Ключи доступа и устройства, где вы вошли',
@@ -1430,11 +1476,15 @@ export const ru: Messages = {
     'Для этого аккаунта пока нет способа подтверждения. Добавьте e-mail или телефон в профиле.',
   'error.STEP_UP_REQUIRED': 'Подтвердите, что это вы, чтобы продолжить.',
   'error.PASSKEY_INVALID': 'Не удалось проверить ключ доступа. Войдите другим способом.',
+  'error.PASSKEY_USER_NOT_VERIFIED':
+    'Ключ доступа не проверил, что это вы (без PIN-кода, отпечатка или лица). Используйте ключ с такой проверкой или другой способ.',
   'error.PASSKEY_CHALLENGE_INVALID': 'Запрос ключа доступа устарел. Попробуйте ещё раз.',
   'error.PASSKEY_EXISTS': 'Этот ключ доступа уже добавлен.',
   'error.PASSKEY_NOT_FOUND': 'Этого ключа доступа больше нет.',
   'error.SESSION_NOT_FOUND': 'На этом устройстве уже выполнен выход.',
   'error.NO_CONTACT': 'Нет e-mail или телефона, куда отправить код.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'С этим запуском мини-приложения вход уже выполнен. Закройте его и откройте снова из бота.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Биометрия Telegram не подтвердила, что это вы. Получите код.',
   // histories (issue 15): a long list is not counted until its last page is loaded

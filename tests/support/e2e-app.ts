@@ -243,7 +243,7 @@ export function fetchUserInParallel(page: Page, count: number): Promise<number[]
 export async function codeFromOutbox(
   baseUrl: string,
   to: string,
-  purpose: 'sign_in' | 'change_email' | 'change_phone' | 'step_up',
+  purpose: 'sign_in' | 'change_email' | 'change_phone' | 'step_up' | 'password_reset',
 ): Promise<string> {
   const deadline = Date.now() + 10_000
   for (;;) {

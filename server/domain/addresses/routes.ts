@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { CHAIN_IDS } from '../../../contract/catalog.ts'
 import { oneOf } from '../../../contract/enums.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
@@ -51,7 +52,7 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
     },
     async (request, reply) => {
       const { wallet_uuid, chain } = request.params
-      const label = request.body?.label?.trim() || null
+      const label = normaliseName(request.body?.label ?? '') || null
       const address = await translateErrors(
         service.createAddress(request.auth, wallet_uuid, chain, label),
         toProblem,

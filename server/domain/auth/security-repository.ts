@@ -180,7 +180,7 @@ export async function deletePasskey(db: Executor, owner: Owner, id: string): Pro
 }
 
 /** What the step-up check needs about a live session, in one query. */
-export function findStepUpFacts(db: Executor, session: OwnerSession) {
+export function findStepUpFacts(db: Executor, session: OwnerSession, now: Date) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -188,7 +188,7 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
       's.stepped_up_at',
       's.app_env',
       's.sign_in_method',
-      's.created_at',
+      's.telegram_auth_date',
       'u.email',
       'u.phone',
       eb
@@ -199,7 +199,8 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
           eb
             .selectFrom('telegram_biometric_tokens as t')
             .select('t.id')
-            .whereRef('t.user_id', '=', 'u.id'),
+            .whereRef('t.session_id', '=', 's.id')
+            .where('t.expires_at', '>', now),
         )
         .as('has_telegram_biometrics'),
     ])
@@ -279,14 +280,14 @@ export async function countSessions(db: Executor, owner: Owner) {
 }
 
 /**
- * Ends sessions of the person: one (`only`), or all but one (`except`). The
- * refresh tokens of an ended session stop working at once (refresh checks
+ * Ends sessions of the person: one (`only`), all but one (`except`), or all.
+ * The refresh tokens of an ended session stop working at once (refresh checks
  * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
 export async function revokeSessions(
   db: Executor,
   owner: Owner,
-  which: { only: string } | { except: string },
+  which: { only: string } | { except: string } | 'all',
   reason: string,
   now: Date,
 ): Promise<number> {
@@ -296,39 +297,47 @@ export async function revokeSessions(
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('revoked_at', 'is', null)
-  query =
-    'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
+  if (which !== 'all') {
+    query =
+      'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
+  }
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
 
 export async function insertTelegramBiometricToken(
   db: Executor,
-  token: { id: string; tenantId: string; userId: string; hash: string },
+  session: OwnerSession,
+  token: { id: string; hash: string; expiresAt: Date },
 ): Promise<void> {
   await db
     .insertInto('telegram_biometric_tokens')
     .values({
       id: token.id,
-      tenant_id: token.tenantId,
-      user_id: token.userId,
+      tenant_id: session.tenantId,
+      user_id: session.userId,
+      session_id: session.sessionId,
       token_hash: token.hash,
+      expires_at: token.expiresAt,
     })
     .execute()
 }
 
+/** Whether the token is one this session enrolled and it has not expired; stamps its use. */
 export async function matchTelegramBiometricToken(
   db: Executor,
-  owner: Owner,
+  session: OwnerSession,
   hash: string,
   now: Date,
 ): Promise<boolean> {
   const result = await db
     .updateTable('telegram_biometric_tokens')
     .set({ last_used_at: now })
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', session.tenantId)
+    .where('user_id', '=', session.userId)
+    .where('session_id', '=', session.sessionId)
     .where('token_hash', '=', hash)
+    .where('expires_at', '>', now)
     .executeTakeFirst()
   return result.numUpdatedRows === 1n
 }

@@ -43,6 +43,12 @@ function passkeyProblem(failure: PasskeyFailure): ProblemError {
       )
     case 'PASSKEY_INVALID':
       return new ProblemError(400, failure.kind, 'The passkey could not be verified.')
+    case 'PASSKEY_USER_NOT_VERIFIED':
+      return new ProblemError(
+        400,
+        failure.kind,
+        'The passkey did not check it is you (no PIN, fingerprint or face). Use one that asks.',
+      )
     case 'PASSKEY_EXISTS':
       return new ProblemError(409, failure.kind, 'This passkey is already registered.')
     case 'PASSKEY_NOT_FOUND':

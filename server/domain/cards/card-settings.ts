@@ -1,5 +1,6 @@
 import { type Card, type CardLimits, cardFinished } from '../../../contract/cards.ts'
 import { AmountError, toMinor } from '../../../contract/money.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { Owner } from '../owner.ts'
 import type { CardDeps } from './card-deps.ts'
 import { type BodyFault, CardError } from './errors.ts'
@@ -42,7 +43,7 @@ export async function rename(
   id: string,
   request: { nickName: string; requestId: string },
 ): Promise<{ card: Card; replayed: boolean }> {
-  const nickName = request.nickName.trim()
+  const nickName = normaliseName(request.nickName)
   const replayed = await deps.db.transaction().execute(async (trx) => {
     const card = await repo.lockCard(trx, owner, id)
     if (!card) throw new CardError({ kind: 'CARD_NOT_FOUND' })

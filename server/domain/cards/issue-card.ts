@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { fromMinor } from '../../../contract/money.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
@@ -376,7 +377,7 @@ async function insertNewCard(
       standAlone: card.standAlone,
       formFactor: card.formFactor,
       cardType: card.program.card_type,
-      nickName: card.nickName?.trim() || null,
+      nickName: card.nickName ? normaliseName(card.nickName) : null,
       bin: card.program.bin,
       last4: pan.slice(-4),
       panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
@@ -458,7 +459,7 @@ function deliveryOf(
   }
   const line2 = address.line2?.trim()
   return {
-    recipient_name: address.recipient_name.trim(),
+    recipient_name: normaliseName(address.recipient_name),
     line1: address.line1.trim(),
     ...(line2 ? { line2 } : {}),
     city: address.city.trim(),

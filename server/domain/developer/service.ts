@@ -7,6 +7,7 @@ import type {
   CreateApiKeyBody,
   UpdateApiKeyBody,
 } from '../../../contract/developer.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { emitEvent } from '../events/outbox.ts'
 import type { Owner } from '../owner.ts'
@@ -59,17 +60,14 @@ export class DeveloperService {
    */
   async create(owner: Owner, body: CreateApiKeyBody): Promise<ApiKeyWithSecret> {
     const ips = allowedIps(body.allowed_ips ?? [])
+    const name = normaliseName(body.name)
     const id = uuidv7()
     const secret = newKeySecret()
     const now = this.clock()
     const row = await this.db.transaction().execute(async (trx) => {
       await repo.lockOwner(trx, owner)
       await requireRoomForKey(trx, owner)
-      await repo.insertKey(
-        trx,
-        { id, owner, name: body.name, role: body.role, allowedIps: ips },
-        now,
-      )
+      await repo.insertKey(trx, { id, owner, name, role: body.role, allowedIps: ips }, now)
       await repo.insertSecret(
         trx,
         { id: uuidv7(), keyId: id, publicId: secret.publicId, hash: secret.hash },
@@ -78,7 +76,7 @@ export class DeveloperService {
       await emitEvent(trx, {
         ...owner,
         kind: 'security.api_key_created',
-        payload: { api_key_id: id, name: body.name, role: body.role },
+        payload: { api_key_id: id, name, role: body.role },
       })
       return repo.getKey(trx, owner, id, now)
     })
@@ -126,7 +124,12 @@ export class DeveloperService {
       await repo.updateKey(
         trx,
         body.id,
-        { name: body.name, role: body.role, enabled: body.enabled, allowedIps: ips },
+        {
+          name: body.name === undefined ? undefined : normaliseName(body.name),
+          role: body.role,
+          enabled: body.enabled,
+          allowedIps: ips,
+        },
         now,
       )
       return repo.getKey(trx, owner, body.id, now)

@@ -439,6 +439,45 @@ describeServer('events: webhooks', () => {
     }
   })
 
+  it('an endpoint registered after an event never receives it, on dispatch or a retried dispatch', async () => {
+    const receiver = await startReceiver()
+    try {
+      const pair = await signUp(app, { kyc: false, stepUp: true })
+      await addEndpoint(app, pair, { url: `${receiver.url}/before` })
+      await createKey(pair, 'earlier')
+      // Registered while the event waits for its dispatch.
+      await addEndpoint(app, pair, { url: `${receiver.url}/after` })
+      const pathsOf = (name: string) =>
+        receiver.received
+          .filter((request) => envelopeOf(request).data.name === name)
+          .map((request) => request.path)
+          .sort()
+      await drain(app)
+      expect(pathsOf('earlier')).toEqual(['/before'])
+
+      const event = await app.db
+        .selectFrom('events')
+        .select('id')
+        .where('user_id', '=', await userIdOf(app, pair))
+        .where('kind', '=', 'security.api_key_created')
+        .executeTakeFirstOrThrow()
+      await enqueue(app.db, {
+        kind: 'events.dispatch',
+        tenantId: DEMO_TENANT_ID,
+        payload: { event_id: event.id },
+      })
+      await drain(app)
+      expect(pathsOf('earlier')).toEqual(['/before'])
+
+      // What happens once it exists, it hears.
+      await createKey(pair, 'later')
+      await drain(app)
+      expect(pathsOf('later')).toEqual(['/after', '/before'])
+    } finally {
+      await receiver.close()
+    }
+  })
+
   it('another person’s endpoint and another tenant’s never receive the event; the tenant’s own does', async () => {
     const receiver = await startReceiver()
     try {

@@ -12,7 +12,7 @@ import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import { EventsError } from './errors.ts'
 import * as repo from './repository.ts'
-import { eventPath } from './rules.ts'
+import { eventPath, pushKeysProblem } from './rules.ts'
 import { refuseUrl, type UrlPolicy } from './ssrf.ts'
 
 /** The person's side of events: the notification centre, their push devices and preferences. */
@@ -52,9 +52,12 @@ export class Notifications {
    * Keeps a browser's push subscription for the person. The endpoint is the
    * key: the same browser subscribing again (or after another person signed
    * in on it) moves the subscription to whoever subscribed last.
+   * @throws EventsError PUSH_KEYS_INVALID, PUSH_ENDPOINT_REFUSED (not https on a public address,
+   *   outside the sandbox)
    */
-  /** @throws EventsError PUSH_ENDPOINT_REFUSED (not https on a public address, outside the sandbox) */
   async subscribe(owner: Owner, body: PushSubscriptionBody, userAgent: string | undefined) {
+    const keys = pushKeysProblem(body.keys)
+    if (keys) throw new EventsError({ kind: 'PUSH_KEYS_INVALID', ...keys })
     const refusal = await refuseUrl(body.endpoint, this.policy)
     if (refusal) throw new EventsError({ kind: 'PUSH_ENDPOINT_REFUSED', reason: refusal })
     await this.db

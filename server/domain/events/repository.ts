@@ -30,13 +30,22 @@ export async function insertNotification(db: Executor, event: EventRow) {
     .execute()
 }
 
-/** The endpoints that may see an event: its person's own and its tenant's (never another's). */
-export async function endpointsFor(db: Executor, event: { tenant_id: string; user_id: string }) {
+/**
+ * The endpoints that may see an event: its person's own and its tenant's (never
+ * another's), registered by the time it was written. One registered later —
+ * perhaps by someone who just took the account — never hears what happened
+ * before it existed, however late the dispatch runs or often it is retried.
+ */
+export async function endpointsFor(
+  db: Executor,
+  event: { tenant_id: string; user_id: string; created_at: Date },
+) {
   return db
     .selectFrom('webhook_endpoints')
     .select(['id', 'enabled', 'event_kinds'])
     .where('tenant_id', '=', event.tenant_id)
     .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
+    .where('created_at', '<=', event.created_at)
     .execute()
 }
 

@@ -68,6 +68,16 @@ export const toProblem = (error: unknown) => {
         title: 'Unprocessable Content',
         errors: [{ field: 'endpoint', message: REFUSALS[failure.reason] }],
       })
+    case 'PUSH_KEYS_INVALID':
+      return new ProblemError(
+        422,
+        'PUSH_KEYS_INVALID',
+        `keys.${failure.key} ${failure.message}: send PushSubscription.toJSON() as the browser gives it.`,
+        {
+          title: 'Unprocessable Content',
+          errors: [{ field: `/body/keys/${failure.key}`, message: failure.message }],
+        },
+      )
     default:
       return assertNever(failure)
   }

@@ -1,3 +1,4 @@
+import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
 
 /**
@@ -27,7 +28,10 @@ export function eventPath(kind: EventKind, data: Data): string {
       return '/verify'
     case 'security.api_key_created':
       return '/developer'
+    // Where the password is changed and other sessions are signed out.
     case 'security.sign_in_new_device':
+    case 'security.password_changed':
+      return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
   }
@@ -90,8 +94,15 @@ export function eventMessage(
       return {
         title: ru ? 'Вход с нового устройства' : 'Sign-in from a new device',
         body: ru
-          ? 'Если это были не вы, смените пароль.'
-          : 'If this wasn’t you, change your password.',
+          ? 'Если это были не вы, смените пароль в разделе «Вход и безопасность».'
+          : 'If this wasn’t you, change your password in Sign-in and security.',
+      }
+    case 'security.password_changed':
+      return {
+        title: ru ? 'Пароль изменён' : 'Password changed',
+        body: ru
+          ? 'Если это были не вы, сбросьте пароль на экране входа.'
+          : 'If this wasn’t you, reset your password from the sign-in screen.',
       }
     case 'security.api_key_created':
       return {
@@ -127,6 +138,45 @@ function kycLine(status: string, ru: boolean): string {
 
 /** The button under a bot message. */
 export const openButtonText = (language: Language) => (language === 'ru' ? 'Открыть' : 'Open')
+
+/** Base64url as PushSubscription.toJSON writes it; `=` padding tolerated. */
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/
+const decode = (text: string) =>
+  BASE64URL.test(text) ? Buffer.from(text.replace(/=+$/, ''), 'base64url') : undefined
+
+/** A push subscription's key that cannot be one, and why. */
+export interface PushKeyProblem {
+  key: 'p256dh' | 'auth'
+  message: string
+}
+
+/**
+ * What is wrong with a push subscription's keys (RFC 8291 §3), or undefined:
+ * `p256dh` the browser's P-256 public key, uncompressed (65 bytes, 0x04, a
+ * point on the curve), `auth` its 16-byte secret. Checked when the browser
+ * subscribes, so a key no browser made is refused then, not at every push.
+ */
+export function pushKeysProblem(keys: {
+  p256dh: string
+  auth: string
+}): PushKeyProblem | undefined {
+  const point = decode(keys.p256dh)
+  if (point?.length !== 65 || point[0] !== 0x04) {
+    return {
+      key: 'p256dh',
+      message: 'must be an uncompressed P-256 public key (65 bytes, base64url)',
+    }
+  }
+  try {
+    p256.Point.fromBytes(point)
+  } catch {
+    return { key: 'p256dh', message: 'is not a point on the P-256 curve' }
+  }
+  if (decode(keys.auth)?.length !== 16) {
+    return { key: 'auth', message: 'must be 16 bytes, base64url' }
+  }
+  return undefined
+}
 
 /** An endpoint hears a kind when it is enabled and lists it (an empty list: every kind). */
 export const endpointWants = (

@@ -9,6 +9,7 @@ import type {
   WebhookEndpointList,
   WebhookSecret,
 } from '../../../contract/events.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue } from '../../infra/jobs.ts'
 import { pageOf } from '../page.ts'
@@ -160,7 +161,7 @@ export class WebhookEndpoints {
           tenant_id: owner.tenantId,
           user_id: owner.userId,
           url: body.url,
-          description: body.description ?? '',
+          description: normaliseName(body.description ?? ''),
           event_kinds: JSON.stringify([...new Set(body.event_kinds ?? [])]),
           enabled: body.enabled ?? true,
           secret: newWebhookSecret(),
@@ -184,7 +185,7 @@ export class WebhookEndpoints {
       .updateTable('webhook_endpoints')
       .set({
         ...(body.url !== undefined && { url: body.url }),
-        ...(body.description !== undefined && { description: body.description }),
+        ...(body.description !== undefined && { description: normaliseName(body.description) }),
         ...(body.event_kinds !== undefined && {
           event_kinds: JSON.stringify([...new Set(body.event_kinds)]),
         }),

@@ -11,8 +11,14 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
-import { emailRecipient, phoneRecipient, requestContext, translate } from './http.ts'
+import {
+  codeCallLimit,
+  emailRecipient,
+  phoneRecipient,
+  requestContext,
+  translate,
+  wrongCodeLimits,
+} from './http.ts'
 
 const sendProblems = {
   404: Problem,
@@ -29,17 +35,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
   const service = app.services.otp
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  // Per address, on top of the per-identifier rules of the service: one client
-  // must not spray codes at many numbers (SMS pumping) nor guess across many.
-  const ipLimit = limitCalls(
-    app,
-    {
-      max: config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `otp-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
+  const ipLimit = codeCallLimit(app, config)
+  const wrongCodes = wrongCodeLimits(app, config)
 
   api.post(
     '/auth/sign-in/omni/email/otp',
@@ -89,7 +86,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     '/auth/verify/email/otp',
     {
       config: { public: true },
-      preHandler: ipLimit,
+      preHandler: [ipLimit, wrongCodes.preHandler],
+      onSend: wrongCodes.onSend,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an e-mail code for a token pair',
@@ -112,7 +110,8 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
     '/auth/verify/phone/otp',
     {
       config: { public: true },
-      preHandler: ipLimit,
+      preHandler: [ipLimit, wrongCodes.preHandler],
+      onSend: wrongCodes.onSend,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an SMS code for a token pair',

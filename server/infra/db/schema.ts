@@ -74,6 +74,8 @@ export interface UsersTable {
   email: string | null
   phone: string | null
   password_hash: string | null
+  /** Migration 0028: the last change or reset (null: as signed up, or none). */
+  password_changed_at: Date | null
   telegram_id: string | null
   kyc_status: Generated<KycStatus>
   /** Set by the tenant; a blocked user answers 423 everywhere. */
@@ -115,6 +117,8 @@ export interface SessionsTable {
   new_device: Generated<boolean>
   stepped_up_at: Date | null
   step_up_method: StepUpMethod | null
+  /** Migration 0028: when Telegram signed the launch data a Telegram sign-in used. */
+  telegram_auth_date: Date | null
 }
 
 export type SignInMethod = 'password' | 'otp' | 'telegram' | 'passkey'
@@ -161,6 +165,16 @@ export interface TelegramBiometricTokensTable {
   token_hash: string
   created_at: CreatedAt
   last_used_at: Date | null
+  /** Migration 0028: the session that enrolled it (the only one it proves presence in)… */
+  session_id: string
+  /** …until then. */
+  expires_at: Date
+}
+
+/** Migration 0028: Telegram launch data that signed someone in, until it is too old anyway. */
+export interface TelegramInitDataUsesTable {
+  hash: string
+  expires_at: Date
 }
 
 export interface RefreshTokensTable {
@@ -197,6 +211,8 @@ export interface OtpAttemptsTable {
   tenant_id: string
   channel: OtpChannel
   identifier: string
+  /** Migration 0028: counted per purpose. */
+  purpose: OtpPurpose
   failed_attempts: Generated<number>
   last_failed_at: Date | null
   blocked_until: Date | null
@@ -808,6 +824,7 @@ export interface DB extends EventTables {
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable
   telegram_biometric_tokens: TelegramBiometricTokensTable
+  telegram_init_data_uses: TelegramInitDataUsesTable
   refresh_tokens: RefreshTokensTable
   otp_codes: OtpCodesTable
   otp_attempts: OtpAttemptsTable

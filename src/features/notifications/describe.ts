@@ -30,6 +30,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'security.sign_in_new_device',
       'security.api_key_created',
       'security.contact_changed',
+      'security.password_changed',
     ],
   },
 ]
@@ -116,6 +117,15 @@ export function describeNotification(
       return { title, detail: '' }
     case 'security.contact_changed':
       return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
+    case 'security.password_changed':
+      return {
+        title,
+        detail: t(
+          data.via === 'reset'
+            ? 'notifications.detail.passwordReset'
+            : 'notifications.detail.passwordChanged',
+        ),
+      }
   }
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { TokenPair } from '../../../contract/auth.ts'
+import type { ChangePasswordBody, PasswordChanged, TokenPair } from '../../../contract/auth.ts'
 import type { OtpSent } from '../../../contract/otp.ts'
 import type {
   Passkey,
@@ -30,6 +30,23 @@ export function useRemovePasskey() {
   return useMutation({
     mutationFn: (id: string) => api.v2.delete<void>(`/user/passkeys/${encodeURIComponent(id)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.passkeys() }),
+  })
+}
+
+/**
+ * Changes the password (or sets the first one). The server asks for the
+ * second look first; the API client asks the person in place and tries again.
+ * Every other session ends: the list is read again.
+ */
+export function useChangePassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => api.v2.post<PasswordChanged>('/user/password', body),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: securityKeys.password() }),
+        queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
+      ]),
   })
 }
 

@@ -14,13 +14,15 @@ import { useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { useAddPasskey, useEndOtherSessions, useEndSession, useRemovePasskey } from './mutations.ts'
 import { PasskeyError } from './passkey-error.tsx'
+import { PasswordSection } from './password-section.tsx'
 import { passkeysQuery, sessionsQuery } from './queries.ts'
 import { passkeysSupported } from './webauthn.ts'
 
 /**
- * Sign-in and security (under Profile): the person's passkeys — add, see
- * when each was last used, remove — and every place they are signed in,
- * with a way to sign any other one out, or all of them at once.
+ * Sign-in and security (under Profile): the password (change it, or set a
+ * first one), the person's passkeys — add, see when each was last used,
+ * remove — and every place they are signed in, with a way to sign any other
+ * one out, or all of them at once.
  */
 export default function SecurityPage() {
   const { t } = useI18n()
@@ -32,6 +34,7 @@ export default function SecurityPage() {
         lead={t('security.lead')}
         back={{ href: paths.profile, label: t('security.back') }}
       />
+      <PasswordSection />
       <Passkeys />
       <Sessions />
     </>
