@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
-import { ed25519 } from '@noble/curves/ed25519.js'
 import { describe, expect, it } from 'vitest'
 import {
-  addSums,
   formatSums,
   keyIdOf,
   leafHash,
@@ -12,112 +10,31 @@ import {
   publicKeyFromPem,
   rootMessage,
   verifyProof,
-} from './balance-proof.ts'
-import type { MyProof } from './proofs.ts'
+} from '../../contract/balance-proof.ts'
+import type { MyProof } from '../../contract/proofs.ts'
+import {
+  balancesOf,
+  newKeyPair,
+  testNonce as nonce,
+  pemOf,
+  PROOF_SNAPSHOT as SNAPSHOT,
+  signedProof,
+  PROOF_TAKEN_AT as TAKEN_AT,
+  PROOF_TENANT as TENANT,
+  TEST_LEAVES,
+} from '../../tests/support/proof-fixtures.ts'
 
 /*
- * The verifier the app's worker runs (src/workers/proof-verify.ts), one case
- * per reason; the server's tests run it on the server's own proofs.
+ * contract/balance-proof.ts, the verifier this folder's worker runs
+ * (proof-verify.ts), one case per reason, on proofs built by the spelling of
+ * docs/api.md (tests/support/proof-fixtures.ts); the server's tests run it on
+ * the server's own proofs. Here rather than beside it: contract/ imports
+ * nothing of ours, test fixtures included.
  */
 
-const TENANT = '2b7c6f0e-9d4a-4f3e-8a1b-5c6d7e8f9a01'
-const SNAPSHOT = '019ad2f0-0000-7000-8000-000000000001'
-const TAKEN_AT = '2026-11-29T00:00:05.123Z'
-const nonce = (n: number) => n.toString(16).padStart(64, '0')
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-
-function pemOf(publicKey: Uint8Array) {
-  const der = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey])
-  return `-----BEGIN PUBLIC KEY-----\n${der.toString('base64')}\n-----END PUBLIC KEY-----\n`
-}
-
-const signer = ed25519.keygen()
-const other = ed25519.keygen()
-
-interface Leaf {
-  nonce: string
-  sums: string
-}
-
-/**
- * A signed proof for `leaves[mine]` of a four-leaf tree, built here by the
- * spelling of docs/api.md; `rootSums` and `keyId` overridden make a root the
- * verifier must refuse although its signature is good.
- */
-function proofOf(
-  leaves: Leaf[],
-  mine: number,
-  options: { rootSums?: string; key?: typeof signer; keyId?: string } = {},
-): MyProof {
-  const hashed = leaves.map((leaf) => ({
-    hash: leafHash(TENANT, SNAPSHOT, leaf.nonce, leaf.sums),
-    sums: leaf.sums,
-  }))
-  const up = (a: (typeof hashed)[number], b: (typeof hashed)[number]) => ({
-    hash: nodeHash(a, b),
-    sums: formatSums(addSums(parseSums(a.sums)!, parseSums(b.sums)!)!),
-  })
-  const level1 = [up(hashed[0]!, hashed[1]!), up(hashed[2]!, hashed[3]!)]
-  const top = up(level1[0]!, level1[1]!)
-  const key = options.key ?? signer
-  const root = {
-    tenant_id: TENANT,
-    snapshot_id: SNAPSHOT,
-    taken_at: TAKEN_AT,
-    leaf_count: 4,
-    hash: top.hash,
-    sums: options.rootSums ?? top.sums,
-  }
-  const signature = ed25519.sign(new TextEncoder().encode(rootMessage(root)), key.secretKey)
-  const sibling = hashed[mine ^ 1]!
-  const uncle = level1[(mine >> 1) ^ 1]!
-  return {
-    root: {
-      ...root,
-      signature: Buffer.from(signature).toString('base64'),
-      key_id: options.keyId ?? keyIdOf(key.publicKey),
-      reserves: null,
-    },
-    leaf: leaves[mine]!,
-    path: [
-      { side: mine % 2 === 0 ? 'right' : 'left', ...sibling },
-      { side: (mine >> 1) % 2 === 0 ? 'right' : 'left', ...uncle },
-    ],
-    balances_at_snapshot: balancesOf(leaves[mine]!.sums),
-  }
-}
-
-/** What the screen shows for a leaf: its non-zero sums at the test currencies' decimals. */
-function balancesOf(sums: string): MyProof['balances_at_snapshot'] {
-  const places: Record<string, number> = { BTC: 8, EUR: 2 }
-  return parseSums(sums)!
-    .filter(([, amount]) => amount !== 0n)
-    .map(([code, amount]) => {
-      const digits = amount.toString().padStart(places[code]! + 1, '0')
-      const text = `${digits.slice(0, -places[code]!)}.${digits.slice(-places[code]!)}`
-      return {
-        currency: code,
-        amount: text,
-        parts: [
-          {
-            source: 'wallet' as const,
-            id: '019ad2f0-0000-7000-8000-0000000000aa',
-            wallet_type: 'personal' as const,
-            program_name: null,
-            account_last4: null,
-            amount: text,
-          },
-        ],
-      }
-    })
-}
-
-const LEAVES: Leaf[] = [
-  { nonce: nonce(1), sums: 'BTC:1275277,EUR:194800' },
-  { nonce: nonce(2), sums: 'BTC:0,EUR:5000' },
-  { nonce: nonce(3), sums: 'BTC:0,EUR:0' },
-  { nonce: nonce(4), sums: 'BTC:100,EUR:1' },
-]
+const signer = newKeyPair()
+const other = newKeyPair()
 const PEM = pemOf(signer.publicKey)
 const KEY_ID = keyIdOf(signer.publicKey)
 
@@ -178,17 +95,18 @@ describe('the encoding', () => {
 
 describe('the verifier', () => {
   it('accepts every leaf’s proof of an honest tree', () => {
-    for (const index of LEAVES.keys()) {
-      expect(verify(proofOf(LEAVES, index))).toEqual({
+    for (const mine of TEST_LEAVES.keys()) {
+      const proof = signedProof(signer, { mine })
+      expect(verify(proof)).toEqual({
         ok: true,
         keyId: KEY_ID,
-        sums: parseSums(LEAVES[index]!.sums),
+        sums: parseSums(TEST_LEAVES[mine]!.sums),
       })
-      expect(verify(proofOf(LEAVES, index), { pinned: KEY_ID }).ok).toBe(true)
+      expect(verify(proof, { pinned: KEY_ID }).ok).toBe(true)
     }
   })
 
-  const honest = proofOf(LEAVES, 0)
+  const honest = signedProof(signer)
   const cases: [string, () => Parameters<typeof verify>, ProofFailure][] = [
     [
       'a tampered leaf',
@@ -203,25 +121,23 @@ describe('the verifier', () => {
     [
       'a sibling with a negative sum, hashed and signed as it is',
       () => [
-        proofOf([LEAVES[0]!, { nonce: nonce(2), sums: 'BTC:0,EUR:-5000' }, ...LEAVES.slice(2)], 0),
+        signedProof(signer, {
+          leaves: [
+            TEST_LEAVES[0]!,
+            { nonce: nonce(2), sums: 'BTC:0,EUR:-5000' },
+            ...TEST_LEAVES.slice(2),
+          ],
+        }),
       ],
       'negative_sum',
     ],
     [
       'a root whose sums do not add up, signed',
-      () => [proofOf(LEAVES, 0, { rootSums: 'BTC:1275377,EUR:100' })],
+      () => [signedProof(signer, { rootSums: 'BTC:1275377,EUR:100' })],
       'sums_mismatch',
     ],
-    [
-      'a wrong signature',
-      () => [proofOf(LEAVES, 0, { key: other, keyId: KEY_ID })],
-      'bad_signature',
-    ],
-    [
-      'a stale key: the root names another',
-      () => [proofOf(LEAVES, 0, { key: other })],
-      'stale_key',
-    ],
+    ['a wrong signature', () => [signedProof(other, { keyId: KEY_ID })], 'bad_signature'],
+    ['a stale key: the root names another', () => [signedProof(other)], 'stale_key'],
     [
       'a key other than the pinned one',
       () => [honest, { pinned: keyIdOf(other.publicKey) }],
