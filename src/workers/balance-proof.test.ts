@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
 import { describe, expect, it } from 'vitest'
 import {
   formatSums,
@@ -178,6 +179,38 @@ describe('the verifier', () => {
       'malformed',
     ],
   ]
+  it('catches the summation flaw: one root cannot show each of two people the other as empty', () => {
+    // Two people of 10.00 each under one parent; a root committing to the
+    // children's total alone (Maxwell's) could claim 10.00 and show each the
+    // other as empty. Both children's sums are in the parent's hash: the root
+    // taken from Ana's view is not Bo's.
+    const [ana, bo] = [TEST_LEAVES[1]!, { nonce: nonce(7), sums: 'BTC:0,EUR:5000' }]
+    const empty = 'BTC:0,EUR:0'
+    const leafOf = (leaf: typeof ana) => leafHash(TENANT, SNAPSHOT, leaf.nonce, leaf.sums)
+    const root = {
+      tenant_id: TENANT,
+      snapshot_id: SNAPSHOT,
+      taken_at: TAKEN_AT,
+      leaf_count: 2,
+      hash: nodeHash({ hash: leafOf(ana), sums: ana.sums }, { hash: leafOf(bo), sums: empty }),
+      sums: ana.sums,
+    }
+    const signature = btoa(
+      String.fromCharCode(
+        ...ed25519.sign(new TextEncoder().encode(rootMessage(root)), signer.secretKey),
+      ),
+    )
+    const signed = { ...root, signature, key_id: KEY_ID, reserves: null }
+    const proofOf = (leaf: typeof ana, sibling: typeof ana, side: 'left' | 'right'): MyProof => ({
+      root: signed,
+      leaf,
+      path: [{ side, hash: leafOf(sibling), sums: empty }],
+      balances_at_snapshot: balancesOf(leaf.sums),
+    })
+    expect(verify(proofOf(ana, bo, 'right'))).toMatchObject({ ok: true })
+    expect(verify(proofOf(bo, ana, 'left'))).toMatchObject({ ok: false, failure: 'hash_mismatch' })
+  })
+
   it.each(cases)('refuses %s', (_name, input, failure) => {
     const [proof, overrides] = input()
     expect(verify(proof, overrides)).toMatchObject({ ok: false, failure })
