@@ -28,6 +28,8 @@ import orderRoutes from './domain/orders/routes.ts'
 import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import proofs from './domain/proofs/plugin.ts'
+import proofRoutes, { myProofRoutes } from './domain/proofs/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
@@ -119,6 +121,7 @@ export async function buildApp(
   await app.register(securityUseCases, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
+  await app.register(proofs, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })
 
@@ -148,6 +151,7 @@ export async function buildApp(
       fiatAccountRoutes,
       counterpartyRoutes,
       notificationRoutes,
+      myProofRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -173,6 +177,8 @@ export async function buildApp(
   )
   // Sumsub calls it with neither tenant nor token: outside the v1 scope, checked by its digest.
   await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
+  // Anyone checks a tenant's proof of balances: its roots and key name the tenant in the path.
+  await app.register(proofRoutes, { prefix: '/api' })
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {

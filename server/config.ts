@@ -130,6 +130,8 @@ export interface Secrets {
   cardDataKey: Uint8Array
   /** CARD_CVK: the card verification key CVVs are derived from (HMAC-SHA256), never stored. */
   cardCvk: Uint8Array
+  /** PROOF_KEYS_KEY: AES-256-GCM key the tenants' proof signing keys are stored under (domain/proofs). */
+  proofKeysKey: Uint8Array
   /**
    * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
    * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
   const addressSeedKey = secret(env.ADDRESS_SEED_KEY, 'ADDRESS_SEED_KEY', problems, 32)
   const cardDataKey = secret(env.CARD_DATA_KEY, 'CARD_DATA_KEY', problems, 32)
   const cardCvk = secret(env.CARD_CVK, 'CARD_CVK', problems)
+  const proofKeysKey = secret(env.PROOF_KEYS_KEY, 'PROOF_KEYS_KEY', problems, 32)
   const cardSecretPrivateKey = rsaPrivateKey(env.CARD_SECRET_PRIVATE_KEY, problems)
   const demo = {
     seed: bool('DEMO_SEED', config.sandbox),
@@ -290,7 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems)
 
   const stored =
-    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk
+    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey
       ? undefined
       : loadOrCreateSecrets(dataDir)
   return {
@@ -305,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
       addressSeedKey: addressSeedKey ?? stored!.addressSeedKey,
       cardDataKey: cardDataKey ?? stored!.cardDataKey,
       cardCvk: cardCvk ?? stored!.cardCvk,
+      proofKeysKey: proofKeysKey ?? stored!.proofKeysKey,
       cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
   }
@@ -325,7 +329,14 @@ function secret(raw: string | undefined, name: string, problems: string[], exact
   return new Uint8Array(bytes)
 }
 
-const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey', 'cardDataKey', 'cardCvk'] as const
+const SECRET_NAMES = [
+  'jwtKey',
+  'refreshKey',
+  'addressSeedKey',
+  'cardDataKey',
+  'cardCvk',
+  'proofKeysKey',
+] as const
 
 /**
  * Secrets not given in the environment are generated on first start and kept
@@ -360,6 +371,7 @@ function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateK
     addressSeedKey: decode(stored!.addressSeedKey),
     cardDataKey: decode(stored!.cardDataKey),
     cardCvk: decode(stored!.cardCvk),
+    proofKeysKey: decode(stored!.proofKeysKey),
   }
 }
 

@@ -61,6 +61,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/wallets/{wallet_uuid}/transactions/{uuid}': 'getWalletTransaction',
   'GET /api/v2/activity': 'listActivity',
   'GET /api/v2/activity/{id}': 'getActivity',
+  // Issue 33: the proof of balances (the roots and key are public, outside the two bases)
+  'GET /api/v2/proofs/latest/mine': 'getMyProof',
+  'GET /api/proofs/{tenant_id}/roots': 'listProofRoots',
+  'GET /api/proofs/{tenant_id}/key': 'getProofKey',
   // v2: fiat accounts and counterparties
   'GET /api/v2/fiat-accounts/{wallet_uuid}': 'listFiatAccounts',
   'POST /api/v2/fiat-accounts/{wallet_uuid}': 'createFiatAccount',

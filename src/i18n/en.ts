@@ -166,6 +166,11 @@ export const en = {
   'error.PROGRAM_NOT_PREPAID': 'A card of this kind needs a prepaid account.',
   'error.PUSH_KEYS_INVALID':
     'This browser’s notification keys aren’t valid. Turn notifications off and on again.',
+  'error.PROOF_KEY_NOT_FOUND': 'This service hasn’t published a proof of balances yet.',
+  'error.PROOF_NOT_PUBLISHED':
+    'No proof of balances has been published yet. One is published every day.',
+  'error.NOT_IN_PROOF':
+    'You joined after the latest proof was taken. The next daily proof includes you.',
   'error.PUSH_ENDPOINT_REFUSED':
     'This browser’s notification service can’t be used. Try another browser.',
   'error.QUOTE_EXPIRED': 'The price has expired. Get a new one.',
@@ -1634,6 +1639,82 @@ export const en = {
   'cards.limits.now.daily': 'Per day',
   'cards.limits.now.monthly': 'Per month',
   // ---- end of issue 14's block ----
+  // ---- issue 33: proof of balances ----
+  'profile.proofs.link': 'Proof of balances',
+  'profile.proofs.linkLead': 'Check on this device that your money is counted',
+  'profile.proofs.title': 'Proof of balances',
+  'profile.proofs.lead':
+    'Every day we publish one signed total of everyone’s balances. Your device checks that yours are in it, so you don’t have to take our word for it.',
+  'profile.proofs.back': 'Back to profile',
+  'profile.proofs.checking': 'Checking the proof on this device…',
+  'profile.proofs.outcome': 'Result of the check',
+  'profile.proofs.included':
+    'Your {balances} are included in the proof of {date} (verified on this device)',
+  'profile.proofs.includedNothing':
+    'You held nothing at the proof of {date}, and your empty balance is included in it (verified on this device)',
+  'profile.proofs.failed': 'The proof of {date} did not check out',
+  'profile.proofs.failedNext': 'Don’t rely on it, and tell support which check failed.',
+  'profile.proofs.failure.malformed': 'Part of the proof is not in the published format.',
+  'profile.proofs.failure.wrong_tenant': 'The proof is another company’s, not this app’s.',
+  'profile.proofs.failure.negative_sum':
+    'A balance on your path is below zero: it could hide someone else’s money.',
+  'profile.proofs.failure.wrong_depth':
+    'Your path does not reach the top of the tree: it has the wrong number of steps.',
+  'profile.proofs.failure.hash_mismatch':
+    'Your balances and their path do not lead to the published total: something in them was changed.',
+  'profile.proofs.failure.sums_mismatch': 'The published total is not the sum of its parts.',
+  'profile.proofs.failure.key_changed':
+    'The signing key is not the one this device trusted before.',
+  'profile.proofs.failure.stale_key':
+    'The proof was signed with another key than the one published now.',
+  'profile.proofs.failure.bad_signature': 'The signature on the total does not match the key.',
+  'profile.proofs.failure.balances_mismatch':
+    'The balances shown here are not the ones in your place in the proof.',
+  'profile.proofs.workerFailed': 'This device could not run the check.',
+  'profile.proofs.checks': 'What this device checked',
+  'profile.proofs.check.place': 'Your balances have their place in the tree',
+  'profile.proofs.check.sums': 'Every total adds up, and none is below zero',
+  'profile.proofs.check.signature': 'The total is signed with {name}’s key',
+  'profile.proofs.check.balances': 'Your place holds exactly the balances below',
+  'profile.proofs.check.passed': 'passed',
+  'profile.proofs.check.failed': 'failed',
+  'profile.proofs.check.skipped': 'not checked',
+  'profile.proofs.checkAgain': 'Check again',
+  'profile.proofs.offline': 'You’re offline: checked with the proof saved on this device.',
+  'profile.proofs.key': 'Signing key',
+  'profile.proofs.keyLead':
+    'Its fingerprint. This device remembers it and refuses any other key until you accept it.',
+  'profile.proofs.keyPinned': 'This device has trusted it since {date}',
+  'profile.proofs.keyPinnedNow': 'This device trusts it from this check on',
+  'profile.proofs.keyChanged': 'The signing key changed',
+  'profile.proofs.keyChangedLead':
+    'This device trusted the key {old}. The proof is now signed with {new}. Accept the new key only if the company told you it changed it.',
+  'profile.proofs.trust': 'Trust the new key',
+  'profile.proofs.trustTitle': 'Trust the new key?',
+  'profile.proofs.trustBody':
+    'From now on, this device accepts proofs signed with {key}. Do this only if the company announced a new key.',
+  'profile.proofs.balances': 'Your balances in the proof',
+  'profile.proofs.balancesLead': 'As they stood at {time}. They may have changed since.',
+  'profile.proofs.noBalances': 'You held nothing at that moment.',
+  'profile.proofs.reserves': 'What covers everyone’s balances',
+  'profile.proofs.reservesLead':
+    'Attested by {custodian}: the assets held for the platform, against everyone’s balances.',
+  'profile.proofs.noReserves': 'No custodian attests the reserves yet.',
+  'profile.proofs.holds': '{assets} held for {liabilities} owed',
+  'profile.proofs.cover': '{ratio} covered',
+  'profile.proofs.technical': 'Technical details',
+  'profile.proofs.snapshot': 'Snapshot',
+  'profile.proofs.takenAt': 'Taken',
+  'profile.proofs.leafCount': 'Leaves in the tree',
+  'profile.proofs.pathLength': 'Steps to the top',
+  'profile.proofs.rootHash': 'Root hash',
+  'profile.proofs.signature': 'Signature',
+  'profile.proofs.notPublished': 'No proof has been published yet',
+  'profile.proofs.notPublishedLead':
+    'A proof is published every day. Come back tomorrow to check yours.',
+  'profile.proofs.notIncluded': 'Your first proof comes tomorrow',
+  'profile.proofs.notIncludedLead':
+    'You joined after the latest proof was taken. The next daily proof includes you.',
 } as const
 
 export type MessageKey = keyof typeof en

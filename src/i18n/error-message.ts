@@ -12,6 +12,9 @@ import type { Translate } from './i18n.tsx'
  * RATE_LIMITED and EMAIL_TAKEN say more when the answer tells more (below).
  */
 const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
+  NOT_IN_PROOF: 'error.NOT_IN_PROOF',
+  PROOF_NOT_PUBLISHED: 'error.PROOF_NOT_PUBLISHED',
+  PROOF_KEY_NOT_FOUND: 'error.PROOF_KEY_NOT_FOUND',
   TELEGRAM_INIT_DATA_USED: 'error.TELEGRAM_INIT_DATA_USED',
   PUSH_KEYS_INVALID: 'error.PUSH_KEYS_INVALID',
   PASSWORD_UNCHANGED: 'error.PASSWORD_UNCHANGED',

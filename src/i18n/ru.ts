@@ -163,6 +163,11 @@ export const ru: Messages = {
   'error.PROGRAM_NOT_PREPAID': 'Для такой карты нужен предоплаченный счёт.',
   'error.PUSH_KEYS_INVALID':
     'Ключи уведомлений этого браузера недействительны. Выключите и снова включите уведомления.',
+  'error.PROOF_KEY_NOT_FOUND': 'Этот сервис ещё не публиковал доказательство балансов.',
+  'error.PROOF_NOT_PUBLISHED':
+    'Доказательство балансов ещё не опубликовано. Оно публикуется каждый день.',
+  'error.NOT_IN_PROOF':
+    'Вы присоединились после последнего доказательства. Следующее ежедневное включит и вас.',
   'error.PUSH_ENDPOINT_REFUSED':
     'Службу уведомлений этого браузера использовать нельзя. Попробуйте другой браузер.',
   'error.QUOTE_EXPIRED': 'Срок цены истёк. Рассчитайте заново.',
@@ -1626,4 +1631,83 @@ export const ru: Messages = {
   'cards.limits.now.daily': 'В день',
   'cards.limits.now.monthly': 'В месяц',
   // ---- end of issue 14's block ----
+  // ---- issue 33: proof of balances ----
+  'profile.proofs.link': 'Проверка балансов',
+  'profile.proofs.linkLead': 'Убедитесь на этом устройстве, что ваши деньги учтены',
+  'profile.proofs.title': 'Проверка балансов',
+  'profile.proofs.lead':
+    'Каждый день мы публикуем одну подписанную сумму балансов всех клиентов. Ваше устройство само проверяет, что ваши балансы в неё входят, — верить нам на слово не нужно.',
+  'profile.proofs.back': 'Назад в профиль',
+  'profile.proofs.checking': 'Проверяем подтверждение на этом устройстве…',
+  'profile.proofs.outcome': 'Результат проверки',
+  'profile.proofs.included':
+    'Ваши {balances} учтены в подтверждении от {date} (проверено на этом устройстве)',
+  'profile.proofs.includedNothing':
+    'На момент подтверждения от {date} у вас не было средств, и ваш нулевой баланс в нём учтён (проверено на этом устройстве)',
+  'profile.proofs.failed': 'Подтверждение от {date} не прошло проверку',
+  'profile.proofs.failedNext':
+    'Не полагайтесь на него и сообщите в поддержку, какая проверка не прошла.',
+  'profile.proofs.failure.malformed': 'Часть подтверждения не в опубликованном формате.',
+  'profile.proofs.failure.wrong_tenant':
+    'Подтверждение выпущено другой компанией, а не этим приложением.',
+  'profile.proofs.failure.negative_sum':
+    'В вашей ветке есть баланс меньше нуля: так можно скрыть чужие деньги.',
+  'profile.proofs.failure.wrong_depth':
+    'Ваша ветка не доходит до вершины дерева: в ней неверное число шагов.',
+  'profile.proofs.failure.hash_mismatch':
+    'Ваши балансы и их ветка не приводят к опубликованной сумме: в них что-то изменено.',
+  'profile.proofs.failure.sums_mismatch': 'Опубликованная сумма не равна сумме своих частей.',
+  'profile.proofs.failure.key_changed':
+    'Ключ подписи не тот, которому это устройство доверяло раньше.',
+  'profile.proofs.failure.stale_key':
+    'Подтверждение подписано не тем ключом, что опубликован сейчас.',
+  'profile.proofs.failure.bad_signature': 'Подпись под суммой не соответствует ключу.',
+  'profile.proofs.failure.balances_mismatch':
+    'Балансы, показанные здесь, не совпадают с балансами в вашем месте подтверждения.',
+  'profile.proofs.workerFailed': 'Это устройство не смогло выполнить проверку.',
+  'profile.proofs.checks': 'Что проверило устройство',
+  'profile.proofs.check.place': 'У ваших балансов есть своё место в дереве',
+  'profile.proofs.check.sums': 'Все суммы сходятся, и ни одна не меньше нуля',
+  'profile.proofs.check.signature': 'Сумма подписана ключом {name}',
+  'profile.proofs.check.balances': 'В вашем месте ровно те балансы, что показаны ниже',
+  'profile.proofs.check.passed': 'пройдено',
+  'profile.proofs.check.failed': 'не пройдено',
+  'profile.proofs.check.skipped': 'не проверялось',
+  'profile.proofs.checkAgain': 'Проверить ещё раз',
+  'profile.proofs.offline':
+    'Нет сети: проверено по подтверждению, сохранённому на этом устройстве.',
+  'profile.proofs.key': 'Ключ подписи',
+  'profile.proofs.keyLead':
+    'Его отпечаток. Устройство запоминает его и не примет другой ключ, пока вы его не подтвердите.',
+  'profile.proofs.keyPinned': 'Устройство доверяет ему с {date}',
+  'profile.proofs.keyPinnedNow': 'Устройство доверяет ему с этой проверки',
+  'profile.proofs.keyChanged': 'Ключ подписи изменился',
+  'profile.proofs.keyChangedLead':
+    'Это устройство доверяло ключу {old}. Теперь подтверждение подписано ключом {new}. Принимайте новый ключ, только если компания сообщила о его смене.',
+  'profile.proofs.trust': 'Доверять новому ключу',
+  'profile.proofs.trustTitle': 'Доверять новому ключу?',
+  'profile.proofs.trustBody':
+    'С этого момента устройство будет принимать подтверждения, подписанные ключом {key}. Делайте это, только если компания объявила о новом ключе.',
+  'profile.proofs.balances': 'Ваши балансы в подтверждении',
+  'profile.proofs.balancesLead': 'Как они были на {time}. С тех пор они могли измениться.',
+  'profile.proofs.noBalances': 'В тот момент у вас не было средств.',
+  'profile.proofs.reserves': 'Чем обеспечены балансы клиентов',
+  'profile.proofs.reservesLead':
+    'Подтверждает {custodian}: активы, которые хранятся для платформы, в сравнении с балансами клиентов.',
+  'profile.proofs.noReserves': 'Резервы пока никто не подтверждает.',
+  'profile.proofs.holds': '{assets} в резерве на {liabilities} балансов',
+  'profile.proofs.cover': 'обеспечено на {ratio}',
+  'profile.proofs.technical': 'Технические подробности',
+  'profile.proofs.snapshot': 'Снимок',
+  'profile.proofs.takenAt': 'Сделан',
+  'profile.proofs.leafCount': 'Листьев в дереве',
+  'profile.proofs.pathLength': 'Шагов до вершины',
+  'profile.proofs.rootHash': 'Хеш корня',
+  'profile.proofs.signature': 'Подпись',
+  'profile.proofs.notPublished': 'Подтверждений ещё не публиковали',
+  'profile.proofs.notPublishedLead':
+    'Подтверждение публикуется каждый день. Загляните завтра, чтобы проверить своё.',
+  'profile.proofs.notIncluded': 'Ваше первое подтверждение — завтра',
+  'profile.proofs.notIncludedLead':
+    'Вы присоединились после последнего подтверждения. Следующее ежедневное подтверждение включит вас.',
 }

@@ -40,6 +40,7 @@ import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
 import type { EventTables } from './events-schema.ts'
+import type { ProofTables } from './proofs-schema.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -813,7 +814,7 @@ export interface DemoSeedsTable {
 }
 
 /** Migration 0022's tables (issue 20) live in events-schema.ts. */
-export interface DB extends EventTables {
+export interface DB extends EventTables, ProofTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable
