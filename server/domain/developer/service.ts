@@ -9,7 +9,7 @@ import type {
 } from '../../../contract/developer.ts'
 import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from '../events/outbox.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import { DeveloperError } from './errors.ts'

@@ -3,7 +3,7 @@ import type { EventEnvelope, EventKind, PushMessage } from '../../../contract/ev
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
-import { DISPATCH_JOB } from './outbox.ts'
+import { DISPATCH_JOB } from '../outbox.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
 import {

@@ -33,7 +33,7 @@ import {
   startReceiver,
   userIdOf,
 } from './events-test-support.ts'
-import { emitEvent } from './outbox.ts'
+import { emitEvent } from '../outbox.ts'
 import { deliveryBackoffMs } from './rules.ts'
 
 const raw = (pair: TokenPair, on = headers()) => ({ ...on, authorization: pair.access_token })

@@ -8,7 +8,7 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
-import { emitEvent } from '../events/outbox.ts'
+import { emitEvent } from '../outbox.ts'
 import { maskEmail, maskPhone } from '../events/rules.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'

@@ -795,10 +795,17 @@ export interface KycWebhookEventsTable {
   received_at: CreatedAt
 }
 
+/**
+ * Who an idempotency key belongs to (migrations 0016, 0033): `order`, `card_issue` (the
+ * user's keys), `card_message` (the card's: the network's message ids), `bank_credit` (the
+ * fiat account's: the bank's end-to-end ids).
+ */
+export type IdempotencyScope = 'order' | 'card_issue' | 'card_message' | 'bank_credit'
+
 /** Every idempotency key and its first answer (migration 0016; domain/idempotency.ts). */
 export interface IdempotencyKeysTable {
   tenant_id: string
-  scope: 'order' | 'card_issue' | 'card_message'
+  scope: IdempotencyScope
   owner_id: string
   key: string
   request_hash: string
