@@ -23,6 +23,7 @@ import {
   uniqueEmail,
 } from '../../test-support.ts'
 import { latestCode } from '../otp/otp-test-support.ts'
+import { emitEvent } from '../outbox.ts'
 import {
   addEndpoint,
   DISPATCH,
@@ -33,7 +34,6 @@ import {
   startReceiver,
   userIdOf,
 } from './events-test-support.ts'
-import { emitEvent } from '../outbox.ts'
 import { deliveryBackoffMs } from './rules.ts'
 
 const raw = (pair: TokenPair, on = headers()) => ({ ...on, authorization: pair.access_token })

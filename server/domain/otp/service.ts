@@ -8,8 +8,8 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
-import { emitEvent } from '../outbox.ts'
 import { maskEmail, maskPhone } from '../events/rules.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
