@@ -22,9 +22,7 @@ import {
 } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
 import { translate as translateOtpError } from '../otp/http.ts'
-import { sessionOnlyRoutes } from './authenticate.ts'
 import { PasskeyError, type PasskeyFailure } from './passkeys.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'
@@ -71,27 +69,15 @@ const translate = (error: unknown) => {
 
 const problems = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 423: Problem }
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
-const security = [{ bearer: [] }]
 
 /** Signing in with a passkey (public, v2). */
-export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: Config }) {
+export async function passkeySignInRoutes(app: FastifyInstance, _opts: { config: Config }) {
   const { passkeys } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const ipLimit = limitCalls(
-    app,
-    {
-      max: opts.config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `passkey-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
 
   api.post(
     '/auth/sign-in/passkey/options',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Options for signing in with a passkey (navigator.credentials.get)',
@@ -108,8 +94,6 @@ export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/auth/sign-in/passkey',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with a passkey assertion; the session starts stepped up',
@@ -127,9 +111,6 @@ export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: 
 
 /** The signed-in person's passkeys, step-up proofs and sessions (v2, sessions only). */
 export default async function securityRoutes(app: FastifyInstance) {
-  // A developer key acts for its owner but is no person: it has no session to list,
-  // prove presence in, or add a passkey to.
-  sessionOnlyRoutes(app)
   const { passkeys, stepUp, sessions } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const me = (request: FastifyRequest) => request.auth
@@ -141,7 +122,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The signed-in person’s passkeys',
-        security,
         response: { 200: PasskeyList, ...problems },
       },
     },
@@ -151,12 +131,9 @@ export default async function securityRoutes(app: FastifyInstance) {
   api.post(
     '/user/passkeys/options',
     {
-      // A passkey is a way in: adding one needs the same second look as other sensitive acts.
-      preHandler: app.requireStepUp,
       schema: {
         tags,
         summary: 'Options for registering a passkey (navigator.credentials.create)',
-        security,
         response: { 200: WebAuthnOptions, ...problems },
       },
     },
@@ -166,11 +143,9 @@ export default async function securityRoutes(app: FastifyInstance) {
   api.post(
     '/user/passkeys',
     {
-      preHandler: app.requireStepUp,
       schema: {
         tags,
         summary: 'Register a passkey from the registration response',
-        security,
         body: RegisterPasskeyBody,
         response: { 201: Passkey, ...problems, 409: Problem, 422: Problem },
       },
@@ -193,7 +168,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Remove a passkey',
-        security,
         params: IdParams,
         response: { 204: { type: 'null' }, ...problems },
       },
@@ -210,7 +184,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'How this session can confirm it is the person, and until when it is confirmed',
-        security,
         response: { 200: StepUpStatus, ...problems },
       },
     },
@@ -223,7 +196,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Send a one-time code to the person’s own e-mail (else phone) for a step-up',
-        security,
         response: { 200: OtpSent, ...problems, 409: Problem, 429: Problem, 502: Problem },
       },
     },
@@ -236,7 +208,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with the one-time code: the session is stepped up for 5 minutes',
-        security,
         body: StepUpOtpBody,
         response: { 200: StepUpProof, ...problems, 409: Problem, 419: Problem, 422: Problem },
       },
@@ -250,7 +221,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Options for confirming with one of the person’s passkeys',
-        security,
         response: { 200: WebAuthnOptions, ...problems },
       },
     },
@@ -263,7 +233,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with a passkey assertion: the session is stepped up for 5 minutes',
-        security,
         body: PasskeyAssertionBody,
         response: { 200: StepUpProof, ...problems, 422: Problem },
       },
@@ -282,7 +251,6 @@ export default async function securityRoutes(app: FastifyInstance) {
           'Mini App sessions only (X-App-Env: telegram), stepped up or opened by Telegram ' +
           'sign-in in the last 5 minutes. The app stores the token with ' +
           'BiometricManager.updateBiometricToken; the server keeps only its hash.',
-        security,
         response: { 200: TelegramBiometricEnrolment, ...problems },
       },
     },
@@ -295,7 +263,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with the token Telegram biometrics unlocked (Mini App only)',
-        security,
         body: TelegramBiometricBody,
         response: { 200: StepUpProof, ...problems, 422: Problem },
       },
@@ -313,7 +280,6 @@ export default async function securityRoutes(app: FastifyInstance) {
         description:
           '`last_seen_at` moves at each token refresh (at most one access-token lifetime old). ' +
           '`location` is the IP address: no IP-to-place database ships with the server.',
-        security,
         querystring: PageQuery,
         response: { 200: SessionList, ...problems },
       },
@@ -327,7 +293,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Sign a session out: its refresh and access tokens stop working at once',
-        security,
         params: IdParams,
         response: { 204: { type: 'null' }, ...problems },
       },
@@ -344,7 +309,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Sign out every session but this one',
-        security,
         response: { 200: SessionsEnded, ...problems },
       },
     },

@@ -25,12 +25,7 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { listBotMessages } from '../../providers/messaging/telegram-bot.ts'
-import {
-  developerProblems,
-  developerSchema,
-  sendCreated,
-  sessionOnly,
-} from '../developer/session-routes.ts'
+import { developerProblems, developerSchema, sendCreated } from '../developer/session-routes.ts'
 import { EventsError } from './errors.ts'
 import type { UrlRefusal } from './ssrf.ts'
 
@@ -74,7 +69,7 @@ export const toProblem = (error: unknown) => {
 }
 
 const problems = developerProblems
-const bearer = { tags: ['notifications'], security: [{ bearer: [] }] }
+const listed = { tags: ['notifications'] }
 
 /** v2: the notification centre, web push subscriptions and preferences of the signed-in person. */
 export async function notificationRoutes(app: FastifyInstance) {
@@ -85,7 +80,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'The person’s notifications, newest first, with the unread count',
         description:
           'Each has the event’s `kind`, versioned `data` and the app `path` it is about.',
@@ -100,7 +95,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/unread',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'How many notifications are unread (the bell’s badge)',
         response: { 200: UnreadCount, ...problems },
       },
@@ -112,7 +107,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/read',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Mark notifications read: the ones named, or all',
         body: MarkNotificationsReadBody,
         response: { 200: UnreadCount, ...problems },
@@ -125,7 +120,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/preferences',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Event kinds the person muted outside the app (push and Telegram)',
         response: { 200: NotificationPreferences, ...problems },
       },
@@ -137,7 +132,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/preferences',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Replace the muted event kinds',
         body: NotificationPreferencesBody,
         response: { 200: NotificationPreferences, ...problems },
@@ -150,7 +145,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/push/config',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'The VAPID public key to subscribe to web push with',
         response: { 200: PushConfig, ...problems },
       },
@@ -162,7 +157,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/push/subscriptions',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Turn web push on for this device (a PushSubscription as JSON)',
         body: PushSubscriptionBody,
         response: { 204: Type.Null(), ...problems },
@@ -181,7 +176,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/push/subscriptions/delete',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Turn web push off for this device',
         body: PushUnsubscribeBody,
         response: { 204: Type.Null(), ...problems },
@@ -210,7 +205,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The person’s webhook endpoints, newest first',
@@ -224,7 +218,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Register a webhook endpoint',
@@ -242,7 +235,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.patch(
     '/developer/webhooks/:id',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Change an endpoint’s URL, description, event kinds or whether it is enabled',
@@ -258,7 +250,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.delete(
     '/developer/webhooks/:id',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Delete an endpoint and its delivery log',
@@ -275,7 +266,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks/:id/secret',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The endpoint’s signing secret (`whsec_…`)',
@@ -289,7 +279,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks/:id/rotate-secret',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Give the endpoint a new secret, the old one signing too for an overlap',
@@ -311,7 +300,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks/:id/deliveries',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The endpoint’s delivery log: status, attempts, last answer',
@@ -330,7 +318,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks/:id/deliveries/:delivery_id/retry',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Send a delivery again, now',
