@@ -13,6 +13,7 @@ import {
   RegisterPasskeyBody,
   SessionList,
   SessionsEnded,
+  SignOutOthersBody,
   StepUpOtpBody,
   StepUpProof,
   StepUpStatus,
@@ -308,10 +309,15 @@ export default async function securityRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Sign out every session but this one',
-        response: { 200: SessionsEnded, ...problems },
+        summary: 'Sign out every session but this one, and remove what they set up if asked',
+        description:
+          'With `remove_created: true`, in the same transaction: the webhook endpoints and push ' +
+          'subscriptions those sessions created are deleted and their API keys disabled ' +
+          '(`removed` lists them). Needs the second look.',
+        body: SignOutOthersBody,
+        response: { 200: SessionsEnded, ...problems, 422: Problem },
       },
     },
-    async (request) => ({ ended: await sessions.endOthers(me(request)) }),
+    (request) => sessions.endOthers(me(request), request.body?.remove_created === true),
   )
 }

@@ -6,6 +6,7 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
+import { emitEvent } from '../events/outbox.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
 import { insertFiatAccount } from '../fiat-accounts/service.ts'
@@ -363,8 +364,10 @@ async function insertNewCard(
 ): Promise<void> {
   const expiry = expiryFor(at)
   let inserted = false
+  let last4 = ''
   for (let attempt = 0; attempt < PAN_ATTEMPTS && !inserted; attempt++) {
     const pan = generatePan(card.program.bin)
+    last4 = pan.slice(-4)
     inserted = await repo.insertCard(trx, {
       id: card.id,
       tenantId: owner.tenantId,
@@ -377,7 +380,7 @@ async function insertNewCard(
       cardType: card.program.card_type,
       nickName: card.nickName?.trim() || null,
       bin: card.program.bin,
-      last4: pan.slice(-4),
+      last4,
       panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
       panKeyId: deps.crypto.keyId,
       panFingerprint: deps.crypto.panFingerprint(pan),
@@ -395,6 +398,19 @@ async function insertNewCard(
   if (card.delivery && deps.settings.shipping) {
     await deps.settings.shipping.ship(trx, { tenantId: owner.tenantId, cardId: card.id }, at)
   }
+  // A new card is money made movable, and a physical one goes to an address: told on every
+  // channel whatever is muted, so a card ordered by someone else is seen before it arrives.
+  await emitEvent(trx, {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    kind: 'card.issued',
+    payload: {
+      card_id: card.id,
+      last4,
+      form_factor: card.formFactor,
+      delivery_to: card.delivery && `${card.delivery.city}, ${card.delivery.country}`,
+    },
+  })
   if (BigInt(card.program.fee_monthly_minor) > 0n) {
     await deps.settings.jobs.enqueue(trx, {
       kind: CARD_MONTHLY_FEE_JOB,

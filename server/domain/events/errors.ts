@@ -11,5 +11,7 @@ export type EventsFailure =
   | { kind: 'WEBHOOK_ENDPOINT_LIMIT'; limit: number }
   | { kind: 'WEBHOOK_URL_REFUSED'; reason: UrlRefusal }
   | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
+  /** Security kinds (and a card issued) reach the person whatever they mute. */
+  | { kind: 'NOTIFICATION_KIND_NOT_MUTABLE'; fields: { field: string; kind: string }[] }
 
 export class EventsError extends DomainError<EventsFailure> {}

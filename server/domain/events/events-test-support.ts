@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
@@ -115,4 +116,17 @@ export async function drain(app: FastifyInstance, now = new Date()): Promise<num
     if (ran === 0) return total
   }
   return total
+}
+
+/** A browser's push subscription keys: P-256 public key and auth secret, as PushSubscription.toJSON gives them. */
+export function browserKeys() {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  return {
+    ecdh,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  }
 }

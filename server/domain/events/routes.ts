@@ -63,6 +63,18 @@ export const toProblem = (error: unknown) => {
         title: 'Unprocessable Content',
         errors: [{ field: 'endpoint', message: REFUSALS[failure.reason] }],
       })
+    case 'NOTIFICATION_KIND_NOT_MUTABLE': {
+      const message = 'Security alerts reach you on every channel: they cannot be muted.'
+      return new ProblemError(
+        422,
+        failure.kind,
+        `${failure.fields.map((fault) => fault.kind).join(', ')}: ${message} Leave them out of muted.`,
+        {
+          title: 'Unprocessable Content',
+          errors: failure.fields.map((fault) => ({ field: fault.field, message })),
+        },
+      )
+    }
     default:
       return assertNever(failure)
   }
@@ -108,7 +120,10 @@ export async function notificationRoutes(app: FastifyInstance) {
     {
       schema: {
         ...listed,
-        summary: 'Mark notifications read: the ones named, or all',
+        summary: 'Mark notifications read: the ones named, or all but security alerts',
+        description:
+          'Without `ids`, security alerts (`security.*`, `card.issued`) stay unread: they are ' +
+          'read by their id, once opened.',
         body: MarkNotificationsReadBody,
         response: { 200: UnreadCount, ...problems },
       },
@@ -134,11 +149,15 @@ export async function notificationRoutes(app: FastifyInstance) {
       schema: {
         ...listed,
         summary: 'Replace the muted event kinds',
+        description:
+          'Security kinds (`security.*`) and `card.issued` reach every channel whatever is muted: ' +
+          'naming one is 422 NOTIFICATION_KIND_NOT_MUTABLE.',
         body: NotificationPreferencesBody,
         response: { 200: NotificationPreferences, ...problems },
       },
     },
-    (request) => notifications.setPreferences(request.auth, request.body.muted),
+    (request) =>
+      translateErrors(notifications.setPreferences(request.auth, request.body.muted), toProblem),
   )
 
   api.get(
