@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, expect, it } from 'vitest'
 import { ROUTE_POLICY } from './route-policy.ts'
@@ -123,6 +124,21 @@ describeServer('one policy per route', () => {
     ]) {
       expect(ROUTE_POLICY[key], key).toMatchObject({ key: 'payout' })
     }
+  })
+
+  it('docs/api.md lists exactly the acts that need the second look, and what a key may do', () => {
+    const api = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8')
+    const listed = api.slice(
+      api.indexOf('<!-- guarded acts'),
+      api.indexOf('<!-- end of guarded acts -->'),
+    )
+    const rows = [...listed.matchAll(/^\| `([A-Z]+ [^`]+)` \| [^|]+ \| ([^|]+) \|$/gm)].map(
+      ([, key, keyRule]) => [key, keyRule!.trim()],
+    )
+    const guarded = Object.entries(ROUTE_POLICY).flatMap(([key, policy]) =>
+      policy.access === 'person' && policy.stepUp ? [[key, policy.key ?? '—']] : [],
+    )
+    expect(rows.sort()).toEqual(guarded.sort())
   })
 
   it('a route registered without an entry stops the boot, naming it', async () => {

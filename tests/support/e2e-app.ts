@@ -97,6 +97,50 @@ export async function signUpThroughApi(baseUrl: string, email: string): Promise<
 }
 
 /**
+ * Gives the session of `accessToken` the second look (issue 21) straight
+ * through the API, as a person typing the code from their e-mail would: for
+ * tests that make guarded calls from outside the page (issue 26's policy).
+ */
+export async function stepUpThroughApi(
+  baseUrl: string,
+  accessToken: string,
+  email: string,
+): Promise<void> {
+  const call = (path: string, body?: unknown) =>
+    fetch(`${baseUrl}/api/v2${path}`, {
+      method: 'POST',
+      headers: {
+        ...TENANT_HEADERS,
+        authorization: `Bearer ${accessToken}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+  const sent = await call('/user/step-up/otp/send')
+  if (!sent.ok) throw new Error(`the step-up code answered ${sent.status}: ${await sent.text()}`)
+  const token = await codeFromOutbox(baseUrl, email, 'step_up')
+  const proved = await call('/user/step-up/otp', { token })
+  if (!proved.ok) throw new Error(`the step-up answered ${proved.status}: ${await proved.text()}`)
+}
+
+/**
+ * A second session of the person (a password sign-in through the API),
+ * stepped up: guarded calls made beside the page, while the page's own
+ * session keeps whatever proof it has (none, after a password sign-in).
+ */
+export async function steppedUpSession(baseUrl: string, email: string): Promise<Tokens> {
+  const response = await fetch(`${baseUrl}/api/v2/auth/sign-in/password/email`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  })
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`)
+  const { access_token, refresh_token } = (await response.json()) as Tokens
+  await stepUpThroughApi(baseUrl, access_token, email)
+  return { access_token, refresh_token }
+}
+
+/**
  * Waits until a service worker controls the page. The worker claims open
  * windows when it activates; should that be missed, a reload is always
  * controlled once the worker is active.
