@@ -63,6 +63,16 @@ describeServer('cards: the second look before money is made movable', () => {
     return { owner: owner.access_token, pair: owner, thief, wallet, account }
   }
 
+  /** The owner's virtual card on their account. */
+  const virtualCard = async (owner: string, account: string) =>
+    ok<Card>(
+      await v1(owner, 'POST', '/issuing/cards/balance', {
+        fiat_account_id: account,
+        form_factor: 'VIRTUAL',
+      }),
+      201,
+    )
+
   const cardCount = async (token: string) =>
     ok<{ total: number }>(await v1(token, 'GET', '/issuing/cards')).total
 
@@ -127,13 +137,7 @@ describeServer('cards: the second look before money is made movable', () => {
 
   it('activating, unfreezing, the 3-D Secure code and closing each need the second look', async () => {
     const { owner, thief, account } = await ownerAndThief()
-    const card = ok<Card>(
-      await v1(owner, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const card = await virtualCard(owner, account.id)
     const attempts = [
       ['PATCH', `/issuing/cards/${card.id}/activate`, { cvv: '123' }],
       ['PATCH', `/issuing/cards/${card.id}/unfreeze`],
@@ -158,13 +162,7 @@ describeServer('cards: the second look before money is made movable', () => {
 
   it('raising a limit needs the second look; lowering one never does', async () => {
     const { owner, thief, account } = await ownerAndThief()
-    const card = ok<Card>(
-      await v1(owner, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
+    const card = await virtualCard(owner, account.id)
     const limits = (per_transaction: string, daily: string, monthly: string) => ({
       per_transaction,
       daily,

@@ -15,7 +15,14 @@ import {
   signUp,
 } from '../../test-support.ts'
 import { runTenantCli } from '../tenants/cli.ts'
-import { browserKeys, DISPATCH, drain, startReceiver, userIdOf } from './events-test-support.ts'
+import {
+  browserKeys,
+  DISPATCH,
+  drain,
+  joinTelegram,
+  startReceiver,
+  userIdOf,
+} from './events-test-support.ts'
 import { isPublicAddress, refuseUrl } from './ssrf.ts'
 
 /** http_ece (web-push's own dependency) decrypts what the push service received, as a browser would. */
@@ -196,12 +203,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   it('a person from the Mini App gets a bot message with a button to the screen, in their language', async () => {
     const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
-    const chatId = String(100_000_000 + Math.floor(Math.random() * 800_000_000))
-    await app.db
-      .updateTable('users')
-      .set({ telegram_id: chatId })
-      .where('id', '=', userId)
-      .execute()
+    const chatId = await joinTelegram(app, userId)
     await app.db
       .updateTable('user_profiles')
       .set({ language: 'ru' })
@@ -228,12 +230,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
-      const chatId = String(900_000_000 + Math.floor(Math.random() * 90_000_000))
-      await app.db
-        .updateTable('users')
-        .set({ telegram_id: chatId })
-        .where('id', '=', userId)
-        .execute()
+      const chatId = await joinTelegram(app, userId)
       await v2(pair, 'POST', '/push/subscriptions', {
         endpoint: `${pushService.url}/push/muted`,
         keys: browserKeys().keys,

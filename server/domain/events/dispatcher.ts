@@ -217,8 +217,8 @@ export class EventDispatcher {
     const language = await repo.languageOf(db, delivery.user_id)
     const link = `${this.options.publicUrl}${eventPath(delivery.kind, delivery.payload)}`
     const { subject, body } = securityEmail(delivery.kind, delivery.payload, language, link)
-    try {
-      await this.options.mail.send({
+    return attempted(() =>
+      this.options.mail.send({
         tenantId: delivery.tenant_id,
         channel: 'email',
         to: delivery.destination,
@@ -227,15 +227,8 @@ export class EventDispatcher {
         language,
         subject,
         body,
-      })
-      return { ok: true, status: null, error: null }
-    } catch (error) {
-      return {
-        ok: false,
-        status: null,
-        error: error instanceof Error ? error.message : String(error),
-      }
-    }
+      }),
+    )
   }
 
   async #telegram(
@@ -244,20 +237,27 @@ export class EventDispatcher {
     event: { tenant_id: string },
   ): Promise<Attempt> {
     const { title, body, path, language } = await this.#message(db, delivery)
-    try {
-      await this.options.bot.sendMessage({
+    return attempted(() =>
+      this.options.bot.sendMessage({
         tenantId: event.tenant_id,
         chatId: delivery.destination,
         text: `${title}\n${body}`,
         button: { text: openButtonText(language), url: `${this.options.publicUrl}${path}` },
-      })
-      return { ok: true, status: null, error: null }
-    } catch (error) {
-      return {
-        ok: false,
-        status: null,
-        error: error instanceof Error ? error.message : String(error),
-      }
+      }),
+    )
+  }
+}
+
+/** One try of a provider's send: a throw is a failed attempt, its message the error. */
+async function attempted(send: () => Promise<void>): Promise<Attempt> {
+  try {
+    await send()
+    return { ok: true, status: null, error: null }
+  } catch (error) {
+    return {
+      ok: false,
+      status: null,
+      error: error instanceof Error ? error.message : String(error),
     }
   }
 }

@@ -21,6 +21,7 @@ import {
   browserKeys,
   DISPATCH,
   drain,
+  joinTelegram,
   startReceiver,
   userIdOf,
 } from './events-test-support.ts'
@@ -162,12 +163,7 @@ describeServer('watching the person: guarded, told, and taken away with its sess
     try {
       const { email, owner } = await ownerAndThief()
       const userId = await userIdOf(app, owner)
-      const chatId = String(800_000_000 + Math.floor(Math.random() * 90_000_000))
-      await app.db
-        .updateTable('users')
-        .set({ telegram_id: chatId })
-        .where('id', '=', userId)
-        .execute()
+      const chatId = await joinTelegram(app, userId)
       // A mute of a security kind set before issue 26 (the migration drops such rows).
       await app.db
         .insertInto('notification_mutes')
