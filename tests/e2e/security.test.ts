@@ -20,7 +20,8 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  * at http://localhost:PORT (the server's default relying party).
  */
 
-const session = e2eSession({ DEMO_SEED: 'false' })
+// Two sessions of one person each ask for a step-up code within a minute: no resend wait.
+const session = e2eSession({ DEMO_SEED: 'false', OTP_RESEND_INTERVAL: '0' })
 
 const PREPAID = 'Virtual EUR prepaid'
 
