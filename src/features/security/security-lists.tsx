@@ -39,6 +39,23 @@ const CREATION_WORDS: Record<SessionCreationKind, MessageKey> = {
   api_key: 'sessions.created.api_key',
 }
 
-/** What a session set up, in words: "webhook https://…", "API key “CI”". */
-export const creationName = (item: SessionCreation, t: Translate) =>
-  t(CREATION_WORDS[item.kind], { name: item.name ?? t('sessions.created.unknownDevice') })
+/**
+ * What a session set up, in words: "webhook https://…", "API key “CI”". `brief`
+ * (a session's row, a narrow column) names a webhook's URL by its host alone;
+ * the question before removing it shows the whole URL.
+ */
+export function creationName(item: SessionCreation, t: Translate, brief = false): string {
+  const name = item.name ?? t('sessions.created.unknownDevice')
+  return t(CREATION_WORDS[item.kind], {
+    name: brief && item.kind === 'webhook_endpoint' ? hostOf(name) : name,
+  })
+}
+
+/** A URL's host ("hooks.example.com"); anything else (a description) as it is. */
+function hostOf(name: string): string {
+  try {
+    return new URL(name).host || name
+  } catch {
+    return name
+  }
+}

@@ -45,11 +45,11 @@ function renderSessions(sessions: Session[], language: 'en' | 'ru' = 'en') {
 }
 
 describe('signing the other devices out, and what they set up', () => {
-  it('names what each device set up in its row', async () => {
+  it('names what each device set up in its row, a webhook by its host', async () => {
     renderSessions([session(1, 'Chrome, macOS'), session(2, 'Firefox, Linux', THEIRS)])
     expect(
       await screen.findByText(
-        'Set up: webhook https://x.example/h, notifications on an unknown device, API key “backdoor”',
+        'Set up: webhook x.example, notifications on an unknown device, API key “backdoor”',
       ),
     ).toBeVisible()
   })

@@ -159,7 +159,7 @@ function SessionRow(props: { session: Session; onEnd: () => void; disabled: bool
         {session.created.length > 0 && (
           <p className="muted">
             {t('sessions.added', {
-              what: session.created.map((item) => creationName(item, t)).join(', '),
+              what: session.created.map((item) => creationName(item, t, true)).join(', '),
             })}
           </p>
         )}
