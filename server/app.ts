@@ -59,12 +59,16 @@ import tenancy from './infra/tenancy.ts'
 import { validatorCompiler } from './infra/validation.ts'
 import web from './infra/web.ts'
 import providers from './providers/plugin.ts'
+import routeGuards from './route-guards.ts'
+import { ROUTE_POLICY, type RoutePolicies } from './route-policy.ts'
 
 export interface BuildOptions {
   /** Where logs go, instead of stdout: main.ts's LogDestination, or a test's capture. */
   logStream?: NodeJS.WritableStream | LogDestination
   /** Extra routes mounted in a base, for tests of the base's own rules. */
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
+  /** Their entries beside route-policy.ts's (`METHOD /api/v2/path`): no route goes unguarded. */
+  extraPolicies?: RoutePolicies
   /** How slow a vendor's answer may be before it is degraded (default DEGRADED_MS, 1 s). */
   vendorDegradedMs?: number
   /**
@@ -119,6 +123,11 @@ export async function buildApp(
   await app.register(providers, { config })
   await app.register(services, { config })
   await app.register(securityUseCases, { config })
+  // Every API route's guard, from the one table, applied as the routes below register.
+  await app.register(routeGuards, {
+    config,
+    policies: { ...ROUTE_POLICY, ...options.extraPolicies },
+  })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
   await app.register(proofs, { config })

@@ -437,6 +437,8 @@ export async function stepUp(
     .selectFrom('sandbox_outbox')
     .select(['code', 'purpose'])
     .where('recipient', '=', email ?? phone ?? '')
+    // Security notices go to the same address (issue 26): the code is the step-up's.
+    .where('purpose', '=', 'step_up')
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()

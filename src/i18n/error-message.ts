@@ -12,6 +12,8 @@ import type { Translate } from './i18n.tsx'
  * RATE_LIMITED and EMAIL_TAKEN say more when the answer tells more (below).
  */
 const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
+  NOTIFICATION_KIND_NOT_MUTABLE: 'error.NOTIFICATION_KIND_NOT_MUTABLE',
+  API_KEY_ALLOW_LIST_REQUIRED: 'error.API_KEY_ALLOW_LIST_REQUIRED',
   NOT_IN_PROOF: 'error.NOT_IN_PROOF',
   PROOF_NOT_PUBLISHED: 'error.PROOF_NOT_PUBLISHED',
   PROOF_KEY_NOT_FOUND: 'error.PROOF_KEY_NOT_FOUND',

@@ -168,6 +168,10 @@ export const ru: Messages = {
     'Доказательство балансов ещё не опубликовано. Оно публикуется каждый день.',
   'error.NOT_IN_PROOF':
     'Вы присоединились после последнего доказательства. Следующее ежедневное включит и вас.',
+  'error.API_KEY_ALLOW_LIST_REQUIRED':
+    'Этот API-ключ может выводить деньги только с разрешённых адресов. Сначала задайте список IP.',
+  'error.NOTIFICATION_KIND_NOT_MUTABLE':
+    'Оповещения безопасности приходят всегда: их нельзя отключить.',
   'error.PUSH_ENDPOINT_REFUSED':
     'Службу уведомлений этого браузера использовать нельзя. Попробуйте другой браузер.',
   'error.QUOTE_EXPIRED': 'Срок цены истёк. Рассчитайте заново.',
@@ -1322,6 +1326,13 @@ export const ru: Messages = {
   'notifications.kind.security.api_key_created': 'Создан API-ключ: {name}',
   'notifications.kind.security.contact_changed': 'Контактные данные изменены',
   'notifications.kind.security.password_changed': 'Пароль изменён',
+  'notifications.kind.card.issued': 'Выпущена новая карта',
+  'notifications.kind.security.api_key_changed': 'Изменён API-ключ: {name}',
+  'notifications.kind.security.webhook_endpoint_added': 'Добавлен вебхук',
+  'notifications.kind.security.webhook_endpoint_changed': 'Изменён вебхук',
+  'notifications.kind.security.push_subscription_added': 'Уведомления включены на устройстве',
+  'notifications.kind.security.passkey_added': 'Добавлен ключ доступа: {name}',
+  'notifications.kind.security.passkey_removed': 'Удалён ключ доступа: {name}',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1336,9 +1347,17 @@ export const ru: Messages = {
   'notifications.detail.passwordReset':
     'Сброшен по коду. Если это были не вы, сбросьте его снова на экране входа.',
   'notifications.detail.contact': 'Теперь {masked}',
+  'notifications.detail.cardVirtual': 'Виртуальная карта •• {last4}',
+  'notifications.detail.cardPhysical': 'Пластиковая карта •• {last4}, доставка: {place}',
+  'notifications.detail.keyRotated': 'Ему выдан новый секрет.',
+  'notifications.detail.webhookUrl': 'Ваши события теперь уходят на {url}',
+  'notifications.detail.webhookSecret': 'Ему выдан новый секрет подписи.',
+  'notifications.detail.pushDevice': 'На устройстве {device}',
+  'notifications.detail.unknownDevice': 'На неизвестном устройстве',
+  'notifications.detail.notYou': 'Это были не вы? Завершите все другие сеансы.',
   'notifications.group.payments': 'Оплаты картой',
   'notifications.group.money': 'Пополнения и заявки',
-  'notifications.group.account': 'Проверка и безопасность',
+  'notifications.group.account': 'Ваш аккаунт',
   'push.title': 'Уведомления на этом устройстве',
   'push.lead':
     'Оплаты картой, пополнения и предупреждения о безопасности — даже когда приложение закрыто.',
@@ -1371,6 +1390,16 @@ export const ru: Messages = {
   'push.kind.security.api_key_created': 'Новые API-ключи',
   'push.kind.security.contact_changed': 'Смена почты или телефона',
   'push.kind.security.password_changed': 'Смена или сброс пароля',
+  'push.kind.card.issued': 'Новые карты',
+  'push.kind.security.api_key_changed': 'Изменённые API-ключи',
+  'push.kind.security.webhook_endpoint_added': 'Новые вебхуки',
+  'push.kind.security.webhook_endpoint_changed': 'Изменённые вебхуки',
+  'push.kind.security.push_subscription_added': 'Уведомления на новом устройстве',
+  'push.kind.security.passkey_added': 'Новые ключи доступа',
+  'push.kind.security.passkey_removed': 'Удалённые ключи доступа',
+  'push.alwaysOn': 'Оповещения безопасности — всегда',
+  'push.alwaysOnLead':
+    'Входы с нового устройства, новые карты, смена почты, телефона, ключей доступа, API-ключей, вебхуков и устройств для уведомлений — об этом мы сообщаем всегда: здесь, в Telegram и по почте.',
   'webhooks.title': 'Вебхуки',
   'webhooks.lead':
     'Мы отправляем ваши события POST-запросом на эти адреса с подписью по Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
@@ -1465,6 +1494,20 @@ export const ru: Messages = {
   'sessions.lastSeenAt': 'Активность {date}',
   'sessions.seeAll': 'Все устройства ({count}) и выход',
   'sessions.manage': 'Управлять устройствами',
+  'sessions.added': 'Добавлено: {what}',
+  'sessions.created.webhook_endpoint': 'вебхук {name}',
+  'sessions.created.push_subscription': 'уведомления на {name}',
+  'sessions.created.api_key': 'API-ключ «{name}»',
+  'sessions.created.unknownDevice': 'неизвестном устройстве',
+  'sessions.removeTitle': 'Удалить и то, что они добавили?',
+  'sessions.removeBody':
+    'С этих устройств добавлено вот что. Если это оставить, оно продолжит получать ваши события или действовать от вашего имени и после выхода:',
+  'sessions.removeKeysNote': 'API-ключи будут выключены, а не удалены.',
+  'sessions.signOutAndRemove': 'Выйти и удалить',
+  'sessions.signOutOnly': 'Только выйти',
+  'sessions.ended': 'Выполнен выход на других устройствах: {count}.',
+  'sessions.endedRemoved':
+    'Выполнен выход на других устройствах: {count}. Удалено добавленного: {removed}.',
   'stepUp.title': 'Подтвердите, что это вы',
   'stepUp.lead':
     'Для вашей безопасности подтвердите это действие. Подтверждение действует 5 минут.',

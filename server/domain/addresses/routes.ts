@@ -44,7 +44,6 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
           'Derived from the tenant’s seed at the next index of the chain’s derivation path ' +
           '(Ethereum and Polygon share one sequence), so the address is valid on its chain and ' +
           'belongs to this wallet alone. A wallet may have several addresses per chain.',
-        security: [{ bearer: [] }],
         params: CreateParams,
         body: Type.Optional(CreateAddressBody),
         response: { 201: WalletAddress, ...problems },
@@ -68,7 +67,6 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
         tags: ['wallets'],
         summary: 'The wallet’s deposit addresses on a chain, oldest first',
         description: 'All of them on one page (limit = total).',
-        security: [{ bearer: [] }],
         params: ListParams,
         response: { 200: WalletAddressList, ...problems },
       },

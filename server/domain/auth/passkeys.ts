@@ -22,6 +22,7 @@ import type {
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { DomainError } from '../failure.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import * as authRepo from './repository.ts'
 import { normaliseEmail } from './rules.ts'
@@ -139,11 +140,17 @@ export class PasskeyService {
     return (await repo.listPasskeys(this.db, owner)).map(toPasskey)
   }
 
-  /** @throws PasskeyError PASSKEY_NOT_FOUND */
+  /** Removes it and tells the person on every channel. @throws PasskeyError PASSKEY_NOT_FOUND */
   async remove(owner: Owner, id: string): Promise<void> {
-    if (!(await repo.deletePasskey(this.db, owner, id))) {
-      throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
-    }
+    await this.db.transaction().execute(async (trx) => {
+      const name = await repo.deletePasskey(trx, owner, id)
+      if (name === undefined) throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
+      await emitEvent(trx, {
+        ...owner,
+        kind: 'security.passkey_removed',
+        payload: { passkey_id: id, name },
+      })
+    })
   }
 
   /** Options for `startRegistration`; the person's passkeys are excluded (one per authenticator). */
@@ -202,20 +209,30 @@ export class PasskeyService {
       throw new PasskeyError({ kind: 'PASSKEY_INVALID', reason: 'not verified' })
     }
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo
-    const row = await repo.insertPasskey(this.db, {
-      id: uuidv7(),
-      tenantId: session.tenantId,
-      userId: session.userId,
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      signCount: credential.counter,
-      transports: credential.transports ?? response.response.transports ?? [],
-      name: normaliseName(input.name ?? '') || describeDevice(input.userAgent) || 'Passkey',
-      deviceType: credentialDeviceType,
-      backedUp: credentialBackedUp,
-      now,
+    const row = await this.db.transaction().execute(async (trx) => {
+      const added = await repo.insertPasskey(trx, {
+        id: uuidv7(),
+        tenantId: session.tenantId,
+        userId: session.userId,
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        signCount: credential.counter,
+        transports: credential.transports ?? response.response.transports ?? [],
+        name: normaliseName(input.name ?? '') || describeDevice(input.userAgent) || 'Passkey',
+        deviceType: credentialDeviceType,
+        backedUp: credentialBackedUp,
+        now,
+      })
+      if (!added) throw new PasskeyError({ kind: 'PASSKEY_EXISTS' })
+      // A new way into the account: told on every channel (a security kind).
+      await emitEvent(trx, {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        kind: 'security.passkey_added',
+        payload: { passkey_id: added.id, name: added.name },
+      })
+      return added
     })
-    if (!row) throw new PasskeyError({ kind: 'PASSKEY_EXISTS' })
     return toPasskey(row)
   }
 

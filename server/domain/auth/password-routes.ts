@@ -8,41 +8,19 @@ import {
 } from '../../../contract/auth.ts'
 import { OtpSent, PasswordResetConfirm, PasswordResetRequest } from '../../../contract/otp.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { limitCalls, limitFailures } from '../../infra/rate-limit.ts'
-import {
-  codeCallLimit,
-  recipientOf,
-  translate as translateOtpError,
-  wrongCodeLimits,
-} from '../otp/http.ts'
-import { sessionOnlyRoutes } from './authenticate.ts'
+import { recipientOf, translate as translateOtpError } from '../otp/http.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'
 
 const translate = (error: unknown) => translateAuthError(error) ?? translateOtpError(error)
 
-const security = [{ bearer: [] }]
 const tags = ['security']
-const TOO_MANY = 'Too many attempts. Wait a moment and try again.'
 
 /** The signed-in person's password: whether there is one, and changing (or setting) it. */
-export default async function passwordRoutes(app: FastifyInstance, opts: { config: Config }) {
-  // A developer key is no person: it has no password to change.
-  sessionOnlyRoutes(app)
+export default async function passwordRoutes(app: FastifyInstance) {
   const { passwords } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  // A wrong current password is a guess: counted per person, a success given back.
-  const wrongPasswords = limitFailures(
-    app,
-    {
-      max: opts.config.authRateLimitPerEmail,
-      windowMs: 15 * 60_000,
-      key: (request) => `password-change:${request.auth.userId}`,
-    },
-    TOO_MANY,
-  )
 
   api.get(
     '/user/password',
@@ -50,7 +28,6 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       schema: {
         tags,
         summary: 'Whether the account has a password, and when it last changed',
-        security,
         response: { 200: PasswordStatus, 401: Problem, 403: Problem },
       },
     },
@@ -60,8 +37,6 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
   api.post(
     '/user/password',
     {
-      preHandler: [app.requireStepUp, wrongPasswords.preHandler],
-      onSend: wrongPasswords.onSend,
       schema: {
         tags,
         summary: 'Change the password (or set the first one): every other session ends',
@@ -71,7 +46,6 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
           'or one-time codes only) sets its first with the second look alone. The new password ' +
           'passes the sign-up rule (422 PASSWORD_TOO_WEAK) and is not the current one (422 ' +
           'PASSWORD_UNCHANGED). Writes `security.password_changed` (`via: "change"`).',
-        security,
         body: ChangePasswordBody,
         response: {
           200: PasswordChanged,
@@ -89,31 +63,13 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
 }
 
 /** Resetting a forgotten password with a one-time code (public, v2). */
-export async function passwordResetRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const { config } = opts
+export async function passwordResetRoutes(app: FastifyInstance) {
   const { passwords } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const ipLimit = codeCallLimit(app, config)
-  const wrongCodes = wrongCodeLimits(app, config)
-  // Counted for every contact alike, known or not: a 429 tells nobody who has an account.
-  const contactLimit = limitCalls(
-    app,
-    {
-      max: config.authRateLimitPerEmail,
-      windowMs: 15 * 60_000,
-      key: (request) => {
-        const { channel, identifier } = recipientOf(request.body as PasswordResetRequest)
-        return `password-reset:${request.tenantId}:${channel}:${identifier}`
-      },
-    },
-    TOO_MANY,
-  )
 
   api.post(
     '/auth/password/reset',
     {
-      config: { public: true },
-      preHandler: [ipLimit, contactLimit],
       schema: {
         tags: ['auth'],
         summary: 'Send a code to reset a forgotten password (answered the same for anyone)',
@@ -138,9 +94,6 @@ export async function passwordResetRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/auth/password/reset/confirm',
     {
-      config: { public: true },
-      preHandler: [ipLimit, wrongCodes.preHandler],
-      onSend: wrongCodes.onSend,
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with the reset code, and sign in',

@@ -5,11 +5,9 @@ import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { limitCalls, limitFailures } from '../../infra/rate-limit.ts'
 import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { requestContext } from './request-context.ts'
-import { normaliseEmail } from './rules.ts'
 import { AuthService } from './service.ts'
 import { TelegramAuthService } from './telegram.ts'
 
@@ -113,39 +111,11 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   const telegram = new TelegramAuthService(app.db, service, config.telegram)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  const detail = 'Too many attempts. Wait a moment and try again.'
-  // Two limits on every credential check, counted in the database so every
-  // server process shares them (infra/rate-limit.ts): per address, every
-  // attempt (one attacker, many accounts); per e-mail, failures only (many
-  // addresses, one account), so signing in never locks anyone out.
-  const limitIp = limitCalls(
-    app,
-    { max: config.authRateLimitPerIp, windowMs: 60_000, key: (request) => `auth-ip:${request.ip}` },
-    detail,
-  )
-  const emailFailures = limitFailures(
-    app,
-    {
-      max: config.authRateLimitPerEmail,
-      windowMs: 15 * 60_000,
-      key: (request) =>
-        `auth-email:${request.tenantId}:${normaliseEmail((request.body as { email: string }).email)}`,
-    },
-    detail,
-  )
-  const credentialLimits = [limitIp, emailFailures.preHandler]
-  const forgiveSuccess = emailFailures.onSend
-  // Init data is signed by Telegram and expires: guessing is hopeless, but
-  // each attempt still costs a lookup, so the per-address limit applies.
-  const telegramLimits = limitIp
   const context = requestContext
 
   api.post(
     '/auth/sign-up/password/email',
     {
-      config: { public: true },
-      preHandler: credentialLimits,
-      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Create an account with e-mail and password, and sign in',
@@ -165,9 +135,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-in/password/email',
     {
-      config: { public: true },
-      preHandler: credentialLimits,
-      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',
@@ -182,8 +149,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-in/telegram',
     {
-      config: { public: true },
-      preHandler: telegramLimits,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with the init data of the Telegram Mini App',
@@ -203,8 +168,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-up/telegram',
     {
-      config: { public: true },
-      preHandler: telegramLimits,
       schema: {
         tags: ['auth'],
         summary: 'Create an account from the Telegram launch user, and sign in',
@@ -224,7 +187,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/refresh/refresh-token',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair (rotation, RFC 9700)',
@@ -248,7 +210,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-out',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'End the session a refresh token belongs to',

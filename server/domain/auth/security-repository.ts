@@ -169,14 +169,20 @@ export async function advancePasskey(
   return result.numUpdatedRows === 1n
 }
 
-export async function deletePasskey(db: Executor, owner: Owner, id: string): Promise<boolean> {
-  const result = await db
+/** Deletes the owner's passkey; answers its name, or undefined when there was none. */
+export async function deletePasskey(
+  db: Executor,
+  owner: Owner,
+  id: string,
+): Promise<string | undefined> {
+  const row = await db
     .deleteFrom('passkeys')
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('id', '=', id)
+    .returning('name')
     .executeTakeFirst()
-  return result.numDeletedRows === 1n
+  return row?.name
 }
 
 /** What the step-up check needs about a live session, in one query. */
@@ -284,13 +290,14 @@ export async function countSessions(db: Executor, owner: Owner) {
  * The refresh tokens of an ended session stop working at once (refresh checks
  * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
-export async function revokeSessions(
+/** Ends the owner's live sessions named by `which`; answers the ids of those it ended. */
+export async function revokeSessionIds(
   db: Executor,
   owner: Owner,
   which: { only: string } | { except: string } | 'all',
   reason: string,
   now: Date,
-): Promise<number> {
+): Promise<string[]> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: now, revoke_reason: reason })
@@ -301,8 +308,15 @@ export async function revokeSessions(
     query =
       'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
   }
-  const result = await query.executeTakeFirst()
-  return Number(result.numUpdatedRows)
+  const rows = await query.returning('id').execute()
+  return rows.map((row) => row.id)
+}
+
+/** revokeSessionIds, answering how many it ended. */
+export async function revokeSessions(
+  ...args: Parameters<typeof revokeSessionIds>
+): Promise<number> {
+  return (await revokeSessionIds(...args)).length
 }
 
 export async function insertTelegramBiometricToken(

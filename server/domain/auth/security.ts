@@ -19,15 +19,12 @@ declare module 'fastify' {
       passwords: PasswordService
     }
     /**
-     * preHandler of a sensitive route: a signed-in session needs a proof of
-     * presence at most five minutes old (else 403 STEP_UP_REQUIRED with the
-     * methods it can use); an API key passes (keys keep their role rules).
+     * The second look, for the routes server/route-policy.ts names: a signed-in
+     * session needs a proof of presence at most five minutes old (else 403
+     * STEP_UP_REQUIRED with the methods it can use); an API key passes (the
+     * policy decides which acts a key may do at all, and with which role).
      */
     requireStepUp: (request: FastifyRequest) => Promise<void>
-    /** requireStepUp only when `sensitive(request)` holds (e.g. only withdrawals among orders). */
-    requireStepUpWhen: (
-      sensitive: (request: FastifyRequest) => boolean,
-    ) => (request: FastifyRequest) => Promise<void>
   }
 }
 
@@ -87,12 +84,6 @@ export default fp(
       }
     }
     app.decorate('requireStepUp', requireStepUp)
-    app.decorate(
-      'requireStepUpWhen',
-      (sensitive: (request: FastifyRequest) => boolean) => async (request: FastifyRequest) => {
-        if (sensitive(request)) await requireStepUp(request)
-      },
-    )
   },
   { name: 'security', dependencies: ['db', 'auth', 'jobs', 'services', 'rate-limits'] },
 )

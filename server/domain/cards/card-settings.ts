@@ -6,7 +6,7 @@ import type { CardDeps } from './card-deps.ts'
 import { type BodyFault, CardError } from './errors.ts'
 import { getCard } from './read-cards.ts'
 import * as repo from './repository.ts'
-import { defaultLimits, type LimitsMinor, limitFaults } from './rules.ts'
+import { defaultLimits, type LimitsMinor, limitFaults, raisesAny } from './rules.ts'
 
 /**
  * New limits, in the currency of the card's account; a closed card keeps its own.
@@ -30,6 +30,34 @@ export async function setLimits(
     await repo.setLimits(trx, card.id, minor, deps.clock())
   })
   return getCard(deps, owner, id)
+}
+
+/**
+ * Whether `limits` would let the owner's card spend more than it may now. A
+ * card that is not theirs, or limits that do not parse, raise nothing: setLimits
+ * answers those (404, 422) before anything changes.
+ */
+export async function raisesLimits(
+  deps: CardDeps,
+  owner: Owner,
+  id: string,
+  limits: CardLimits,
+): Promise<boolean> {
+  const card = await repo.findCard(deps.db, owner, id)
+  if (!card) return false
+  let next: LimitsMinor
+  try {
+    next = limitsOf(limits, card.decimals, '/body')
+  } catch (error) {
+    if (error instanceof CardError) return false
+    throw error
+  }
+  const current = {
+    per_transaction: BigInt(card.limit_per_transaction_minor),
+    daily: BigInt(card.limit_daily_minor),
+    monthly: BigInt(card.limit_monthly_minor),
+  }
+  return raisesAny(current, next)
 }
 
 /**

@@ -16,6 +16,7 @@ import { isLedgerFailure } from '../ledger/errors.ts'
 import { transfer } from '../ledger/rules.ts'
 import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { isKnownCountry } from '../location/countries.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner } from '../owner.ts'
 import { findWallet } from '../wallets/repository.ts'
 import type { CardDeps } from './card-deps.ts'
@@ -365,8 +366,10 @@ async function insertNewCard(
 ): Promise<void> {
   const expiry = expiryFor(at)
   let inserted = false
+  let last4 = ''
   for (let attempt = 0; attempt < PAN_ATTEMPTS && !inserted; attempt++) {
     const pan = generatePan(card.program.bin)
+    last4 = pan.slice(-4)
     inserted = await repo.insertCard(trx, {
       id: card.id,
       tenantId: owner.tenantId,
@@ -379,7 +382,7 @@ async function insertNewCard(
       cardType: card.program.card_type,
       nickName: card.nickName ? normaliseName(card.nickName) : null,
       bin: card.program.bin,
-      last4: pan.slice(-4),
+      last4,
       panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
       panKeyId: deps.crypto.keyId,
       panFingerprint: deps.crypto.panFingerprint(pan),
@@ -397,6 +400,19 @@ async function insertNewCard(
   if (card.delivery && deps.settings.shipping) {
     await deps.settings.shipping.ship(trx, { tenantId: owner.tenantId, cardId: card.id }, at)
   }
+  // A new card is money made movable, and a physical one goes to an address: told on every
+  // channel whatever is muted, so a card ordered by someone else is seen before it arrives.
+  await emitEvent(trx, {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    kind: 'card.issued',
+    payload: {
+      card_id: card.id,
+      last4,
+      form_factor: card.formFactor,
+      delivery_to: card.delivery && `${card.delivery.city}, ${card.delivery.country}`,
+    },
+  })
   if (BigInt(card.program.fee_monthly_minor) > 0n) {
     await deps.settings.jobs.enqueue(trx, {
       kind: CARD_MONTHLY_FEE_JOB,

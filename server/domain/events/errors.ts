@@ -14,5 +14,7 @@ export type EventsFailure =
   | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
   /** The subscription's keys are no browser's (not a P-256 point, or an auth secret not 16 bytes). */
   | ({ kind: 'PUSH_KEYS_INVALID' } & PushKeyProblem)
+  /** Security kinds (and a card issued) reach the person whatever they mute. */
+  | { kind: 'NOTIFICATION_KIND_NOT_MUTABLE'; fields: { field: string; kind: string }[] }
 
 export class EventsError extends DomainError<EventsFailure> {}

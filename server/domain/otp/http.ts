@@ -1,7 +1,4 @@
-import type { FastifyInstance } from 'fastify'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError } from '../../infra/problem.ts'
-import { limitCalls, limitFailures } from '../../infra/rate-limit.ts'
 import { normaliseEmail } from '../auth/rules.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { normalisePhone } from './phone.ts'
@@ -34,41 +31,6 @@ export const recipientOf = (body: { email: string } | { phone: string }): Recipi
   'email' in body ? emailRecipient(body.email) : phoneRecipient(body.phone)
 
 export { requestContext } from '../auth/request-context.ts'
-
-/**
- * Per client address, every public call that sends or checks a code
- * (sign-in, password reset): AUTH_RATE_LIMIT_PER_IP a minute. On top of the
- * per-identifier rules of the service: one client must not spray codes at
- * many numbers (SMS pumping) nor guess across many.
- */
-export const codeCallLimit = (app: FastifyInstance, config: Config) =>
-  limitCalls(
-    app,
-    {
-      max: config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `otp-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
-
-/**
- * Wrong codes per client address at the public calls that check one (sign-in
- * and password reset share the count), OTP_MAX_ATTEMPTS_PER_IP per 15
- * minutes across every e-mail and phone: on top of each identifier's own
- * limit, one client guessing at many accounts is stopped too. A right code
- * gives its attempt back.
- */
-export const wrongCodeLimits = (app: FastifyInstance, config: Config) =>
-  limitFailures(
-    app,
-    {
-      max: config.otp.maxAttemptsPerIp,
-      windowMs: 15 * 60_000,
-      key: (request) => `otp-wrong-ip:${request.ip}`,
-    },
-    'Too many wrong codes from this address. Wait a while and try again.',
-  )
 
 const secondsUntil = (moment: Date) =>
   Math.max(Math.ceil((moment.getTime() - Date.now()) / 1000), 1)

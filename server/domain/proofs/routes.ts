@@ -56,7 +56,6 @@ export default async function proofRoutes(app: FastifyInstance) {
   api.get(
     '/proofs/:tenant_id/roots',
     {
-      config: { public: true },
       schema: {
         tags: ['proofs'],
         summary: 'The tenant’s published proof-of-balances roots, newest first',
@@ -83,7 +82,6 @@ export default async function proofRoutes(app: FastifyInstance) {
   api.get(
     '/proofs/:tenant_id/key',
     {
-      config: { public: true },
       schema: {
         tags: ['proofs'],
         summary: 'The tenant’s current proof key (Ed25519), as PEM, with its id',
@@ -111,7 +109,6 @@ export async function myProofRoutes(app: FastifyInstance) {
   api.get(
     '/proofs/latest/mine',
     {
-      config: { sessionOnly: true },
       schema: {
         tags: ['proofs'],
         summary: 'The person’s leaf and path in the newest proof of balances',
@@ -120,7 +117,6 @@ export async function myProofRoutes(app: FastifyInstance) {
           'siblings from the leaf up (`side`: where the sibling sits), and the balances the ' +
           'leaf’s sums are made of. 404 PROOF_NOT_PUBLISHED before the first snapshot, ' +
           'NOT_IN_PROOF for someone who joined after the newest one.',
-        security: [{ bearer: [] }],
         response: { 200: MyProof, 401: Problem, 404: Problem, 423: Problem },
       },
     },

@@ -37,6 +37,7 @@ import type {
   OrderType,
 } from '../../../contract/orders.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
+import type { OutboxPurpose } from '../../../contract/sandbox.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
 import type { EventTables } from './events-schema.ts'
@@ -225,8 +226,9 @@ export interface SandboxOutboxTable {
   tenant_id: string
   channel: OtpChannel
   recipient: string
-  purpose: OtpPurpose
-  code: string
+  purpose: OutboxPurpose
+  /** Null for a security notice (migration 0027). */
+  code: string | null
   subject: string | null
   body: string
   created_at: CreatedAt
@@ -744,6 +746,8 @@ export interface ApiKeysTable {
   created_at: CreatedAt
   updated_at: CreatedAt
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** The session that created the key (migration 0027); null before it. */
+  created_by_session_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface ApiKeySecretsTable {

@@ -58,11 +58,19 @@ export function useEndSession() {
   })
 }
 
+/** Signs every other session out and, with `removeCreated`, removes what they set up. */
 export function useEndOtherSessions() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => api.v2.post<SessionsEnded>('/user/sessions/sign-out-others'),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
+    mutationFn: (removeCreated: boolean) =>
+      api.v2.post<SessionsEnded>('/user/sessions/sign-out-others', {
+        remove_created: removeCreated,
+      }),
+    onSuccess: (answer) =>
+      // Webhooks, keys and devices belong to other features' lists: a rare act, all refetched.
+      answer.removed.length > 0
+        ? queryClient.invalidateQueries()
+        : queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
   })
 }
 
