@@ -261,7 +261,9 @@ export function Routes() {
   const { signedIn } = session
 
   return (
-    <Layout signedIn={signedIn} location={session.location}>
+    // The logout screen is framed as signed out: the tokens are going, and the bell
+    // and what else the signed-in frame reads would ask with none.
+    <Layout signedIn={signedIn && session.location !== paths.logout} location={session.location}>
       <Screen>
         <Switch location={session.location}>
           {ROUTES.map((route) => (
