@@ -7,7 +7,11 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely'
-import type { ActivitySourceType, ActivityType } from '../../../contract/activity.ts'
+import type {
+  ActivitySourceType,
+  ActivityStatus,
+  ActivityType,
+} from '../../../contract/activity.ts'
 import type { ActivitiesTable, DB, StoredActivityEvent } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 import type { ActivityCursor } from './rules.ts'
@@ -150,6 +154,13 @@ export interface FeedFilter {
   currency?: string
   /** A LIKE pattern over `search` (rules.ts searchPattern). */
   search?: string
+  /** When it happened: `from` inclusive, `to` exclusive, ISO 8601. */
+  from?: string
+  to?: string
+  /** Bounds of the amount in its own currency, inclusive, plain decimals. */
+  min?: string
+  max?: string
+  status?: ActivityStatus
 }
 
 function items(db: Executor, owner: Owner) {
@@ -229,6 +240,12 @@ export function findPage(
       query = query.where((eb) => eb.or([eb('c.code', '=', code), eb('r.code', '=', code)]))
     }
     if (filter.search) query = query.where('a.search', 'like', filter.search)
+    if (filter.status) query = query.where('a.status', '=', filter.status)
+    if (filter.from) query = query.where('a.created_at', '>=', new Date(filter.from))
+    if (filter.to) query = query.where('a.created_at', '<', new Date(filter.to))
+    // Compared as numeric: a bound is never a float on its way (activities_person_amount).
+    if (filter.min) query = query.where(sql<boolean>`a.amount_value >= ${filter.min}::numeric`)
+    if (filter.max) query = query.where(sql<boolean>`a.amount_value <= ${filter.max}::numeric`)
     if (after) {
       query = query.where(
         sql<boolean>`(a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::uuid)`,
