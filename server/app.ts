@@ -30,6 +30,8 @@ import otpRoutes from './domain/otp/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import statements from './domain/statements/plugin.ts'
+import statementRoutes, { statementVerifyRoutes } from './domain/statements/routes.ts'
 import services from './domain/services.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
@@ -118,6 +120,7 @@ export async function buildApp(
   await app.register(securityUseCases, { config })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
+  await app.register(statements, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })
 
@@ -145,6 +148,7 @@ export async function buildApp(
       fiatAccountRoutes,
       counterpartyRoutes,
       notificationRoutes,
+      statementRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -170,6 +174,8 @@ export async function buildApp(
   )
   // Sumsub calls it with neither tenant nor token: outside the v1 scope, checked by its digest.
   await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
+  // Whoever holds a statement checks it with neither tenant nor sign-in: rate-limited per address.
+  await app.register(statementVerifyRoutes, { prefix: '/api', config })
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {
