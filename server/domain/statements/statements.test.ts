@@ -12,6 +12,7 @@ import {
   headers,
 } from '../../test-support.ts'
 import { cardCalls, EUR_BALANCE, ok, testCardKeys } from '../cards/card-test-support.ts'
+import { bookedAt } from '../ledger/booking-time.ts'
 import { CUR, fund } from '../orders/order-fixtures.ts'
 import { VERIFY_CALLS, VERIFY_MISSES } from './routes.ts'
 import { statementCalls } from './statement-test-support.ts'
@@ -222,6 +223,33 @@ describeServer(
         ).toEqual([['EUR', '0.00', '250.00']])
         // A ledger entry no activity item stands for is worded by its kind.
         expect(body.currencies[0]!.movements[0]!.description).toBe('Other movement (test_credit)')
+      })
+    })
+
+    it('each movement is dated when it was booked, and a period holds only its own', async () => {
+      const { token, account } = await spender()
+      const march = (day: number) => new Date(`2026-03-${String(day).padStart(2, '0')}T09:30:00Z`)
+      await bookedAt(march(3), () => sepaCredit(account, '20.00', 'Anna Schmidt'))
+      await bookedAt(march(20), () => sepaCredit(account, '30.00', 'Lukas Becker'))
+      const { file } = await made(token, {
+        scope: { fiat_account_id: account.id },
+        from: march(1).toISOString(),
+        to: march(10).toISOString(),
+        format: 'json',
+      })
+      const body = JSON.parse(file.toString('utf8')) as JsonStatement & {
+        currencies: { movements: { booked_at: string }[] }[]
+      }
+      expect(body.currencies[0]!.movements).toEqual([
+        expect.objectContaining({
+          booked_at: march(3).toISOString(),
+          description: 'From Anna Schmidt',
+          amount: '20.00',
+        }),
+      ])
+      expect(body.currencies[0]!).toMatchObject({
+        opening_balance: '0.00',
+        closing_balance: '20.00',
       })
     })
 
