@@ -19,7 +19,7 @@ import { formatAmount, formatDateTime, formatDay, LABELS, label, periodDays } fr
  * numbered, with the code that checks it is genuine.
  */
 
-const COLUMNS = { date: 96, amount: 92, balance: 92 }
+const COLUMNS = { date: 116, amount: 96, balance: 96 }
 const DESCRIPTION = CONTENT_WIDTH - COLUMNS.date - COLUMNS.amount - COLUMNS.balance
 const ROW_GAP = 5
 /** How often rendering reports its progress (rows). */
@@ -84,7 +84,11 @@ export async function renderStatementPdf(
       doc.addPage()
       y = newPage()
     }
-    y = drawSummary(doc, y, section.meta.code, [
+    const chain = section.meta.chain
+    const heading = chain
+      ? `${section.meta.code} · ${chain.charAt(0).toUpperCase()}${chain.slice(1)}`
+      : section.meta.code
+    y = drawSummary(doc, y, heading, [
       [words.opening, money(section.opening)],
       [words.moneyIn, money(section.moneyIn)],
       [words.moneyOut, money(-section.moneyOut)],
@@ -148,9 +152,11 @@ function drawSummary(doc: Pdf, y: number, code: string, figures: [string, string
         width: width - 16,
         lineBreak: false,
       })
+    // A long crypto figure shrinks to its column rather than wrap.
+    doc.font('bold').fontSize(10)
+    const size = Math.min(10, (10 * (width - 16)) / Math.max(1, doc.widthOfString(value)))
     doc
-      .font('bold')
-      .fontSize(10)
+      .fontSize(size)
       .fillColor(INK.text)
       .text(value, x, top + 20, {
         width: width - 16,
@@ -161,8 +167,8 @@ function drawSummary(doc: Pdf, y: number, code: string, figures: [string, string
 }
 
 function drawTableHead(doc: Pdf, y: number, words: (typeof LABELS)['en' | 'ru']): number {
-  doc.font('bold').fontSize(8).fillColor(INK.muted)
-  drawCells(doc, y, [words.date, words.description, words.amount, words.balance])
+  doc.font('bold').fontSize(8)
+  drawCells(doc, y, [words.date, words.description, words.amount, words.balance], INK.muted)
   const below = y + 14
   doc
     .moveTo(PAGE.left, below)
@@ -174,21 +180,21 @@ function drawTableHead(doc: Pdf, y: number, words: (typeof LABELS)['en' | 'ru'])
 }
 
 function drawRow(doc: Pdf, y: number, cells: string[], moneyIn: boolean) {
-  doc.font('body').fontSize(8.5).fillColor(INK.text)
-  drawCells(doc, y, cells, moneyIn)
+  doc.font('body').fontSize(8.5)
+  // Money in is green, with its "+" as the cue that does not need colour.
+  drawCells(doc, y, cells, INK.text, moneyIn ? '#1b7f3b' : INK.text)
 }
 
 /** Date, description (wrapping), amount and balance (right-aligned, in tabular figures). */
-function drawCells(doc: Pdf, y: number, cells: readonly string[], moneyIn = false) {
+function drawCells(doc: Pdf, y: number, cells: readonly string[], ink: string, amountInk = ink) {
   let x = PAGE.left + 3
-  doc.text(cells[0]!, x, y, { width: COLUMNS.date - 6 })
+  doc.fillColor(ink).text(cells[0]!, x, y, { width: COLUMNS.date - 6 })
   x += COLUMNS.date
   doc.text(cells[1]!, x, y, { width: DESCRIPTION - 6 })
   x += DESCRIPTION
-  // Money in is green, with its "+" as the cue that does not need colour.
-  if (moneyIn) doc.fillColor('#1b7f3b')
+  doc.fillColor(amountInk)
   doc.text(cells[2]!, x, y, { width: COLUMNS.amount - 6, align: 'right', features: ['tnum'] })
-  doc.fillColor(INK.text)
+  doc.fillColor(ink)
   x += COLUMNS.amount
   doc.text(cells[3]!, x, y, { width: COLUMNS.balance - 6, align: 'right', features: ['tnum'] })
 }
