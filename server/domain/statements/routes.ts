@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { oneOf } from '../../../contract/enums.ts'
 import { Problem } from '../../../contract/problem.ts'
 import {
   CreateStatementBody,
+  STATEMENT_LANGUAGES,
   Statement,
   StatementVerification,
   VerifyStatementHash,
@@ -29,6 +31,8 @@ const toProblem = (error: unknown) => {
       return new ProblemError(404, failure.kind, 'No such fiat account.')
     case 'CARD_NOT_FOUND':
       return new ProblemError(404, failure.kind, 'No such card.')
+    case 'ACTIVITY_NOT_FOUND':
+      return new ProblemError(404, failure.kind, 'No such activity.')
     case 'STATEMENT_NOT_READY':
       return new ProblemError(
         409,
@@ -141,6 +145,51 @@ export default async function statementRoutes(app: FastifyInstance) {
         .header('x-content-sha256', file.sha256)
         .header('cache-control', 'private, no-store')
         .send(file.bytes)
+    },
+  )
+
+  api.get(
+    '/activity/:id/receipt',
+    {
+      schema: {
+        tags: ['statements'],
+        summary: 'A receipt of one activity item, as a PDF',
+        description:
+          'What it was, when, its status, every amount, whom it went to and its references, in ' +
+          '`language` (the person’s when not given) with times in `time_zone` (IANA, UTC when ' +
+          'not given). Another person’s item: 404 ACTIVITY_NOT_FOUND.',
+        security: [{ bearer: [] }],
+        params: Params,
+        querystring: Type.Object({
+          language: Type.Optional(oneOf(STATEMENT_LANGUAGES)),
+          time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        }),
+        response: {
+          200: {
+            description: 'The receipt',
+            content: {
+              'application/pdf': {
+                schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
+              },
+            },
+          },
+          ...problems,
+        },
+      },
+    },
+    async (request, reply) => {
+      const receipt = await translateErrors(
+        service.receipt(request.auth, request.params.id, {
+          language: request.query.language,
+          timeZone: request.query.time_zone,
+        }),
+        toProblem,
+      )
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${receipt.fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(receipt.bytes)
     },
   )
 }

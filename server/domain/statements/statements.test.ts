@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ActivityPage } from '../../../contract/activity.ts'
 import type { Merchant } from '../../../contract/card-transactions.ts'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
 import type { Statement, StatementVerification } from '../../../contract/statements.ts'
@@ -324,6 +325,35 @@ describeServer(
         const one = ok<Statement>(await ask(token, unkeyed), 202)
         expect(one.id).not.toBe(first.id)
         await runJobs()
+      })
+    })
+
+    describe('receipts', () => {
+      it('an activity item’s receipt is a PDF for its owner; another person’s item is 404', async () => {
+        const { token } = await spender()
+        const feed = ok<ActivityPage>(await get(token, '/activity?type=card_purchase'))
+        const item = feed.data[0]!
+        const receipt = await get(
+          token,
+          `/activity/${item.id}/receipt?language=ru&time_zone=Europe/Berlin`,
+        )
+        expect(receipt.statusCode, receipt.body).toBe(200)
+        expect(receipt.headers['content-type']).toBe('application/pdf')
+        expect(receipt.headers['content-disposition']).toBe(
+          `attachment; filename="receipt-${item.created_at.slice(0, 10)}-${item.id}.pdf"`,
+        )
+        expect(receipt.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+        expectProblem(
+          await get(token, `/activity/${item.id}/receipt?time_zone=Mars/Olympus`),
+          422,
+          'VALIDATION_FAILED',
+        )
+        const stranger = await person()
+        expectProblem(
+          await get(stranger.token, `/activity/${item.id}/receipt`),
+          404,
+          'ACTIVITY_NOT_FOUND',
+        )
       })
     })
 

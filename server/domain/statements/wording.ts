@@ -246,6 +246,7 @@ export const STATUS_WORDS = {
     declined: 'Declined',
     reversed: 'Reversed',
     refunded: 'Refunded',
+    authorized: 'Pending',
   },
   ru: {
     pending: 'Выполняется',
@@ -255,6 +256,7 @@ export const STATUS_WORDS = {
     declined: 'Отклонено',
     reversed: 'Отменён банком',
     refunded: 'Возвращено',
+    authorized: 'В обработке',
   },
 } as const
 
