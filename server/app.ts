@@ -19,6 +19,7 @@ import events from './domain/events/plugin.ts'
 import { notificationRoutes, sandboxBotRoutes, webhookRoutes } from './domain/events/routes.ts'
 import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
 import sandboxSepaCreditRoutes from './domain/fiat-accounts/sandbox-routes.ts'
+import insightRoutes from './domain/insights/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
@@ -30,9 +31,9 @@ import otpRoutes from './domain/otp/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import services from './domain/services.ts'
 import statements from './domain/statements/plugin.ts'
 import statementRoutes, { statementVerifyRoutes } from './domain/statements/routes.ts'
-import services from './domain/services.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
 import tenantSeed from './domain/tenants/seed.ts'
@@ -149,6 +150,7 @@ export async function buildApp(
       counterpartyRoutes,
       notificationRoutes,
       statementRoutes,
+      insightRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
