@@ -3,7 +3,10 @@
  * home screen reads), a wallet's first page, and a page nine tenths of the way
  * down by cursor, each against an authenticated `GET /api/v2/user` on the
  * same server in the same round — keyset pages, no count, so each should cost
- * about what /user does whatever the feed's length. The items are written
+ * about what /user does whatever the feed's length. Issue 31 adds searches —
+ * a rare payee's name (`q`, a substring: the trigram index), and a narrow
+ * amount range of pending items in a date range — each against the first
+ * page in the same round: a search answers in under 3× the first page. The items are written
  * straight into the database while the server is stopped (as bench/history.ts
  * does), on the server as `npm start` runs it (embedded PGlite on disk).
  */
@@ -69,27 +72,49 @@ export async function measureActivity(): Promise<Row[]> {
       ['a wallet’s first page', `${feed}&wallet_uuid=${walletId}`],
       ['a page 90 % down', `${feed}&cursor=${deepCursor}`],
     ] as const
+    // Items are i = 1…ITEMS: payees every third, pending every eleventh, amount i × 0.001 USDT.
+    const searches = [
+      ['q = a rare payee', `${feed}&q=${encodeURIComponent(`payee ${ITEMS - 2}`)}`],
+      [
+        'status + amount range + dates',
+        `${feed}&status=pending&min=50&max=60&from=2025-05-01T00:00:00Z&to=2025-06-01T00:00:00Z`,
+      ],
+    ] as const
     const user = `${server.url}/api/v2/user`
     // Warm-up: the first call of each route, the statistics job's first round.
     await load(user, headers, 2)
-    for (const [, url] of pages) await load(url, headers, 1)
+    for (const [, url] of [...pages, ...searches]) await load(url, headers, 1)
 
     const userRps: number[] = []
     const pageRps = pages.map(() => [] as number[])
+    const searchRps = searches.map(() => [] as number[])
     for (let round = 0; round < ROUNDS; round++) {
       userRps.push(await load(user, headers, DURATION_S))
       for (const [i, [, url]] of pages.entries()) {
         pageRps[i]!.push(await load(url, headers, DURATION_S))
       }
+      for (const [i, [, url]] of searches.entries()) {
+        searchRps[i]!.push(await load(url, headers, DURATION_S))
+      }
     }
     const items = ITEMS.toLocaleString('en')
-    return pages.map(([name], i) =>
-      goalRow(
-        `ratio GET /api/v2/activity, ${name} of 20 (${items} items) ÷ GET /user (PGlite)`,
-        pageRps[i]!.map((rps, round) => rps / userRps[round]!),
-        { at: 'least', bound: 0.25 },
+    return [
+      ...pages.map(([name], i) =>
+        goalRow(
+          `ratio GET /api/v2/activity, ${name} of 20 (${items} items) ÷ GET /user (PGlite)`,
+          pageRps[i]!.map((rps, round) => rps / userRps[round]!),
+          { at: 'least', bound: 0.25 },
+        ),
       ),
-    )
+      // Time per answer, the search's over the first page's: the first page's rps over the search's.
+      ...searches.map(([name], i) =>
+        goalRow(
+          `ratio GET /api/v2/activity search (${name}, ${items} items) time ÷ first page time (PGlite)`,
+          searchRps[i]!.map((rps, round) => pageRps[0]![round]! / rps),
+          { at: 'most', bound: 3 },
+        ),
+      ),
+    ]
   } finally {
     await server.stop()
   }
