@@ -3,6 +3,8 @@ export const en = {
   'app.name': 'Finplatform',
   'app.loading': 'Loading…',
   'app.skipToContent': 'Skip to content',
+  'amounts.hide': 'Hide amounts',
+  'amounts.show': 'Show amounts',
   'language.label': 'Language',
 
   'auth.email': 'Email',
@@ -158,7 +160,8 @@ export const en = {
     'Your device’s clock seems off, so the card details stayed closed. Check the time and try again.',
   'error.SESSION_REQUIRED': 'Only you can do this, signed in — not an API key.',
   'error.SHUTTING_DOWN': 'The service is restarting. Try again in a few seconds.',
-  'error.STATEMENT_NOT_FOUND': 'No statement has this code or file. Check it was typed or uploaded whole.',
+  'error.STATEMENT_NOT_FOUND':
+    'No statement has this code or file. Check it was typed or uploaded whole.',
   'error.STATEMENT_NOT_READY': 'The statement is still being made. Download it once it is ready.',
   'error.TARGET_IS_SOURCE': 'Choose a different account to send to.',
   'error.TELEGRAM_INIT_DATA_INVALID':

@@ -4,6 +4,8 @@ export const ru: Messages = {
   'app.name': 'Finplatform',
   'app.loading': 'Загрузка…',
   'app.skipToContent': 'К содержимому',
+  'amounts.hide': 'Скрыть суммы',
+  'amounts.show': 'Показать суммы',
   'language.label': 'Язык',
 
   'auth.email': 'Эл. почта',
@@ -154,7 +156,8 @@ export const ru: Messages = {
     'Похоже, часы на устройстве идут неверно, поэтому данные карты не открылись. Проверьте время и попробуйте снова.',
   'error.SESSION_REQUIRED': 'Это можно сделать только лично, войдя в аккаунт, а не API-ключом.',
   'error.SHUTTING_DOWN': 'Сервис перезапускается. Попробуйте через несколько секунд.',
-  'error.STATEMENT_NOT_FOUND': 'Выписки с таким кодом или файлом нет. Проверьте, что код введён, а файл загружен полностью.',
+  'error.STATEMENT_NOT_FOUND':
+    'Выписки с таким кодом или файлом нет. Проверьте, что код введён, а файл загружен полностью.',
   'error.STATEMENT_NOT_READY': 'Выписка ещё формируется. Скачайте её, когда она будет готова.',
   'error.TARGET_IS_SOURCE': 'Выберите другой счёт получателя.',
   'error.TELEGRAM_INIT_DATA_INVALID':

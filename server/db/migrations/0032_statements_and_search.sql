@@ -51,8 +51,12 @@ create index statements_sha256 on statements (sha256) where sha256 is not null;
 
 -- `q` is a substring (LIKE '%…%') of `search`: without an index a rare word
 -- walks the person's whole feed. Trigrams find the few rows that hold it.
+-- fastupdate off: rows go into the index as they are written, not into a
+-- pending list every search scans whole until a VACUUM — which PGlite, with
+-- no autovacuum, never runs.
 create extension if not exists pg_trgm;
-create index activities_search_trgm on activities using gin (search gin_trgm_ops);
+create index activities_search_trgm on activities using gin (search gin_trgm_ops)
+  with (fastupdate = off);
 
 -- `min`/`max` bound the amount in its own currency: the decimal value, kept
 -- beside the minor units by a trigger of its own (the `search` one is left
