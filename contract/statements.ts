@@ -102,6 +102,19 @@ export const StatementVerification = Type.Object({
 })
 export type StatementVerification = Static<typeof StatementVerification>
 
+/**
+ * `POST /api/v2/statements/{id}/link`: a URL that downloads the file without
+ * a sign-in, for a client that fetches it itself (Telegram's downloadFile).
+ */
+export const StatementLink = Type.Object({
+  url: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+})
+export type StatementLink = Static<typeof StatementLink>
+
+/** How long a download link works. */
+export const STATEMENT_LINK_SECONDS = 600
+
 /** `POST /api/statements/verify` with JSON: the file's SHA-256 instead of the file. */
 export const VerifyStatementHash = Type.Object(
   { sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },

@@ -30,6 +30,10 @@ create table statements (
   file bytea,
   file_name text,
   content_type text,
+  -- A link to the file that needs no sign-in (Telegram's downloadFile fetches it
+  -- itself): the SHA-256 of its random token, good until it expires.
+  link_hash text unique,
+  link_expires_at timestamptz,
   -- An idempotency key and the hash of the request it came with.
   request_id text check (length(request_id) between 1 and 200),
   request_hash text,

@@ -361,6 +361,17 @@ export async function updateStatement(
   await db.updateTable('statements').set(change).where('id', '=', id).execute()
 }
 
+/** The file a download link names, while the link lasts. */
+export function findByLink(db: Executor, linkHash: string, now: Date) {
+  return db
+    .selectFrom('statements')
+    .select(['file', 'file_name', 'content_type', 'sha256'])
+    .where('link_hash', '=', linkHash)
+    .where('link_expires_at', '>', now)
+    .where('status', '=', 'ready')
+    .executeTakeFirst()
+}
+
 /** A ready statement, by its code or its file's hash: what the public verify route may read. */
 export function findVerifiable(db: Executor, by: { code: string } | { sha256: string }) {
   let query = db

@@ -8,6 +8,7 @@ import {
   CreateStatementBody,
   STATEMENT_LANGUAGES,
   Statement,
+  StatementLink,
   StatementVerification,
   VerifyStatementHash,
 } from '../../../contract/statements.ts'
@@ -148,6 +149,27 @@ export default async function statementRoutes(app: FastifyInstance) {
     },
   )
 
+  api.post(
+    '/statements/:id/link',
+    {
+      schema: {
+        tags: ['statements'],
+        summary: 'A download link for a ready statement that needs no sign-in',
+        description:
+          'For a client that fetches the file itself, without the Authorization header — ' +
+          'Telegram’s downloadFile in the Mini App. The URL works for 10 minutes; a new link ' +
+          'replaces the last. Before the file is ready: 409 STATEMENT_NOT_READY.',
+        security: [{ bearer: [] }],
+        params: Params,
+        response: { 201: StatementLink, ...problems },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await translateErrors(service.link(request.auth, request.params.id), toProblem)),
+  )
+
   api.get(
     '/activity/:id/receipt',
     {
@@ -226,16 +248,19 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
       )
     }
   }
-  const answer = async (request: FastifyRequest, by: { code: string } | { sha256: string }) => {
-    const found = await service.verify(by)
-    if (found) return found
-    const miss = await app.limits.hit(`statement-verify-miss:${request.ip}`, VERIFY_MISSES)
-    if (!miss.allowed) {
+  const miss = async (request: FastifyRequest) => {
+    const missed = await app.limits.hit(`statement-verify-miss:${request.ip}`, VERIFY_MISSES)
+    if (!missed.allowed) {
       throw rateLimited(
-        miss.retryAfterSeconds,
+        missed.retryAfterSeconds,
         'Too many checks that matched nothing: wait and try again.',
       )
     }
+  }
+  const answer = async (request: FastifyRequest, by: { code: string } | { sha256: string }) => {
+    const found = await service.verify(by)
+    if (found) return found
+    await miss(request)
     throw new ProblemError(
       404,
       'STATEMENT_NOT_FOUND',
@@ -270,6 +295,50 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
     (request) => {
       const code = normaliseCode(request.params.code)
       return answer(request, { code: code ?? '-' })
+    },
+  )
+
+  api.get(
+    '/statements/files/:token',
+    {
+      preHandler: limit,
+      schema: {
+        tags: ['statements'],
+        summary: 'Download a statement by the link its owner made (public)',
+        description:
+          'The link of `POST /api/v2/statements/{id}/link`, for 10 minutes. Unknown or ' +
+          'expired: 404 STATEMENT_NOT_FOUND, counted as a miss (limits as the checks).',
+        params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: {
+          200: {
+            description: 'The statement file',
+            content: {
+              'application/pdf': {
+                schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
+              },
+            },
+          },
+          404: Problem,
+          429: Problem,
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await service.fileByLink(request.params.token)
+      if (!file) {
+        await miss(request)
+        throw new ProblemError(
+          404,
+          'STATEMENT_NOT_FOUND',
+          'This link is unknown or has expired: make a new one.',
+        )
+      }
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('x-content-sha256', file.sha256)
+        .header('cache-control', 'private, no-store')
+        .send(file.bytes)
     },
   )
 

@@ -5,8 +5,10 @@ import type {
   CreateStatementBody,
   Statement,
   StatementLanguage,
+  StatementLink,
   StatementVerification,
 } from '../../../contract/statements.ts'
+import { STATEMENT_LINK_SECONDS } from '../../../contract/statements.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
@@ -29,6 +31,9 @@ import {
   tenantLogo,
 } from './statement-data.ts'
 import { periodDays } from './wording.ts'
+
+/** A link token is stored as its hash: the database alone cannot download anything. */
+const linkHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** The job that renders a statement (one run: read, render, store). */
 export const STATEMENT_JOB = 'statement.render'
@@ -188,6 +193,41 @@ export class StatementService {
     return {
       bytes: Buffer.from(row.file),
       fileName: row.file_name ?? `${id}.bin`,
+      contentType: row.content_type ?? 'application/octet-stream',
+      sha256: row.sha256 ?? '',
+    }
+  }
+
+  /**
+   * A link that downloads the ready file without a sign-in for
+   * STATEMENT_LINK_SECONDS (Telegram's downloadFile fetches the URL itself,
+   * with no Authorization). A new link replaces the last.
+   * @throws StatementError STATEMENT_NOT_FOUND, STATEMENT_NOT_READY
+   */
+  async link(owner: Owner, id: string, now = new Date()): Promise<StatementLink> {
+    const statement = await this.get(owner, id)
+    if (statement.status !== 'ready') {
+      throw new StatementError({ kind: 'STATEMENT_NOT_READY', status: statement.status })
+    }
+    const token = randomBytes(32).toString('base64url')
+    const expires = new Date(now.getTime() + STATEMENT_LINK_SECONDS * 1000)
+    await repo.updateStatement(this.db, id, {
+      link_hash: linkHash(token),
+      link_expires_at: expires,
+    })
+    return {
+      url: `${this.settings.publicUrl}/api/statements/files/${token}`,
+      expires_at: expires.toISOString(),
+    }
+  }
+
+  /** The file a live link names; undefined when the link is unknown or expired. */
+  async fileByLink(token: string, now = new Date()) {
+    const row = await repo.findByLink(this.db, linkHash(token), now)
+    if (!row?.file) return undefined
+    return {
+      bytes: Buffer.from(row.file),
+      fileName: row.file_name ?? 'statement',
       contentType: row.content_type ?? 'application/octet-stream',
       sha256: row.sha256 ?? '',
     }

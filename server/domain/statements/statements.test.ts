@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityPage } from '../../../contract/activity.ts'
 import type { Merchant } from '../../../contract/card-transactions.ts'
 import type { FiatAccount } from '../../../contract/fiat-accounts.ts'
-import type { Statement, StatementVerification } from '../../../contract/statements.ts'
+import type {
+  Statement,
+  StatementLink,
+  StatementVerification,
+} from '../../../contract/statements.ts'
 import {
   bearer,
   createTestApp,
@@ -390,6 +394,48 @@ describeServer(
         expectProblem(await verify('/file', changed, 'application/pdf'), 404, 'STATEMENT_NOT_FOUND')
         expectProblem(await verify('/ZZZZZZZZZZZZ'), 404, 'STATEMENT_NOT_FOUND')
         expectProblem(await verify('', { sha256: 'nope' }), 422, 'VALIDATION_FAILED')
+      })
+
+      it('a download link works without a sign-in for ten minutes, then is gone', async () => {
+        const { token, account } = await spender()
+        const queued = ok<Statement>(
+          await ask(token, { scope: { fiat_account_id: account.id }, ...around(), format: 'csv' }),
+          202,
+        )
+        const link = (id: string) =>
+          app.inject({
+            method: 'POST',
+            url: `/api/v2/statements/${id}/link`,
+            headers: headers(bearer(token)),
+          })
+        expectProblem(await link(queued.id), 409, 'STATEMENT_NOT_READY')
+        await runJobs()
+        const made = ok<StatementLink>(await link(queued.id), 201)
+        const path = new URL(made.url).pathname
+        expect(path).toMatch(/^\/api\/statements\/files\/[A-Za-z0-9_-]{43}$/)
+        const file = await app.inject({ method: 'GET', url: path, remoteAddress: '203.0.113.9' })
+        expect(file.statusCode).toBe(200)
+        expect(file.headers['content-type']).toBe('text/csv; charset=utf-8')
+        await app.db
+          .updateTable('statements')
+          .set({ link_expires_at: new Date(Date.now() - 1) })
+          .where('id', '=', queued.id)
+          .execute()
+        expectProblem(
+          await app.inject({ method: 'GET', url: path, remoteAddress: '203.0.113.9' }),
+          404,
+          'STATEMENT_NOT_FOUND',
+        )
+        const stranger = await person()
+        expectProblem(
+          await app.inject({
+            method: 'POST',
+            url: `/api/v2/statements/${queued.id}/link`,
+            headers: headers(bearer(stranger.token)),
+          }),
+          404,
+          'STATEMENT_NOT_FOUND',
+        )
       })
 
       it('a statement not yet rendered is not there to verify', async () => {

@@ -29,6 +29,8 @@ export interface StatementsTable {
   file: ColumnType<Uint8Array | null, Buffer | null, Buffer | null>
   file_name: string | null
   content_type: string | null
+  link_hash: string | null
+  link_expires_at: Date | null
   request_id: string | null
   request_hash: string | null
   created_at: Date
