@@ -66,6 +66,9 @@ export class ActivityService {
         min: query.min,
         max: query.max,
         status: query.status,
+        sortMatches:
+          (query.min !== undefined || query.max !== undefined) &&
+          (await repo.fewInAmountRange(this.db, owner, query)),
       },
       after,
       query.limit + 1,
