@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Merchant } from '../../../contract/card-transactions.ts'
+import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { createTestApp, createWallet, describeServer, expectProblem } from '../../test-support.ts'
 import { cardCalls, testCardKeys } from '../cards/card-test-support.ts'
@@ -124,6 +125,16 @@ describeServer('searching the activity feed by date, amount and status', () => {
       app.db,
       { tenantId: DEMO_TENANT_ID, userId, walletId: owner.wallet.uuid, otherWalletId: other.uuid },
       3_000,
+    )
+    // A narrow amount range is sorted, a wide one walks the feed: the same items in the same order.
+    const all = await everything(owner.token, { min: '0' })
+    expect(all.length).toBeGreaterThan(3_000)
+    const narrow = await everything(owner.token, { min: '50', max: '51' })
+    const inRange = (amount: string) =>
+      toMinor(amount, 6) >= 50_000_000n && toMinor(amount, 6) <= 51_000_000n
+    expect(narrow.length).toBeGreaterThan(20)
+    expect(narrow.map((item) => item.id)).toEqual(
+      all.filter((item) => inRange(item.amount.amount)).map((item) => item.id),
     )
     const found = await everything(owner.token, { q: 'payee 2998' })
     expect(found.map((item) => item.counterparty_name)).toEqual(['Payee 2998'])
