@@ -82,7 +82,7 @@ export async function measureActivity(): Promise<Row[]> {
     const may = 'from=2025-05-01T00:00:00Z&to=2025-06-01T00:00:00Z'
     const searches = [
       ['q = a payee paid a dozen times', `${feed}&q=northwind`],
-      ['an amount about 55 USDT in May', `${feed}&min=55&max=55.5&currency=USDT&${may}`],
+      ['an amount of 55.00–55.10 USDT in May', `${feed}&min=55&max=55.1&currency=USDT&${may}`],
       ['pending in May', `${feed}&status=pending&${may}`],
     ] as const
     const user = `${server.url}/api/v2/user`

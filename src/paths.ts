@@ -34,6 +34,10 @@ export const paths = {
   fiatAccount: '/accounts/:id',
   /** Issue 20: the notification centre. */
   notifications: '/notifications',
+  /** Issue 31: a statement of the wallet, account or card `?wallet=|account=|card=` names. */
+  statements: '/statements',
+  /** Issue 31: spending by category and month, balances over time. */
+  insights: '/insights',
 } as const
 
 /** Query strings of links: only the parameters given, in a stable order. */
@@ -113,4 +117,14 @@ export const href = {
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>
     fill(paths.fiatAccount, { id }, params),
+  /** One of `wallet`, `account` (with its wallet as `from`) or `card`; `last4` names it. */
+  statements: (
+    params: {
+      wallet?: string
+      account?: string
+      from?: string
+      card?: string
+      last4?: string
+    } = {},
+  ) => fill(paths.statements, {}, params),
 } as const

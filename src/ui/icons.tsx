@@ -135,3 +135,10 @@ export const EyeOffIcon = (p: IconProps) => (
     <path d="m3 3 18 18" />
   </Icon>
 )
+
+/** Insights: a ring and bars. */
+export const ChartIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20V10M10 20V4M16 20v-7M21 20H3" />
+  </Icon>
+)

@@ -4,7 +4,7 @@ import { Link, useLocation, useSearch } from 'wouter'
 import type { ActivityType } from '../../../contract/activity.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletName } from '../../i18n/wallet-names.ts'
-import { href } from '../../paths.ts'
+import { href, paths } from '../../paths.ts'
 import type { ActivityFilters } from '../../queries/activity.ts'
 import { walletsQuery } from '../../queries/wallets.ts'
 import { Button, buttonClass } from '../../ui/components.tsx'
@@ -112,12 +112,17 @@ export default function ActivityPage() {
         id="activity-title"
         title={t('nav.activity')}
         actions={
-          <Link
-            href={href.orders(wallet ? { wallet: wallet.uuid } : {})}
-            className={buttonClass('secondary')}
-          >
-            {t('orders.action.history')}
-          </Link>
+          <>
+            <Link href={paths.insights} className={buttonClass('secondary')}>
+              {t('activity.insights')}
+            </Link>
+            <Link
+              href={href.orders(wallet ? { wallet: wallet.uuid } : {})}
+              className={buttonClass('secondary')}
+            >
+              {t('orders.action.history')}
+            </Link>
+          </>
         }
       />
       <div className="activity-tools">
