@@ -109,6 +109,12 @@ export const href = {
       /** One card's items; its last four name the filter. */
       card?: string
       card_last4?: string
+      /** Issue 31: days (both included), amount bounds, a status. */
+      from?: string
+      to?: string
+      min?: string
+      max?: string
+      status?: string
     } = {},
   ) => fill(paths.activity, {}, params),
   activityItem: (id: string) => fill(paths.activityItem, { id }),
