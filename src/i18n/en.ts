@@ -1527,6 +1527,11 @@ export const en = {
     'You’re offline — these are the matches among the activity kept on this device.',
   'activity.offlineSearchNone':
     'You’re offline and nothing kept on this device matches. Search again once you’re online.',
+  'activity.receipt.title': 'Receipt',
+  'activity.receipt.lead': 'This payment as a PDF, to keep or send on.',
+  'activity.receipt.download': 'Download receipt',
+  'activity.receipt.share': 'Share receipt',
+  'activity.receipt.failed': 'The receipt could not be made. Try again.',
   'activity.search.label': 'Search your activity',
   'activity.search.placeholder': 'Name, currency, card…',
   'activity.filters.open': 'Filters',

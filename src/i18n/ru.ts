@@ -1519,6 +1519,11 @@ export const ru: Messages = {
     'Нет подключения — это совпадения среди истории, сохранённой на устройстве.',
   'activity.offlineSearchNone':
     'Нет подключения, и среди сохранённого на устройстве совпадений нет. Повторите поиск, когда появится сеть.',
+  'activity.receipt.title': 'Квитанция',
+  'activity.receipt.lead': 'Эта операция в PDF — сохранить или переслать.',
+  'activity.receipt.download': 'Скачать квитанцию',
+  'activity.receipt.share': 'Поделиться квитанцией',
+  'activity.receipt.failed': 'Не удалось сформировать квитанцию. Попробуйте ещё раз.',
   'activity.search.label': 'Поиск по операциям',
   'activity.search.placeholder': 'Имя, валюта, карта…',
   'activity.filters.open': 'Фильтры',
