@@ -19,11 +19,18 @@ describeServer('HTTP behaviour shared by every route', () => {
   beforeAll(async () => {
     // A route with a bug in it: what a 500 looks like from outside.
     const broken = async (scope: FastifyInstance) => {
-      scope.get('/test/broken', { config: { public: true }, schema: { hide: true } }, async () => {
+      scope.get('/test/broken', { schema: { hide: true } }, async () => {
         throw new Error(INTERNAL_MESSAGE)
       })
     }
-    app = await createTestApp({}, { logStream: logs.stream, extraRoutes: { v2: [broken] } })
+    app = await createTestApp(
+      {},
+      {
+        logStream: logs.stream,
+        extraRoutes: { v2: [broken] },
+        extraPolicies: { 'GET /api/v2/test/broken': { access: 'public' } },
+      },
+    )
   })
   afterAll(() => app?.close())
 

@@ -32,6 +32,25 @@ export const en = {
   'auth.panel.phoneCode': 'Sign in with a code sent by text message',
   'auth.emailCodeLead': 'We will email you a 6-digit code. No password needed.',
   'auth.phoneCodeLead': 'We will text you a 6-digit code. No password needed.',
+  'auth.forgotPassword': 'Forgot your password?',
+  'auth.reset.title': 'Reset your password',
+  'auth.reset.lead':
+    'We’ll send a code to the email or phone you sign in with. Then you choose a new password.',
+  'auth.reset.remembered': 'Remembered it?',
+  'auth.reset.ways': 'Where to send the code',
+  'auth.reset.byEmail': 'Email',
+  'auth.reset.byPhone': 'Phone',
+  'auth.reset.byEmailPanel': 'Reset with a code sent by email',
+  'auth.reset.byPhonePanel': 'Reset with a code sent by text message',
+  'auth.reset.contactLead': 'Use the one you sign in with.',
+  'auth.reset.sentTo': 'If an account signs in with {destination}, we’ve sent it a 6-digit code.',
+  'auth.reset.next': 'Continue',
+  'auth.reset.newTitle': 'Choose a new password',
+  'auth.reset.newLead': 'You’ll be signed in here and signed out everywhere else.',
+  'auth.reset.newPassword': 'New password',
+  'auth.reset.save': 'Save and sign in',
+  'auth.reset.saving': 'Saving…',
+  'auth.reset.backToCode': 'Back to the code',
 
   'code.send': 'Send code',
   'code.sending': 'Sending the code…',
@@ -79,6 +98,8 @@ export const en = {
   'error.USER_BLOCKED_until': 'This account is blocked until {time}.',
   'error.MESSAGE_NOT_DELIVERED':
     'We could not deliver the code. Check the address or number and try again.',
+  'error.CURRENT_PASSWORD_INVALID': 'That isn’t your current password.',
+  'error.PASSWORD_UNCHANGED': 'That’s your current password. Choose a new one.',
   'error.PASSWORD_TOO_WEAK': 'This password is too easy to guess.',
   'error.PHONE_TAKEN': 'This phone number already belongs to another account.',
   'error.EMAIL_TAKEN_contact': 'This email already belongs to another account.',
@@ -145,6 +166,16 @@ export const en = {
   'error.PROGRAM_ARCHIVED': 'This card offer has ended. Choose another.',
   'error.PROGRAM_NOT_FOUND': 'This card offer isn’t available.',
   'error.PROGRAM_NOT_PREPAID': 'A card of this kind needs a prepaid account.',
+  'error.PUSH_KEYS_INVALID':
+    'This browser’s notification keys aren’t valid. Turn notifications off and on again.',
+  'error.PROOF_KEY_NOT_FOUND': 'This service hasn’t published a proof of balances yet.',
+  'error.PROOF_NOT_PUBLISHED':
+    'No proof of balances has been published yet. One is published every day.',
+  'error.NOT_IN_PROOF':
+    'You joined after the latest proof was taken. The next daily proof includes you.',
+  'error.API_KEY_ALLOW_LIST_REQUIRED':
+    'This API key can send money out only from the addresses it allows. Set its IP allow-list first.',
+  'error.NOTIFICATION_KIND_NOT_MUTABLE': 'Security alerts always reach you: they can’t be muted.',
   'error.PUSH_ENDPOINT_REFUSED':
     'This browser’s notification service can’t be used. Try another browser.',
   'error.QUOTE_EXPIRED': 'The price has expired. Get a new one.',
@@ -1312,6 +1343,14 @@ export const en = {
   'notifications.kind.security.sign_in_new_device': 'Sign-in from a new device',
   'notifications.kind.security.api_key_created': 'API key created: {name}',
   'notifications.kind.security.contact_changed': 'Contact details changed',
+  'notifications.kind.security.password_changed': 'Password changed',
+  'notifications.kind.card.issued': 'New card issued',
+  'notifications.kind.security.api_key_changed': 'API key changed: {name}',
+  'notifications.kind.security.webhook_endpoint_added': 'Webhook endpoint added',
+  'notifications.kind.security.webhook_endpoint_changed': 'Webhook endpoint changed',
+  'notifications.kind.security.push_subscription_added': 'Notifications turned on for a device',
+  'notifications.kind.security.passkey_added': 'Passkey added: {name}',
+  'notifications.kind.security.passkey_removed': 'Passkey removed: {name}',
   'notifications.card.approved': 'Card payment',
   'notifications.card.settled': 'Card payment settled',
   'notifications.card.refunded': 'Refund to your card',
@@ -1320,11 +1359,24 @@ export const en = {
   'notifications.detail.kycApproved': 'You’re verified',
   'notifications.detail.kycPending': 'Your documents are being checked',
   'notifications.detail.kycAttention': 'Your verification needs your attention',
-  'notifications.detail.newDevice': 'If this wasn’t you, change your password.',
+  'notifications.detail.newDevice':
+    'If this wasn’t you, change your password in Sign-in and security.',
+  'notifications.detail.passwordChanged':
+    'If this wasn’t you, reset your password from the sign-in screen.',
+  'notifications.detail.passwordReset':
+    'Reset with a code. If this wasn’t you, reset it again from the sign-in screen.',
   'notifications.detail.contact': 'Now {masked}',
+  'notifications.detail.cardVirtual': 'Virtual card •• {last4}',
+  'notifications.detail.cardPhysical': 'Physical card •• {last4}, sent to {place}',
+  'notifications.detail.keyRotated': 'It was given a new secret.',
+  'notifications.detail.webhookUrl': 'Your events now go to {url}',
+  'notifications.detail.webhookSecret': 'It was given a new signing secret.',
+  'notifications.detail.pushDevice': 'On {device}',
+  'notifications.detail.unknownDevice': 'On a device we can’t name',
+  'notifications.detail.notYou': 'Not you? Sign out every other session.',
   'notifications.group.payments': 'Card payments',
   'notifications.group.money': 'Deposits and orders',
-  'notifications.group.account': 'Verification and security',
+  'notifications.group.account': 'Your account',
   'push.title': 'Notifications on this device',
   'push.lead': 'Get card payments, deposits and security alerts even when the app is closed.',
   'push.on': 'Turn on',
@@ -1356,6 +1408,17 @@ export const en = {
   'push.kind.security.sign_in_new_device': 'Sign-ins from a new device',
   'push.kind.security.api_key_created': 'New API keys',
   'push.kind.security.contact_changed': 'Changed e-mail or phone',
+  'push.kind.security.password_changed': 'Changed or reset password',
+  'push.kind.card.issued': 'New cards',
+  'push.kind.security.api_key_changed': 'Changed API keys',
+  'push.kind.security.webhook_endpoint_added': 'New webhook endpoints',
+  'push.kind.security.webhook_endpoint_changed': 'Changed webhook endpoints',
+  'push.kind.security.push_subscription_added': 'Notifications turned on for a device',
+  'push.kind.security.passkey_added': 'New passkeys',
+  'push.kind.security.passkey_removed': 'Removed passkeys',
+  'push.alwaysOn': 'Security alerts — always on',
+  'push.alwaysOnLead':
+    'Sign-ins from a new device, new cards, and changes to your e-mail, phone, passkeys, API keys, webhooks and notification devices always reach you: here, in Telegram and by e-mail.',
   'webhooks.title': 'Webhooks',
   'webhooks.lead':
     'We POST your events to these URLs, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature).',
@@ -1387,7 +1450,23 @@ export const en = {
   'webhooks.status.failed': 'Failed',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Sign-in and security',
-  'security.lead': 'Passkeys, and the devices where you are signed in.',
+  'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
+  'security.password.title': 'Password',
+  'security.password.loading': 'Loading your password…',
+  'security.password.changedAt': 'Last changed {date}.',
+  'security.password.set': 'You sign in with your email and this password.',
+  'security.password.none':
+    'You have no password: you sign in with Telegram, a passkey or a code. Set one to sign in with your email too.',
+  'security.password.change': 'Change password',
+  'security.password.setFirst': 'Set a password',
+  'security.password.lead':
+    'First we’ll ask you to confirm it’s you. Then every other device where you’re signed in is signed out.',
+  'security.password.current': 'Current password',
+  'security.password.new': 'New password',
+  'security.password.save': 'Save password',
+  'security.password.saving': 'Saving…',
+  'security.password.saved': 'Password saved.',
+  'security.password.savedSignedOut': 'Password saved. Other devices signed out: {count}.',
   'security.back': 'Back to profile',
   'security.link': 'Sign-in and security',
   'security.linkLead': 'Passkeys and the devices you are signed in on',
@@ -1433,6 +1512,20 @@ export const en = {
   'sessions.lastSeenAt': 'Active {date}',
   'sessions.seeAll': 'See all devices ({count}) and sign out',
   'sessions.manage': 'Manage your devices',
+  'sessions.added': 'Set up: {what}',
+  'sessions.created.webhook_endpoint': 'webhook {name}',
+  'sessions.created.push_subscription': 'notifications on {name}',
+  'sessions.created.api_key': 'API key “{name}”',
+  'sessions.created.unknownDevice': 'an unknown device',
+  'sessions.removeTitle': 'Also remove what they set up?',
+  'sessions.removeBody':
+    'Those devices set up these. Left in place, they keep receiving your events or acting for you after the sign-out:',
+  'sessions.removeKeysNote': 'API keys are turned off, not deleted.',
+  'sessions.signOutAndRemove': 'Sign out and remove',
+  'sessions.signOutOnly': 'Only sign out',
+  'sessions.ended': 'Signed out of other devices: {count}.',
+  'sessions.endedRemoved':
+    'Signed out of other devices: {count}. Removed what they set up: {removed}.',
   'stepUp.title': 'Confirm it’s you',
   'stepUp.lead': 'For your safety, confirm before this action. It counts for the next 5 minutes.',
   'stepUp.loading': 'Checking how you can confirm…',
@@ -1447,11 +1540,15 @@ export const en = {
     'There is no way to confirm on this account yet. Add an email or phone number in your profile.',
   'error.STEP_UP_REQUIRED': 'Confirm it’s you to continue.',
   'error.PASSKEY_INVALID': 'That passkey couldn’t be verified. Try another way to sign in.',
+  'error.PASSKEY_USER_NOT_VERIFIED':
+    'That passkey didn’t check it’s you (no PIN, fingerprint or face). Use one that asks, or another way.',
   'error.PASSKEY_CHALLENGE_INVALID': 'The passkey request has expired. Try again.',
   'error.PASSKEY_EXISTS': 'This passkey is already added.',
   'error.PASSKEY_NOT_FOUND': 'This passkey no longer exists.',
   'error.SESSION_NOT_FOUND': 'That device is already signed out.',
   'error.NO_CONTACT': 'There is no email or phone number to send a code to.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'This opening of the Mini App has signed in already. Close it and open it again from the bot.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Telegram biometrics couldn’t confirm it’s you. Get a code instead.',
   // histories (issue 15): a long list is not counted until its last page is loaded
@@ -1678,6 +1775,82 @@ export const en = {
   'cards.limits.now.daily': 'Per day',
   'cards.limits.now.monthly': 'Per month',
   // ---- end of issue 14's block ----
+  // ---- issue 33: proof of balances ----
+  'profile.proofs.link': 'Proof of balances',
+  'profile.proofs.linkLead': 'Check on this device that your money is counted',
+  'profile.proofs.title': 'Proof of balances',
+  'profile.proofs.lead':
+    'Every day we publish one signed total of everyone’s balances. Your device checks that yours are in it, so you don’t have to take our word for it.',
+  'profile.proofs.back': 'Back to profile',
+  'profile.proofs.checking': 'Checking the proof on this device…',
+  'profile.proofs.outcome': 'Result of the check',
+  'profile.proofs.included':
+    'Your {balances} are included in the proof of {date} (verified on this device)',
+  'profile.proofs.includedNothing':
+    'You held nothing at the proof of {date}, and your empty balance is included in it (verified on this device)',
+  'profile.proofs.failed': 'The proof of {date} did not check out',
+  'profile.proofs.failedNext': 'Don’t rely on it, and tell support which check failed.',
+  'profile.proofs.failure.malformed': 'Part of the proof is not in the published format.',
+  'profile.proofs.failure.wrong_tenant': 'The proof is another company’s, not this app’s.',
+  'profile.proofs.failure.negative_sum':
+    'A balance on your path is below zero: it could hide someone else’s money.',
+  'profile.proofs.failure.wrong_depth':
+    'Your path does not reach the top of the tree: it has the wrong number of steps.',
+  'profile.proofs.failure.hash_mismatch':
+    'Your balances and their path do not lead to the published total: something in them was changed.',
+  'profile.proofs.failure.sums_mismatch': 'The published total is not the sum of its parts.',
+  'profile.proofs.failure.key_changed':
+    'The signing key is not the one this device trusted before.',
+  'profile.proofs.failure.stale_key':
+    'The proof was signed with another key than the one published now.',
+  'profile.proofs.failure.bad_signature': 'The signature on the total does not match the key.',
+  'profile.proofs.failure.balances_mismatch':
+    'The balances shown here are not the ones in your place in the proof.',
+  'profile.proofs.workerFailed': 'This device could not run the check.',
+  'profile.proofs.checks': 'What this device checked',
+  'profile.proofs.check.place': 'Your balances have their place in the tree',
+  'profile.proofs.check.sums': 'Every total adds up, and none is below zero',
+  'profile.proofs.check.signature': 'The total is signed with {name}’s key',
+  'profile.proofs.check.balances': 'Your place holds exactly the balances below',
+  'profile.proofs.check.passed': 'passed',
+  'profile.proofs.check.failed': 'failed',
+  'profile.proofs.check.skipped': 'not checked',
+  'profile.proofs.checkAgain': 'Check again',
+  'profile.proofs.offline': 'You’re offline: checked with the proof saved on this device.',
+  'profile.proofs.key': 'Signing key',
+  'profile.proofs.keyLead':
+    'Its fingerprint. This device remembers it and refuses any other key until you accept it.',
+  'profile.proofs.keyPinned': 'This device has trusted it since {date}',
+  'profile.proofs.keyPinnedNow': 'This device trusts it from this check on',
+  'profile.proofs.keyChanged': 'The signing key changed',
+  'profile.proofs.keyChangedLead':
+    'This device trusted the key {old}. The proof is now signed with {new}. Accept the new key only if the company told you it changed it.',
+  'profile.proofs.trust': 'Trust the new key',
+  'profile.proofs.trustTitle': 'Trust the new key?',
+  'profile.proofs.trustBody':
+    'From now on, this device accepts proofs signed with {key}. Do this only if the company announced a new key.',
+  'profile.proofs.balances': 'Your balances in the proof',
+  'profile.proofs.balancesLead': 'As they stood at {time}. They may have changed since.',
+  'profile.proofs.noBalances': 'You held nothing at that moment.',
+  'profile.proofs.reserves': 'What covers everyone’s balances',
+  'profile.proofs.reservesLead':
+    'Attested by {custodian}: the assets held for the platform, against everyone’s balances.',
+  'profile.proofs.noReserves': 'No custodian attests the reserves yet.',
+  'profile.proofs.holds': '{assets} held for {liabilities} owed',
+  'profile.proofs.cover': '{ratio} covered',
+  'profile.proofs.technical': 'Technical details',
+  'profile.proofs.snapshot': 'Snapshot',
+  'profile.proofs.takenAt': 'Taken',
+  'profile.proofs.leafCount': 'Leaves in the tree',
+  'profile.proofs.pathLength': 'Steps to the top',
+  'profile.proofs.rootHash': 'Root hash',
+  'profile.proofs.signature': 'Signature',
+  'profile.proofs.notPublished': 'No proof has been published yet',
+  'profile.proofs.notPublishedLead':
+    'A proof is published every day. Come back tomorrow to check yours.',
+  'profile.proofs.notIncluded': 'Your first proof comes tomorrow',
+  'profile.proofs.notIncludedLead':
+    'You joined after the latest proof was taken. The next daily proof includes you.',
 } as const
 
 export type MessageKey = keyof typeof en

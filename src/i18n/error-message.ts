@@ -12,6 +12,16 @@ import type { Translate } from './i18n.tsx'
  * RATE_LIMITED and EMAIL_TAKEN say more when the answer tells more (below).
  */
 const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
+  NOTIFICATION_KIND_NOT_MUTABLE: 'error.NOTIFICATION_KIND_NOT_MUTABLE',
+  API_KEY_ALLOW_LIST_REQUIRED: 'error.API_KEY_ALLOW_LIST_REQUIRED',
+  NOT_IN_PROOF: 'error.NOT_IN_PROOF',
+  PROOF_NOT_PUBLISHED: 'error.PROOF_NOT_PUBLISHED',
+  PROOF_KEY_NOT_FOUND: 'error.PROOF_KEY_NOT_FOUND',
+  TELEGRAM_INIT_DATA_USED: 'error.TELEGRAM_INIT_DATA_USED',
+  PUSH_KEYS_INVALID: 'error.PUSH_KEYS_INVALID',
+  PASSWORD_UNCHANGED: 'error.PASSWORD_UNCHANGED',
+  PASSKEY_USER_NOT_VERIFIED: 'error.PASSKEY_USER_NOT_VERIFIED',
+  CURRENT_PASSWORD_INVALID: 'error.CURRENT_PASSWORD_INVALID',
   ACCOUNT_UNAVAILABLE: 'error.ACCOUNT_UNAVAILABLE',
   ACTIVATION_CODE_INVALID: 'error.ACTIVATION_CODE_INVALID',
   ACTIVITY_NOT_FOUND: 'error.ACTIVITY_NOT_FOUND',
@@ -241,6 +251,7 @@ export function formatMoment(iso: string, language: string, now = Date.now()): s
 const FIELD_MESSAGES: Record<string, MessageKey> = {
   '/body/email': 'error.emailInvalid',
   '/body/password': 'error.field.password',
+  '/body/new_password': 'error.field.password',
   '/body/phone': 'error.field.phone',
   '/body/first_name': 'error.field.name',
   '/body/last_name': 'error.field.name',

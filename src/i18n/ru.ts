@@ -33,6 +33,26 @@ export const ru: Messages = {
   'auth.panel.phoneCode': 'Вход по коду из СМС',
   'auth.emailCodeLead': 'Пришлём на почту код из 6 цифр. Пароль не нужен.',
   'auth.phoneCodeLead': 'Пришлём код из 6 цифр в СМС. Пароль не нужен.',
+  'auth.forgotPassword': 'Забыли пароль?',
+  'auth.reset.title': 'Сброс пароля',
+  'auth.reset.lead':
+    'Мы пришлём код на почту или телефон, с которыми вы входите. Затем вы зададите новый пароль.',
+  'auth.reset.remembered': 'Вспомнили пароль?',
+  'auth.reset.ways': 'Куда отправить код',
+  'auth.reset.byEmail': 'Почта',
+  'auth.reset.byPhone': 'Телефон',
+  'auth.reset.byEmailPanel': 'Сброс по коду из письма',
+  'auth.reset.byPhonePanel': 'Сброс по коду из СМС',
+  'auth.reset.contactLead': 'Укажите те, с которыми вы входите.',
+  'auth.reset.sentTo':
+    'Если с этим адресом или номером есть аккаунт, мы отправили на {destination} 6-значный код.',
+  'auth.reset.next': 'Продолжить',
+  'auth.reset.newTitle': 'Придумайте новый пароль',
+  'auth.reset.newLead': 'Вы войдёте здесь, а на всех остальных устройствах выйдете.',
+  'auth.reset.newPassword': 'Новый пароль',
+  'auth.reset.save': 'Сохранить и войти',
+  'auth.reset.saving': 'Сохраняем…',
+  'auth.reset.backToCode': 'Вернуться к коду',
 
   'code.send': 'Получить код',
   'code.sending': 'Отправляем код…',
@@ -79,6 +99,8 @@ export const ru: Messages = {
   'error.USER_BLOCKED_until': 'Аккаунт заблокирован до {time}.',
   'error.MESSAGE_NOT_DELIVERED':
     'Не удалось доставить код. Проверьте адрес или номер и попробуйте снова.',
+  'error.CURRENT_PASSWORD_INVALID': 'Это не ваш текущий пароль.',
+  'error.PASSWORD_UNCHANGED': 'Это ваш текущий пароль. Придумайте новый.',
   'error.PASSWORD_TOO_WEAK': 'Такой пароль слишком легко подобрать.',
   'error.PHONE_TAKEN': 'Этот номер уже привязан к другому аккаунту.',
   'error.EMAIL_TAKEN_contact': 'Эта почта уже привязана к другому аккаунту.',
@@ -141,6 +163,17 @@ export const ru: Messages = {
   'error.PROGRAM_ARCHIVED': 'Это предложение карт закрыто. Выберите другое.',
   'error.PROGRAM_NOT_FOUND': 'Это предложение карт недоступно.',
   'error.PROGRAM_NOT_PREPAID': 'Для такой карты нужен предоплаченный счёт.',
+  'error.PUSH_KEYS_INVALID':
+    'Ключи уведомлений этого браузера недействительны. Выключите и снова включите уведомления.',
+  'error.PROOF_KEY_NOT_FOUND': 'Этот сервис ещё не публиковал доказательство балансов.',
+  'error.PROOF_NOT_PUBLISHED':
+    'Доказательство балансов ещё не опубликовано. Оно публикуется каждый день.',
+  'error.NOT_IN_PROOF':
+    'Вы присоединились после последнего доказательства. Следующее ежедневное включит и вас.',
+  'error.API_KEY_ALLOW_LIST_REQUIRED':
+    'Этот API-ключ может выводить деньги только с разрешённых адресов. Сначала задайте список IP.',
+  'error.NOTIFICATION_KIND_NOT_MUTABLE':
+    'Оповещения безопасности приходят всегда: их нельзя отключить.',
   'error.PUSH_ENDPOINT_REFUSED':
     'Службу уведомлений этого браузера использовать нельзя. Попробуйте другой браузер.',
   'error.QUOTE_EXPIRED': 'Срок цены истёк. Рассчитайте заново.',
@@ -1301,6 +1334,14 @@ export const ru: Messages = {
   'notifications.kind.security.sign_in_new_device': 'Вход с нового устройства',
   'notifications.kind.security.api_key_created': 'Создан API-ключ: {name}',
   'notifications.kind.security.contact_changed': 'Контактные данные изменены',
+  'notifications.kind.security.password_changed': 'Пароль изменён',
+  'notifications.kind.card.issued': 'Выпущена новая карта',
+  'notifications.kind.security.api_key_changed': 'Изменён API-ключ: {name}',
+  'notifications.kind.security.webhook_endpoint_added': 'Добавлен вебхук',
+  'notifications.kind.security.webhook_endpoint_changed': 'Изменён вебхук',
+  'notifications.kind.security.push_subscription_added': 'Уведомления включены на устройстве',
+  'notifications.kind.security.passkey_added': 'Добавлен ключ доступа: {name}',
+  'notifications.kind.security.passkey_removed': 'Удалён ключ доступа: {name}',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1309,11 +1350,23 @@ export const ru: Messages = {
   'notifications.detail.kycApproved': 'Личность подтверждена',
   'notifications.detail.kycPending': 'Документы на проверке',
   'notifications.detail.kycAttention': 'Проверка требует вашего внимания',
-  'notifications.detail.newDevice': 'Если это были не вы, смените пароль.',
+  'notifications.detail.newDevice':
+    'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
+  'notifications.detail.passwordChanged': 'Если это были не вы, сбросьте пароль на экране входа.',
+  'notifications.detail.passwordReset':
+    'Сброшен по коду. Если это были не вы, сбросьте его снова на экране входа.',
   'notifications.detail.contact': 'Теперь {masked}',
+  'notifications.detail.cardVirtual': 'Виртуальная карта •• {last4}',
+  'notifications.detail.cardPhysical': 'Пластиковая карта •• {last4}, доставка: {place}',
+  'notifications.detail.keyRotated': 'Ему выдан новый секрет.',
+  'notifications.detail.webhookUrl': 'Ваши события теперь уходят на {url}',
+  'notifications.detail.webhookSecret': 'Ему выдан новый секрет подписи.',
+  'notifications.detail.pushDevice': 'На устройстве {device}',
+  'notifications.detail.unknownDevice': 'На неизвестном устройстве',
+  'notifications.detail.notYou': 'Это были не вы? Завершите все другие сеансы.',
   'notifications.group.payments': 'Оплаты картой',
   'notifications.group.money': 'Пополнения и заявки',
-  'notifications.group.account': 'Проверка и безопасность',
+  'notifications.group.account': 'Ваш аккаунт',
   'push.title': 'Уведомления на этом устройстве',
   'push.lead':
     'Оплаты картой, пополнения и предупреждения о безопасности — даже когда приложение закрыто.',
@@ -1345,6 +1398,17 @@ export const ru: Messages = {
   'push.kind.security.sign_in_new_device': 'Входы с нового устройства',
   'push.kind.security.api_key_created': 'Новые API-ключи',
   'push.kind.security.contact_changed': 'Смена почты или телефона',
+  'push.kind.security.password_changed': 'Смена или сброс пароля',
+  'push.kind.card.issued': 'Новые карты',
+  'push.kind.security.api_key_changed': 'Изменённые API-ключи',
+  'push.kind.security.webhook_endpoint_added': 'Новые вебхуки',
+  'push.kind.security.webhook_endpoint_changed': 'Изменённые вебхуки',
+  'push.kind.security.push_subscription_added': 'Уведомления на новом устройстве',
+  'push.kind.security.passkey_added': 'Новые ключи доступа',
+  'push.kind.security.passkey_removed': 'Удалённые ключи доступа',
+  'push.alwaysOn': 'Оповещения безопасности — всегда',
+  'push.alwaysOnLead':
+    'Входы с нового устройства, новые карты, смена почты, телефона, ключей доступа, API-ключей, вебхуков и устройств для уведомлений — об этом мы сообщаем всегда: здесь, в Telegram и по почте.',
   'webhooks.title': 'Вебхуки',
   'webhooks.lead':
     'Мы отправляем ваши события POST-запросом на эти адреса с подписью по Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
@@ -1376,7 +1440,23 @@ export const ru: Messages = {
   'webhooks.status.failed': 'Не доставлено',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Вход и безопасность',
-  'security.lead': 'Ключи доступа и устройства, на которых выполнен вход.',
+  'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
+  'security.password.title': 'Пароль',
+  'security.password.loading': 'Загружаем данные о пароле…',
+  'security.password.changedAt': 'Последний раз изменён {date}.',
+  'security.password.set': 'Вы входите по почте и этому паролю.',
+  'security.password.none':
+    'Пароля нет: вы входите через Telegram, ключ доступа или по коду. Задайте пароль, чтобы входить и по почте.',
+  'security.password.change': 'Сменить пароль',
+  'security.password.setFirst': 'Задать пароль',
+  'security.password.lead':
+    'Сначала подтвердите, что это вы. Затем на всех остальных устройствах будет выполнен выход.',
+  'security.password.current': 'Текущий пароль',
+  'security.password.new': 'Новый пароль',
+  'security.password.save': 'Сохранить пароль',
+  'security.password.saving': 'Сохраняем…',
+  'security.password.saved': 'Пароль сохранён.',
+  'security.password.savedSignedOut': 'Пароль сохранён. Выход на других устройствах: {count}.',
   'security.back': 'Назад в профиль',
   'security.link': 'Вход и безопасность',
   'security.linkLead': 'Ключи доступа и устройства, где вы вошли',
@@ -1423,6 +1503,20 @@ export const ru: Messages = {
   'sessions.lastSeenAt': 'Активность {date}',
   'sessions.seeAll': 'Все устройства ({count}) и выход',
   'sessions.manage': 'Управлять устройствами',
+  'sessions.added': 'Добавлено: {what}',
+  'sessions.created.webhook_endpoint': 'вебхук {name}',
+  'sessions.created.push_subscription': 'уведомления на {name}',
+  'sessions.created.api_key': 'API-ключ «{name}»',
+  'sessions.created.unknownDevice': 'неизвестном устройстве',
+  'sessions.removeTitle': 'Удалить и то, что они добавили?',
+  'sessions.removeBody':
+    'С этих устройств добавлено вот что. Если это оставить, оно продолжит получать ваши события или действовать от вашего имени и после выхода:',
+  'sessions.removeKeysNote': 'API-ключи будут выключены, а не удалены.',
+  'sessions.signOutAndRemove': 'Выйти и удалить',
+  'sessions.signOutOnly': 'Только выйти',
+  'sessions.ended': 'Выполнен выход на других устройствах: {count}.',
+  'sessions.endedRemoved':
+    'Выполнен выход на других устройствах: {count}. Удалено добавленного: {removed}.',
   'stepUp.title': 'Подтвердите, что это вы',
   'stepUp.lead':
     'Для вашей безопасности подтвердите это действие. Подтверждение действует 5 минут.',
@@ -1439,11 +1533,15 @@ export const ru: Messages = {
     'Для этого аккаунта пока нет способа подтверждения. Добавьте e-mail или телефон в профиле.',
   'error.STEP_UP_REQUIRED': 'Подтвердите, что это вы, чтобы продолжить.',
   'error.PASSKEY_INVALID': 'Не удалось проверить ключ доступа. Войдите другим способом.',
+  'error.PASSKEY_USER_NOT_VERIFIED':
+    'Ключ доступа не проверил, что это вы (без PIN-кода, отпечатка или лица). Используйте ключ с такой проверкой или другой способ.',
   'error.PASSKEY_CHALLENGE_INVALID': 'Запрос ключа доступа устарел. Попробуйте ещё раз.',
   'error.PASSKEY_EXISTS': 'Этот ключ доступа уже добавлен.',
   'error.PASSKEY_NOT_FOUND': 'Этого ключа доступа больше нет.',
   'error.SESSION_NOT_FOUND': 'На этом устройстве уже выполнен выход.',
   'error.NO_CONTACT': 'Нет e-mail или телефона, куда отправить код.',
+  'error.TELEGRAM_INIT_DATA_USED':
+    'С этим запуском мини-приложения вход уже выполнен. Закройте его и откройте снова из бота.',
   'error.TELEGRAM_BIOMETRICS_INVALID':
     'Биометрия Telegram не подтвердила, что это вы. Получите код.',
   // histories (issue 15): a long list is not counted until its last page is loaded
@@ -1666,4 +1764,83 @@ export const ru: Messages = {
   'cards.limits.now.daily': 'В день',
   'cards.limits.now.monthly': 'В месяц',
   // ---- end of issue 14's block ----
+  // ---- issue 33: proof of balances ----
+  'profile.proofs.link': 'Проверка балансов',
+  'profile.proofs.linkLead': 'Убедитесь на этом устройстве, что ваши деньги учтены',
+  'profile.proofs.title': 'Проверка балансов',
+  'profile.proofs.lead':
+    'Каждый день мы публикуем одну подписанную сумму балансов всех клиентов. Ваше устройство само проверяет, что ваши балансы в неё входят, — верить нам на слово не нужно.',
+  'profile.proofs.back': 'Назад в профиль',
+  'profile.proofs.checking': 'Проверяем подтверждение на этом устройстве…',
+  'profile.proofs.outcome': 'Результат проверки',
+  'profile.proofs.included':
+    'Ваши {balances} учтены в подтверждении от {date} (проверено на этом устройстве)',
+  'profile.proofs.includedNothing':
+    'На момент подтверждения от {date} у вас не было средств, и ваш нулевой баланс в нём учтён (проверено на этом устройстве)',
+  'profile.proofs.failed': 'Подтверждение от {date} не прошло проверку',
+  'profile.proofs.failedNext':
+    'Не полагайтесь на него и сообщите в поддержку, какая проверка не прошла.',
+  'profile.proofs.failure.malformed': 'Часть подтверждения не в опубликованном формате.',
+  'profile.proofs.failure.wrong_tenant':
+    'Подтверждение выпущено другой компанией, а не этим приложением.',
+  'profile.proofs.failure.negative_sum':
+    'В вашей ветке есть баланс меньше нуля: так можно скрыть чужие деньги.',
+  'profile.proofs.failure.wrong_depth':
+    'Ваша ветка не доходит до вершины дерева: в ней неверное число шагов.',
+  'profile.proofs.failure.hash_mismatch':
+    'Ваши балансы и их ветка не приводят к опубликованной сумме: в них что-то изменено.',
+  'profile.proofs.failure.sums_mismatch': 'Опубликованная сумма не равна сумме своих частей.',
+  'profile.proofs.failure.key_changed':
+    'Ключ подписи не тот, которому это устройство доверяло раньше.',
+  'profile.proofs.failure.stale_key':
+    'Подтверждение подписано не тем ключом, что опубликован сейчас.',
+  'profile.proofs.failure.bad_signature': 'Подпись под суммой не соответствует ключу.',
+  'profile.proofs.failure.balances_mismatch':
+    'Балансы, показанные здесь, не совпадают с балансами в вашем месте подтверждения.',
+  'profile.proofs.workerFailed': 'Это устройство не смогло выполнить проверку.',
+  'profile.proofs.checks': 'Что проверило устройство',
+  'profile.proofs.check.place': 'У ваших балансов есть своё место в дереве',
+  'profile.proofs.check.sums': 'Все суммы сходятся, и ни одна не меньше нуля',
+  'profile.proofs.check.signature': 'Сумма подписана ключом {name}',
+  'profile.proofs.check.balances': 'В вашем месте ровно те балансы, что показаны ниже',
+  'profile.proofs.check.passed': 'пройдено',
+  'profile.proofs.check.failed': 'не пройдено',
+  'profile.proofs.check.skipped': 'не проверялось',
+  'profile.proofs.checkAgain': 'Проверить ещё раз',
+  'profile.proofs.offline':
+    'Нет сети: проверено по подтверждению, сохранённому на этом устройстве.',
+  'profile.proofs.key': 'Ключ подписи',
+  'profile.proofs.keyLead':
+    'Его отпечаток. Устройство запоминает его и не примет другой ключ, пока вы его не подтвердите.',
+  'profile.proofs.keyPinned': 'Устройство доверяет ему с {date}',
+  'profile.proofs.keyPinnedNow': 'Устройство доверяет ему с этой проверки',
+  'profile.proofs.keyChanged': 'Ключ подписи изменился',
+  'profile.proofs.keyChangedLead':
+    'Это устройство доверяло ключу {old}. Теперь подтверждение подписано ключом {new}. Принимайте новый ключ, только если компания сообщила о его смене.',
+  'profile.proofs.trust': 'Доверять новому ключу',
+  'profile.proofs.trustTitle': 'Доверять новому ключу?',
+  'profile.proofs.trustBody':
+    'С этого момента устройство будет принимать подтверждения, подписанные ключом {key}. Делайте это, только если компания объявила о новом ключе.',
+  'profile.proofs.balances': 'Ваши балансы в подтверждении',
+  'profile.proofs.balancesLead': 'Как они были на {time}. С тех пор они могли измениться.',
+  'profile.proofs.noBalances': 'В тот момент у вас не было средств.',
+  'profile.proofs.reserves': 'Чем обеспечены балансы клиентов',
+  'profile.proofs.reservesLead':
+    'Подтверждает {custodian}: активы, которые хранятся для платформы, в сравнении с балансами клиентов.',
+  'profile.proofs.noReserves': 'Резервы пока никто не подтверждает.',
+  'profile.proofs.holds': '{assets} в резерве на {liabilities} балансов',
+  'profile.proofs.cover': 'обеспечено на {ratio}',
+  'profile.proofs.technical': 'Технические подробности',
+  'profile.proofs.snapshot': 'Снимок',
+  'profile.proofs.takenAt': 'Сделан',
+  'profile.proofs.leafCount': 'Листьев в дереве',
+  'profile.proofs.pathLength': 'Шагов до вершины',
+  'profile.proofs.rootHash': 'Хеш корня',
+  'profile.proofs.signature': 'Подпись',
+  'profile.proofs.notPublished': 'Подтверждений ещё не публиковали',
+  'profile.proofs.notPublishedLead':
+    'Подтверждение публикуется каждый день. Загляните завтра, чтобы проверить своё.',
+  'profile.proofs.notIncluded': 'Ваше первое подтверждение — завтра',
+  'profile.proofs.notIncludedLead':
+    'Вы присоединились после последнего подтверждения. Следующее ежедневное подтверждение включит вас.',
 }

@@ -70,7 +70,6 @@ export default async function activityRoutes(app: FastifyInstance) {
           '`status`, `from` (inclusive) and `to` (exclusive) date-times, `min` and `max` ' +
           '(inclusive) decimal bounds of the amount in its own currency; `from` after `to` or ' +
           '`min` above `max` is 422.',
-        security: [{ bearer: [] }],
         querystring: ActivityQuery,
         response: { 200: ActivityPage, ...problems },
       },
@@ -89,7 +88,6 @@ export default async function activityRoutes(app: FastifyInstance) {
         tags: ['activity'],
         summary: 'One activity item: what happened, its timeline, and the ledger records',
         description: 'Another person’s item answers 404 ACTIVITY_NOT_FOUND.',
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
         response: { 200: ActivityDetail, ...problems },
       },

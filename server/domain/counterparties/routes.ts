@@ -63,7 +63,7 @@ const DestinationParams = Type.Object({
   counterparty_destination_id: Uuid,
 })
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
-const common = { tags: ['counterparties'], security: [{ bearer: [] }] }
+const common = { tags: ['counterparties'] }
 const base = '/counterparties/:wallet_id'
 const one = `${base}/:counterparty_account_id`
 const destinations = `${one}/destinations`
@@ -193,7 +193,6 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.post(
     destinations,
     {
-      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Add a payout destination on one rail',
@@ -248,7 +247,6 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.patch(
     `${destinations}/:counterparty_destination_id`,
     {
-      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Change a payout destination',

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from './outbox.ts'
+import { emitEvent } from '../outbox.ts'
 
 type CardKind =
   | 'card.authorization.approved'

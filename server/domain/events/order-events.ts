@@ -3,7 +3,7 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { OrderRow } from '../orders/repository.ts'
-import { emitEvent } from './outbox.ts'
+import { emitEvent } from '../outbox.ts'
 
 /**
  * order.completed / order.failed, written in the transaction that moves the

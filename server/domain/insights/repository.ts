@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import type { ActivityStatus } from '../../../contract/activity.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 import { INCOME_TYPES, SPENDING_TYPES } from './rules.ts'
@@ -6,7 +7,7 @@ import { INCOME_TYPES, SPENDING_TYPES } from './rules.ts'
 type Executor = Kysely<DB> | Transaction<DB>
 
 /** Statuses of items that moved no money in the end (activity/rules.ts activityTotal). */
-const NOTHING_MOVED = ['failed', 'canceled', 'declined', 'reversed', 'refunded']
+const NOTHING_MOVED: ActivityStatus[] = ['failed', 'canceled', 'declined', 'reversed', 'refunded']
 
 /**
  * The person's spending and income from `since` to `to`, summed per what

@@ -55,7 +55,6 @@ export default async function insightRoutes(app: FastifyInstance) {
           'movement whose other side was that currency at the rate recorded with it, anything ' +
           'else at today’s rate (`rate_basis`, `rates_as_of`: the sandbox provider keeps no ' +
           'history). No rates: 502 RATES_UNAVAILABLE.',
-        security: [{ bearer: [] }],
         querystring: SpendingQuery,
         response: { 200: SpendingInsights, ...problems },
       },
@@ -74,7 +73,6 @@ export default async function insightRoutes(app: FastifyInstance) {
           'each day or week (from Monday) in `time_zone` between `from` and `to` (at most 366 ' +
           'days), summed from its ledger accounts’ postings. With `currency`, `total` adds the ' +
           'lines up at today’s rates. Another person’s wallet: 404 WALLET_NOT_FOUND.',
-        security: [{ bearer: [] }],
         querystring: BalanceHistoryQuery,
         response: { 200: BalanceHistory, ...problems },
       },

@@ -141,7 +141,11 @@ export async function itemsOfSources(
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>()
   const ids = (kind: EntrySource['kind']) => [
-    ...new Set(sources.flatMap((source) => (source.kind === kind ? [source.id] : []))),
+    ...new Set(
+      sources.flatMap((source) =>
+        source.kind !== 'unknown' && source.kind === kind ? [source.id] : [],
+      ),
+    ),
   ]
   const orders = ids('order')
   if (orders.length > 0) {

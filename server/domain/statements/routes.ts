@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { oneOf } from '../../../contract/enums.ts'
 import { Problem } from '../../../contract/problem.ts'
 import {
@@ -13,7 +13,6 @@ import {
   VerifyStatementHash,
 } from '../../../contract/statements.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { rateLimited } from '../../infra/rate-limit.ts'
 import { idempotencyKey } from '../idempotency.ts'
 import { StatementError } from './errors.ts'
 import { normaliseCode } from './rules.ts'
@@ -80,7 +79,6 @@ export default async function statementRoutes(app: FastifyInstance) {
           'not beyond tomorrow (422 naming the field). Another person’s wallet, account or card: ' +
           '404. `request_id` or `Idempotency-Key`: the same key and body answer the first ' +
           'statement; another body, 409 IDEMPOTENCY_CONFLICT.',
-        security: [{ bearer: [] }],
         body: CreateStatementBody,
         response: { 202: Statement, ...problems },
       },
@@ -104,7 +102,6 @@ export default async function statementRoutes(app: FastifyInstance) {
       schema: {
         tags: ['statements'],
         summary: 'A statement: its status, progress, code and, once ready, its hash',
-        security: [{ bearer: [] }],
         params: Params,
         response: { 200: Statement, ...problems },
       },
@@ -121,7 +118,6 @@ export default async function statementRoutes(app: FastifyInstance) {
         description:
           'The file as rendered (`application/pdf`, `text/csv` or `application/json`), its ' +
           'SHA-256 in `X-Content-SHA256`. Before it is ready: 409 STATEMENT_NOT_READY.',
-        security: [{ bearer: [] }],
         params: Params,
         response: {
           200: {
@@ -159,7 +155,6 @@ export default async function statementRoutes(app: FastifyInstance) {
           'For a client that fetches the file itself, without the Authorization header — ' +
           'Telegram’s downloadFile in the Mini App. The URL works for 10 minutes; a new link ' +
           'replaces the last. Before the file is ready: 409 STATEMENT_NOT_READY.',
-        security: [{ bearer: [] }],
         params: Params,
         response: { 201: StatementLink, ...problems },
       },
@@ -180,7 +175,6 @@ export default async function statementRoutes(app: FastifyInstance) {
           'What it was, when, its status, every amount, whom it went to and its references, in ' +
           '`language` (the person’s when not given) with times in `time_zone` (IANA, UTC when ' +
           'not given). Another person’s item: 404 ACTIVITY_NOT_FOUND.',
-        security: [{ bearer: [] }],
         params: Params,
         querystring: Type.Object({
           language: Type.Optional(oneOf(STATEMENT_LANGUAGES)),
@@ -229,7 +223,9 @@ const FILE_TYPES = ['application/pdf', 'text/csv', 'application/octet-stream']
  * Public, under /api (no tenant, no sign-in): anyone holding a statement's
  * code, its file or its hash learns whether it is genuine — the holder's
  * initials, the account's last four, the period and the hash, nothing more.
- * Limited per address: calls per minute, and misses per hour.
+ * Limited per address (route-policy.ts): calls per minute, and misses per
+ * hour, a miss reserved before the lookup so a guesser past the limit learns
+ * nothing even from a hit.
  */
 export async function statementVerifyRoutes(app: FastifyInstance) {
   const service = app.statements
@@ -239,28 +235,9 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
     { parseAs: 'buffer', bodyLimit: VERIFY_BODY_LIMIT },
     (_, body, done) => done(null, body),
   )
-  const limit = async (request: FastifyRequest) => {
-    const hit = await app.limits.hit(`statement-verify:${request.ip}`, VERIFY_CALLS)
-    if (!hit.allowed) {
-      throw rateLimited(
-        hit.retryAfterSeconds,
-        'Too many checks from this address: wait and try again.',
-      )
-    }
-  }
-  const miss = async (request: FastifyRequest) => {
-    const missed = await app.limits.hit(`statement-verify-miss:${request.ip}`, VERIFY_MISSES)
-    if (!missed.allowed) {
-      throw rateLimited(
-        missed.retryAfterSeconds,
-        'Too many checks that matched nothing: wait and try again.',
-      )
-    }
-  }
-  const answer = async (request: FastifyRequest, by: { code: string } | { sha256: string }) => {
+  const answer = async (by: { code: string } | { sha256: string }) => {
     const found = await service.verify(by)
     if (found) return found
-    await miss(request)
     throw new ProblemError(
       404,
       'STATEMENT_NOT_FOUND',
@@ -279,7 +256,6 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
   api.get(
     '/statements/verify/:code',
     {
-      preHandler: limit,
       schema: {
         tags: ['statements'],
         summary: 'Check a statement by the code printed on it (public)',
@@ -294,14 +270,13 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
     },
     (request) => {
       const code = normaliseCode(request.params.code)
-      return answer(request, { code: code ?? '-' })
+      return answer({ code: code ?? '-' })
     },
   )
 
   api.get(
     '/statements/files/:token',
     {
-      preHandler: limit,
       schema: {
         tags: ['statements'],
         summary: 'Download a statement by the link its owner made (public)',
@@ -326,7 +301,6 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const file = await service.fileByLink(request.params.token)
       if (!file) {
-        await miss(request)
         throw new ProblemError(
           404,
           'STATEMENT_NOT_FOUND',
@@ -345,7 +319,6 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
   api.post(
     '/statements/verify',
     {
-      preHandler: limit,
       schema: {
         tags: ['statements'],
         summary: 'Check a statement by its SHA-256 (public)',
@@ -356,13 +329,12 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
         response: responses,
       },
     },
-    (request) => answer(request, { sha256: request.body.sha256.toLowerCase() }),
+    (request) => answer({ sha256: request.body.sha256.toLowerCase() }),
   )
 
   api.post(
     '/statements/verify/file',
     {
-      preHandler: limit,
       schema: {
         tags: ['statements'],
         summary: 'Check a statement by uploading its file (public)',
@@ -383,7 +355,7 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
           errors: [{ field: '/body', message: 'must be the file’s bytes' }],
         })
       }
-      return answer(request, { sha256: createHash('sha256').update(body).digest('hex') })
+      return answer({ sha256: createHash('sha256').update(body).digest('hex') })
     },
   )
 }

@@ -210,7 +210,7 @@ describeServer('statement reconciliation on random histories', () => {
               ledgerAt(accounts, to),
               balancesNow(accounts),
             ])
-            const uuidOf = (code: string) => (code === 'EUR' ? CUR.EUR : CUR.USDT_TRON)
+            const uuidOf = (code: string): string => (code === 'EUR' ? CUR.EUR : CUR.USDT_TRON)
             for (const section of body.currencies) {
               const decimals = DECIMALS[section.currency]!
               const minor = (amount: string) => toMinor(amount, decimals)

@@ -390,7 +390,7 @@ describeServer(
         }
         // One byte changed is another file.
         const changed = Buffer.from(file)
-        changed[changed.length - 10] ^= 1
+        changed.writeUInt8(changed.readUInt8(changed.length - 10) ^ 1, changed.length - 10)
         expectProblem(await verify('/file', changed, 'application/pdf'), 404, 'STATEMENT_NOT_FOUND')
         expectProblem(await verify('/ZZZZZZZZZZZZ'), 404, 'STATEMENT_NOT_FOUND')
         expectProblem(await verify('', { sha256: 'nope' }), 422, 'VALIDATION_FAILED')
@@ -488,5 +488,37 @@ describeServer('the verify route’s abuse limits', () => {
       .where('key', '=', `statement-verify:${address}`)
       .execute()
     expectProblem(await from(address, 'GUESS9999999'), 429, 'RATE_LIMITED')
+  })
+
+  it('past the misses a genuine code answers 429 too: a guesser learns nothing from a hit', async () => {
+    const { person } = cardCalls(() => app)
+    const { made } = statementCalls(() => app)
+    const { token, wallet } = await person()
+    const { statement } = await made(token, {
+      scope: { wallet_uuid: wallet.uuid },
+      ...around(),
+      format: 'json',
+    })
+    const address = '198.51.100.4'
+    // A match is given back: checking one's own statement never counts as guessing.
+    for (let i = 0; i < VERIFY_MISSES.max + 1; i++) {
+      if (i % (VERIFY_CALLS.max - 1) === 0) {
+        await app.db
+          .deleteFrom('rate_limit_hits')
+          .where('key', '=', `statement-verify:${address}`)
+          .execute()
+      }
+      expect((await from(address, statement.code)).statusCode).toBe(200)
+    }
+    for (let i = 0; i < VERIFY_MISSES.max; i++) {
+      if (i % (VERIFY_CALLS.max - 1) === 0) {
+        await app.db
+          .deleteFrom('rate_limit_hits')
+          .where('key', '=', `statement-verify:${address}`)
+          .execute()
+      }
+      expect((await from(address, `MISS${String(i).padStart(8, '0')}`)).statusCode).toBe(404)
+    }
+    expectProblem(await from(address, statement.code), 429, 'RATE_LIMITED')
   })
 })

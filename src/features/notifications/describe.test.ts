@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_KINDS } from '../../../contract/event-kinds.ts'
+import { alwaysTold, EVENT_KINDS } from '../../../contract/event-kinds.ts'
 import { translator } from '../../i18n/i18n.tsx'
 import { describeNotification, KIND_GROUPS } from './describe.ts'
 
@@ -50,6 +50,30 @@ describe('what a notification says', () => {
         expect(describeNotification({ kind, data: {} }, t, language).title).not.toMatch(/\{/)
       }
     }
-    expect(KIND_GROUPS.flatMap((group) => group.kinds).sort()).toEqual([...EVENT_KINDS].sort())
+    // The preferences list what may be muted; the always-told kinds are named in one line.
+    const listed = KIND_GROUPS.flatMap((group) => group.kinds)
+    expect(listed.filter(alwaysTold)).toEqual([])
+    expect([...listed, ...EVENT_KINDS.filter(alwaysTold)].sort()).toEqual([...EVENT_KINDS].sort())
+  })
+
+  it.each([
+    [
+      { form_factor: 'PHYSICAL', last4: '4242', delivery_to: 'London, GB' },
+      'Physical card •• 4242, sent to London, GB',
+    ],
+    [{ form_factor: 'VIRTUAL', last4: '4242', delivery_to: null }, 'Virtual card •• 4242'],
+  ])('a new card says which and where it goes: %j', (data, detail) => {
+    const said = describeNotification({ kind: 'card.issued', data }, en, 'en')
+    expect(said).toEqual({ title: 'New card issued', detail })
+  })
+
+  it('a device turned on for notifications is named, else said to be unknown', () => {
+    const kind = 'security.push_subscription_added'
+    expect(describeNotification({ kind, data: { device: 'Chrome, macOS' } }, en, 'en').detail).toBe(
+      'On Chrome, macOS',
+    )
+    expect(describeNotification({ kind, data: { device: null } }, en, 'en').detail).toBe(
+      'On a device we can’t name',
+    )
   })
 })

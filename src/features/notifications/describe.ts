@@ -8,7 +8,11 @@ type Data = Record<string, unknown>
 const text = (data: Data, key: string) =>
   typeof data[key] === 'string' ? (data[key] as string) : ''
 
-/** The groups of kinds the preferences list, in the order they are shown. */
+/**
+ * The groups of kinds the preferences list, in the order they are shown: the
+ * kinds a person may mute. Security kinds (and a new card) are always told
+ * (contract/event-kinds.ts alwaysTold): the preferences say so in one line.
+ */
 export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   {
     label: 'notifications.group.payments',
@@ -25,12 +29,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   },
   {
     label: 'notifications.group.account',
-    kinds: [
-      'kyc.status_changed',
-      'security.sign_in_new_device',
-      'security.api_key_created',
-      'security.contact_changed',
-    ],
+    kinds: ['kyc.status_changed'],
   },
 ]
 
@@ -54,6 +53,7 @@ export function describeNotification(
     merchant: text(data, 'merchant_name'),
     name: text(data, 'name'),
   })
+  const device = text(data, 'device')
   switch (item.kind) {
     // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
     case 'card.authorization.approved':
@@ -113,9 +113,57 @@ export function describeNotification(
     case 'security.sign_in_new_device':
       return { title, detail: t('notifications.detail.newDevice') }
     case 'security.api_key_created':
-      return { title, detail: '' }
+    case 'security.passkey_added':
+    case 'security.passkey_removed':
+      return { title, detail: t('notifications.detail.notYou') }
     case 'security.contact_changed':
       return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
+    case 'security.password_changed':
+      return {
+        title,
+        detail: t(
+          data.via === 'reset'
+            ? 'notifications.detail.passwordReset'
+            : 'notifications.detail.passwordChanged',
+        ),
+      }
+    case 'card.issued':
+      return {
+        title,
+        detail:
+          data.form_factor === 'PHYSICAL'
+            ? t('notifications.detail.cardPhysical', {
+                last4: text(data, 'last4'),
+                place: text(data, 'delivery_to'),
+              })
+            : t('notifications.detail.cardVirtual', { last4: text(data, 'last4') }),
+      }
+    case 'security.api_key_changed':
+      return {
+        title,
+        detail: t(
+          data.change === 'rotated'
+            ? 'notifications.detail.keyRotated'
+            : 'notifications.detail.notYou',
+        ),
+      }
+    case 'security.webhook_endpoint_added':
+      return { title, detail: text(data, 'url') }
+    case 'security.webhook_endpoint_changed':
+      return {
+        title,
+        detail:
+          data.change === 'secret'
+            ? t('notifications.detail.webhookSecret')
+            : t('notifications.detail.webhookUrl', { url: text(data, 'url') }),
+      }
+    case 'security.push_subscription_added':
+      return {
+        title,
+        detail: device
+          ? t('notifications.detail.pushDevice', { device })
+          : t('notifications.detail.unknownDevice'),
+      }
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../../contract/events.ts'
-import type { DB } from '../../infra/db/schema.ts'
-import { enqueue } from '../../infra/jobs.ts'
+import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../contract/events.ts'
+import type { DB } from '../infra/db/schema.ts'
+import { enqueue } from '../infra/jobs.ts'
 
 /** The job that fans one event out to its destinations (dispatcher.ts). */
 export const DISPATCH_JOB = 'events.dispatch'
