@@ -12,8 +12,8 @@ import { documentedPaths } from './infra/openapi.ts'
 import { limitGuards } from './route-limits.ts'
 import type { PersonPolicy, RoutePolicies, RoutePolicy } from './route-policy.ts'
 
-/** The routes the policy covers: the two API bases and the sandbox's. */
-const BASES = ['/api/v1/', '/api/v2/', '/api/sandbox/'] as const
+/** The routes the policy covers: the two API bases, the sandbox's, and the public checks'. */
+const BASES = ['/api/v1/', '/api/v2/', '/api/sandbox/', '/api/statements/', '/api/proofs/'] as const
 
 /** `/a/:b/c/` as the document writes it: `/a/{b}/c`. */
 export const documentPath = (url: string) =>

@@ -36,6 +36,10 @@ export const paths = {
   fiatAccount: '/accounts/:id',
   /** Issue 20: the notification centre. */
   notifications: '/notifications',
+  /** Issue 31: a statement of the wallet, account or card `?wallet=|account=|card=` names. */
+  statements: '/statements',
+  /** Issue 31: spending by category and month, balances over time. */
+  insights: '/insights',
 } as const
 
 /** Query strings of links: only the parameters given, in a stable order. */
@@ -107,6 +111,12 @@ export const href = {
       /** One card's items; its last four name the filter. */
       card?: string
       card_last4?: string
+      /** Issue 31: days (both included), amount bounds, a status. */
+      from?: string
+      to?: string
+      min?: string
+      max?: string
+      status?: string
     } = {},
   ) => fill(paths.activity, {}, params),
   activityItem: (id: string) => fill(paths.activityItem, { id }),
@@ -115,4 +125,14 @@ export const href = {
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>
     fill(paths.fiatAccount, { id }, params),
+  /** One of `wallet`, `account` (with its wallet as `from`) or `card`; `last4` names it. */
+  statements: (
+    params: {
+      wallet?: string
+      account?: string
+      from?: string
+      card?: string
+      last4?: string
+    } = {},
+  ) => fill(paths.statements, {}, params),
 } as const

@@ -4,6 +4,7 @@ import { NotificationBell } from '../features/notifications/bell.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
 import { paths } from '../paths.ts'
 import { isTelegram } from '../telegram/launch.ts'
+import { HideAmountsButton } from '../ui/hide-amounts-button.tsx'
 import { SignOutIcon } from '../ui/icons.tsx'
 import { LanguageSelect } from '../ui/language-select.tsx'
 import { Navigation } from './navigation.tsx'
@@ -60,7 +61,10 @@ export function Layout(props: {
           <Link href={paths.home} className="brand">
             <TenantBrand />
           </Link>
-          <NotificationBell href={paths.notifications} className="bell-topbar" />
+          <div className="topbar-actions">
+            <HideAmountsButton />
+            <NotificationBell href={paths.notifications} className="bell-topbar" />
+          </div>
         </header>
       )}
       <div className="sidebar">
@@ -68,7 +72,10 @@ export function Layout(props: {
           <Link href={paths.home} className="brand sidebar-brand">
             <TenantBrand />
           </Link>
-          <NotificationBell href={paths.notifications} className="bell-sidebar" />
+          <div className="topbar-actions">
+            <HideAmountsButton />
+            <NotificationBell href={paths.notifications} className="bell-sidebar" />
+          </div>
         </div>
         <Navigation />
         <div className="sidebar-footer">
@@ -84,6 +91,7 @@ export function Layout(props: {
       <div className="content">
         {inTelegram && (
           <div className="telegram-bar">
+            <HideAmountsButton />
             <NotificationBell href={paths.notifications} />
           </div>
         )}

@@ -101,6 +101,12 @@ const FiatAccountsPage = lazy(() =>
 const FiatAccountPage = lazy(() =>
   withMessages(import('../features/cards/fiat-account-page.tsx'), 'cards', 'home'),
 )
+const StatementPage = lazy(() =>
+  withMessages(import('../features/statements/statement-page.tsx'), 'statements', 'home'),
+)
+const InsightsPage = lazy(() =>
+  withMessages(import('../features/insights/insights-page.tsx'), 'insights', 'home'),
+)
 const WebhooksSection = lazy(() =>
   withMessages(
     import('../features/notifications/webhooks-section.tsx'),
@@ -200,6 +206,8 @@ export const ROUTES: {
     page: () => <DeveloperPage webhooks={<WebhooksSection />} />,
   },
   { path: paths.verify, access: 'signedIn', page: () => <VerifyPage /> },
+  { path: paths.statements, access: 'signedIn', page: () => <StatementPage /> },
+  { path: paths.insights, access: 'signedIn', page: () => <InsightsPage /> },
   { path: paths.home, access: 'signedIn', page: () => <HomePage /> },
 ]
 

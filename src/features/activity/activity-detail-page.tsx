@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { Link } from 'wouter'
 import type { ActivityDetail, ActivityItem } from '../../../contract/activity.ts'
 import { declineWords } from '../../i18n/declines.ts'
@@ -10,13 +10,16 @@ import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/mo
 import { href } from '../../paths.ts'
 import { activityQuery } from '../../queries/activity.ts'
 import { useDisplayValue } from '../../queries/display-value.ts'
+import { Alert, Button } from '../../ui/components.tsx'
 import { CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
-import { Pending } from '../../ui/online.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
 import './activity.css'
+import { receiptFile } from './receipt.ts'
 import {
   activityTitle,
   avatarOf,
@@ -51,6 +54,7 @@ export default function ActivityDetailPage(props: { id: string }) {
       <Summary item={detail} />
       <Facts item={detail} />
       <Progress detail={detail} />
+      <Receipt id={detail.id} />
       <Technical detail={detail} />
     </div>
   )
@@ -345,5 +349,58 @@ function Technical(props: { detail: ActivityDetail }) {
         )}
       </div>
     </details>
+  )
+}
+
+/** The item as a PDF receipt: saved, or shared where the device shares files. */
+function Receipt(props: { id: string }) {
+  const { t, language } = useI18n()
+  const server = useNeedsServer()
+  const [busy, setBusy] = useState<'save' | 'share' | undefined>()
+  const [failed, setFailed] = useState(false)
+  const hand = async (how: 'save' | 'share') => {
+    setBusy(how)
+    setFailed(false)
+    try {
+      const file = await receiptFile(props.id, {
+        language,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+      })
+      if (how === 'share' && canShareFile(file)) await shareFile(file, t('activity.receipt.title'))
+      else saveFile(file)
+    } catch (error) {
+      console.error('[activity] the receipt could not be handed over', error)
+      setFailed(true)
+    } finally {
+      setBusy(undefined)
+    }
+  }
+  return (
+    <section className="card stack" aria-labelledby="activity-receipt">
+      <h2 id="activity-receipt">{t('activity.receipt.title')}</h2>
+      <p className="muted">{t('activity.receipt.lead')}</p>
+      <div className="row activity-receipt-actions">
+        <Button
+          variant="secondary"
+          busy={busy === 'save'}
+          onClick={() => hand('save')}
+          {...server.disabledProps}
+        >
+          {t('activity.receipt.download')}
+        </Button>
+        {canShareFile() && (
+          <Button
+            variant="secondary"
+            busy={busy === 'share'}
+            onClick={() => hand('share')}
+            {...server.disabledProps}
+          >
+            {t('activity.receipt.share')}
+          </Button>
+        )}
+      </div>
+      {server.reason}
+      {failed && <Alert>{t('activity.receipt.failed')}</Alert>}
+    </section>
   )
 }

@@ -135,6 +135,41 @@ describe('the Activity tab', () => {
     expect(history.at(-1)).toBe('/activity')
   })
 
+  it('dates, amounts and a status from the address go to the API as its own filters, each a chip', async () => {
+    const { api, user, history } = renderActivity(
+      '?status=declined&from=2025-03-01&to=2025-03-05&min=10&max=20.5',
+    )
+    await screen.findAllByTestId('activity-row')
+    const asked = api.to('GET /activity').at(-1)!.query
+    expect(asked.get('status')).toBe('declined')
+    expect(asked.get('from')).toBe(new Date(2025, 2, 1).toISOString())
+    expect(asked.get('to')).toBe(new Date(2025, 2, 6).toISOString())
+    expect(asked.get('min')).toBe('10')
+    expect(asked.get('max')).toBe('20.5')
+    expect(screen.getByRole('button', { name: 'Filters · 3' })).toBeVisible()
+    expect(screen.getByRole('button', { name: 'Remove the filter Declined' })).toBeVisible()
+    expect(screen.getByRole('button', { name: 'Remove the filter Mar 1 – Mar 5' })).toBeVisible()
+    await user.click(screen.getByRole('button', { name: 'Remove the filter from 10 · up to 20.5' }))
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('min')).toBeNull())
+    expect(history.at(-1)).toBe('/activity?from=2025-03-01&to=2025-03-05&status=declined')
+  })
+
+  it('an amount bound is sent once the field is left, and one that is not a number says so', async () => {
+    const { api, user } = renderActivity()
+    await screen.findAllByTestId('activity-row')
+    await user.click(screen.getByRole('button', { name: 'Filters' }))
+    const sheet = await screen.findByRole('dialog', { name: 'Filters' })
+    const least = within(sheet).getByRole('textbox', { name: 'At least' })
+    await user.type(least, '12,5')
+    await user.tab()
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('min')).toBe('12.5'))
+    await user.clear(least)
+    await user.type(least, 'ten')
+    await user.tab()
+    expect(within(sheet).getByText('Type a number, such as 12.50.')).toBeVisible()
+    expect(api.to('GET /activity').at(-1)?.query.get('min')).toBe('12.5')
+  })
+
   it('offers a way out when nothing matches', async () => {
     mockApi({
       'GET /wallets': { body: aPage([aWallet()]) },

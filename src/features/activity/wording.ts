@@ -100,7 +100,7 @@ export function statusText(t: Translate, item: ActivityItem): string | undefined
   }
 }
 
-const STATUS_WORDS: Record<ActivityStatus, MessageKey> = {
+export const STATUS_WORDS: Record<ActivityStatus, MessageKey> = {
   pending: 'activity.status.pending',
   complete: 'activity.status.complete',
   failed: 'activity.status.failed',

@@ -7,7 +7,7 @@ import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
-import { Button, Notice } from '../../ui/components.tsx'
+import { Button, buttonClass, Notice } from '../../ui/components.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { CsvButton } from '../../ui/csv-button.tsx'
@@ -266,6 +266,14 @@ function MoreSettings(props: { card: CardDetail }) {
         <p className="muted">{t('cards.statement.lead')}</p>
         <div>
           <CsvButton url={cardCsvUrl(card.id)} fileName={`card-${card.last4}-transactions.csv`} />
+        </div>
+        <div>
+          <Link
+            href={href.statements({ card: card.id, last4: card.last4 })}
+            className={buttonClass('secondary')}
+          >
+            {t('cards.statement.pdf')}
+          </Link>
         </div>
       </Part>
       <RevealLog card={card} />

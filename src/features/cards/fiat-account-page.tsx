@@ -93,6 +93,18 @@ function Account(props: { account: FiatAccount; back: Back }) {
           )}
         </p>
       )}
+      <p>
+        <Link
+          href={href.statements({
+            account: account.id,
+            from: wallet,
+            last4: account.bank_details?.iban.slice(-4) ?? account.account_last4,
+          })}
+          className="button button-secondary"
+        >
+          {t('cards.accounts.statement')}
+        </Link>
+      </p>
       {account.bank_details && <BankDetails details={account.bank_details} account={account} />}
       <section className="stack" aria-labelledby={cardsTitle}>
         <h2 id={cardsTitle}>{t('cards.accounts.cards')}</h2>
