@@ -80,6 +80,48 @@ const KIND: Record<OrderType, OrderKind> = {
 }
 export const orderKind = (type: OrderType) => KIND[type]
 
+/**
+ * What an order's page says first, for its kind and where it stands: a bank
+ * deposit asks for the transfer only while it waits for it — once the money
+ * is in, asking again could make someone pay twice.
+ */
+const HEADLINES: Record<OrderKind, Record<'NEW' | 'PENDING' | 'COMPLETE', MessageKey>> = {
+  send: {
+    NEW: 'orders.result.send',
+    PENDING: 'orders.result.sendMoving',
+    COMPLETE: 'orders.result.sendDone',
+  },
+  exchange: {
+    NEW: 'orders.result.exchange',
+    PENDING: 'orders.result.exchangeMoving',
+    COMPLETE: 'orders.result.exchangeDone',
+  },
+  // A deposit waits for the person's transfer both while NEW and PENDING (AWAITING_TRANSFER).
+  deposit: {
+    NEW: 'orders.result.deposit',
+    PENDING: 'orders.result.deposit',
+    COMPLETE: 'orders.result.depositDone',
+  },
+  topUp: {
+    NEW: 'orders.result.topUp',
+    PENDING: 'orders.result.topUpMoving',
+    COMPLETE: 'orders.result.topUpDone',
+  },
+}
+export function orderHeadline(type: OrderType, status: OrderStatus): MessageKey {
+  switch (status) {
+    case 'CANCELED':
+      return 'orders.result.canceled'
+    case 'FAILED':
+    case 'ERROR':
+      return 'orders.result.failed'
+    case 'NEW':
+    case 'PENDING':
+    case 'COMPLETE':
+      return HEADLINES[orderKind(type)][status]
+  }
+}
+
 /** "You send" / "They receive" and the total's name, as the action has them. */
 export const sideLabels = (t: Translate, kind: OrderKind) => ({
   pay: t(`orders.${kind}.pay`),

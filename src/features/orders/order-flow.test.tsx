@@ -523,7 +523,9 @@ describe('the result’s heading', () => {
     ['FAILED', 'The order did not go through'],
     ['ERROR', 'The order did not go through'],
     ['CANCELED', 'The order is canceled'],
-    ['PENDING', 'Exchange placed'],
+    ['NEW', 'Exchange placed'],
+    ['PENDING', 'Your exchange is under way'],
+    ['COMPLETE', 'Exchange done'],
   ] as const)('of an order %s says %s', async (status, heading) => {
     mockApi({
       'GET /wallets': { body: aPage([WALLET]) },
@@ -607,11 +609,13 @@ describe('the result', () => {
     })
     await toReview(user)
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
-    await screen.findByRole('heading', { name: 'Exchange placed' })
+    await screen.findByRole('heading', { name: /Exchange placed|Your exchange is under way/ })
     expect(
       // Two real 2 s polls: PENDING, then COMPLETE.
       await screen.findByText('Complete', { selector: '[role=status]' }, { timeout: 10_000 }),
     ).toBeInTheDocument()
+    // The headline follows the order: it says the exchange is done once it is.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Exchange done')
     const reads = api.to(`GET /orders/${anOrder().id}`).length
     await new Promise((resolve) => setTimeout(resolve, 2500))
     expect(api.to(`GET /orders/${anOrder().id}`)).toHaveLength(reads)

@@ -434,6 +434,14 @@ describe('an order', () => {
     expect(timeline).not.toHaveTextContent(/[A-Za-z]{4,}/)
   })
 
+  it('of a completed bank deposit says the money arrived, and shows no bank details to pay again', async () => {
+    renderOrder(anOrder({ order_type: 'DEPOSIT_FIAT_SEPA', status: 'COMPLETE' }))
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Your deposit arrived' }),
+    ).toBeInTheDocument()
+    expect(screen.queryByText(/send your bank transfer/i)).toBeNull()
+  })
+
   it('cannot be canceled offline', async () => {
     renderOrder(anOrder())
     const cancel = await screen.findByRole('button', { name: 'Cancel the order' })
