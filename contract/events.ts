@@ -144,6 +144,13 @@ export type PushConfig = Static<typeof PushConfig>
 export const PushSubscriptionBody = Type.Object(
   {
     endpoint: Type.String({ format: 'uri', maxLength: 2048 }),
+    /**
+     * When the push service will drop the subscription (ms since the epoch),
+     * or null for never, as `PushSubscription.toJSON()` gives it (Chromium:
+     * null). Not kept: an expired subscription's push answers 404/410, and
+     * that forgets it.
+     */
+    expirationTime: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     keys: Type.Object(
       {
         p256dh: Type.String({ minLength: 1, maxLength: 256 }),

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto'
 import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import { signInAsDemo } from '../support/demo-routes.ts'
@@ -175,4 +176,62 @@ test('Profile’s switch asks the browser for permission, and says so when it is
   await expect
     .poll(() => page.getByRole('checkbox', { name: 'Card refunds' }).isChecked())
     .toBe(false)
+})
+
+/**
+ * A subscription exactly as Chromium's PushSubscription.toJSON() gives it:
+ * an FCM endpoint, `expirationTime: null`, the P-256 key and auth secret in
+ * base64url, in this order. Headless Chromium cannot reach FCM here, so the
+ * page's PushManager answers with it (a real key pair: the server may check it).
+ */
+function chromiumSubscription() {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('base64url')}:APA91b${randomBytes(100).toString('base64url')}`,
+    expirationTime: null,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  }
+}
+
+test('Profile’s switch turns push on with what Chromium’s PushSubscription.toJSON() gives', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  await context.grantPermissions(['notifications'], { origin: session.server.url })
+  const shape = chromiumSubscription()
+  await context.addInitScript((json) => {
+    let current: PushSubscription | null = null
+    PushManager.prototype.getSubscription = async () => current
+    PushManager.prototype.subscribe = async () => {
+      current = {
+        endpoint: json.endpoint,
+        expirationTime: json.expirationTime,
+        toJSON: () => JSON.parse(JSON.stringify(json)),
+        unsubscribe: async () => {
+          current = null
+          return true
+        },
+      } as unknown as PushSubscription
+      return current
+    }
+  }, shape)
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await waitForServiceWorkerControl(page)
+  await page.goto(`${session.server.url}/profile`)
+  await page.getByTestId('push-state').getByText('Off for this device').waitFor()
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' && response.url().endsWith('/push/subscriptions'),
+  )
+  await page.getByRole('button', { name: 'Turn on' }).click()
+  const response = await answered
+  expect(response.request().postDataJSON()).toEqual(shape)
+  expect(response.status()).toBe(204)
+  await page.getByTestId('push-state').getByText('On for this device').waitFor()
+  // Off again: the dispatcher has no unreachable push service to try for the tests after.
+  await page.getByRole('button', { name: 'Turn off' }).click()
+  await page.getByTestId('push-state').getByText('Off for this device').waitFor()
 })
