@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { TenantConfig } from '../../contract/tenants.ts'
-import { meQuery, userDataQuery } from '../features/profile/queries.ts'
+import { meQuery, userDataQuery } from '../queries/user.ts'
 import { hasSession } from '../net/session.ts'
 import { paths } from '../paths.ts'
 import { displayCurrency } from '../queries/display-currency.ts'

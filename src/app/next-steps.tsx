@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
 import { cardsQuery } from '../features/cards/queries.ts'
-import { meQuery } from '../features/profile/queries.ts'
+import { meQuery } from '../queries/user.ts'
 import { isZero } from '../features/wallets/balance-list.tsx'
 import type { MessageKey } from '../i18n/en.ts'
 import { useI18n } from '../i18n/i18n.tsx'

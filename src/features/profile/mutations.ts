@@ -9,7 +9,7 @@ import type {
 import type { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import { api } from '../../net/api.ts'
 import type { CodeCheck } from '../../ui/otp-steps.tsx'
-import { userKeys } from './queries.ts'
+import { userKeys } from '../../queries/user.ts'
 
 /** Sends only what changed; the answer is the whole profile as now stored. */
 export function useUpdateUserData() {

@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
-import { meQuery, userDataQuery } from './queries.ts'
+import { meQuery, userDataQuery } from '../../queries/user.ts'
 
 /**
  * The Profile tab: who you are and where your verification stands, the
