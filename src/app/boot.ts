@@ -1,10 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { TenantConfig } from '../../contract/tenants.ts'
-import { meQuery, userDataQuery } from '../queries/user.ts'
 import { hasSession } from '../net/session.ts'
 import { paths } from '../paths.ts'
 import { displayCurrency } from '../queries/display-currency.ts'
 import { tenantConfigQuery, tenantKeys } from '../queries/tenant.ts'
+import { meQuery, userDataQuery } from '../queries/user.ts'
 import { currenciesQuery, ratesQuery, walletsQuery } from '../queries/wallets.ts'
 
 /**

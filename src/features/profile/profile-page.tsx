@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { href, paths } from '../../paths.ts'
+import { meQuery, userDataQuery } from '../../queries/user.ts'
 import { isTelegram } from '../../telegram/launch.ts'
 import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
@@ -12,7 +13,6 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
-import { meQuery, userDataQuery } from '../../queries/user.ts'
 
 /**
  * The Profile tab: who you are and where your verification stands, the
