@@ -122,6 +122,8 @@ export const ActivityItem = Type.Object({
   /** A bank deposit's payment reference. */
   reference: Nullable(Type.String()),
   tx_hash: Nullable(Type.String()),
+  /** The note the payer typed on the order ("Rent for May"), on the payee's item too; `q` finds it. */
+  note: Nullable(Type.String()),
   /** Crypto deposits: confirmations so far, and how many complete it. */
   confirmations: Nullable(Type.Integer()),
   required_confirmations: Nullable(Type.Integer()),
@@ -177,7 +179,7 @@ export const ACTIVITY_MAX_LIMIT = 100
  * included), `card_id`, `fiat_account_id`; `type`; `currency` (a code, any
  * letter case, of the amount or what was received); `q` (words in the
  * merchant, the counterparty, the currencies, the card's last four, the
- * reference or the address, any case).
+ * reference, the address or the note, any case).
  */
 export const ActivityQuery = Type.Object({
   wallet_uuid: Type.Optional(Uuid),

@@ -1465,6 +1465,7 @@ export const en = {
   'activity.detail.total': 'Total',
   'activity.detail.rate': 'Rate',
   'activity.detail.arrived': 'You got',
+  'activity.detail.note': 'Note',
   'activity.detail.reference': 'Reference',
   'activity.detail.progress': 'Progress',
   'activity.detail.openOrder': 'Open the order',

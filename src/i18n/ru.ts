@@ -1463,6 +1463,7 @@ export const ru: Messages = {
   'activity.detail.total': 'Итого',
   'activity.detail.rate': 'Курс',
   'activity.detail.arrived': 'Вы получили',
+  'activity.detail.note': 'Комментарий',
   'activity.detail.reference': 'Назначение платежа',
   'activity.detail.progress': 'Ход операции',
   'activity.detail.openOrder': 'Открыть заявку',

@@ -22,6 +22,7 @@ import {
   insertDestination,
   type OrderUser,
   orderUser,
+  place,
   placed,
   plus,
   quote,
@@ -380,7 +381,8 @@ describeServer('the activity feed: one item per thing that happened', () => {
     ])
   })
 
-  it('an internal transfer is a send for the payer and a receive for the payee, one item each', async () => {
+  /** A quote for 50 USDT from a funded person's wallet into another person's, by its address. */
+  async function transferBetweenPeople() {
     const sender = await orderUser(app)
     const receiver = await orderUser(app)
     await fund(app.db, sender.walletId, CUR.USDT_TRON, '80')
@@ -391,6 +393,11 @@ describeServer('the activity feed: one item per thing that happened', () => {
       address,
       amount_from: '50',
     })
+    return { sender, receiver, address, q }
+  }
+
+  it('an internal transfer is a send for the payer and a receive for the payee, one item each', async () => {
+    const { sender, receiver, address, q } = await transferBetweenPeople()
     await placed(app, sender, q)
     // Nothing shows for the payee before the money has arrived.
     expect(await everything(receiver.token)).toEqual([])
@@ -412,6 +419,26 @@ describeServer('the activity feed: one item per thing that happened', () => {
     expect((await detail(sender.token, sent.id)).records.map((r) => r.wallet_uuid)).toEqual([
       sender.walletId,
     ])
+  })
+
+  it('the note typed on a transfer is on both sides’ items, their detail and their search', async () => {
+    const { sender, receiver, q } = await transferBetweenPeople()
+    const response = await place(app, sender, q.order_type, {
+      quote_id: q.quote_id,
+      note: 'Rent for May',
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    await app.jobs.runDue({ now: new Date() })
+
+    const sent = await only(sender, 'send')
+    expect(sent.note).toBe('Rent for May')
+    expect((await detail(sender.token, sent.id)).note).toBe('Rent for May')
+    expect((await feed(sender.token, { q: 'RENT for' })).data.map((i) => i.id)).toEqual([sent.id])
+    expect((await feed(sender.token, { q: 'rent for june' })).data).toEqual([])
+    // The payee reads it too, as a bank payout's payee reads the reference on their statement.
+    const received = await only(receiver, 'receive')
+    expect(received.note).toBe('Rent for May')
+    expect((await feed(receiver.token, { q: 'rent' })).data.map((i) => i.id)).toEqual([received.id])
   })
 
   it('between two of the person’s own wallets is one transfer item, in both wallets', async () => {

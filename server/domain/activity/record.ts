@@ -44,6 +44,7 @@ type Order = Pick<
   | 'fiat_account_id'
   | 'deposit_reference'
   | 'tx_hash'
+  | 'note'
   | 'failure_code'
   | 'created_at'
 >
@@ -132,6 +133,7 @@ export async function orderPlacedItem(
     address: payee?.kind === 'bank_account' ? payee.iban : target.address,
     reference: order.deposit_reference,
     tx_hash: order.tx_hash,
+    note: order.note,
     failure_code: order.failure_code,
     created_at: order.created_at,
     updated_at: at,
@@ -175,6 +177,8 @@ export async function orderCompleted(trx: Trx, order: Order, at: Date): Promise<
     currency_uuid: order.to_currency_uuid,
     amount_minor: order.amount_to_minor,
     counterparty_name: await repo.personName(trx, order.user_id),
+    // The payer's note reaches the payee, as a bank payout's reference reaches their statement.
+    note: order.note,
     timeline: JSON.stringify([event('complete', 'DELIVERED_TO_WALLET', at)]),
     created_at: at,
     updated_at: at,

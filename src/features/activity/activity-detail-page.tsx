@@ -148,6 +148,7 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
       item.counterparty_name,
     ])
   }
+  if (item.note) rows.push([t('activity.detail.note'), item.note])
   if (item.address) {
     rows.push([
       item.type === 'deposit' && item.amount.chain !== null

@@ -111,6 +111,8 @@ export function ActivityRow(props: { item: ActivityItem; perspective?: Perspecti
               {refundedInPart && ` · ${t('activity.status.partlyRefunded')}`}
             </>
           )}
+          {/* The person's own words name a payment best: "Rent for May", cut to the line. */}
+          {item.note && ` · ${item.note}`}
         </span>
       </span>
       <span className="activity-row-amounts">

@@ -52,6 +52,7 @@ const anItem = (overrides: Partial<ActivityItem> = {}): ActivityItem => ({
   address: null,
   reference: null,
   tx_hash: null,
+  note: null,
   confirmations: null,
   required_confirmations: null,
   fee_kind: null,
