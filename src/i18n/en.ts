@@ -209,6 +209,7 @@ export const en = {
   'wallets.pending': 'Pending',
   'wallets.pendingAmount': '{amount} pending',
 
+  'wallet.unnamedCard': 'Card',
   'wallet.type.business': 'Business',
   'wallet.type.personal': 'Personal',
   'wallet.type.p2p': 'P2P',
@@ -638,6 +639,15 @@ export const en = {
   'cards.accounts.noCards': 'No cards on this account yet.',
   'cards.accounts.issue': 'Issue a card on this account',
   'cards.accounts.topUp': 'Top up',
+  'cards.addMoney.open': 'Add money',
+  'cards.addMoney.title': 'Add money to this card',
+  'cards.addMoney.issuedTitle': 'Your card is ready',
+  'cards.addMoney.issuedLead': 'Add money to it to start paying.',
+  'cards.addMoney.fromWallet': 'From your wallet',
+  'cards.addMoney.fromWalletLead':
+    'Pay with {currency}, or with USDT or USDC converted at the quoted rate. You see the fee and what reaches the card before you confirm.',
+  'cards.addMoney.topUp': 'Top up from a wallet',
+  'cards.addMoney.later': 'Not now',
   'cards.bank.title': 'Pay in by bank transfer',
   'cards.bank.lead':
     'Send {currency} to this account from any bank in the SEPA area. Transfers arrive within one business day, instant ones in seconds.',
@@ -756,6 +766,7 @@ export const en = {
   'orders.bank.after':
     'Your wallet receives the money when the transfer arrives. This page and your orders show when it does.',
 
+  'orders.topUp.backToCard': 'Back to the card',
   'orders.topUp.title': 'Top up a card account',
   'orders.topUp.pay': 'You pay',
   'orders.topUp.receive': 'The card account gets',
@@ -1457,6 +1468,10 @@ export const en = {
   'activity.detail.why': 'What happened',
   'activity.detail.confirmations': 'Confirmations',
   'activity.detail.confirmationsValue': '{count} of {of}',
+  'activity.detail.gave': 'You gave',
+  'activity.detail.cardGot': 'The card got',
+  'activity.topUp.toCard': '{amount} to the card',
+  'activity.topUp.fee': '{amount} fee',
   'activity.detail.paid': 'You paid',
   'activity.detail.received': 'You received',
   'activity.detail.amount': 'Amount',

@@ -209,6 +209,7 @@ export const ru: Messages = {
   'wallets.pending': 'В обработке',
   'wallets.pendingAmount': '{amount} в обработке',
 
+  'wallet.unnamedCard': 'Карта',
   'wallet.type.business': 'Бизнес',
   'wallet.type.personal': 'Личный',
   'wallet.type.p2p': 'P2P',
@@ -638,6 +639,15 @@ export const ru: Messages = {
   'cards.accounts.noCards': 'К этому счёту пока не выпущено карт.',
   'cards.accounts.issue': 'Выпустить карту к этому счёту',
   'cards.accounts.topUp': 'Пополнить',
+  'cards.addMoney.open': 'Пополнить',
+  'cards.addMoney.title': 'Пополнить карту',
+  'cards.addMoney.issuedTitle': 'Карта готова',
+  'cards.addMoney.issuedLead': 'Пополните её, чтобы начать платить.',
+  'cards.addMoney.fromWallet': 'С кошелька',
+  'cards.addMoney.fromWalletLead':
+    'В {currency} или в USDT и USDC по курсу котировки. Комиссию и сумму, которая придёт на карту, вы увидите до подтверждения.',
+  'cards.addMoney.topUp': 'Пополнить с кошелька',
+  'cards.addMoney.later': 'Не сейчас',
   'cards.bank.title': 'Пополнение банковским переводом',
   'cards.bank.lead':
     'Отправьте {currency} на этот счёт из любого банка зоны SEPA. Перевод приходит в течение рабочего дня, мгновенный — за секунды.',
@@ -757,6 +767,7 @@ export const ru: Messages = {
   'orders.bank.after':
     'Деньги поступят в кошелёк, когда придёт перевод. Это будет видно здесь и в списке заявок.',
 
+  'orders.topUp.backToCard': 'Назад к карте',
   'orders.topUp.title': 'Пополнить карточный счёт',
   'orders.topUp.pay': 'Вы платите',
   'orders.topUp.receive': 'Поступит на карточный счёт',
@@ -1455,6 +1466,10 @@ export const ru: Messages = {
   'activity.detail.why': 'Что случилось',
   'activity.detail.confirmations': 'Подтверждения',
   'activity.detail.confirmationsValue': '{count} из {of}',
+  'activity.detail.gave': 'Вы отдали',
+  'activity.detail.cardGot': 'Пришло на карту',
+  'activity.topUp.toCard': '{amount} на карту',
+  'activity.topUp.fee': 'комиссия {amount}',
   'activity.detail.paid': 'Вы отдали',
   'activity.detail.received': 'Вы получили',
   'activity.detail.amount': 'Сумма',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityPage, ActivityType } from '../../../contract/activity.ts'
 import type { Merchant } from '../../../contract/card-transactions.ts'
+import type { Card } from '../../../contract/cards.ts'
 import type { TransactionList } from '../../../contract/wallets.ts'
 import {
   bearer,
@@ -13,7 +14,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { cardCalls, ok, testCardKeys } from '../cards/card-test-support.ts'
+import { cardCalls, ok, PREPAID, testCardKeys } from '../cards/card-test-support.ts'
 import {
   CUR,
   feeSum,
@@ -48,7 +49,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   })
   afterAll(() => app?.close())
 
-  const { fundedCard } = cardCalls(() => app)
+  const { fundedCard, call } = cardCalls(() => app)
 
   const { get, feed, everything, detail, network, deposit } = activityCalls(() => app)
 
@@ -439,6 +440,37 @@ describeServer('the activity feed: one item per thing that happened', () => {
     const received = await only(receiver, 'receive')
     expect(received.note).toBe('Rent for May')
     expect((await feed(receiver.token, { q: 'rent' })).data.map((i) => i.id)).toEqual([received.id])
+  })
+
+  it('a top-up onto a stand-alone card’s own account is that card’s: named by it, in its feed', async () => {
+    const user = await orderUser(app)
+    const card = ok<Card>(
+      await call(user.token, 'POST', '/issuing/cards/create', {
+        wallet_uuid: user.walletId,
+        program_id: PREPAID,
+        form_factor: 'VIRTUAL',
+      }),
+      201,
+    )
+    await fund(app.db, user.walletId, CUR.EUR, '300.00')
+    const q = await quote(app, user, {
+      order_type: 'TRANSFER_CARD_PREPAID',
+      from_uuid: CUR.EUR,
+      fiat_account_id: card.fiat_account.id,
+      amount_from: '200.00',
+    })
+    await placed(app, user, q)
+    const topUp = (await everything(user.token, { type: 'card_top_up' }))[0]!
+    expect(topUp).toMatchObject({
+      card_id: card.id,
+      card_last4: card.last4,
+      fiat_account_id: card.fiat_account.id,
+      direction: 'own',
+      amount: { amount: '200.00', currency: 'EUR' },
+    })
+    expect((await everything(user.token, { card_id: card.id })).map((i) => i.id)).toContain(
+      topUp.id,
+    )
   })
 
   it('between two of the person’s own wallets is one transfer item, in both wallets', async () => {

@@ -189,3 +189,43 @@ describe('a payment’s note', () => {
     expect(label.nextSibling).toHaveTextContent('Rent for May')
   })
 })
+
+describe('a card top-up', () => {
+  const topUp: ActivityItem = {
+    ...exchange,
+    id: '0190b0a4-0000-7000-8000-00000000aa04',
+    type: 'card_top_up',
+    card_last4: '3044',
+    amount: side('EUR', '200', null),
+    fee: side('EUR', '2', null),
+    total: side('EUR', '202', null),
+    received: side('EUR', '200', null),
+    rate: null,
+  }
+
+  it('is one movement on its row: what the person gave, what the card got, the fee named', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /activity': { body: page([topUp]) },
+    })
+    renderApp(<ActivityPage />, { path: '/activity' })
+    const [row] = await screen.findAllByTestId('activity-row')
+    expect(row).toHaveTextContent('Top-up of card ·· 3044')
+    expect(row).toHaveTextContent('−€202.00')
+    expect(row).toHaveTextContent('€200.00 to the card')
+    expect(row).toHaveTextContent('€2.00 fee')
+    expect(row).not.toHaveTextContent('+€200.00')
+  })
+
+  it('says on its detail what was given, the fee and what the card got', async () => {
+    const detail: ActivityDetail = { ...topUp, timeline: [], records: [], card_transactions: [] }
+    mockApi({ [`GET /activity/${topUp.id}`]: { body: detail } })
+    renderApp(<ActivityDetailPage id={topUp.id} />, { path: `/activity/${topUp.id}` })
+    const value = async (label: string) => (await screen.findByText(label)).nextSibling
+    expect(await value('You gave')).toHaveTextContent('€202.00')
+    expect(await value('Fee')).toHaveTextContent('€2.00')
+    expect(await value('The card got')).toHaveTextContent('€200.00')
+    expect(screen.getByTestId('activity-amount')).toHaveTextContent('−€202.00')
+    expect(screen.queryByText('You got')).toBeNull()
+  })
+})

@@ -8,7 +8,7 @@ import { ORDER_EVENT_CODES } from '../../../contract/order-event-codes.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
-import type { MoneySign } from '../../i18n/money.ts'
+import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
 /*
  * An activity item in people's words (EXPERIENCE.md, "People's words, not the
@@ -158,11 +158,28 @@ export function figures(
         if (perspective.wallet === item.wallet_uuid) return { primary: spent }
         return { primary: { money: item.amount, tone: 'own' } }
       }
-      if (item.type === 'card_top_up') {
-        if (perspective.account) return { primary: arrived }
-        if (perspective.wallet) return { primary: spent }
-      }
+      // A top-up is one movement: the card's feed counts what it got, any
+      // other what the person gave; topUpWords says the other side in words.
+      if (item.type === 'card_top_up') return { primary: perspective.account ? arrived : spent }
       return { primary: arrived, secondary: spent }
+  }
+}
+
+/**
+ * What a card top-up gave the card and what it cost, in words, under what the
+ * person gave: "€200.00 to the card" and "€2.00 fee" — one movement, never a
+ * second signed amount beside the first. Nothing for any other item.
+ */
+export function topUpWords(
+  t: Translate,
+  language: Language,
+  item: ActivityItem,
+): { toCard: string; fee?: string } | undefined {
+  if (item.type !== 'card_top_up' || item.received === null) return undefined
+  const money = (side: MoneySide) => formatMoney(language, side)
+  return {
+    toCard: t('activity.topUp.toCard', { amount: money(item.received) }),
+    ...(item.fee && { fee: t('activity.topUp.fee', { amount: money(item.fee) }) }),
   }
 }
 

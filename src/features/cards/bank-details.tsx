@@ -13,10 +13,13 @@ import { type CopyField, CopyFields, inFours } from '../../ui/copy-button.tsx'
 export function BankDetails(props: {
   details: FiatAccountBankDetails
   account: Pick<FiatAccount, 'currency' | 'status'>
+  /** A part of a sheet ("Add money" on a card) rather than a card of a page. */
+  part?: boolean
 }) {
   const { t } = useI18n()
   const titleId = useId()
   const { details } = props
+  const Heading = props.part ? 'h3' : 'h2'
   const rows: CopyField[] = [
     { label: t('cards.bank.holder'), value: details.account_holder },
     { label: t('cards.bank.iban'), value: details.iban, shown: inFours(details.iban) },
@@ -24,8 +27,8 @@ export function BankDetails(props: {
     { label: t('cards.bank.bankName'), value: details.bank_name },
   ]
   return (
-    <section className="card stack" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t('cards.bank.title')}</h2>
+    <section className={props.part ? 'stack sheet-part' : 'card stack'} aria-labelledby={titleId}>
+      <Heading id={titleId}>{t('cards.bank.title')}</Heading>
       <p className="muted">{t('cards.bank.lead', { currency: props.account.currency })}</p>
       {props.account.status !== 'ACTIVE' && (
         <p className="alert alert-warning" role="note">

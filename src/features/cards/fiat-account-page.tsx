@@ -52,7 +52,7 @@ function Account(props: { account: FiatAccount; back: Back }) {
   const active = account.status === 'ACTIVE'
   return (
     <>
-      <PageHeader title={accountName(account)} back={props.back} />
+      <PageHeader title={accountName(t, account)} back={props.back} />
       <dl className="fields">
         <div className="field-row">
           <dt>{t('cards.balance')}</dt>

@@ -87,6 +87,8 @@ export interface OrderFlowProps {
    * must show what was priced) and when placing says the destination changed or went.
    */
   refreshTarget?: () => void
+  /** Where the result's "Done" leads, when not the wallet (a card the top-up was opened from). */
+  done?: string | undefined
 }
 
 /**
@@ -224,7 +226,7 @@ export function OrderFlow(props: OrderFlowProps) {
     } else navigate(result, { replace: true })
   }
 
-  if (step === 'result') return <OrderResult orderId={placedId!} />
+  if (step === 'result') return <OrderResult orderId={placedId!} done={props.done} />
 
   if (step === 'review' && review) {
     const refresh = async (why: 'price' | 'destination') => {

@@ -15,10 +15,14 @@ import { useLiveOrder } from './use-live-order.ts'
 /**
  * The last step of a money action: the order placed, its status following
  * the server live until it is final, a deposit's bank details, a link to the
- * order, and "Done". Read by id (the money screen's `?order=`), so a reload
+ * order, and "Done" (back to the wallet, or to where the flow was opened). Read by id (the money screen's `?order=`), so a reload
  * shows it again, bank details included.
  */
-export function OrderResult(props: { orderId: string }) {
+export function OrderResult(props: {
+  orderId: string
+  /** Where "Done" leads; the order's wallet unless the flow was opened elsewhere (a card). */
+  done?: string | undefined
+}) {
   const { t } = useI18n()
   const [, navigate] = useLocation()
   const order = useLiveOrder(props.orderId)
@@ -56,7 +60,7 @@ export function OrderResult(props: { orderId: string }) {
         <StatusTimeline order={current} />
       </section>
       <Link href={href.order(current.id)}>{t('orders.result.view')}</Link>
-      <Button block onClick={() => navigate(href.wallet(current.wallet_uuid))}>
+      <Button block onClick={() => navigate(props.done ?? href.wallet(current.wallet_uuid))}>
         {t('orders.result.done')}
       </Button>
     </section>

@@ -55,7 +55,7 @@ export function useTargetText(order: Targeted): string {
       )
       return account
         ? t('orders.target.fiatAccount', {
-            program: accountName(account),
+            program: accountName(t, account),
             currency: account.currency,
           })
         : t('orders.target.cardAccount', { currency: order.to.currency })

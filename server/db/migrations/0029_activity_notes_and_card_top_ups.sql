@@ -1,4 +1,4 @@
--- Issue 27: the note a person types on a transfer ("Rent for May") is part
+-- Issue 27. The note a person types on a transfer ("Rent for May") is part
 -- of what happened: it shows wherever the item does and `q` finds it. The
 -- payer's item carries it, and so does the payee's `receive` item of a
 -- transfer to another person's wallet (as a bank payout's reference reaches
@@ -27,3 +27,11 @@ create trigger activities_search
 update activities a set note = o.note
 from orders o
 where a.source_type = 'order' and a.source_id = o.id and o.note is not null;
+
+-- A top-up onto a stand-alone card's own account is that card's: in the
+-- card's feed, named by its last four (activity/record.ts orderPlacedItem
+-- writes it so from now on). The ones written before, too.
+update activities a set card_id = k.id, card_last4 = k.last4
+from cards k
+where a.type = 'card_top_up' and a.card_id is null and a.fiat_account_id = k.fiat_account_id
+  and k.stand_alone;
