@@ -3,17 +3,11 @@ import type { EventEnvelope, EventKind, PushMessage } from '../../../contract/ev
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
+import { eventMessage, openButtonText } from './messages.ts'
 import { DISPATCH_JOB } from './outbox.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
-import {
-  deliveryBackoffMs,
-  endpointWants,
-  eventMessage,
-  eventPath,
-  MAX_DELIVERY_ATTEMPTS,
-  openButtonText,
-} from './rules.ts'
+import { deliveryBackoffMs, endpointWants, eventPath, MAX_DELIVERY_ATTEMPTS } from './rules.ts'
 import type { Resolve } from './ssrf.ts'
 import { postWebhook, signedHeaders } from './webhook-client.ts'
 

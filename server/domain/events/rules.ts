@@ -1,8 +1,9 @@
 import type { EventKind } from '../../../contract/events.ts'
 
 /**
- * Pure rules of the event pipeline: which screen an event is about, what a
- * push or bot message says, who may hear it, and how deliveries retry.
+ * Pure rules of the event pipeline: which screen an event is about, who may
+ * hear it, and how deliveries retry. What a push or bot message says is
+ * messages.ts.
  */
 
 type Data = Record<string, unknown>
@@ -32,101 +33,6 @@ export function eventPath(kind: EventKind, data: Data): string {
       return '/profile'
   }
 }
-
-export type Language = 'en' | 'ru'
-
-const money = (data: Data) => `${text(data, 'amount')} ${text(data, 'currency')}`.trim()
-const orderMoney = (data: Data) =>
-  `${text(data, 'from_amount')} ${text(data, 'from_currency')} → ${text(data, 'to_amount')} ${text(data, 'to_currency')}`
-
-/** What a push notification or a bot message says, in the person's language. */
-export function eventMessage(
-  kind: EventKind,
-  data: Data,
-  language: Language,
-): { title: string; body: string } {
-  const ru = language === 'ru'
-  switch (kind) {
-    case 'card.authorization.approved':
-      return {
-        title: ru ? 'Оплата картой' : 'Card payment',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
-      }
-    case 'card.authorization.declined':
-      return {
-        title: ru ? 'Оплата картой отклонена' : 'Card payment declined',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
-      }
-    case 'card.transaction.settled':
-      return {
-        title: ru ? 'Оплата картой проведена' : 'Card payment settled',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
-      }
-    case 'card.transaction.refunded':
-      return {
-        title: ru ? 'Возврат на карту' : 'Card refund',
-        body: `${text(data, 'merchant_name')}: +${money(data)}`,
-      }
-    case 'deposit.detected':
-      return {
-        title: ru ? 'Входящий перевод' : 'Incoming deposit',
-        body: ru ? `${money(data)} в пути` : `${money(data)} on its way`,
-      }
-    case 'deposit.confirmed':
-      return {
-        title: ru ? 'Перевод зачислен' : 'Deposit received',
-        body: ru ? `${money(data)} зачислено` : `${money(data)} arrived`,
-      }
-    case 'order.completed':
-      return { title: ru ? 'Заявка исполнена' : 'Order completed', body: orderMoney(data) }
-    case 'order.failed':
-      return { title: ru ? 'Заявка не исполнена' : 'Order failed', body: orderMoney(data) }
-    case 'kyc.status_changed':
-      return {
-        title: ru ? 'Проверка личности' : 'Identity verification',
-        body: kycLine(String(data.status), ru),
-      }
-    case 'security.sign_in_new_device':
-      return {
-        title: ru ? 'Вход с нового устройства' : 'Sign-in from a new device',
-        body: ru
-          ? 'Если это были не вы, смените пароль.'
-          : 'If this wasn’t you, change your password.',
-      }
-    case 'security.api_key_created':
-      return {
-        title: ru ? 'Создан API-ключ' : 'API key created',
-        body: text(data, 'name'),
-      }
-    case 'security.contact_changed':
-      return {
-        title:
-          data.contact === 'email'
-            ? ru
-              ? 'Изменён e-mail'
-              : 'E-mail changed'
-            : ru
-              ? 'Изменён телефон'
-              : 'Phone changed',
-        body: text(data, 'masked'),
-      }
-  }
-}
-
-function kycLine(status: string, ru: boolean): string {
-  switch (status) {
-    case 'APPROVED':
-      return ru ? 'Личность подтверждена' : 'You’re verified'
-    case 'PENDING':
-    case 'HOLD':
-      return ru ? 'Документы на проверке' : 'Your documents are being checked'
-    default:
-      return ru ? 'Нужно ваше внимание' : 'Your verification needs attention'
-  }
-}
-
-/** The button under a bot message. */
-export const openButtonText = (language: Language) => (language === 'ru' ? 'Открыть' : 'Open')
 
 /** An endpoint hears a kind when it is enabled and lists it (an empty list: every kind). */
 export const endpointWants = (

@@ -4,6 +4,7 @@ import type {
   ActivityStatus,
   ActivityType,
 } from '../../../contract/activity.ts'
+import { shortAddress } from '../../../contract/display-rules.ts'
 import { ORDER_EVENT_CODES } from '../../../contract/order-event-codes.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
@@ -70,11 +71,7 @@ export function activityTitle(t: Translate, item: ActivityItem): string {
   }
 }
 
-/** A chain address shortened in the middle ("0x52f1…9a3c"); the full value is on copy. */
-export function shortAddress(address: string): string {
-  if (address.length <= 14) return address
-  return `${address.slice(0, 6)}…${address.slice(-4)}`
-}
+export { shortAddress }
 
 /** Where an item stands in a word, or undefined when it is simply done (then the row says its time). */
 export function statusText(t: Translate, item: ActivityItem): string | undefined {

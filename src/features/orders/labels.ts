@@ -1,3 +1,4 @@
+import { ORDER_KINDS, type OrderKind } from '../../../contract/display-rules.ts'
 import type { FeeKind, OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
@@ -66,19 +67,9 @@ const FAILURES: Record<string, MessageKey> = {
 export const failureText = (t: Translate, code: string) =>
   t(FAILURES[code] ?? 'orders.failure.other')
 
+export type { OrderKind }
 /** Which money action an order type belongs to: the words around its amounts follow it. */
-export type OrderKind = 'send' | 'exchange' | 'deposit' | 'topUp'
-const KIND: Record<OrderType, OrderKind> = {
-  DEPOSIT_FIAT_SEPA: 'deposit',
-  DEPOSIT_FIAT_SWIFT: 'deposit',
-  WITHDRAWAL_FIAT_SEPA: 'send',
-  WITHDRAWAL_CRYPTO: 'send',
-  EXCHANGE_CRYPTO_INTERNAL: 'exchange',
-  TRANSFER_CARD_PREPAID: 'topUp',
-  TRANSFER_CARD_SUBACCOUNT: 'topUp',
-  TRANSFER_CARD_WHOLESALE: 'topUp',
-}
-export const orderKind = (type: OrderType) => KIND[type]
+export const orderKind = (type: OrderType) => ORDER_KINDS[type]
 
 /**
  * What an order's page says first, for its kind and where it stands: a bank
