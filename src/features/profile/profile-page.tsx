@@ -13,11 +13,12 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
+import { ThemeChoice } from './theme-choice.tsx'
 
 /**
- * The Profile tab: who you are and where your verification stands, the
- * places that live under this tab on a phone (verification, accounts,
- * counterparties, the developer area), contacts, details and sign-out.
+ * The Profile tab: who you are, the places that live under this tab on a
+ * phone (verification and where it stands, accounts, counterparties, the
+ * developer area), contacts, details, the theme and sign-out.
  */
 export default function ProfilePage(props: {
   /** The notification settings, from their own feature (composed in src/app/routes.tsx). */
@@ -53,8 +54,10 @@ export default function ProfilePage(props: {
       key: 'verify',
       to: paths.verify,
       icon: ShieldIcon,
-      title: t(user.kyc_status === 'APPROVED' ? 'profile.verified' : 'kyc.profile.verify'),
-      explain: t(`kyc.${user.kyc_status}`),
+      // Verified is said once: the title says it, the line says what is behind it.
+      ...(user.kyc_status === 'APPROVED'
+        ? { title: t('profile.verified'), explain: t('profile.verifiedLead') }
+        : { title: t('kyc.profile.verify'), explain: t(`kyc.${user.kyc_status}`) }),
     },
     {
       key: 'security',
@@ -90,9 +93,8 @@ export default function ProfilePage(props: {
       <PageHeader id="profile-title" title={t('profile.title')} />
       <section className="card stack profile-card" aria-labelledby="profile-title">
         <p className="profile-name">{name || t('profile.noName')}</p>
+        {/* The verification's status is said once, by its row below. */}
         <dl className="details">
-          <dt>{t('profile.verification')}</dt>
-          <dd>{t(`kyc.${user.kyc_status}`)}</dd>
           <dt>{t('profile.memberSince')}</dt>
           <dd>{formatDate(user.created_at)}</dd>
         </dl>
@@ -108,6 +110,7 @@ export default function ProfilePage(props: {
       <section className="card">
         <PersonalDetails data={details.data} />
       </section>
+      <ThemeChoice />
       {props.sessions}
       {props.notifications}
       {!isTelegram() && (
