@@ -1443,7 +1443,7 @@ export const en = {
   'activity.emptyCard': 'No payments yet. They show up here the moment you pay.',
   'activity.emptyWallet': 'Nothing has happened in this wallet yet.',
   'activity.search.label': 'Search your activity',
-  'activity.search.placeholder': 'Name, currency, card…',
+  'activity.search.placeholder': 'Name, note, card…',
   'activity.filters.open': 'Filters',
   'activity.filters.openCount': 'Filters · {count}',
   'activity.filters.chosen': 'Chosen filters',

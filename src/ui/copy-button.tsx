@@ -2,8 +2,27 @@ import { useEffect, useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { Button } from './components.tsx'
 
-/** Groups of four, as IBANs and addresses are read and compared by eye (copied without the spaces). */
+/**
+ * Groups of four, as IBANs and addresses are read and compared by eye
+ * (copied without the spaces): the app's one grouping, shown in a `.grouped`
+ * element so a line breaks between groups, never inside one.
+ */
 export const inFours = (text: string) => text.replace(/(.{4})(?=.)/g, '$1 ')
+
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/
+
+/**
+ * An address as a detail shows it: an IBAN in fours, broken only between
+ * groups; a chain address as it is, broken anywhere (it has no groups).
+ */
+export function AddressText(props: { value: string; shown?: string }) {
+  const iban = IBAN.test(props.value)
+  return (
+    <code className={iban ? 'address-text grouped' : 'address-text'} title={props.value}>
+      {props.shown ?? (iban ? inFours(props.value) : props.value)}
+    </code>
+  )
+}
 
 /** How long "Copied" stays before the button reads "Copy" again. */
 const FEEDBACK_MS = 2000

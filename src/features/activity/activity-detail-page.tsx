@@ -10,7 +10,7 @@ import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/mo
 import { href } from '../../paths.ts'
 import { activityQuery } from '../../queries/activity.ts'
 import { useDisplayValue } from '../../queries/display-value.ts'
-import { CopyButton } from '../../ui/copy-button.tsx'
+import { AddressText, CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -160,9 +160,10 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
           ? t('activity.detail.fromAccount')
           : t('activity.detail.toAccount'),
       <span key="address" className="copy-line">
-        <code className="address-text" title={item.address}>
-          {item.address.length > 34 ? shortAddress(item.address) : item.address}
-        </code>
+        <AddressText
+          value={item.address}
+          shown={item.address.length > 34 ? shortAddress(item.address) : undefined}
+        />
         <CopyButton text={item.address} />
       </span>,
     ])
