@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { en } from '../../src/i18n/en.ts'
 import { ru } from '../../src/i18n/ru.ts'
 import {
+  DEMO,
   type DemoUrl,
   demoUrls,
   PASSING,
@@ -13,6 +14,7 @@ import {
   VIEWPORTS,
   visit,
 } from '../support/demo-routes.ts'
+import { codeFromOutbox } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 
 /*
@@ -370,6 +372,36 @@ test.each(LANGUAGES)(
       })
       expect(cut, name).toEqual([])
     }
+
     await context.close()
   },
 )
+
+/** Issue 27: an API key's details beside Russian's long terms, at 360 px: never a sliver of a value. */
+test('an API key’s details hold in Russian at 360 px', async () => {
+  const context = await session.newContext({
+    viewport: VIEWPORTS.small,
+    locale: 'ru-RU',
+    serviceWorkers: 'block',
+  })
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await visit(page, '/developer')
+  await page.getByRole('button', { name: ru['dev.keys.create'] }).first().click()
+  await page.getByRole('textbox', { name: ru['dev.form.name'] }).fill('Бухгалтерия')
+  await page.locator('form button[type=submit]').click()
+  // Creating a key needs the second look.
+  const stepUp = page.getByRole('dialog', { name: ru['stepUp.title'] })
+  await stepUp.getByRole('button', { name: ru['stepUp.sendCodeTo'].split('{')[0]! }).click()
+  const code = await codeFromOutbox(session.server.url, DEMO.email, 'step_up')
+  await stepUp.getByRole('textbox', { name: ru['code.label'] }).fill(code)
+  await stepUp.waitFor({ state: 'detached' })
+  await page.locator('.dev-key .details dd').first().waitFor()
+  const squeezed = await page.evaluate(() =>
+    [...document.querySelectorAll('.dev-key .details dd')]
+      .filter((value) => value.getBoundingClientRect().width < 56)
+      .map((value) => value.textContent),
+  )
+  expect(squeezed).toEqual([])
+  await context.close()
+})
