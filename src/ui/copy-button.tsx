@@ -24,6 +24,15 @@ export function AddressText(props: { value: string; shown?: string }) {
   )
 }
 
+/**
+ * A label inside the button's sentence: "Copy address", not "Copy Address";
+ * an acronym or a code (IBAN, BIC, USDT) keeps its capitals.
+ */
+const inSentence = (thing: string, language: string) =>
+  /^\p{Lu}\p{Ll}/u.test(thing)
+    ? thing.charAt(0).toLocaleLowerCase(language) + thing.slice(1)
+    : thing
+
 /** How long "Copied" stays before the button reads "Copy" again. */
 const FEEDBACK_MS = 2000
 
@@ -41,8 +50,9 @@ export function CopyButton(props: {
   /** Reads just "Copy", named "Copy {thing}" for screen readers: where the row's label says what. */
   short?: boolean
 }) {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const [outcome, setOutcome] = useState<'copied' | 'failed'>()
+  const thing = props.thing && inSentence(props.thing, language)
 
   useEffect(() => {
     if (outcome !== 'copied') return
@@ -64,11 +74,9 @@ export function CopyButton(props: {
       <Button
         variant="secondary"
         onClick={copy}
-        aria-label={
-          props.short && props.thing ? t('copy.copyThing', { thing: props.thing }) : undefined
-        }
+        aria-label={props.short && thing ? t('copy.copyThing', { thing }) : undefined}
       >
-        {props.thing && !props.short ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
+        {thing && !props.short ? t('copy.copyThing', { thing }) : t('copy.copy')}
       </Button>
       <span role="status" className="copy-status">
         {outcome === 'copied'

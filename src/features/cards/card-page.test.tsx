@@ -160,7 +160,7 @@ describe('card page: revealing the card details', () => {
     worker.reveal.mockResolvedValue(SECRETS)
     const { user } = renderPage()
     await user.click(await screen.findByRole('button', { name: 'Show card details' }))
-    await user.click(await screen.findByRole('button', { name: 'Copy Card number' }))
+    await user.click(await screen.findByRole('button', { name: 'Copy card number' }))
     expect(await navigator.clipboard.readText()).toBe(SECRETS.pan)
     expect(screen.getByText('Copied. The clipboard is cleared in 30 seconds.')).toBeVisible()
     await act(async () => {

@@ -290,7 +290,7 @@ describe('an order', () => {
     expect(steps).toHaveLength(2)
     expect(steps[1]).toHaveClass('order-step-failure')
     expect(screen.getByText(hash)).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Copy Transaction hash' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Cancel the order' })).toBeNull()
   })
 
