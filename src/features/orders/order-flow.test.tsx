@@ -194,6 +194,29 @@ describe('the live quote', () => {
     expect(api.to('POST /orders/EXCHANGE_CRYPTO_INTERNAL')).toEqual([])
   })
 
+  it('says “more than you have” for more than the wallet holds, not the price’s maximum it also crosses', async () => {
+    const { user } = renderExchange({
+      'GET /orders/calc': {
+        status: 422,
+        body: {
+          type: 'about:blank',
+          title: 'Amount too large',
+          status: 422,
+          code: 'AMOUNT_TOO_LARGE',
+          detail: 'At most 100000 USDT.',
+          limit: { amount: '100000', currency: 'USDT' },
+        },
+      },
+    })
+    await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '250000')
+    await waitFor(() =>
+      expect(amountField()).toHaveAccessibleDescription(
+        'Available: 500\u00a0USDT That is more than you have, fees included.',
+      ),
+    )
+    expect(reviewButton()).toBeDisabled()
+  })
+
   it('checks the decimals of the currency typed in', async () => {
     const { api, user } = renderExchange()
     await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '1.1234567')

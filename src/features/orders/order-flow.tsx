@@ -176,10 +176,14 @@ export function OrderFlow(props: OrderFlowProps) {
   }, [step])
 
   const labels = sideLabels(t, props.kind)
-  const overspent =
-    live.current &&
+  const more = (amount: string) =>
     props.available !== undefined &&
-    compare(parseDecimal(live.quote!.total), parseDecimal(props.available)) > 0
+    compare(parseDecimal(amount), parseDecimal(props.available)) > 0
+  // More than the wallet holds: typed so (whatever bound the price also crosses, this is the one
+  // to fix), or once the price adds the fees.
+  const overspent =
+    (amount.side === 'from' && reading?.ok === true && more(reading.amount)) ||
+    (live.current && more(live.quote!.total))
 
   const canReview = live.current && !live.expired && !overspent && query !== undefined
 
@@ -304,8 +308,8 @@ export function OrderFlow(props: OrderFlowProps) {
   const issue = live.error && !live.updating ? quoteProblem(live.error, t, language) : undefined
   const errorOf = (side: AmountSide) => {
     if (amount.side === side && readingError) return readingError
-    if (amount.side === side && issue?.field === 'amount') return issue.message
     if (side === 'from' && overspent) return t('orders.amount.overspent')
+    if (amount.side === side && issue?.field === 'amount') return issue.message
     return undefined
   }
   const fieldLabel = (side: AmountSide) => {
