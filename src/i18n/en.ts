@@ -682,6 +682,8 @@ export const en = {
 
   'orders.amount.label': '{label} ({currency})',
   'orders.amount.available': 'Available: {amount}',
+  'orders.amount.max': 'Max',
+  'orders.amount.maxName': 'Max: {amount}',
   'orders.amount.overspent': 'That is more than you have, fees included.',
   'orders.amount.receiveFirst': 'We work out what you pay from this amount.',
   'orders.amount.zero': 'Enter an amount above zero.',

@@ -684,6 +684,8 @@ export const ru: Messages = {
 
   'orders.amount.label': '{label} ({currency})',
   'orders.amount.available': 'Доступно: {amount}',
+  'orders.amount.max': 'Макс.',
+  'orders.amount.maxName': 'Макс.: {amount}',
   'orders.amount.overspent': 'Это больше, чем у вас есть, с учётом комиссий.',
   'orders.amount.receiveFirst': 'Сумму к оплате посчитаем от этой.',
   'orders.amount.zero': 'Введите сумму больше нуля.',

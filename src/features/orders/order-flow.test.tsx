@@ -726,3 +726,23 @@ describe('the exchange’s currency picker', () => {
     expect(codes()).toEqual(['USDT'])
   })
 })
+
+describe('the exchange’s amount', () => {
+  it('offers “Max”: the most the wallet pays for with the fee on top, quoted at once', async () => {
+    const { api, user } = renderExchange()
+    await user.click(await screen.findByRole('button', { name: 'Max: 496.517411\u00a0USDT' }))
+    expect(amountField()).toHaveValue('496.517411')
+    await waitFor(() =>
+      expect(api.to('GET /orders/calc').at(-1)?.query.get('amount_from')).toBe('496.517411'),
+    )
+  })
+
+  it('reads its limits rounded to what people read: the minimum up, the maximum down', async () => {
+    renderExchange({
+      'GET /exchange/': {
+        body: aPage([{ ...DIRECTION, min_amount: '5.000836', max_amount: '100016.702789' }]),
+      },
+    })
+    expect(await screen.findByText(/From 5\.01 USDT to 100,016\.7 USDT/)).toBeInTheDocument()
+  })
+})

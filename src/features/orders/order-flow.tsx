@@ -74,6 +74,8 @@ export interface OrderFlowProps {
   to: Side | undefined
   /** What the paying wallet has in `from`; undefined when nothing leaves it (a deposit). */
   available?: string
+  /** The most `available` pays for with the fees on top: offered as "Max" beside it. */
+  max?: string | undefined
   /** The action's own fields: wallet, currencies, destination — with a refused quote's problems on them. */
   fields: ReactNode | ((problems: FieldProblems) => ReactNode)
   /** Said under the amounts: limits, an indicative rate. */
@@ -358,6 +360,18 @@ export function OrderFlow(props: OrderFlowProps) {
               : undefined
           }
         />
+        {props.max && props.from && (
+          <Button
+            variant="quiet"
+            className="order-max"
+            aria-label={t('orders.amount.maxName', {
+              amount: formatMoney(language, { amount: props.max, currency: props.from.currency }),
+            })}
+            onClick={() => type('from')(inputText(props.max!, language))}
+          >
+            {t('orders.amount.max')}
+          </Button>
+        )}
         <TextField
           label={fieldLabel('to')}
           adornment={props.to?.currency}
