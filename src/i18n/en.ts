@@ -336,7 +336,8 @@ export const en = {
   'cp.type.INDIVIDUAL': 'Person',
   'cp.type.BUSINESS': 'Business',
   'cp.newTitle': 'New counterparty',
-  'cp.newLead': 'Who you pay. You add their bank account or crypto address next.',
+  'cp.newLead':
+    'Who you pay: a name and a country. Their bank account or crypto address comes next.',
   'cp.field.type': 'Type',
   'cp.field.firstName': 'First name',
   'cp.field.lastName': 'Last name',
@@ -349,6 +350,7 @@ export const en = {
   'cp.field.emailShort': 'Email',
   'cp.field.phone': 'Phone number (optional)',
   'cp.field.phoneShort': 'Phone',
+  'cp.field.more': 'Contact details and address (optional)',
   'cp.field.address': 'Address (optional)',
   'cp.field.addressShort': 'Address',
   'cp.field.addressHint': 'Leave it empty, or give at least the street, city and postal code.',

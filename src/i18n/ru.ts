@@ -337,7 +337,7 @@ export const ru: Messages = {
   'cp.type.INDIVIDUAL': 'Частное лицо',
   'cp.type.BUSINESS': 'Компания',
   'cp.newTitle': 'Новый контрагент',
-  'cp.newLead': 'Кому вы платите. Банковский счёт или криптоадрес добавите следующим шагом.',
+  'cp.newLead': 'Кому вы платите: имя и страна. Банковский счёт или криптоадрес — следующим шагом.',
   'cp.field.type': 'Тип',
   'cp.field.firstName': 'Имя',
   'cp.field.lastName': 'Фамилия',
@@ -350,6 +350,7 @@ export const ru: Messages = {
   'cp.field.emailShort': 'Эл. почта',
   'cp.field.phone': 'Номер телефона (необязательно)',
   'cp.field.phoneShort': 'Телефон',
+  'cp.field.more': 'Контакты и адрес (необязательно)',
   'cp.field.address': 'Адрес (необязательно)',
   'cp.field.addressShort': 'Адрес',
   'cp.field.addressHint':
