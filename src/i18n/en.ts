@@ -9,6 +9,8 @@ export const en = {
   'auth.password': 'Password',
   'auth.signIn': 'Sign in',
   'auth.signingIn': 'Signing in…',
+  'auth.signInTitleFirst': 'Welcome',
+  'auth.signInLeadFirst': 'Sign in, or create an account: it takes a minute.',
   'auth.signInTitle': 'Welcome back',
   'auth.signInLead': 'Sign in to see your wallets, cards and accounts.',
   'auth.createAccount': 'Create account',

@@ -10,6 +10,8 @@ export const ru: Messages = {
   'auth.password': 'Пароль',
   'auth.signIn': 'Войти',
   'auth.signingIn': 'Входим…',
+  'auth.signInTitleFirst': 'Добро пожаловать',
+  'auth.signInLeadFirst': 'Войдите или создайте аккаунт — это займёт минуту.',
   'auth.signInTitle': 'С возвращением',
   'auth.signInLead': 'Войдите, чтобы увидеть кошельки, карты и счета.',
   'auth.createAccount': 'Создать аккаунт',

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
+import { signedInBefore } from '../../storage/device.ts'
 import { OtpSteps } from '../../ui/otp-steps.tsx'
 import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'
@@ -26,8 +27,9 @@ export default function SignInPage(props: { passkey?: ReactNode }) {
   return (
     <AuthScreen
       id="sign-in"
-      title="auth.signInTitle"
-      lead="auth.signInLead"
+      // "Welcome back" to someone never signed in here would be a stranger's greeting.
+      title={signedInBefore() ? 'auth.signInTitle' : 'auth.signInTitleFirst'}
+      lead={signedInBefore() ? 'auth.signInLead' : 'auth.signInLeadFirst'}
       other={{ question: 'auth.noAccount', label: 'auth.createAccount', href: paths.signUp }}
     >
       <Tabs label={t('auth.methods')} tabs={tabs} selected={method} onSelect={setMethod}>
