@@ -129,6 +129,8 @@ export const en = {
   'profile.theme.systemHint':
     'System follows your device’s setting. The choice stays on this device.',
   'profile.theme.telegramHint': 'System follows Telegram’s theme. The choice stays on this device.',
+  'profile.terms': 'Terms of Service',
+  'profile.privacy': 'Privacy Policy',
   'profile.title': 'Profile',
   'profile.lead': 'Your details, contacts and language.',
   'profile.email': 'Email',
@@ -965,7 +967,9 @@ export const en = {
   'telegram.termsTitle': 'Welcome to Finplatform',
   'telegram.termsLead':
     'This is your first visit from Telegram. We will open an account for your Telegram profile: no password, no e-mail needed.',
-  'telegram.termsAccept': 'I agree to the Terms of Service and the Privacy Policy',
+  'telegram.termsAccept': 'I agree to the {terms} and the {privacy}',
+  'telegram.termsLink': 'Terms of Service',
+  'telegram.privacyLink': 'Privacy Policy',
   'telegram.termsRequired': 'Agree to the terms to open your account.',
   'telegram.createAccount': 'Open my account',
   'telegram.creatingAccount': 'Opening your account…',

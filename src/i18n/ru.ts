@@ -129,6 +129,8 @@ export const ru: Messages = {
     'Системная — как на устройстве. Выбор хранится только на этом устройстве.',
   'profile.theme.telegramHint':
     'Системная — как в Telegram. Выбор хранится только на этом устройстве.',
+  'profile.terms': 'Условия использования',
+  'profile.privacy': 'Политика конфиденциальности',
   'profile.title': 'Профиль',
   'profile.lead': 'Ваши данные, контакты и язык.',
   'profile.email': 'Эл. почта',
@@ -961,7 +963,9 @@ export const ru: Messages = {
   'telegram.termsTitle': 'Добро пожаловать в Finplatform',
   'telegram.termsLead':
     'Вы впервые открыли Finplatform из Telegram. Мы откроем счёт для вашего профиля Telegram — без пароля и электронной почты.',
-  'telegram.termsAccept': 'Я принимаю условия обслуживания и политику конфиденциальности',
+  'telegram.termsAccept': 'Я принимаю {terms} и {privacy}',
+  'telegram.termsLink': 'условия использования',
+  'telegram.privacyLink': 'политику конфиденциальности',
   'telegram.termsRequired': 'Чтобы открыть счёт, примите условия.',
   'telegram.createAccount': 'Открыть счёт',
   'telegram.creatingAccount': 'Открываем счёт…',
