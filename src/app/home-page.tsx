@@ -1,10 +1,8 @@
-import { useEffect } from 'react'
 import { RecentActivity } from '../features/activity/recent-activity.tsx'
 import { MoneyActions } from '../features/orders/money-actions.tsx'
 import { ProfileGreeting } from '../features/profile/greeting.tsx'
 import { TotalBalance } from '../features/wallets/total-balance.tsx'
 import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
-import { markSignedIn } from '../storage/device.ts'
 import { NextSteps } from './next-steps.tsx'
 
 /**
@@ -14,8 +12,6 @@ import { NextSteps } from './next-steps.tsx'
  * on the left, the activity on the right.
  */
 export default function HomePage() {
-  // Every sign-in ends here: from now on this device greets a return (src/storage/device.ts).
-  useEffect(markSignedIn, [])
   return (
     <div className="home">
       <div className="home-main stack">

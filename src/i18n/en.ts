@@ -129,8 +129,6 @@ export const en = {
   'profile.theme.systemHint':
     'System follows your device’s setting. The choice stays on this device.',
   'profile.theme.telegramHint': 'System follows Telegram’s theme. The choice stays on this device.',
-  'profile.terms': 'Terms of Service',
-  'profile.privacy': 'Privacy Policy',
   'profile.title': 'Profile',
   'profile.lead': 'Your details, contacts and language.',
   'profile.email': 'Email',

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COUNTRIES, mockApi, otpSent, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
-import { markSignedIn } from '../../storage/device.ts'
+import { markSignedIn } from './mutations.ts'
 import SignInPage from './sign-in-page.tsx'
 
 const TOKENS = {

@@ -2,12 +2,11 @@ import { type ReactNode, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
-import { signedInBefore } from '../../storage/device.ts'
 import { OtpSteps } from '../../ui/otp-steps.tsx'
 import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
-import { useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
+import { signedInBefore, useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
 
 type Method = 'password' | 'email' | 'phone'
 

@@ -48,7 +48,6 @@ describe('adding a counterparty', () => {
     })
   })
 
-
   it('saves a person with contacts and an address, then opens their page', async () => {
     const saved = aCounterparty()
     const { api, user, history } = renderNew({

@@ -11,7 +11,6 @@ import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon } from '../../ui/screen-icons.tsx'
-import { legalPage } from '../../ui/terms-consent.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { ThemeChoice } from './theme-choice.tsx'
@@ -27,7 +26,7 @@ export default function ProfilePage(props: {
   /** Where the person is signed in, from the security feature (composed in src/app/routes.tsx). */
   sessions?: ReactNode
 }) {
-  const { t, language, formatDate } = useI18n()
+  const { t, formatDate } = useI18n()
   const me = useQuery(meQuery())
   const details = useQuery(userDataQuery())
 
@@ -114,15 +113,6 @@ export default function ProfilePage(props: {
       {props.sessions}
       {props.notifications}
       <ThemeChoice />
-      <p className="muted profile-legal">
-        <a href={legalPage('terms', language)} target="_blank" rel="noopener">
-          {t('profile.terms')}
-        </a>
-        {' · '}
-        <a href={legalPage('privacy', language)} target="_blank" rel="noopener">
-          {t('profile.privacy')}
-        </a>
-      </p>
       {!isTelegram() && (
         <section className="card stack" aria-labelledby="session-title">
           <h2 id="session-title">{t('profile.session')}</h2>
