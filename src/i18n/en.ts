@@ -129,6 +129,9 @@ export const en = {
   'profile.theme.systemHint':
     'System follows your device’s setting. The choice stays on this device.',
   'profile.theme.telegramHint': 'System follows Telegram’s theme. The choice stays on this device.',
+  'profile.installTitle': 'Install the app',
+  'profile.installLead':
+    'It opens from your home screen like any app, and shows your balances offline.',
   'profile.title': 'Profile',
   'profile.lead': 'Your details, contacts and language.',
   'profile.email': 'Email',

@@ -6,6 +6,8 @@ import { href, paths } from '../../paths.ts'
 import { meQuery, userDataQuery } from '../../queries/user.ts'
 import { isTelegram } from '../../telegram/launch.ts'
 import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
+import { InstallButton } from '../../ui/install-button.tsx'
+import { install } from '../../ui/install-offer.ts'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -113,6 +115,16 @@ export default function ProfilePage(props: {
       {props.sessions}
       {props.notifications}
       <ThemeChoice />
+      {/* Where the app can be installed: the shell offered it once, Profile keeps offering. */}
+      {install.offer && !isTelegram() && (
+        <section className="card stack" aria-labelledby="install-title">
+          <h2 id="install-title">{t('profile.installTitle')}</h2>
+          <p className="muted">{t('profile.installLead')}</p>
+          <div>
+            <InstallButton />
+          </div>
+        </section>
+      )}
       {!isTelegram() && (
         <section className="card stack" aria-labelledby="session-title">
           <h2 id="session-title">{t('profile.session')}</h2>
