@@ -1400,7 +1400,7 @@ export const en = {
   'activity.title.deposit': '{currency} deposit',
   'activity.title.cardPayment': 'Card payment',
   'activity.title.topUpCard': 'Top-up of card ·· {last4}',
-  'activity.title.topUp': 'Card account top-up',
+  'activity.title.topUp': 'Card account top‑up',
   'activity.title.cardReturnOf': 'Back from card ·· {last4}',
   'activity.title.cardReturn': 'Back from a closed card',
   'activity.title.feeIssue': 'Card issue fee',

@@ -1451,7 +1451,7 @@ export const ru: Messages = {
   'activity.emptyCard': 'Покупок пока нет. Они появятся здесь сразу после оплаты.',
   'activity.emptyWallet': 'В этом кошельке пока ничего не происходило.',
   'activity.search.label': 'Поиск по операциям',
-  'activity.search.placeholder': 'Имя, комментарий, карта…',
+  'activity.search.placeholder': 'Имя, комментарий…',
   'activity.filters.open': 'Фильтры',
   'activity.filters.openCount': 'Фильтры · {count}',
   'activity.filters.chosen': 'Выбранные фильтры',

@@ -1,12 +1,21 @@
-import { useId, useState } from 'react'
+import { lazy, Suspense, useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { cardFinished } from '../../../contract/card-rules.ts'
 import type { CardDetail } from '../../../contract/cards.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { href } from '../../paths.ts'
 import { Button } from '../../ui/components.tsx'
+import { Pending } from '../../ui/online.tsx'
 import { Sheet } from '../../ui/sheet.tsx'
-import { BankDetails } from './bank-details.tsx'
+
+/*
+ * The account's bank details, as its own page shows them, loaded with that
+ * page's code when the sheet first opens: a module shared by the card's and
+ * the account's screens would be one more name in the first download.
+ */
+const BankDetails = lazy(() =>
+  import('./fiat-account-page.tsx').then((module) => ({ default: module.BankDetails })),
+)
 
 /**
  * "Add money" on a card: the two ways money reaches what the card spends —
@@ -55,7 +64,9 @@ export function AddMoney(props: { card: CardDetail; issued: boolean }) {
             </Link>
           </section>
           {account.bank_details && (
-            <BankDetails details={account.bank_details} account={account} part />
+            <Suspense fallback={<Pending paused={false} shape="card" />}>
+              <BankDetails details={account.bank_details} account={account} part />
+            </Suspense>
           )}
           {props.issued && (
             <Button variant="quiet" onClick={close}>

@@ -307,7 +307,7 @@ describe('card page: adding money', () => {
       'href',
       `/top-up?wallet=${aCardDetail().wallet_uuid}&account=${withIban.id}&card=${CARD_ID}`,
     )
-    const bank = within(sheet).getByRole('region', { name: 'Pay in by bank transfer' })
+    const bank = await within(sheet).findByRole('region', { name: 'Pay in by bank transfer' })
     expect(within(bank).getByText('DE89 3704 0044 0532 0130 00')).toBeVisible()
     await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
     expect(await navigator.clipboard.readText()).toBe('DE89370400440532013000')

@@ -359,19 +359,25 @@ export function OrderFlow(props: OrderFlowProps) {
                 })
               : undefined
           }
+          hintAction={
+            props.max &&
+            props.from && (
+              <Button
+                variant="quiet"
+                className="order-max"
+                aria-label={t('orders.amount.maxName', {
+                  amount: formatMoney(language, {
+                    amount: props.max,
+                    currency: props.from.currency,
+                  }),
+                })}
+                onClick={() => type('from')(inputText(props.max!, language))}
+              >
+                {t('orders.amount.max')}
+              </Button>
+            )
+          }
         />
-        {props.max && props.from && (
-          <Button
-            variant="quiet"
-            className="order-max"
-            aria-label={t('orders.amount.maxName', {
-              amount: formatMoney(language, { amount: props.max, currency: props.from.currency }),
-            })}
-            onClick={() => type('from')(inputText(props.max!, language))}
-          >
-            {t('orders.amount.max')}
-          </Button>
-        )}
         <TextField
           label={fieldLabel('to')}
           adornment={props.to?.currency}
