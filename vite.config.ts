@@ -95,6 +95,52 @@ const precompressBuild: Plugin = {
   },
 }
 
+type ModuleInfo = { importers: readonly string[]; isEntry: boolean } | null
+
+/** Where a module is used: the entry, home, a screen of someone signed out. */
+interface Reach {
+  entry: boolean
+  home: boolean
+  signedOut: boolean
+}
+const HOME = /\/src\/app\/home-page\.tsx$/
+const SIGNED_OUT = /\/src\/features\/(auth\/sign-(in|up)-page|security\/passkey-sign-in)\.tsx$/
+
+/**
+ * Home's code in one chunk of its own (issue 27): the first screen of a
+ * signed-in visit pulled ~27 small chunks, one request and ~400 bytes of
+ * headers each on HTTP/1.1. A module home-page.tsx reaches by static imports
+ * joins it — unless the entry reaches it too, which keeps it there (the
+ * initial JS budget counts the entry and what it imports statically), or the
+ * sign-in and sign-up screens do, which keeps it out (a first visit signed
+ * out would download home with them).
+ */
+function homeChunk() {
+  const reached = new Map<string, Reach>()
+  const reach = (id: string, info: (id: string) => ModuleInfo): Reach => {
+    const known = reached.get(id)
+    if (known) return known
+    const found = { entry: false, home: HOME.test(id), signedOut: SIGNED_OUT.test(id) }
+    // Set before the walk: an import cycle ends here instead of going round.
+    reached.set(id, found)
+    const module = info(id)
+    if (module?.isEntry) found.entry = true
+    for (const importer of module?.importers ?? []) {
+      const from = reach(importer, info)
+      found.entry ||= from.entry
+      found.home ||= from.home
+      found.signedOut ||= from.signedOut
+    }
+    return found
+  }
+  return {
+    name: (id: string, ctx: { getModuleInfo: (id: string) => ModuleInfo }) => {
+      const where = reach(id, (module) => ctx.getModuleInfo(module))
+      return where.home && !where.entry && !where.signedOut ? 'home-screen' : null
+    },
+  }
+}
+
 export default defineConfig({
   // The query cache on disk is dropped when this changes (src/app/offline-cache.ts).
   define: { __APP_VERSION__: JSON.stringify(`${version}+${buildId()}`) },
@@ -137,6 +183,11 @@ export default defineConfig({
     // Written for error reports, never linked from the code nor served (server/infra/web.ts).
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 300,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: [homeChunk()], includeDependenciesRecursively: false },
+      },
+    },
   },
   server: {
     port: 8080,

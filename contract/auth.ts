@@ -24,6 +24,34 @@ export const RefreshBody = Type.Object(
 )
 export type RefreshBody = Static<typeof RefreshBody>
 
+/**
+ * `POST /user/password`: a new password, the current one with it when the
+ * account has one (an account without — Telegram, passkey or code only —
+ * sets its first with the second look alone).
+ */
+export const ChangePasswordBody = Type.Object(
+  {
+    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    new_password: Password,
+  },
+  { additionalProperties: false },
+)
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>
+
+/** `GET /user/password`: whether the account has a password, and since when. */
+export const PasswordStatus = Type.Object({
+  has_password: Type.Boolean(),
+  changed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+export type PasswordStatus = Static<typeof PasswordStatus>
+
+/** The answer to a password change: when, and how many other sessions it ended. */
+export const PasswordChanged = Type.Object({
+  changed_at: Type.String({ format: 'date-time' }),
+  sessions_ended: Type.Integer({ minimum: 0 }),
+})
+export type PasswordChanged = Static<typeof PasswordChanged>
+
 /** Every call that signs someone in answers with this pair (SPEC.md §7). */
 export const TokenPair = Type.Object({
   access_token: Type.String(),

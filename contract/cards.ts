@@ -14,6 +14,7 @@ import {
   SUB_ACCOUNT_TYPES,
 } from './fiat-accounts.ts'
 import { Amount } from './money.ts'
+import { VISIBLE_CHARACTER } from './names.ts'
 import { Page, PageQuery } from './pagination.ts'
 
 /** SPEC.md §4 (defined in fiat-accounts.ts, which lists an account's cards). */
@@ -34,8 +35,11 @@ export const CardLimits = Type.Object(
 )
 export type CardLimits = Static<typeof CardLimits>
 
-/** Printable text, not blank: no control characters, something besides spaces. */
-const PRINTABLE = '^ *[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$'
+/**
+ * Printable text, not blank: no control characters, something besides spaces
+ * and the invisible characters a name loses (contract/names.ts).
+ */
+const PRINTABLE = `^(?=.*${VISIBLE_CHARACTER})[^\\u0000-\\u001f\\u007f]*$`
 const Line = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: PRINTABLE })
 
 /**

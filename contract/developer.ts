@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { API_KEY_HEADER, API_KEY_ROLES, type ApiKeyRole } from './api-key-roles.ts'
 import { oneOf } from './enums.ts'
+import { VISIBLE_CHARACTER } from './names.ts'
 import { Page, PageQuery } from './pagination.ts'
 
 export { API_KEY_HEADER, API_KEY_ROLES, type ApiKeyRole }
@@ -11,7 +12,8 @@ export const MAX_ALLOWED_IPS = 20
 /** The longest rotation overlap (a week): past it, the old secret must go. */
 export const MAX_ROTATION_OVERLAP_SECONDS = 604_800
 
-const Name = Type.String({ minLength: 1, maxLength: 100 })
+/** Not blank once normalised (contract/names.ts): something visible. */
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: VISIBLE_CHARACTER })
 const AllowedIps = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: MAX_ALLOWED_IPS,
   description:

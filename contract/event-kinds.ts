@@ -9,6 +9,7 @@ export const EVENT_KINDS = [
   'card.authorization.declined',
   'card.transaction.settled',
   'card.transaction.refunded',
+  'card.issued',
   'deposit.detected',
   'deposit.confirmed',
   'order.completed',
@@ -17,5 +18,27 @@ export const EVENT_KINDS = [
   'security.sign_in_new_device',
   'security.api_key_created',
   'security.contact_changed',
+  'security.password_changed',
+  'security.api_key_changed',
+  'security.webhook_endpoint_added',
+  'security.webhook_endpoint_changed',
+  'security.push_subscription_added',
+  'security.passkey_added',
+  'security.passkey_removed',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
+
+/**
+ * Kinds outside `security.` that are told like them: a new card is money made
+ * movable, and a card sent to a stranger's address is how a stolen session cashes out.
+ */
+export const TOLD_LIKE_SECURITY: readonly EventKind[] = ['card.issued']
+
+/**
+ * Whether a kind reaches the person on every channel whatever they muted —
+ * the notification centre, push, Telegram and their e-mail — and stays unread
+ * until opened (issue 26). Every `security.*` kind is, by its prefix: a kind
+ * added later needs no list to be told.
+ */
+export const alwaysTold = (kind: string): boolean =>
+  kind.startsWith('security.') || (TOLD_LIKE_SECURITY as readonly string[]).includes(kind)

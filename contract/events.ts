@@ -1,9 +1,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { KycStatus, oneOf } from './enums.ts'
-import { EVENT_KINDS, type EventKind } from './event-kinds.ts'
+import { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY } from './event-kinds.ts'
 import { Page, PageQuery } from './pagination.ts'
 
-export { EVENT_KINDS, type EventKind }
+export { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY }
 
 export const EventKindSchema = oneOf(EVENT_KINDS)
 
@@ -106,6 +106,63 @@ export const EVENT_PAYLOADS = {
       /** The new value, masked ("a***@example.com", "+49 *** 67"). */
       masked: Type.String(),
     }),
+  },
+  'security.password_changed': {
+    version: 1,
+    schema: Type.Object({
+      /** Changed by the person signed in (`change`), or reset with a one-time code (`reset`). */
+      via: oneOf(['change', 'reset'] as const),
+      changed_at: Time,
+    }),
+  },
+  'card.issued': {
+    version: 1,
+    schema: Type.Object({
+      card_id: Uuid,
+      last4: Type.String(),
+      form_factor: oneOf(['VIRTUAL', 'PHYSICAL'] as const),
+      /** Where a physical card is sent ("London, GB"); null for a virtual one. */
+      delivery_to: Type.Union([Type.String(), Type.Null()]),
+    }),
+  },
+  'security.api_key_changed': {
+    version: 1,
+    schema: Type.Object({
+      api_key_id: Uuid,
+      name: Type.String(),
+      role: Type.String(),
+      enabled: Type.Boolean(),
+      /** `updated`: its name, role, state or allow-list; `rotated`: a new secret. */
+      change: oneOf(['updated', 'rotated'] as const),
+    }),
+  },
+  'security.webhook_endpoint_added': {
+    version: 1,
+    schema: Type.Object({ endpoint_id: Uuid, url: Type.String() }),
+  },
+  'security.webhook_endpoint_changed': {
+    version: 1,
+    schema: Type.Object({
+      endpoint_id: Uuid,
+      url: Type.String(),
+      /** `url`: events now go elsewhere; `secret`: a new signing secret. */
+      change: oneOf(['url', 'secret'] as const),
+    }),
+  },
+  'security.push_subscription_added': {
+    version: 1,
+    schema: Type.Object({
+      /** "Chrome, macOS", from the subscribing browser; null when it sent no user agent. */
+      device: Type.Union([Type.String(), Type.Null()]),
+    }),
+  },
+  'security.passkey_added': {
+    version: 1,
+    schema: Type.Object({ passkey_id: Uuid, name: Type.String() }),
+  },
+  'security.passkey_removed': {
+    version: 1,
+    schema: Type.Object({ passkey_id: Uuid, name: Type.String() }),
   },
 } as const satisfies Record<EventKind, { version: number; schema: TSchema }>
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { Email } from './auth.ts'
+import { Email, Password } from './auth.ts'
 import { oneOf } from './enums.ts'
 
 /** A phone as typed: "+1 (415) 555-2671". The server validates and keeps digits only (SPEC.md §3). */
@@ -12,15 +12,23 @@ export const OTP_CHANNELS = ['email', 'sms'] as const
 export type OtpChannel = (typeof OTP_CHANNELS)[number]
 
 /** Why a code was sent; a code is good only for its own purpose. */
-export const OTP_PURPOSES = ['sign_in', 'change_email', 'change_phone', 'step_up'] as const
+export const OTP_PURPOSES = [
+  'sign_in',
+  'change_email',
+  'change_phone',
+  'step_up',
+  'password_reset',
+] as const
 export const OtpPurpose = oneOf(OTP_PURPOSES)
 export type OtpPurpose = (typeof OTP_PURPOSES)[number]
+
+/** Language of the message; defaults to the account's or English. */
+const Language = Type.Optional(oneOf(['en', 'ru'] as const))
 
 const sendOptions = {
   /** false: only existing accounts get a code (default true: the first code creates the account). */
   create_user: Type.Optional(Type.Boolean()),
-  /** Language of the message; defaults to the account's or English. */
-  language: Type.Optional(oneOf(['en', 'ru'] as const)),
+  language: Language,
 }
 
 /** `POST /auth/sign-in/omni/email/otp` */
@@ -60,6 +68,29 @@ export const PhoneOtpVerify = Type.Object(
   { additionalProperties: false },
 )
 export type PhoneOtpVerify = Static<typeof PhoneOtpVerify>
+
+/**
+ * `POST /auth/password/reset`: the e-mail or phone the account signs in
+ * with. Answered the same whether there is such an account or not.
+ */
+export const PasswordResetRequest = Type.Union([
+  Type.Object({ email: Email, language: Language }, { additionalProperties: false }),
+  Type.Object({ phone: Phone, language: Language }, { additionalProperties: false }),
+])
+export type PasswordResetRequest = Static<typeof PasswordResetRequest>
+
+/** `POST /auth/password/reset/confirm`: the code sent there, and the new password. */
+export const PasswordResetConfirm = Type.Union([
+  Type.Object(
+    { email: Email, token: OtpToken, new_password: Password },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { phone: Phone, token: OtpToken, new_password: Password },
+    { additionalProperties: false },
+  ),
+])
+export type PasswordResetConfirm = Static<typeof PasswordResetConfirm>
 
 /** Two-step contact change: `PATCH /user/email` sends a code to the new address… */
 export const EmailChangeRequest = Type.Object({ email: Email }, { additionalProperties: false })

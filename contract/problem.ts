@@ -1,4 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { oneOf } from './enums.ts'
+import { PROBLEM_CODES } from './problem-codes.ts'
 
 /** RFC 9457 problem details, the body of every error answer (`application/problem+json`). */
 export const Problem = Type.Object({
@@ -6,7 +8,10 @@ export const Problem = Type.Object({
   title: Type.String(),
   status: Type.Integer(),
   detail: Type.Optional(Type.String()),
-  code: Type.String({ description: 'Stable machine-readable code, e.g. INVALID_CREDENTIALS' }),
+  code: {
+    ...oneOf(PROBLEM_CODES),
+    description: 'Stable machine-readable code, e.g. INVALID_CREDENTIALS',
+  },
   errors: Type.Optional(
     Type.Array(
       Type.Object({

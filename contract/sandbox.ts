@@ -1,6 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { oneOf } from './enums.ts'
-import { OTP_CHANNELS, OtpPurpose } from './otp.ts'
+import { OTP_CHANNELS, OTP_PURPOSES } from './otp.ts'
+
+/** What the outbox holds: one-time codes, and the security notices sent by e-mail (no code). */
+export const OUTBOX_PURPOSES = [...OTP_PURPOSES, 'security_notice'] as const
+export type OutboxPurpose = (typeof OUTBOX_PURPOSES)[number]
 
 /** One message the sandbox messaging provider "sent" (`GET /api/sandbox/outbox`). */
 export const OutboxMessage = Type.Object({
@@ -8,8 +12,9 @@ export const OutboxMessage = Type.Object({
   channel: oneOf(OTP_CHANNELS),
   /** An e-mail address, or a phone as digits. */
   to: Type.String(),
-  purpose: OtpPurpose,
-  code: Type.String(),
+  purpose: oneOf(OUTBOX_PURPOSES),
+  /** Null for a security notice. */
+  code: Type.Union([Type.String(), Type.Null()]),
   subject: Type.Union([Type.String(), Type.Null()]),
   body: Type.String(),
   created_at: Type.String({ format: 'date-time' }),

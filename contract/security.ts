@@ -157,6 +157,22 @@ export type TelegramBiometricEnrolment = Static<typeof TelegramBiometricEnrolmen
 
 export const SignInMethod = oneOf(['password', 'otp', 'telegram', 'passkey'] as const)
 
+/** What a session can set up that watches or acts for the person (issue 26). */
+export const SESSION_CREATION_KINDS = ['webhook_endpoint', 'push_subscription', 'api_key'] as const
+export type SessionCreationKind = (typeof SESSION_CREATION_KINDS)[number]
+
+/**
+ * One thing a session created: a webhook endpoint (named by its description,
+ * else its URL), a push subscription (by its device, null when unknown) or an
+ * enabled API key (by its name).
+ */
+export const SessionCreation = Type.Object({
+  kind: oneOf(SESSION_CREATION_KINDS),
+  id: Type.String({ format: 'uuid' }),
+  name: Type.Union([Type.String(), Type.Null()]),
+})
+export type SessionCreation = Static<typeof SessionCreation>
+
 /** One signed-in session of the person (`GET /user/sessions`). */
 export const Session = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -171,12 +187,30 @@ export const Session = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   last_seen_at: Type.String({ format: 'date-time' }),
   current: Type.Boolean(),
+  /** What it set up that still watches or acts: sign-out-others can remove it. */
+  created: Type.Array(SessionCreation),
 })
 export type Session = Static<typeof Session>
 
 export const SessionList = Page(Session)
 export type SessionList = Static<typeof SessionList>
 
-/** `POST /user/sessions/sign-out-others` */
-export const SessionsEnded = Type.Object({ ended: Type.Integer({ minimum: 0 }) })
+/** `POST /user/sessions/sign-out-others`; no body: `remove_created: false`. */
+export const SignOutOthersBody = Type.Union([
+  Type.Object(
+    {
+      /** Also remove what the ended sessions created (API keys: disabled). */
+      remove_created: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+])
+export type SignOutOthersBody = Static<typeof SignOutOthersBody>
+
+/** `POST /user/sessions/sign-out-others`: how many ended, and what of theirs was removed. */
+export const SessionsEnded = Type.Object({
+  ended: Type.Integer({ minimum: 0 }),
+  removed: Type.Array(SessionCreation),
+})
 export type SessionsEnded = Static<typeof SessionsEnded>

@@ -19,6 +19,7 @@ import {
 } from '../server/domain/auth/telegram-test-support.ts'
 import {
   CHAT_THEMES,
+  DEMO,
   type DemoUrl,
   demoUrls,
   PASSING,
@@ -101,6 +102,29 @@ async function exchangeReview(page: Page, urls: DemoUrl[]) {
   await page.locator('form button[type=submit]').first().click()
   await page.locator('#order-review-title').waitFor({ timeout: 15_000 })
   await settle(page)
+}
+
+/**
+ * A forgotten password's three steps (the sign-in screen's `?reset=password`):
+ * the contact, the code, the new password with its meter. Never confirmed:
+ * the demo keeps its password.
+ */
+async function passwordReset(page: Page, base: string, folder: string, written: string[]) {
+  const steps = ['passwordReset', 'passwordResetCode', 'passwordResetNew']
+  const take = async (index: number) => {
+    await settle(page)
+    await shoot(page, folder, steps[index]!)
+    written.push(join(folder, steps[index]!))
+  }
+  await page.goto(`${base}/auth/sign-in?reset=password`)
+  await take(0)
+  await page.locator('input[type=email]').fill(DEMO.email)
+  await page.locator('form button[type=submit]').first().click()
+  await page.locator('input[autocomplete=one-time-code]').fill('123456')
+  await page.locator('input[autocomplete=new-password]').fill('Orbit-Lantern-Maple-42')
+  await take(2)
+  await page.locator('section[aria-labelledby=reset-password-title] > p .button-quiet').click()
+  await take(1)
 }
 
 /** The Mini App as Telegram opens it, the SDK's mock environment playing Telegram. */
@@ -187,6 +211,7 @@ async function main() {
             await shoot(page, folder, route.name)
             written.push(join(folder, route.name))
           }
+          if (wanted('passwordReset')) await passwordReset(page, base, folder, written)
           await signInAsDemo(page, base)
           for (const route of urls) {
             if (SIGNED_OUT.includes(route.name) || PASSING.includes(route.name)) continue
@@ -198,6 +223,14 @@ async function main() {
           if (wanted('notFound')) {
             await visit(page, '/no-such-screen')
             await shoot(page, folder, 'notFound')
+          }
+          if (wanted('securityPassword')) {
+            // The security screen's password form, open and half filled in.
+            await visit(page, '/profile/security')
+            await page.locator('#password button').click()
+            await page.locator('#password input[autocomplete=new-password]').fill('Orbit-Lan')
+            await shoot(page, folder, 'securityPassword')
+            written.push(join(folder, 'securityPassword'))
           }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)

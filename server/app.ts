@@ -3,6 +3,7 @@ import type { Config } from './config.ts'
 import activityRoutes from './domain/activity/routes.ts'
 import addressRoutes from './domain/addresses/routes.ts'
 import auth from './domain/auth/authenticate.ts'
+import passwordRoutes, { passwordResetRoutes } from './domain/auth/password-routes.ts'
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
@@ -27,6 +28,8 @@ import orderRoutes from './domain/orders/routes.ts'
 import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import proofs from './domain/proofs/plugin.ts'
+import proofRoutes, { myProofRoutes } from './domain/proofs/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
@@ -56,12 +59,16 @@ import tenancy from './infra/tenancy.ts'
 import { validatorCompiler } from './infra/validation.ts'
 import web from './infra/web.ts'
 import providers from './providers/plugin.ts'
+import routeGuards from './route-guards.ts'
+import { ROUTE_POLICY, type RoutePolicies } from './route-policy.ts'
 
 export interface BuildOptions {
   /** Where logs go, instead of stdout: main.ts's LogDestination, or a test's capture. */
   logStream?: NodeJS.WritableStream | LogDestination
   /** Extra routes mounted in a base, for tests of the base's own rules. */
   extraRoutes?: { v1?: RoutesPlugin[]; v2?: RoutesPlugin[] }
+  /** Their entries beside route-policy.ts's (`METHOD /api/v2/path`): no route goes unguarded. */
+  extraPolicies?: RoutePolicies
   /** How slow a vendor's answer may be before it is degraded (default DEGRADED_MS, 1 s). */
   vendorDegradedMs?: number
   /**
@@ -116,8 +123,14 @@ export async function buildApp(
   await app.register(providers, { config })
   await app.register(services, { config })
   await app.register(securityUseCases, { config })
+  // Every API route's guard, from the one table, applied as the routes below register.
+  await app.register(routeGuards, {
+    config,
+    policies: { ...ROUTE_POLICY, ...options.extraPolicies },
+  })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
+  await app.register(proofs, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })
 
@@ -131,6 +144,8 @@ export async function buildApp(
       authRoutes,
       passkeySignInRoutes,
       securityRoutes,
+      passwordResetRoutes,
+      passwordRoutes,
       userRoutes,
       locationRoutes,
       tenantRoutes,
@@ -145,6 +160,7 @@ export async function buildApp(
       fiatAccountRoutes,
       counterpartyRoutes,
       notificationRoutes,
+      myProofRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -170,6 +186,8 @@ export async function buildApp(
   )
   // Sumsub calls it with neither tenant nor token: outside the v1 scope, checked by its digest.
   await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
+  // Anyone checks a tenant's proof of balances: its roots and key name the tenant in the path.
+  await app.register(proofRoutes, { prefix: '/api' })
 
   // The sandbox's own routes exist only in sandbox mode: in production they answer 404.
   if (config.sandbox) {

@@ -67,6 +67,7 @@ describe('loadConfig', () => {
       'addressSeedKey',
       'cardDataKey',
       'cardCvk',
+      'proofKeysKey',
     ])
     expect(Buffer.from(second.secrets.addressSeedKey)).toEqual(
       Buffer.from(first.secrets.addressSeedKey),
@@ -92,13 +93,16 @@ describe('loadConfig', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it('takes the address seed key from ADDRESS_SEED_KEY, exactly 32 bytes', () => {
+  it.each([
+    ['ADDRESS_SEED_KEY', 'addressSeedKey'],
+    ['PROOF_KEYS_KEY', 'proofKeysKey'],
+  ] as const)('takes %s from the environment, exactly 32 bytes', (name, secret) => {
     const key = Buffer.alloc(32, 9).toString('base64url')
-    const config = loadConfig({ DATA_DIR: tempDir(), ADDRESS_SEED_KEY: key })
-    expect(Buffer.from(config.secrets.addressSeedKey)).toEqual(Buffer.alloc(32, 9))
+    const config = loadConfig({ DATA_DIR: tempDir(), [name]: key })
+    expect(Buffer.from(config.secrets[secret])).toEqual(Buffer.alloc(32, 9))
     const long = Buffer.alloc(48, 9).toString('base64url')
-    expect(() => loadConfig({ DATA_DIR: tempDir(), ADDRESS_SEED_KEY: long })).toThrowError(
-      /ADDRESS_SEED_KEY must be exactly 32 bytes/,
+    expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: long })).toThrowError(
+      new RegExp(`${name} must be exactly 32 bytes`),
     )
   })
 

@@ -39,10 +39,12 @@ export interface Config {
     ttl: number
     /** Seconds between two codes to one identifier. */
     resendInterval: number
-    /** Wrong codes before the identifier is blocked… */
+    /** Wrong codes before the identifier is blocked (for each purpose)… */
     maxAttempts: number
     /** …for this many seconds. */
     blockDuration: number
+    /** Wrong codes per 15 minutes and client address at the public calls, across identifiers. */
+    maxAttemptsPerIp: number
   }
   /** smtp(s)://user:pass@host:port for real e-mail; unset: the sandbox outbox only. */
   smtpUrl: string | undefined
@@ -128,6 +130,8 @@ export interface Secrets {
   cardDataKey: Uint8Array
   /** CARD_CVK: the card verification key CVVs are derived from (HMAC-SHA256), never stored. */
   cardCvk: Uint8Array
+  /** PROOF_KEYS_KEY: AES-256-GCM key the tenants' proof signing keys are stored under (domain/proofs). */
+  proofKeysKey: Uint8Array
   /**
    * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
    * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
@@ -230,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
       resendInterval: int('OTP_RESEND_INTERVAL', 60, 0, 3600),
       maxAttempts: int('OTP_MAX_ATTEMPTS', 5, 1, 100),
       blockDuration: int('OTP_BLOCK_DURATION', 15 * 60, 1, 86_400),
+      maxAttemptsPerIp: int('OTP_MAX_ATTEMPTS_PER_IP', 20, 1, 100_000),
     },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Finplatform <no-reply@finplatform.local>',
@@ -278,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
   const addressSeedKey = secret(env.ADDRESS_SEED_KEY, 'ADDRESS_SEED_KEY', problems, 32)
   const cardDataKey = secret(env.CARD_DATA_KEY, 'CARD_DATA_KEY', problems, 32)
   const cardCvk = secret(env.CARD_CVK, 'CARD_CVK', problems)
+  const proofKeysKey = secret(env.PROOF_KEYS_KEY, 'PROOF_KEYS_KEY', problems, 32)
   const cardSecretPrivateKey = rsaPrivateKey(env.CARD_SECRET_PRIVATE_KEY, problems)
   const demo = {
     seed: bool('DEMO_SEED', config.sandbox),
@@ -287,7 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems)
 
   const stored =
-    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk
+    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey
       ? undefined
       : loadOrCreateSecrets(dataDir)
   return {
@@ -302,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
       addressSeedKey: addressSeedKey ?? stored!.addressSeedKey,
       cardDataKey: cardDataKey ?? stored!.cardDataKey,
       cardCvk: cardCvk ?? stored!.cardCvk,
+      proofKeysKey: proofKeysKey ?? stored!.proofKeysKey,
       cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
   }
@@ -322,7 +329,14 @@ function secret(raw: string | undefined, name: string, problems: string[], exact
   return new Uint8Array(bytes)
 }
 
-const SECRET_NAMES = ['jwtKey', 'refreshKey', 'addressSeedKey', 'cardDataKey', 'cardCvk'] as const
+const SECRET_NAMES = [
+  'jwtKey',
+  'refreshKey',
+  'addressSeedKey',
+  'cardDataKey',
+  'cardCvk',
+  'proofKeysKey',
+] as const
 
 /**
  * Secrets not given in the environment are generated on first start and kept
@@ -357,6 +371,7 @@ function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateK
     addressSeedKey: decode(stored!.addressSeedKey),
     cardDataKey: decode(stored!.cardDataKey),
     cardCvk: decode(stored!.cardCvk),
+    proofKeysKey: decode(stored!.proofKeysKey),
   }
 }
 

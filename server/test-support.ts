@@ -118,6 +118,7 @@ export async function createTestAppOn(
     // than the real per-IP limit allows. The rate-limit tests set their own.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    OTP_MAX_ATTEMPTS_PER_IP: '100000',
     // Tests drive the job queue with app.jobs.runDue(), deterministically;
     // and seed the demo only where they test it.
     JOBS_POLL_MS: '0',
@@ -436,6 +437,8 @@ export async function stepUp(
     .selectFrom('sandbox_outbox')
     .select(['code', 'purpose'])
     .where('recipient', '=', email ?? phone ?? '')
+    // Security notices go to the same address (issue 26): the code is the step-up's.
+    .where('purpose', '=', 'step_up')
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()

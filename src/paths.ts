@@ -7,6 +7,8 @@ export const paths = {
   profile: '/profile',
   /** Passkeys and sessions (issue 21). */
   security: '/profile/security',
+  /** The person's check of the day's proof of balances (issue 33). */
+  proofs: '/profile/proofs',
   wallet: '/wallets/:uuid',
   transaction: '/wallets/:uuid/transactions/:tx',
   counterparties: '/wallets/:uuid/counterparties',

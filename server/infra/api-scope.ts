@@ -24,19 +24,11 @@ export const API_COMPRESSION = {
 
 /**
  * One API base (/api/v1 or /api/v2): every call names its tenant and app
- * environment, every route is protected unless it says `public: true`, and
- * answers above a small size are compressed. Encapsulated (no fastify-plugin), so the hooks stay inside the prefix.
+ * environment, every route is protected unless its policy (server/route-policy.ts)
+ * makes it public, and answers above a small size are compressed. Encapsulated (no fastify-plugin), so the hooks stay inside the prefix.
  */
 export function apiScope(scheme: AuthScheme, routes: RoutesPlugin[]) {
   return async function scope(app: FastifyInstance, opts: { config: Config }) {
-    // The document says what the auth hook does: a developer key works wherever a session
-    // does, except on the routes that insist on a person (`sessionOnly`).
-    app.addHook('onRoute', (route) => {
-      const security = route.schema?.security as Record<string, string[]>[] | undefined
-      if (!security?.length || route.config?.sessionOnly) return
-      if (security.some((requirement) => 'apiKey' in requirement)) return
-      route.schema = { ...route.schema, security: [...security, { apiKey: [] }] }
-    })
     await app.register(compress, { ...API_COMPRESSION, encodings: [...API_COMPRESSION.encodings] })
     app.addHook('onRequest', app.requireTenant)
     app.addHook('onRequest', app.authenticate(scheme))

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../contract/problem.ts'
+import type { ProblemCode } from '../../contract/problem-codes.ts'
 import { ProblemError, problemType } from './problem.ts'
 
 function send(reply: FastifyReply, problem: Problem, headers: Record<string, string> = {}) {
@@ -30,7 +31,21 @@ function validationProblem(error: FastifyError): Problem {
 }
 
 /** Fastify's own codes as ours: `FST_ERR_CTP_BODY_TOO_LARGE` → `CTP_BODY_TOO_LARGE`. */
-const codeOf = (error: { code?: string }) => error.code?.replace(/^FST_ERR_/, '') ?? 'BAD_REQUEST'
+/** Fastify's own refusals by the codes the contract names; any other 4xx of Fastify's by its status. */
+const FRAMEWORK_CODES: Record<string, ProblemCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'CTP_BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'CTP_INVALID_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'CTP_INVALID_CONTENT_LENGTH',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'CTP_EMPTY_JSON_BODY',
+}
+
+const codeOf = (error: { code?: string; statusCode?: number }): ProblemCode =>
+  (error.code && FRAMEWORK_CODES[error.code]) ||
+  (error.statusCode === 404
+    ? 'NOT_FOUND'
+    : error.statusCode === 429
+      ? 'RATE_LIMITED'
+      : 'BAD_REQUEST')
 
 /**
  * Errors Fastify meets before a route is found — a path parameter over
@@ -59,7 +74,7 @@ export function frameworkErrors(
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const [status, code, detail] =
+  const [status, code, detail]: [number, ProblemCode, string] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive.']
       : error.code === 'HPE_HEADER_OVERFLOW'

@@ -19,11 +19,18 @@ describeServer('HTTP behaviour shared by every route', () => {
   beforeAll(async () => {
     // A route with a bug in it: what a 500 looks like from outside.
     const broken = async (scope: FastifyInstance) => {
-      scope.get('/test/broken', { config: { public: true }, schema: { hide: true } }, async () => {
+      scope.get('/test/broken', { schema: { hide: true } }, async () => {
         throw new Error(INTERNAL_MESSAGE)
       })
     }
-    app = await createTestApp({}, { logStream: logs.stream, extraRoutes: { v2: [broken] } })
+    app = await createTestApp(
+      {},
+      {
+        logStream: logs.stream,
+        extraRoutes: { v2: [broken] },
+        extraPolicies: { 'GET /api/v2/test/broken': { access: 'public' } },
+      },
+    )
   })
   afterAll(() => app?.close())
 
@@ -216,20 +223,24 @@ describeServer('HTTP behaviour shared by every route', () => {
     expect(JSON.parse(logged[0]!)).toMatchObject({ level: 50, msg: 'unhandled error' })
   })
 
-  it('every answer carries a CSP that allows only our own scripts', async () => {
-    for (const url of ['/healthz', '/api/v2/no-such-thing', '/api/openapi.json']) {
-      const csp = String(
-        (await app.inject({ method: 'GET', url, headers: headers() })).headers[
-          'content-security-policy'
-        ],
-      )
+  it('a page carries a CSP that allows only our own scripts; any other answer one that allows nothing', async () => {
+    const page = await app.inject({ method: 'GET', url: '/api/docs/', headers: headers() })
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+    const csp = String(page.headers['content-security-policy'])
+    expect(csp).toMatch(/(^|;)\s*script-src 'self'(;|$)/)
+    expect(csp).toMatch(/(^|;)\s*object-src 'none'(;|$)/)
+    // The sandbox verification screen is ours: no third party may be framed.
+    expect(csp).toMatch(/(^|;)\s*frame-src 'self'(;|$)/)
+    expect(csp).not.toContain('unsafe-eval')
 
-      expect(csp).toMatch(/(^|;)\s*script-src 'self'(;|$)/)
-      expect(csp).toMatch(/(^|;)\s*object-src 'none'(;|$)/)
-      // The sandbox verification screen is ours: no third party may be framed.
-      expect(csp).toMatch(/(^|;)\s*frame-src 'self'(;|$)/)
-      expect(csp).not.toContain('unsafe-inline')
-      expect(csp).not.toContain('unsafe-eval')
+    // An API answer opened as a page runs nothing, loads nothing and is framed by no one.
+    for (const url of ['/healthz', '/api/v2/no-such-thing', '/api/openapi.json']) {
+      const response = await app.inject({ method: 'GET', url, headers: headers() })
+      expect(response.headers['content-security-policy'], url).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      )
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff')
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin')
     }
   })
 

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifySchema } from 'fastify'
 import fp from 'fastify-plugin'
 import { ORDER_TYPES } from '../../contract/orders.ts'
 import { APP_ENV_HEADER, TENANT_HEADER } from '../../contract/tenancy.ts'
@@ -9,21 +9,13 @@ import { OPERATION_IDS } from './operation-ids.ts'
 type Security = Record<string, string[]>[]
 
 /**
- * What a route asks of the caller, as the document says it: its own declared
- * requirement, else nothing for a public route or one outside the two API bases
- * (the sandbox's), else its base's token, or a developer key unless `sessionOnly`
- * (api-scope.ts and auth.ts do the same to declared requirements).
+ * What a route asks of the caller, as the document says it: the requirement
+ * its policy declared (server/route-guards.ts writes it from the route's entry
+ * in server/route-policy.ts), else nothing — the routes outside the policy
+ * (health, metrics, this document) are public.
  */
-export function securityOf(
-  url: string,
-  schema: FastifySchema | undefined,
-  config: FastifyContextConfig | undefined,
-): Security {
-  const declared = (schema as { security?: Security } | undefined)?.security
-  if (declared) return declared
-  const scheme = url.startsWith('/api/v1/') ? 'raw' : url.startsWith('/api/v2/') ? 'bearer' : null
-  if (config?.public || !scheme) return []
-  return config?.sessionOnly ? [{ [scheme]: [] }] : [{ [scheme]: [] }, { apiKey: [] }]
+export function securityOf(schema: FastifySchema | undefined): Security {
+  return (schema as { security?: Security } | undefined)?.security ?? []
 }
 
 interface Parameter {
@@ -36,6 +28,24 @@ type Paths = Record<string, Record<string, Operation>>
 
 /** POST /orders/{order_type} beside GET /orders/{id}: one documented path per order type. */
 const PER_ORDER_TYPE = { path: '/api/v1/orders/{order_type}', method: 'post', name: 'order_type' }
+
+/**
+ * The paths the document gives one route (`path` in the document's `{name}`
+ * form): itself, or one per value of a parameter the document spells out —
+ * each with that value — so a route's policy can be named per documented path.
+ */
+export function documentedPaths(
+  method: string,
+  path: string,
+): { path: string; parameter?: { name: string; value: string } }[] {
+  if (path !== PER_ORDER_TYPE.path || method.toLowerCase() !== PER_ORDER_TYPE.method) {
+    return [{ path }]
+  }
+  return ORDER_TYPES.map((value) => ({
+    path: path.replace(`{${PER_ORDER_TYPE.name}}`, value),
+    parameter: { name: PER_ORDER_TYPE.name, value },
+  }))
+}
 
 /**
  * The document a client is generated from (it passes `redocly lint`, `npm test`):
@@ -64,14 +74,12 @@ export function finishDocument<D extends { paths?: object }>(document: D): D {
 }
 
 function perOrderType(path: string, method: string, operation: Operation): [string, Operation][] {
-  if (path !== PER_ORDER_TYPE.path || method !== PER_ORDER_TYPE.method) return [[path, operation]]
+  const documented = documentedPaths(method, path)
+  if (documented.length === 1) return [[path, operation]]
   const parameters = operation.parameters?.filter(
     (parameter) => !(parameter.in === 'path' && parameter.name === PER_ORDER_TYPE.name),
   )
-  return ORDER_TYPES.map((type) => [
-    path.replace(`{${PER_ORDER_TYPE.name}}`, type),
-    { ...operation, parameters },
-  ])
+  return documented.map((each) => [each.path, { ...operation, parameters }])
 }
 
 /** The path parameters of `operation`, documented at `from`, under the names of `to`. */
@@ -97,8 +105,8 @@ function renameParameters(operation: Operation, from: string, to: string): Opera
 export default fp(
   async function openapi(app: FastifyInstance) {
     await app.register(swagger, {
-      transform: ({ schema, url, route }) => ({
-        schema: { ...schema, security: securityOf(url, schema, route.config) },
+      transform: ({ schema, url }) => ({
+        schema: { ...schema, security: securityOf(schema) },
         url,
       }),
       transformObject: (documentObject) =>

@@ -19,6 +19,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v2/auth/sign-in/omni/phone/otp': 'sendPhoneSignInCode',
   'POST /api/v2/auth/verify/email/otp': 'verifyEmailSignInCode',
   'POST /api/v2/auth/verify/phone/otp': 'verifyPhoneSignInCode',
+  'POST /api/v2/auth/password/reset': 'requestPasswordReset',
+  'POST /api/v2/auth/password/reset/confirm': 'resetPassword',
   // v2: the person's security
   'GET /api/v2/user/passkeys': 'listPasskeys',
   'POST /api/v2/user/passkeys': 'createPasskey',
@@ -34,6 +36,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/user/sessions': 'listSessions',
   'DELETE /api/v2/user/sessions/{id}': 'deleteSession',
   'POST /api/v2/user/sessions/sign-out-others': 'signOutOtherSessions',
+  'GET /api/v2/user/password': 'getPasswordStatus',
+  'POST /api/v2/user/password': 'changePassword',
   // v2: the user
   'GET /api/v2/user': 'getUser',
   'GET /api/v2/user/user-data': 'getUserData',
@@ -57,6 +61,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/wallets/{wallet_uuid}/transactions/{uuid}': 'getWalletTransaction',
   'GET /api/v2/activity': 'listActivity',
   'GET /api/v2/activity/{id}': 'getActivity',
+  // Issue 33: the proof of balances (the roots and key are public, outside the two bases)
+  'GET /api/v2/proofs/latest/mine': 'getMyProof',
+  'GET /api/proofs/{tenant_id}/roots': 'listProofRoots',
+  'GET /api/proofs/{tenant_id}/key': 'getProofKey',
   // v2: fiat accounts and counterparties
   'GET /api/v2/fiat-accounts/{wallet_uuid}': 'listFiatAccounts',
   'POST /api/v2/fiat-accounts/{wallet_uuid}': 'createFiatAccount',

@@ -29,21 +29,30 @@ export function runPeriodically(app: FastifyInstance, pollMs: number, job: Perio
   app.addHook('onReady', () => ensurePending(app.db, app.jobs, job.kind, new Date()))
 }
 
-/** Enqueues a `kind` job due at `runAt` unless one is pending already. */
+/**
+ * Enqueues a `kind` job due at `runAt` unless one is pending already. With
+ * `bringForward`, a pending one due later (and not in a runner's hands) is
+ * made due at `runAt` instead.
+ */
 export async function ensurePending(
   db: Kysely<DB>,
   jobs: Pick<JobRunner, 'enqueue'>,
   kind: string,
   runAt: Date,
+  options: { bringForward?: boolean } = {},
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`periodic:${kind}`}))`.execute(trx)
     const pending = await trx
       .selectFrom('jobs')
-      .select('id')
+      .select(['id', 'run_at', 'claimed_by'])
       .where('kind', '=', kind)
       .where('done_at', 'is', null)
       .executeTakeFirst()
-    if (!pending) await jobs.enqueue(trx, { kind, tenantId: null, runAt })
+    if (!pending) {
+      await jobs.enqueue(trx, { kind, tenantId: null, runAt })
+    } else if (options.bringForward && pending.claimed_by === null && pending.run_at > runAt) {
+      await trx.updateTable('jobs').set({ run_at: runAt }).where('id', '=', pending.id).execute()
+    }
   })
 }

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Problem } from '../../contract/problem.ts'
+import type { ProblemCode } from '../../contract/problem-codes.ts'
 
 /** RFC 9457 extension members the contract declares (retry_after, blocked_until, limit, …). */
 export type ProblemExtensions = Pick<
@@ -21,7 +22,7 @@ export type ProblemExtensions = Pick<
  */
 export class ProblemError extends Error {
   readonly status: number
-  readonly code: string
+  readonly code: ProblemCode
   readonly title: string
   readonly errors: Problem['errors']
   readonly headers: Record<string, string>
@@ -29,7 +30,7 @@ export class ProblemError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ProblemCode,
     detail: string,
     options: {
       title?: string
@@ -62,7 +63,7 @@ export class ProblemError extends Error {
 }
 
 /** A stable, resolvable-looking URI per code; docs/api.md lists them. */
-export const problemType = (code: string) =>
+export const problemType = (code: ProblemCode) =>
   `https://docs.finplatform.dev/problems/${code.toLowerCase().replaceAll('_', '-')}`
 
 /**

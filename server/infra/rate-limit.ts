@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from './db/schema.ts'
@@ -104,6 +104,34 @@ export function limitCalls(
   return async (request: FastifyRequest) => {
     const hit = await app.limits.hit(options.key(request), options)
     if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds, detail)
+  }
+}
+
+/**
+ * Limits failures, not calls: a preHandler reserves one hit under
+ * `key(request)` (past the limit, rateLimited(detail)) and an onSend hook
+ * gives it back when the answer is a success. A failure cannot be known
+ * before the call, so reserving first means concurrent guesses never get past
+ * the limit; onSend rather than onResponse, so the client's next call already
+ * sees the count without its success.
+ */
+export function limitFailures(
+  app: FastifyInstance,
+  options: Limit & { key: (request: FastifyRequest) => string },
+  detail: string,
+) {
+  const reserved = new WeakMap<FastifyRequest, Hit>()
+  return {
+    preHandler: async (request: FastifyRequest) => {
+      const hit = await app.limits.hit(options.key(request), options)
+      if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds, detail)
+      reserved.set(request, hit)
+    },
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const hit = reserved.get(request)
+      if (hit && reply.statusCode < 300) await app.limits.refund(hit)
+      return payload
+    },
   }
 }
 

@@ -222,14 +222,20 @@ describeServer('a stopping server', () => {
   it('answers a new request 503 SHUTTING_DOWN problem+json while it drains', async () => {
     let release: (() => void) | undefined
     const slow = async (scope: FastifyInstance) => {
-      scope.get('/test/slow', { config: { public: true }, schema: { hide: true } }, async () => {
+      scope.get('/test/slow', { schema: { hide: true } }, async () => {
         await new Promise<void>((resolve) => {
           release = resolve
         })
         return { ok: true }
       })
     }
-    const app = await createTestApp({}, { extraRoutes: { v2: [slow] } })
+    const app = await createTestApp(
+      {},
+      {
+        extraRoutes: { v2: [slow] },
+        extraPolicies: { 'GET /api/v2/test/slow': { access: 'public' } },
+      },
+    )
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as { port: number }
     const tenant = Object.entries(headers())

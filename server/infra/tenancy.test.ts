@@ -21,7 +21,13 @@ describeServer('every API call names its tenant and app environment', () => {
     const whoami = async (scope: FastifyInstance) => {
       scope.get('/whoami', async (request) => request.auth)
     }
-    app = await createTestApp({}, { extraRoutes: { v1: [whoami] } })
+    app = await createTestApp(
+      {},
+      {
+        extraRoutes: { v1: [whoami] },
+        extraPolicies: { 'GET /api/v1/whoami': { access: 'person', key: 'read' } },
+      },
+    )
   })
   afterAll(() => app?.close())
 

@@ -23,6 +23,7 @@ function fakeDist(): string {
   write('sw.js', SCRIPT)
   write('manifest.webmanifest', JSON.stringify({ name: 'app', icons: [] }).padEnd(2000))
   write('assets/index-Bx12abCD.js', SCRIPT)
+  write('assets/card-secrets.worker-Cd34efGH.js', SCRIPT)
   write('assets/index-Bx12abCD.js.map', '{"version":3,"sources":["src/secret.ts"]}', false)
   write('sw.js.map', '{"version":3}', false)
   return dist
@@ -74,6 +75,45 @@ describeServer('the built app: precompressed, cached by kind, no source maps', (
     }
     const worker = await get('/sw.js', { 'accept-encoding': 'br' })
     expect(worker.headers['service-worker-allowed']).toBe('/')
+  })
+
+  it('a page and a worker’s script carry the app’s policy; a script, a style or the manifest only what a resource needs', async () => {
+    const documents = ['/', '/wallets/x', '/sw.js', '/assets/card-secrets.worker-Cd34efGH.js']
+    for (const url of documents) {
+      const response = await get(url, { accept: 'text/html', 'accept-encoding': 'br' })
+      expect(String(response.headers['content-security-policy']), url).toMatch(
+        /(^|;)\s*script-src 'self'(;|$)/,
+      )
+      expect(response.headers['cross-origin-opener-policy'], url).toBe('same-origin')
+      expect(response.headers['strict-transport-security'], url).toMatch(/max-age=31536000/)
+    }
+    for (const url of ['/assets/index-Bx12abCD.js', '/manifest.webmanifest']) {
+      const response = await get(url, { 'accept-encoding': 'br' })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.headers['content-security-policy'], url).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      )
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff')
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin')
+      expect(response.headers['cross-origin-opener-policy'], url).toBeUndefined()
+      expect(response.headers['x-dns-prefetch-control'], url).toBeUndefined()
+    }
+  })
+
+  it('a hashed asset carries no validator (it is never revalidated); the shell keeps one and answers 304', async () => {
+    const asset = await get('/assets/index-Bx12abCD.js', { 'accept-encoding': 'br' })
+    expect(asset.headers.etag).toBeUndefined()
+    expect(asset.headers['last-modified']).toBeUndefined()
+    expect(asset.headers['accept-ranges']).toBeUndefined()
+
+    const shell = await get('/', { accept: 'text/html', 'accept-encoding': 'br' })
+    expect(shell.headers.etag).toEqual(expect.any(String))
+    const again = await get('/', {
+      accept: 'text/html',
+      'accept-encoding': 'br',
+      'if-none-match': String(shell.headers.etag),
+    })
+    expect(again.statusCode).toBe(304)
   })
 
   it('source maps are not served, however they are asked for', async () => {

@@ -59,6 +59,16 @@ export default fp(
           if (file === 'sw.js') res.setHeader('service-worker-allowed', '/')
         },
       })
+      // Named by their content and never revalidated: a validator or a range
+      // offer on them would only weigh on every answer of a first visit.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        if (request.url.startsWith('/assets/')) {
+          reply.removeHeader('etag')
+          reply.removeHeader('last-modified')
+          reply.removeHeader('accept-ranges')
+        }
+        done(null, payload)
+      })
     } else {
       app.log.warn(
         { distDir: opts.distDir },

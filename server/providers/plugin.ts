@@ -16,6 +16,8 @@ import { createKycProvider } from './kyc/select-provider.ts'
 import { byChannel, type MessagingProvider } from './messaging/messaging.ts'
 import { SandboxMessaging } from './messaging/sandbox.ts'
 import { SmtpMessaging } from './messaging/smtp.ts'
+import type { ReservesProvider } from './reserves/reserves.ts'
+import { SandboxCustody } from './reserves/sandbox.ts'
 
 /** Every outside party the server talks to, each picked once from the config. */
 export interface Providers {
@@ -35,6 +37,12 @@ export interface Providers {
   networkFees: NetworkFeeEstimator
   /** Sends one-time codes by e-mail and SMS. */
   messaging: MessagingProvider
+  /**
+   * Attests what the platform holds, for the proof of balances: the sandbox's
+   * custody in sandbox mode; no custodian is wired in otherwise (roots are
+   * published without reserves).
+   */
+  reserves: ReservesProvider | undefined
 }
 
 declare module 'fastify' {
@@ -88,6 +96,7 @@ export default fp(
       kyc: createKycProvider(config.kyc),
       networkFees: new SandboxNetworkFees(),
       messaging: pickMessaging(app, config),
+      reserves: config.sandbox ? new SandboxCustody(app.db) : undefined,
     }
     app.decorate('providers', chosen)
     app.log.info(
@@ -98,6 +107,7 @@ export default fp(
         kyc: chosen.kyc.name,
         email: config.smtpUrl ? 'smtp' : 'sandbox',
         sms: 'sandbox',
+        reserves: chosen.reserves?.name ?? 'none',
       },
       'providers chosen',
     )

@@ -22,7 +22,7 @@ function heldApi() {
     'GET /user': held({ id: 'u1' }),
     'GET /user/user-data': held({}),
     'GET /wallets': held({ data: [], total: 0 }),
-    'GET /rates': held({ base: 'EUR', rates: [] }),
+    'GET /rates': held({ base: 'USD', rates: [] }),
     'GET /currencies': held({ data: [] }),
   })
   return { api, release }
@@ -78,17 +78,19 @@ describe('the first screen’s reads at boot', () => {
     await done
   })
 
-  it('uses the stored configuration’s display currency for the rates of a warm start', async () => {
+  it('asks for the rates in the one base, whatever currency the person will see them in', async () => {
     await vault.write({ access_token: 'a', refresh_token: 'r' })
     const { api, release } = heldApi()
     const queryClient = new QueryClient()
+    localStorage.setItem('displayCurrency', 'EUR')
     queryClient.setQueryData(['tenant', 'config'], { default_display_currency: 'GBP' })
 
     const done = prefetchFirstScreen(queryClient, Promise.resolve(), '/')
     await expect.poll(() => api.to('GET /rates').length).toBe(1)
-    expect(api.to('GET /rates')[0]!.query.get('base')).toBe('GBP')
+    expect(api.to('GET /rates')[0]!.query.get('base')).toBe('USD')
     release()
     await done
+    localStorage.clear()
   })
 
   it('elsewhere, asks only for what every screen needs', async () => {

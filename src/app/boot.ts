@@ -1,9 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { TenantConfig } from '../../contract/tenants.ts'
 import { hasSession } from '../net/session.ts'
 import { paths } from '../paths.ts'
-import { displayCurrency } from '../queries/display-currency.ts'
-import { tenantConfigQuery, tenantKeys } from '../queries/tenant.ts'
+import { tenantConfigQuery } from '../queries/tenant.ts'
 import { meQuery, userDataQuery } from '../queries/user.ts'
 import { currenciesQuery, ratesQuery, walletsQuery } from '../queries/wallets.ts'
 
@@ -30,7 +28,6 @@ export async function prefetchFirstScreen(
   // after the layout's own, a round trip late.
   const [, session] = await Promise.all([restored, signedIn()])
   if (!session) return
-  const tenant = queryClient.getQueryData<TenantConfig>(tenantKeys.config())
   const asked = [
     queryClient.prefetchQuery(tenantConfigQuery()),
     queryClient.prefetchQuery(meQuery()),
@@ -38,7 +35,8 @@ export async function prefetchFirstScreen(
   if (path === paths.home) {
     asked.push(
       queryClient.prefetchQuery(walletsQuery()),
-      queryClient.prefetchQuery(ratesQuery(displayCurrency(tenant?.default_display_currency))),
+      // In one base whatever the person's currency turns out to be: it is worked out from them.
+      queryClient.prefetchQuery(ratesQuery()),
       queryClient.prefetchQuery(userDataQuery()),
       queryClient.prefetchQuery(currenciesQuery()),
     )

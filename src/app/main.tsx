@@ -6,6 +6,7 @@ import { loadMiniApp } from '../telegram/mini-app.tsx'
 import { App } from './app.tsx'
 import { prefetchFirstScreen } from './boot.ts'
 import { startOfflineCache } from './offline-cache.ts'
+import { afterFirstScreen } from './pwa.tsx'
 import { createQueryClient } from './query-client.ts'
 import { registerServiceWorker } from './service-worker.ts'
 import '../ui/tokens.css'
@@ -37,13 +38,16 @@ void Promise.all([loadLanguage(detectLanguage()), loadMiniApp()]).then(([languag
       <App queryClient={queryClient} restored={restored} language={language} miniApp={miniApp} />
     </StrictMode>,
   )
-  // The worker (and workbox-window, a chunk of its own) once the page is idle:
-  // on a first visit its download would take a connection the first screen needs.
-  whenIdle(() => {
-    registerServiceWorker().catch((error: unknown) =>
-      console.error('[sw] registration failed', error),
-    )
-  })
+  // The worker (and workbox-window, a chunk of its own) once the first screen
+  // has its answers and the page is idle: on a first visit its download, and
+  // the install check it sets off, would take bytes and connections it needs.
+  afterFirstScreen(queryClient, () =>
+    whenIdle(() => {
+      registerServiceWorker().catch((error: unknown) =>
+        console.error('[sw] registration failed', error),
+      )
+    }),
+  )
 })
 
 /** After the load event, when the main thread is next idle (within 5 s). */

@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query'
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -25,7 +26,7 @@ vi.mock('workbox-window', () => ({
 }))
 
 const { registerServiceWorker, updateStore } = await import('./service-worker.ts')
-const { UpdatePrompt } = await import('./pwa.tsx')
+const { afterFirstScreen, ScreenShown, UpdatePrompt } = await import('./pwa.tsx')
 
 beforeEach(() => {
   updateStore.dismiss()
@@ -62,5 +63,29 @@ describe('the update prompt', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Later' }))
     expect(screen.queryByText('A new version is ready.')).toBeNull()
     expect(workbox.messageSkipWaiting).not.toHaveBeenCalled()
+  })
+})
+
+describe('after the first screen', () => {
+  it('runs once the first screen is shown and every read is answered, not before', async () => {
+    const queryClient = new QueryClient()
+    const first = vi.fn()
+    afterFirstScreen(queryClient, first)
+    await Promise.resolve()
+    expect(first, 'nothing out, but no screen shown yet').not.toHaveBeenCalled()
+    render(<ScreenShown />)
+    expect(first).toHaveBeenCalledOnce()
+
+    let answer = (_value: string) => {}
+    const read = queryClient.fetchQuery({
+      queryKey: ['wallets'],
+      queryFn: () => new Promise<string>((resolve) => (answer = resolve)),
+    })
+    const later = vi.fn()
+    afterFirstScreen(queryClient, later)
+    expect(later, 'shown, but a read still out').not.toHaveBeenCalled()
+    answer('wallets')
+    await read
+    await vi.waitFor(() => expect(later).toHaveBeenCalledOnce())
   })
 })

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react'
 import { useOnline } from '../ui/online.tsx'
 import { updateStore } from './service-worker.ts'
@@ -39,6 +40,28 @@ export function ScreenShown() {
     for (const listener of shownListeners) listener()
   }, [])
   return null
+}
+
+/**
+ * Runs `run` once the first screen is shown and every read it started is
+ * answered: what only later visits need waits behind the balances — the
+ * service worker, and with it the browser's install check, which downloads
+ * the manifest's icon (issue 27: 16 KB of a first visit's).
+ */
+export function afterFirstScreen(queryClient: QueryClient, run: () => void) {
+  const settled = () => {
+    if (queryClient.isFetching() === 0) return run()
+    const stop = queryClient.getQueryCache().subscribe(() => {
+      if (queryClient.isFetching() > 0) return
+      stop()
+      run()
+    })
+  }
+  if (screenShown) return settled()
+  const stop = subscribeShown(() => {
+    stop()
+    settled()
+  })
 }
 
 /**

@@ -34,6 +34,9 @@ const ProfilePage = lazy(() =>
 const SecurityPage = lazy(() =>
   withMessages(import('../features/security/security-page.tsx'), 'security', 'auth', 'home'),
 )
+const ProofsPage = lazy(() =>
+  withMessages(import('../features/proofs/proofs-page.tsx'), 'profile', 'home'),
+)
 const CounterpartiesPage = lazy(() =>
   withMessages(
     import('../features/counterparties/counterparties-page.tsx'),
@@ -146,6 +149,7 @@ export const ROUTES: {
   },
   { path: paths.notifications, access: 'signedIn', page: () => <NotificationsPage /> },
   { path: paths.security, access: 'signedIn', page: () => <SecurityPage /> },
+  { path: paths.proofs, access: 'signedIn', page: () => <ProofsPage /> },
   { path: paths.counterpartiesHome, access: 'signedIn', page: () => <CounterpartiesPage /> },
   {
     path: paths.newCounterparty,
@@ -257,7 +261,9 @@ export function Routes() {
   const { signedIn } = session
 
   return (
-    <Layout signedIn={signedIn} location={session.location}>
+    // The logout screen is framed as signed out: the tokens are going, and the bell
+    // and what else the signed-in frame reads would ask with none.
+    <Layout signedIn={signedIn && session.location !== paths.logout} location={session.location}>
       <Screen>
         <Switch location={session.location}>
           {ROUTES.map((route) => (

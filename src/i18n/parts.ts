@@ -58,7 +58,7 @@ export const EN_PARTS = {
   counterparties: ['cp'],
   developer: ['dev'],
   kyc: ['kyc'],
-  // The profile's link to the security page.
+  // The profile's link to the security page (the proof of balances' words are `profile.proofs`).
   profile: ['profile', 'security.link', 'security.linkLead'],
   /** The notification centre, push preferences (profile) and webhooks (developer). */
   notifications: ['notifications', 'push', 'webhooks'],

@@ -29,6 +29,12 @@ const json = (status: number, body: unknown) =>
 const unauthorized = () => json(401, { status: 401, code: 'UNAUTHORIZED', title: 'Unauthorized' })
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Calls that answer a token pair, signed in or not. */
+const TOKEN_ANSWERS = new Set([
+  '/api/v2/auth/sign-in/password/email',
+  '/api/v2/auth/password/reset/confirm',
+])
+
 /**
  * A stand-in for the API server: one valid access token at a time, rotating
  * refresh tokens, and a log of everything it was sent.
@@ -58,7 +64,7 @@ function fakeServer(options: { refreshDelayMs?: number } = {}) {
         server.refresh = `refresh-${server.generation}`
         return json(200, { access_token: server.access, refresh_token: server.refresh })
       }
-      if (url.pathname === '/api/v2/auth/sign-in/password/email') {
+      if (TOKEN_ANSWERS.has(url.pathname)) {
         return json(200, { access_token: server.access, refresh_token: server.refresh })
       }
       if (server.alwaysUnauthorized.has(url.pathname)) return unauthorized()
@@ -152,9 +158,13 @@ describe('headers', () => {
     expect(server.requests[0]!.headers.has('x-tenant-id')).toBe(false)
   })
 
-  it('stores the token pair a sign-in answers with', async () => {
+  it.each([
+    '/api/v2/auth/sign-in/password/email',
+    // A reset password signs the person in (issue 26).
+    '/api/v2/auth/password/reset/confirm',
+  ])('stores the token pair %s answers with', async (path) => {
     const { vault, get } = setup()
-    await get('/api/v2/auth/sign-in/password/email', { method: 'POST', body: '{}' })
+    await get(path, { method: 'POST', body: '{}' })
     expect(await vault.read()).toEqual({ access_token: 'access-1', refresh_token: 'refresh-1' })
   })
 })

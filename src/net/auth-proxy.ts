@@ -55,7 +55,7 @@ const TELEGRAM_SIGN_IN_PATH = '/auth/sign-in/telegram'
 /** A failing call to one of these can never be rescued by a refresh (SPEC.md §4). */
 const NO_REFRESH_PATHS = [REFRESH_PATH, TELEGRAM_SIGN_IN_PATH, '/auth/sign-up/telegram']
 /** Answers of these calls carry a new token pair, which goes straight into the vault. */
-const ISSUES_TOKENS = /^\/auth\/(sign-in|sign-up|verify|refresh)\//
+const ISSUES_TOKENS = /^\/auth\/(sign-in|sign-up|verify|refresh|password\/reset)\//
 
 type Base = 'v1' | 'v2'
 

@@ -73,13 +73,6 @@ const fallbackCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
     : currencyForLocales(globalThis.navigator?.languages ?? [])
 
 /**
- * What useDisplayCurrency will answer, outside React: the app asks for these
- * rates at boot (src/app/boot.ts), alongside the wallets, before home mounts.
- */
-export const displayCurrency = (tenantDefault: string | undefined): DisplayCurrency =>
-  snapshot() ?? fallbackCurrency(tenantDefault)
-
-/**
  * The person's display currency, kept on this device (it is a preference, not
  * account data): their own choice, else the tenant's default display
  * currency, else a guess from the browser's locale (before the tenant's

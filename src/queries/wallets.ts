@@ -71,9 +71,18 @@ export function useChainName(): (id: string | null) => string | undefined {
   )
 }
 
+/**
+ * The one base the app asks for rates in. Every display currency is worked
+ * out from it (src/queries/display-value.ts: an amount in USD over the
+ * currency's own USD rate), so a first visit asks once, before anyone knows
+ * the person's currency, and the currency picker works offline. USD: what the
+ * server prices quotes in.
+ */
+export const RATES_BASE: RateBase = 'USD'
+
 export const rateKeys = {
   all: ['rates'] as const,
-  base: (base: RateBase) => [...rateKeys.all, base] as const,
+  list: () => [...rateKeys.all, RATES_BASE] as const,
 }
 
 /**
@@ -83,10 +92,11 @@ export const rateKeys = {
  */
 const RATES_FRESH = 60_000
 
-export const ratesQuery = (base: RateBase) =>
+export const ratesQuery = () =>
   queryOptions({
-    queryKey: rateKeys.base(base),
-    queryFn: ({ signal }) => api.v2.get<RateList>('/rates', { signal, query: { base } }),
+    queryKey: rateKeys.list(),
+    queryFn: ({ signal }) =>
+      api.v2.get<RateList>('/rates', { signal, query: { base: RATES_BASE } }),
     staleTime: RATES_FRESH,
     refetchInterval: RATES_FRESH,
   })

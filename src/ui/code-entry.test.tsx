@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Problem } from '../../contract/problem.ts'
+import type { ProblemCode } from '../../contract/problem-codes.ts'
 import { I18nProvider, type Language } from '../i18n/i18n.tsx'
 import { ApiError } from '../net/api.ts'
 import { CodeEntry } from './code-entry.tsx'
@@ -40,7 +41,7 @@ function renderEntry(
   return { ...handlers, view }
 }
 
-const apiError = (status: number, code: string, extra: Partial<Problem> = {}) =>
+const apiError = (status: number, code: ProblemCode, extra: Partial<Problem> = {}) =>
   new ApiError(status, {
     type: 'x',
     title: 'x',

@@ -26,6 +26,17 @@ interface Props {
   backLabel: string
   /** The heading level that fits where the step is shown. */
   level?: 2 | 3
+  /**
+   * Where the code went, said another way (a reset cannot say "we sent",
+   * only "if there is an account"), and the button's word when the code is
+   * not checked on its own but taken to the next step.
+   */
+  wording?: CodeWording
+}
+
+export interface CodeWording {
+  sentTo: (destination: string) => string
+  confirm: string
 }
 
 /**
@@ -78,7 +89,8 @@ export function CodeEntry(props: Props) {
     <section className="stack" aria-labelledby={titleId}>
       <Heading id={titleId}>{t('code.title')}</Heading>
       <p className="lead">
-        {t('code.sentTo', { destination: props.sent.destination })}{' '}
+        {props.wording?.sentTo(props.sent.destination) ??
+          t('code.sentTo', { destination: props.sent.destination })}{' '}
         {t('code.validFor', { minutes: Math.max(1, Math.round(props.sent.expires_in / 60)) })}
       </p>
       <form className="stack" noValidate onSubmit={submit}>
@@ -99,7 +111,7 @@ export function CodeEntry(props: Props) {
         <ErrorSummary error={props.error} about="code" />
         {props.sends > 1 && !props.error && !props.resending && <Notice>{t('code.resent')}</Notice>}
         <Button type="submit" block busy={props.verifying} {...server.disabledProps}>
-          {props.verifying ? t('code.checking') : t('code.confirm')}
+          {props.verifying ? t('code.checking') : (props.wording?.confirm ?? t('code.confirm'))}
         </Button>
         {server.reason}
       </form>

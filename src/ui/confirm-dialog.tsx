@@ -15,6 +15,12 @@ export interface ConfirmDialogProps {
   /** Shown after the message, in the <dialog> only: fields, and the action's error. */
   children?: ReactNode
   confirmLabel: string
+  /**
+   * A third answer between Cancel and the confirmation ("only sign out"
+   * beside "sign out and remove"). Asked in the <dialog> only: give no
+   * `message` with it, so Telegram's two-button popup never stands in.
+   */
+  alternative?: { label: string; onChoose: () => void }
   busy: boolean
   onConfirm: () => void
   onCancel: () => void
@@ -120,6 +126,15 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <Button variant="secondary" data-cancel onClick={cancel} disabled={props.busy}>
               {t('action.cancel')}
             </Button>
+            {props.alternative && (
+              <Button
+                variant="secondary"
+                onClick={props.alternative.onChoose}
+                disabled={props.busy}
+              >
+                {props.alternative.label}
+              </Button>
+            )}
             <Button variant="danger" busy={props.busy} onClick={props.onConfirm}>
               {props.confirmLabel}
             </Button>

@@ -13,7 +13,7 @@ afterEach(() => sessionStorage.clear())
 
 const anything = (_body: unknown): _body is unknown => true
 const answer = (status: number) =>
-  new ApiError(status, { type: 'about:blank', title: 'x', status, code: 'X' } as Problem)
+  new ApiError(status, { type: 'about:blank', title: 'x', status, code: 'BAD_REQUEST' } as Problem)
 
 describe('useConfirmOnce', () => {
   it('keeps one request id per choice, and a new one when the choice changes', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { add, compare, multiply, parseDecimal, roundHalfEven, ZERO } from './decimal.ts'
+import {
+  add,
+  compare,
+  divideHalfEven,
+  multiply,
+  parseDecimal,
+  roundHalfEven,
+  ZERO,
+} from './decimal.ts'
 
 describe('exact decimals', () => {
   it.each([
@@ -39,6 +47,29 @@ describe('exact decimals', () => {
     expect(sum).toEqual({ units: 300000000000000001n, scale: 18 })
     expect(roundHalfEven(sum, 2)).toBe('0.30')
     expect(roundHalfEven(parseDecimal('5'), 2)).toBe('5.00')
+  })
+})
+
+describe('divide', () => {
+  it.each([
+    // a, b, places, a ÷ b
+    ['48671.385', '1.0834', 2, '44924.67'], // 44924.6677…
+    ['100', '3', 2, '33.33'],
+    ['200', '3', 2, '66.67'],
+    ['0.125', '1', 2, '0.12'], // a tie goes to the even neighbour
+    ['0.135', '1', 2, '0.14'],
+    ['1', '8', 2, '0.12'], // 0.125: the tie again, from a division
+    ['-1', '8', 2, '-0.12'],
+    ['1', '-8', 2, '-0.12'],
+    ['-0.001', '3', 2, '0.00'], // no "-0.00"
+    ['0.000000000000000001', '0.00000001', 8, '0.00000000'],
+    ['97342.18', '1.27190000', 8, '76532.88780565'],
+  ] as const)('%s ÷ %s to %i places = %s', (a, b, places, expected) => {
+    expect(divideHalfEven(parseDecimal(a), parseDecimal(b), places)).toBe(expected)
+  })
+
+  it('refuses to divide by zero', () => {
+    expect(() => divideHalfEven(parseDecimal('1'), parseDecimal('0.00'), 2)).toThrow(RangeError)
   })
 })
 

@@ -1,10 +1,11 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
+import type { ProblemCode } from '../../contract/problem-codes.ts'
 import { renderApp } from '../../tests/support/render-app.tsx'
 import { ApiError } from '../net/api.ts'
 import { isMissing, LoadError } from './load-error.tsx'
 
-const problem = (status: number, code: string, fields: string[] = []) =>
+const problem = (status: number, code: ProblemCode, fields: string[] = []) =>
   new ApiError(status, {
     type: 'x',
     title: 't',

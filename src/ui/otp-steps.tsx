@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import type { OtpChannel, OtpSent } from '../../contract/otp.ts'
 import { fieldErrors } from '../i18n/error-message.ts'
 import { useI18n } from '../i18n/i18n.tsx'
-import { CodeEntry } from './code-entry.tsx'
+import { CodeEntry, type CodeWording } from './code-entry.tsx'
 import { Button } from './components.tsx'
 import { useCountries } from './countries.ts'
 import { ErrorSummary } from './error-summary.tsx'
@@ -49,6 +49,8 @@ interface Props {
   intro?: ReactNode
   /** Focus the address or number at once (the flow was opened on request). */
   autoFocus?: boolean
+  /** The code step's words, when they differ (code-entry.tsx). */
+  codeWording?: CodeWording
 }
 
 interface Sent {
@@ -100,6 +102,7 @@ export function OtpSteps(props: Props) {
         }}
         backLabel={t(props.channel === 'email' ? 'code.changeEmail' : 'code.changeNumber')}
         level={props.level}
+        wording={props.codeWording}
       />
     )
   }

@@ -58,6 +58,14 @@ export const ChevronRightIcon = (p: IconProps) => (
   </Icon>
 )
 
+/** A seal with a check: the proof of balances (issue 33). */
+export const SealCheckIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3.5l2.2 1.6 2.7-.1.8 2.6 2.2 1.6-.9 2.6.9 2.6-2.2 1.6-.8 2.6-2.7-.1L12 20.5l-2.2-1.6-2.7.1-.8-2.6-2.2-1.6.9-2.6-.9-2.6 2.2-1.6.8-2.6 2.7.1z" />
+    <path d="m8.8 12.2 2.2 2.2 4.2-4.4" />
+  </Icon>
+)
+
 export const CheckIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="m5 12.5 4.5 4.5L19 7.5" />

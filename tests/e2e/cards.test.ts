@@ -6,6 +6,7 @@ import {
   personalWalletUuid,
   readVault,
   signUpThroughUi,
+  stepUpThroughApi,
   uniqueEmail,
 } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
@@ -43,6 +44,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   await page.getByRole('heading', { name: 'Check and confirm', level: 2 }).waitFor()
   await page.getByText('Issue fee', { exact: true }).waitFor()
   await page.getByRole('button', { name: 'Issue card' }).click()
+  // Issuing makes money movable: it needs the second look (a password sign-in is not enough).
+  await confirmWithCode(page, base, email)
   // The flow ends on the new card, offering to fund it: from the wallet, or to its own IBAN.
   await page.waitForURL(/\/cards\/[0-9a-f-]{36}\?issued=1$/)
   const cardId = new URL(page.url()).pathname.split('/').at(-1)!
@@ -106,9 +109,8 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   // The details, on request: a number that passes the Luhn check, an expiry, a CVV.
   // They appear on the card picture itself, as on the plastic.
   const details = page.getByRole('region', { name: 'Your card' })
+  // The details need the second look too: the one given to issue the card still holds.
   await details.getByRole('button', { name: 'Show card details' }).click()
-  // The details need the second look: a password sign-in is not enough.
-  await confirmWithCode(page, base, email)
   const pan = (await secretValue(page, 'card-pan')).replace(/\s/g, '')
   const expiry = await secretValue(page, 'card-expiry')
   const cvv = await secretValue(page, 'card-cvv')
@@ -207,7 +209,8 @@ test('a card issued whose answer was lost, then the page reloaded and the same c
   const page = await context.newPage()
   const base = session.server.url
 
-  await signUpThroughUi(page, base, uniqueEmail('lost-answer'))
+  const email = uniqueEmail('lost-answer')
+  await signUpThroughUi(page, base, email)
   await approveIdentity(page, base)
   const walletUuid = await personalWalletUuid(page)
 
@@ -245,6 +248,8 @@ test('a card issued whose answer was lost, then the page reloaded and the same c
     }),
   })
   expect(transfer.status, await transfer.clone().text()).toBe(201)
+  // A top-up from the wallet and the card to follow need the second look: given here once.
+  await stepUpThroughApi(base, tokens!.access_token, email)
   await placeOrder(page, 'TRANSFER_CARD_SUBACCOUNT', {
     wallet_uuid: walletUuid,
     from_uuid: EUR,

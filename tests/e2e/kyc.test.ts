@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
-import { personalWalletUuid, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import {
+  confirmWithCode,
+  personalWalletUuid,
+  signUpThroughUi,
+  uniqueEmail,
+} from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 
 /*
@@ -17,12 +22,15 @@ test('complete the sandbox verification, see it approved, then issue a card', as
   const page = await context.newPage()
   const base = session.server.url
 
-  await signUpThroughUi(page, base, uniqueEmail('kyc'))
+  const email = uniqueEmail('kyc')
+  await signUpThroughUi(page, base, email)
   const walletUuid = await personalWalletUuid(page)
 
   // Not verified yet: issuing a card is refused, and the refusal leads to the verification.
   await fillCardForm(page, base, walletUuid, 'Verified')
   await page.getByRole('button', { name: 'Issue card' }).click()
+  // Issuing asks for the second look first (as a payout does), then for the verification.
+  await confirmWithCode(page, base, email)
   const prompt = page.getByRole('alert', { name: 'Verify your identity' })
   await prompt.getByRole('link', { name: 'Verify your identity' }).click()
   await page.waitForURL(`${base}/verify`)

@@ -7,6 +7,7 @@ import {
   personalWalletUuid,
   readVault,
   signUpThroughUi,
+  steppedUpSession,
   uniqueEmail,
 } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
@@ -19,7 +20,8 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  * at http://localhost:PORT (the server's default relying party).
  */
 
-const session = e2eSession({ DEMO_SEED: 'false' })
+// Two sessions of one person each ask for a step-up code within a minute: no resend wait.
+const session = e2eSession({ DEMO_SEED: 'false', OTP_RESEND_INTERVAL: '0' })
 
 const PREPAID = 'Virtual EUR prepaid'
 
@@ -67,7 +69,9 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
   await approveIdentity(page, base)
   const walletUuid = await personalWalletUuid(page)
 
-  // A virtual prepaid card of its own, issued through the API: the card is not the point.
+  // A virtual prepaid card of its own, issued through the API from another session of the
+  // person's that gave the second look (issuing needs it): the card is not the point, and
+  // this page's session stays without a proof.
   const programs = await v1<{ data: Array<{ id: string; name: string }> }>(
     page,
     base,
@@ -75,17 +79,22 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
     '/issuing/config/programs?limit=100',
   )
   const program = programs.data.find((item) => item.name === PREPAID)!
-  const card = await v1<{ id: string; last4: string }>(
-    page,
-    base,
-    'POST',
-    '/issuing/cards/create',
-    {
+  const beside = await steppedUpSession(base, email)
+  const issued = await fetch(`${base}/api/v1/issuing/cards/create`, {
+    method: 'POST',
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: beside.access_token,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
       wallet_uuid: walletUuid,
       program_id: program.id,
       form_factor: 'VIRTUAL',
-    },
-  )
+    }),
+  })
+  expect(issued.status, await issued.clone().text()).toBe(201)
+  const card = (await issued.json()) as { id: string; last4: string }
 
   // Reveal → asked for a second look (a password sign-in is no proof) → revealed.
   await page.goto(`${base}/cards/${card.id}`)
@@ -117,11 +126,21 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
   await page.locator('#main').getByRole('link', { name: 'Sign out' }).click()
   await page.waitForURL('**/auth/sign-in')
   // The quiet request behind the e-mail field (conditional UI) may already be answered by the
-  // virtual authenticator, which needs no one to pick the passkey; else the button asks.
-  await page
-    .getByRole('button', { name: 'Sign in with a passkey' })
-    .click({ timeout: 5_000 })
-    .catch(() => undefined)
+  // virtual authenticator, which needs no one to pick the passkey; else the button asks. (Both
+  // answered would be two sign-ins, two sessions: the button only when the quiet one did not.)
+  const quietly = await page
+    .getByTestId('signed-in-as')
+    .waitFor({ timeout: 2_000 })
+    .then(
+      () => true,
+      () => false,
+    )
+  if (!quietly) {
+    await page
+      .getByRole('button', { name: 'Sign in with a passkey' })
+      .click({ timeout: 5_000 })
+      .catch(() => undefined)
+  }
   await expectSignedInAs(page, email)
   const signedIn = await readVault(page)
   const sessionsNow = await fetch(`${base}/api/v2/user/sessions`, {
@@ -146,4 +165,33 @@ test('reveal a card after the second look; register a passkey, sign out, sign in
   // The security page lists the passkey as used.
   await page.goto(`${base}/profile/security`)
   await page.getByText(/last used/).waitFor()
+
+  // The session beside this one sets up a webhook; signing the others out names it, and
+  // removes it when asked (the passkey sign-in is the proof: no question before).
+  const hook = 'http://127.0.0.1:9/elsewhere'
+  const added = await fetch(`${base}/api/v1/developer/webhooks`, {
+    method: 'POST',
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: beside.access_token,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ url: hook }),
+  })
+  expect(added.status, await added.clone().text()).toBe(201)
+  await page.reload()
+  const devices = page.getByRole('region', { name: 'Where you’re signed in' })
+  // The row names the webhook by its host; the question before removing it, by its whole URL.
+  await devices.getByText(`Set up: webhook ${new URL(hook).host}`).waitFor()
+  await devices.getByRole('button', { name: 'Sign out of all other devices' }).click()
+  await page
+    .getByRole('dialog', { name: 'Sign out of all other devices?' })
+    .getByRole('button', { name: 'Sign out of all other devices' })
+    .click()
+  const removal = page.getByRole('dialog', { name: 'Also remove what they set up?' })
+  await removal.getByText(`webhook ${hook}`).waitFor()
+  await removal.getByRole('button', { name: 'Sign out and remove' }).click()
+  await devices.getByText('Signed out of other devices: 1. Removed what they set up: 1.').waitFor()
+  const webhooks = await v1<{ data: unknown[] }>(page, base, 'GET', '/developer/webhooks')
+  expect(webhooks.data).toEqual([])
 })

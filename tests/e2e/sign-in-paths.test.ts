@@ -17,6 +17,7 @@ import { e2eSession } from '../support/e2e-server.ts'
  * The one-time-code paths through the screens, against the real server: codes
  * come from the sandbox outbox, as a person would read them from their mail
  * or phone. Resending is allowed every second so no test waits a minute.
+ * A forgotten password is reset the same way (issue 26).
  */
 
 const session = e2eSession({ AUTH_RATE_LIMIT_PER_IP: '1000', OTP_RESEND_INTERVAL: '1' })
@@ -72,5 +73,30 @@ describe('one-time codes through the screens', () => {
       .getByTestId('profile-phone')
       .filter({ hasText: `+1${national}` })
       .waitFor()
+  })
+
+  test('a forgotten password: a code, a new password, signed in; the other device is signed out', async () => {
+    const email = uniqueEmail('reset')
+    const laptop = await openPage()
+    await signUpThroughUi(laptop, session.server.url, email)
+
+    const page = await openPage()
+    await page.goto(`${session.server.url}/auth/sign-in`)
+    await page.getByRole('link', { name: 'Forgot your password?' }).click()
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor()
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByRole('button', { name: 'Send code' }).click()
+    await page
+      .getByLabel('6-digit code')
+      .fill(await codeFromOutbox(session.server.url, email, 'password_reset'))
+    await page.getByLabel('New password', { exact: true }).fill('Orbit-Lantern-Maple-42')
+    await page.getByRole('button', { name: 'Save and sign in' }).click()
+    await expectSignedInAs(page, email)
+    expect(pathOf(page)).toBe('/')
+
+    // The session opened before the reset has ended: its next call sends it to sign in.
+    await laptop.reload()
+    await laptop.waitForURL('**/auth/sign-in')
+    expect(await readVault(laptop)).toBeUndefined()
   })
 })

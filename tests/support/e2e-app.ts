@@ -97,6 +97,51 @@ export async function signUpThroughApi(baseUrl: string, email: string): Promise<
 }
 
 /**
+ * Gives the session of `accessToken` the second look (issue 21) straight
+ * through the API, as a person typing the code from their e-mail would: for
+ * tests that make guarded calls from outside the page (issue 26's policy).
+ */
+export async function stepUpThroughApi(
+  baseUrl: string,
+  accessToken: string,
+  email: string,
+): Promise<void> {
+  const call = (path: string, body?: unknown) =>
+    fetch(`${baseUrl}/api/v2${path}`, {
+      method: 'POST',
+      headers: {
+        ...TENANT_HEADERS,
+        authorization: `Bearer ${accessToken}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+  const before = await newestOutboxId(baseUrl, email)
+  const sent = await call('/user/step-up/otp/send')
+  if (!sent.ok) throw new Error(`the step-up code answered ${sent.status}: ${await sent.text()}`)
+  const token = await codeFromOutbox(baseUrl, email, 'step_up', before)
+  const proved = await call('/user/step-up/otp', { token })
+  if (!proved.ok) throw new Error(`the step-up answered ${proved.status}: ${await proved.text()}`)
+}
+
+/**
+ * A second session of the person (a password sign-in through the API),
+ * stepped up: guarded calls made beside the page, while the page's own
+ * session keeps whatever proof it has (none, after a password sign-in).
+ */
+export async function steppedUpSession(baseUrl: string, email: string): Promise<Tokens> {
+  const response = await fetch(`${baseUrl}/api/v2/auth/sign-in/password/email`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  })
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`)
+  const { access_token, refresh_token } = (await response.json()) as Tokens
+  await stepUpThroughApi(baseUrl, access_token, email)
+  return { access_token, refresh_token }
+}
+
+/**
  * Waits until a service worker controls the page. The worker claims open
  * windows when it activates; should that be missed, a reload is always
  * controlled once the worker is active.
@@ -238,24 +283,40 @@ export function fetchUserInParallel(page: Page, count: number): Promise<number[]
 /**
  * The newest code the sandbox "sent" to `to` (an e-mail, or a phone in any
  * format) for `purpose`, from GET /api/sandbox/outbox. Polls briefly: the
- * message is written as the code is sent, but the test may ask first.
+ * message is written as the code is sent, but the test may ask first. With
+ * `newerThan` (a message id from `newestOutboxId`), only a code sent after it.
  */
 export async function codeFromOutbox(
   baseUrl: string,
   to: string,
-  purpose: 'sign_in' | 'change_email' | 'change_phone' | 'step_up',
+  purpose: 'sign_in' | 'change_email' | 'change_phone' | 'step_up' | 'password_reset',
+  newerThan?: string,
 ): Promise<string> {
   const deadline = Date.now() + 10_000
   for (;;) {
-    const response = await fetch(`${baseUrl}/api/sandbox/outbox?to=${encodeURIComponent(to)}`)
-    if (!response.ok)
-      throw new Error(`the outbox answered ${response.status}: ${await response.text()}`)
-    const { data } = (await response.json()) as { data: Array<{ code: string; purpose: string }> }
+    const data = await outboxOf(baseUrl, to)
     const message = data.find((candidate) => candidate.purpose === purpose)
-    if (message) return message.code
+    if (message && (!newerThan || message.id > newerThan)) {
+      return message.code as string
+    }
     if (Date.now() > deadline) throw new Error(`no ${purpose} code for ${to} in the outbox`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/** The id of the newest message to `to` (UUIDv7 ids sort by time); '' when none. */
+export async function newestOutboxId(baseUrl: string, to: string): Promise<string> {
+  return (await outboxOf(baseUrl, to))[0]?.id ?? ''
+}
+
+async function outboxOf(baseUrl: string, to: string) {
+  const response = await fetch(`${baseUrl}/api/sandbox/outbox?to=${encodeURIComponent(to)}`)
+  if (!response.ok)
+    throw new Error(`the outbox answered ${response.status}: ${await response.text()}`)
+  const { data } = (await response.json()) as {
+    data: Array<{ id: string; code: string | null; purpose: string }>
+  }
+  return data
 }
 
 /**
@@ -308,8 +369,10 @@ export function readPersistedQueryKeys(page: Page): Promise<unknown[]> {
  */
 export async function confirmWithCode(page: Page, baseUrl: string, email: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' })
+  // Another session may have had a code a moment ago: wait for the one this asks for.
+  const before = await newestOutboxId(baseUrl, email)
   await dialog.getByRole('button', { name: /^Send a code to / }).click()
-  const code = await codeFromOutbox(baseUrl, email, 'step_up')
+  const code = await codeFromOutbox(baseUrl, email, 'step_up', before)
   await dialog.getByRole('textbox', { name: '6-digit code' }).fill(code)
   await dialog.waitFor({ state: 'detached' })
 }

@@ -74,6 +74,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT_PER_IP: '1000',
     AUTH_RATE_LIMIT_PER_EMAIL: '1000',
+    OTP_MAX_ATTEMPTS_PER_IP: '1000',
     ...env,
   }
   // Unset, not empty: the embedded PGlite on disk, as `npm start` runs it.

@@ -56,7 +56,6 @@ export default async function activityRoutes(app: FastifyInstance) {
           'next page (null on the last). Pages never repeat or skip an item while new ones ' +
           'arrive; new items show on a read from the top. Narrow with `wallet_uuid`, ' +
           '`card_id`, `fiat_account_id` (another person’s: 404), `type`, `currency`, `q`.',
-        security: [{ bearer: [] }],
         querystring: ActivityQuery,
         response: { 200: ActivityPage, ...problems },
       },
@@ -75,7 +74,6 @@ export default async function activityRoutes(app: FastifyInstance) {
         tags: ['activity'],
         summary: 'One activity item: what happened, its timeline, and the ledger records',
         description: 'Another person’s item answers 404 ACTIVITY_NOT_FOUND.',
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
         response: { 200: ActivityDetail, ...problems },
       },

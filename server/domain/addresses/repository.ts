@@ -54,6 +54,7 @@ export function insertAddress(
     address: string
     index: number
     label: string | null
+    at: Date
   },
 ) {
   return trx
@@ -66,6 +67,7 @@ export function insertAddress(
       address: row.address,
       derivation_index: row.index,
       label: row.label,
+      created_at: row.at,
     })
     .returning(ADDRESS_COLUMNS)
     .executeTakeFirstOrThrow()

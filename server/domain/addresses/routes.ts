@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { CHAIN_IDS } from '../../../contract/catalog.ts'
 import { oneOf } from '../../../contract/enums.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
 import type { Config } from '../../config.ts'
@@ -43,7 +44,6 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
           'Derived from the tenant’s seed at the next index of the chain’s derivation path ' +
           '(Ethereum and Polygon share one sequence), so the address is valid on its chain and ' +
           'belongs to this wallet alone. A wallet may have several addresses per chain.',
-        security: [{ bearer: [] }],
         params: CreateParams,
         body: Type.Optional(CreateAddressBody),
         response: { 201: WalletAddress, ...problems },
@@ -51,7 +51,7 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
     },
     async (request, reply) => {
       const { wallet_uuid, chain } = request.params
-      const label = request.body?.label?.trim() || null
+      const label = normaliseName(request.body?.label ?? '') || null
       const address = await translateErrors(
         service.createAddress(request.auth, wallet_uuid, chain, label),
         toProblem,
@@ -67,7 +67,6 @@ export default async function addressRoutes(app: FastifyInstance, opts: { config
         tags: ['wallets'],
         summary: 'The wallet’s deposit addresses on a chain, oldest first',
         description: 'All of them on one page (limit = total).',
-        security: [{ bearer: [] }],
         params: ListParams,
         response: { 200: WalletAddressList, ...problems },
       },

@@ -1,24 +1,19 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
+import { seal, unseal } from '../../infra/sealing.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
 /** The seed every tenant's deposit addresses derive from (derive.ts): 32 random bytes. */
 export const SEED_BYTES = 32
 
-const VERSION = 'v1'
-const IV_BYTES = 12
-const TAG_BYTES = 16
-
 /**
  * Tenants' address seeds, generated on first need and kept encrypted with
  * AES-256-GCM under `config.secrets.addressSeedKey`. The tenant id is the
  * additional authenticated data: a ciphertext copied to another tenant's row
- * fails to decrypt instead of handing that tenant someone else's addresses.
- *
- * Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url), so a later key rotation
- * can tell old rows from new ones.
+ * fails to decrypt instead of handing that tenant someone else's addresses
+ * (infra/sealing.ts).
  */
 export class SeedStore {
   /** Decrypted seeds by tenant: a seed never changes once written. */
@@ -52,34 +47,17 @@ export class SeedStore {
   }
 
   encrypt(tenantId: string, seed: Uint8Array): string {
-    const iv = randomBytes(IV_BYTES)
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv)
-    cipher.setAAD(Buffer.from(tenantId.toLowerCase()))
-    const ciphertext = Buffer.concat([cipher.update(seed), cipher.final()])
-    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
-      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-      .join('.')
+    return seal(this.key, tenantId.toLowerCase(), seed)
   }
 
   /** @throws Error when the key is wrong or the row was tampered with or moved. */
   decrypt(tenantId: string, stored: string): Uint8Array {
-    const [version, iv, tag, ciphertext] = stored.split('.')
-    if (version !== VERSION || !iv || !tag || !ciphertext) {
-      throw new Error(`the address seed of tenant ${tenantId} is in an unknown format`)
-    }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), {
-      authTagLength: TAG_BYTES,
-    })
-    decipher.setAAD(Buffer.from(tenantId.toLowerCase()))
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    try {
-      return new Uint8Array(
-        Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]),
-      )
-    } catch {
-      throw new Error(
-        `the address seed of tenant ${tenantId} does not decrypt: ADDRESS_SEED_KEY (or DATA_DIR/secrets.json) is not the key it was stored under`,
-      )
-    }
+    const opened = unseal(this.key, tenantId.toLowerCase(), stored)
+    if (opened.ok) return opened.plaintext
+    throw new Error(
+      opened.failure === 'format'
+        ? `the address seed of tenant ${tenantId} is in an unknown format`
+        : `the address seed of tenant ${tenantId} does not decrypt: ADDRESS_SEED_KEY (or DATA_DIR/secrets.json) is not the key it was stored under`,
+    )
   }
 }

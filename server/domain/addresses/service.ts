@@ -29,6 +29,7 @@ export class AddressService {
     walletId: string,
     chain: ChainId,
     label: string | null,
+    now = new Date(),
   ): Promise<WalletAddress> {
     const row = await this.db.transaction().execute(async (trx) => {
       const wallet = await findWallet(trx, owner, walletId)
@@ -48,6 +49,7 @@ export class AddressService {
         address,
         index,
         label,
+        at: now,
       })
     })
     return toWalletAddress(row)

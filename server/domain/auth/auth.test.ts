@@ -395,12 +395,19 @@ describeServer('what the logs never hold', () => {
   const logs = captureLogs()
   beforeAll(async () => {
     const echo = async (scope: FastifyInstance) => {
-      scope.post('/test/log-body', { config: { public: true } }, async (request) => {
+      scope.post('/test/log-body', async (request) => {
         request.log.info({ body: request.body }, 'a route that logs what it was sent')
         return { ok: true }
       })
     }
-    app = await createTestApp({}, { logStream: logs.stream, extraRoutes: { v2: [echo] } })
+    app = await createTestApp(
+      {},
+      {
+        logStream: logs.stream,
+        extraRoutes: { v2: [echo] },
+        extraPolicies: { 'POST /api/v2/test/log-body': { access: 'public' } },
+      },
+    )
   })
   afterAll(() => app?.close())
 

@@ -30,7 +30,13 @@ describeServer('access tokens on the two API bases', () => {
   let app: FastifyInstance
   let pair: TokenPair
   beforeAll(async () => {
-    app = await createTestApp({}, { extraRoutes: { v1: [whoami] } })
+    app = await createTestApp(
+      {},
+      {
+        extraRoutes: { v1: [whoami] },
+        extraPolicies: { 'GET /api/v1/whoami': { access: 'person', key: 'read' } },
+      },
+    )
     pair = await signUp(app)
   })
   afterAll(() => app?.close())

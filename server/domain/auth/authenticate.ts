@@ -4,9 +4,9 @@ import { API_KEY_HEADER, type ApiKeyRole } from '../../../contract/developer.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { Config } from '../../config.ts'
 import type { AuthScheme } from '../../infra/api-scope.ts'
-import { ProblemError } from '../../infra/problem.ts'
+import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { ApiKeyAuthenticator } from '../developer/key-auth.ts'
-import { actionOf, refusal } from '../developer/rules.ts'
+import { type KeyAction, type KeyRefusal, refusal } from '../developer/rules.ts'
 import { type SessionUser, sessionState } from './repository.ts'
 import { type AccessClaims, Tokens } from './tokens.ts'
 
@@ -34,32 +34,19 @@ declare module 'fastify' {
     tenantProducts: Products | null
   }
   interface FastifyContextConfig {
+    /*
+     * The three below are set from the route's entry in server/route-policy.ts
+     * (server/route-guards.ts), never by a routes file.
+     */
     public?: boolean
-    /** The call moves money: an API key needs the money role (domain/developer/rules.ts). */
-    movesMoney?: boolean
-    /** Only a signed-in person may make the call, never an API key (managing keys). */
+    /** Only a signed-in person may make the call, never an API key. */
     sessionOnly?: boolean
+    /**
+     * What the call does as an API key's role sees it; by the request when one
+     * route serves several documented acts (an order's type). None: no key.
+     */
+    keyAction?: KeyAction | ((request: FastifyRequest) => KeyAction)
   }
-}
-
-/**
- * Every route registered after this call in `app`'s scope is `sessionOnly`:
- * a person's own acts (changing their contacts, verifying their identity)
- * that no developer key may do for them.
- */
-export function sessionOnlyRoutes(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, sessionOnly: true }
-    // The API scope's onRoute hook (a parent's: it runs first) has already
-    // offered a key in the document: take that back, so it says what happens.
-    const security = route.schema?.security as Record<string, string[]>[] | undefined
-    if (security?.some((requirement) => 'apiKey' in requirement)) {
-      route.schema = {
-        ...route.schema,
-        security: security.filter((requirement) => !('apiKey' in requirement)),
-      }
-    }
-  })
 }
 
 const unauthorized = (detail: string) =>
@@ -84,6 +71,28 @@ const keyInvalid = () =>
   new ProblemError(401, 'API_KEY_INVALID', 'The API key is invalid.', {
     headers: { 'www-authenticate': 'ApiKey' },
   })
+
+/** The one switch from a key's refusal (developer/rules.ts) to its answer. */
+function keyRefused(refused: KeyRefusal, role: ApiKeyRole): ProblemError {
+  switch (refused.kind) {
+    case 'role':
+      return new ProblemError(
+        403,
+        'API_KEY_ROLE_FORBIDDEN',
+        `This call needs an API key with the ${refused.required} role; this key is ${role}.`,
+        { extensions: { required_role: refused.required } },
+      )
+    case 'allow_list':
+      return new ProblemError(
+        403,
+        'API_KEY_ALLOW_LIST_REQUIRED',
+        'This call sends money out: it needs an API key usable only from the addresses of its ' +
+          'allowed_ips. Set them on the key, or make the call signed in.',
+      )
+    default:
+      return assertNever(refused)
+  }
+}
 
 export default fp(
   async function auth(app: FastifyInstance, opts: { config: Config }) {
@@ -117,23 +126,17 @@ export default fp(
         throw keyInvalid()
       }
       const { identity } = check
-      if (config.sessionOnly) {
+      const rule = config.keyAction
+      if (config.sessionOnly || rule === undefined) {
         throw new ProblemError(
           403,
           'SESSION_REQUIRED',
           'Only a signed-in person can make this call, not an API key.',
         )
       }
-      const action = actionOf(request.method, config.movesMoney === true)
-      const required = refusal(identity.role, action, opts.config.sandbox)
-      if (required) {
-        throw new ProblemError(
-          403,
-          'API_KEY_ROLE_FORBIDDEN',
-          `This call needs an API key with the ${required} role; this key is ${identity.role}.`,
-          { extensions: { required_role: required } },
-        )
-      }
+      const action = typeof rule === 'function' ? rule(request) : rule
+      const refused = refusal(identity, action, opts.config.sandbox)
+      if (refused) throw keyRefused(refused, identity.role)
       request.auth = {
         userId: identity.userId,
         tenantId: identity.tenantId,

@@ -55,7 +55,15 @@ export interface SoftwarePasskey {
 export interface Ceremony {
   origin: string
   rpId: string
+  /**
+   * Whether the authenticator verified the person (PIN, biometrics): the UV
+   * flag. Default true; false is a key that was only touched (user presence).
+   */
+  userVerified?: boolean
 }
+
+const flagsOf = (ceremony: { userVerified?: boolean }) =>
+  ceremony.userVerified === false ? FLAG_UP : FLAG_UP | FLAG_UV
 
 function authenticatorData(rpId: string, flags: number, counter: number, attested?: Buffer) {
   const count = Buffer.alloc(4)
@@ -91,7 +99,7 @@ export function createCredential(
   const idLength = Buffer.alloc(2)
   idLength.writeUInt16BE(credentialId.length)
   const attested = Buffer.concat([Buffer.alloc(16), idLength, credentialId, coseKey])
-  const authData = authenticatorData(rpId, FLAG_UP | FLAG_UV | FLAG_AT, 0, attested)
+  const authData = authenticatorData(rpId, flagsOf(ceremony) | FLAG_AT, 0, attested)
   const attestationObject = cbor(
     new Map<Cbor, Cbor>([
       ['fmt', 'none'],
@@ -127,7 +135,7 @@ export function assert(
 ): Record<string, unknown> {
   const counter = ceremony.counter ?? passkey.counter + 1
   passkey.counter = Math.max(passkey.counter, counter)
-  const authData = authenticatorData(ceremony.rpId, FLAG_UP | FLAG_UV, counter)
+  const authData = authenticatorData(ceremony.rpId, flagsOf(ceremony), counter)
   const data = clientData('webauthn.get', challenge, ceremony.origin)
   const signature = createSign('SHA256')
     .update(Buffer.concat([authData, sha256(data)]))

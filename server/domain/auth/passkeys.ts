@@ -5,9 +5,15 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
+import {
+  decodeAttestationObject,
+  isoBase64URL,
+  parseAuthenticatorData,
+} from '@simplewebauthn/server/helpers'
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type {
   AuthenticationResponse,
   Passkey,
@@ -16,6 +22,7 @@ import type {
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { DomainError } from '../failure.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import * as authRepo from './repository.ts'
 import { normaliseEmail } from './rules.ts'
@@ -29,6 +36,8 @@ export type PasskeyFailure =
   | { kind: 'PASSKEY_CHALLENGE_INVALID' }
   /** The signature, origin, RP id, counter or attestation does not check out, or no such passkey. */
   | { kind: 'PASSKEY_INVALID'; reason: string }
+  /** The authenticator saw someone present but did not verify them (no PIN or biometrics: UV off). */
+  | { kind: 'PASSKEY_USER_NOT_VERIFIED' }
   | { kind: 'PASSKEY_EXISTS' }
   | { kind: 'PASSKEY_NOT_FOUND' }
 
@@ -76,12 +85,39 @@ function challengeOf(clientDataJSON: string): string {
 }
 
 /**
+ * Whether the authenticator verified the person (the UV flag, WebAuthn §6.1),
+ * read from the authenticator data of an assertion or of a registration's
+ * attestation; undefined when the data does not parse (the library's own
+ * checks then refuse it as PASSKEY_INVALID).
+ */
+function userVerified(
+  response: AuthenticationResponse | RegistrationResponse,
+): boolean | undefined {
+  try {
+    const data =
+      'attestationObject' in response.response
+        ? decodeAttestationObject(isoBase64URL.toBuffer(response.response.attestationObject)).get(
+            'authData',
+          )
+        : isoBase64URL.toBuffer(response.response.authenticatorData)
+    return parseAuthenticatorData(data).flags.uv
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Passkeys (WebAuthn, @simplewebauthn/server): registering one from a signed-in
  * session, signing in with one (discoverable credentials: no e-mail needed),
  * and proving presence with one (step-up). Every challenge is stored, bound to
  * its purpose (and session), and taken out of play before its answer is
  * checked, so an assertion replays nowhere. Origins and the RP id are the
  * tenant's (tenants.webauthn_*), else the server's (WEBAUTHN_*).
+ *
+ * Every ceremony requires user verification (a PIN, a fingerprint, a face):
+ * a passkey is a sign-in and a second look on its own, so "someone touched
+ * the key" (user presence alone) is not enough — a stolen security key or an
+ * unlocked laptop would be the person.
  */
 export class PasskeyService {
   constructor(
@@ -104,11 +140,17 @@ export class PasskeyService {
     return (await repo.listPasskeys(this.db, owner)).map(toPasskey)
   }
 
-  /** @throws PasskeyError PASSKEY_NOT_FOUND */
+  /** Removes it and tells the person on every channel. @throws PasskeyError PASSKEY_NOT_FOUND */
   async remove(owner: Owner, id: string): Promise<void> {
-    if (!(await repo.deletePasskey(this.db, owner, id))) {
-      throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
-    }
+    await this.db.transaction().execute(async (trx) => {
+      const name = await repo.deletePasskey(trx, owner, id)
+      if (name === undefined) throw new PasskeyError({ kind: 'PASSKEY_NOT_FOUND' })
+      await emitEvent(trx, {
+        ...owner,
+        kind: 'security.passkey_removed',
+        payload: { passkey_id: id, name },
+      })
+    })
   }
 
   /** Options for `startRegistration`; the person's passkeys are excluded (one per authenticator). */
@@ -132,13 +174,16 @@ export class PasskeyService {
         transports: passkey.transports as AuthenticatorTransport[],
       })),
       // Discoverable: the passkey itself names the account at sign-in.
-      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     })
     await this.remember(options.challenge, session.tenantId, 'register', session.sessionId)
     return options as unknown as WebAuthnOptions
   }
 
-  /** @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID, PASSKEY_EXISTS */
+  /**
+   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID, PASSKEY_USER_NOT_VERIFIED,
+   *   PASSKEY_EXISTS
+   */
   async register(
     session: OwnerSession,
     response: RegistrationResponse,
@@ -148,12 +193,15 @@ export class PasskeyService {
     const rp = await this.relyingParty(session.tenantId)
     const challenge = challengeOf(response.response.clientDataJSON)
     await this.take(challenge, session.tenantId, 'register', session.sessionId, now)
+    if (userVerified(response) === false) {
+      throw new PasskeyError({ kind: 'PASSKEY_USER_NOT_VERIFIED' })
+    }
     const verification = await verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.rpId,
-      requireUserVerification: false,
+      requireUserVerification: true,
     }).catch((error: Error) => {
       throw new PasskeyError({ kind: 'PASSKEY_INVALID', reason: error.message })
     })
@@ -161,20 +209,30 @@ export class PasskeyService {
       throw new PasskeyError({ kind: 'PASSKEY_INVALID', reason: 'not verified' })
     }
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo
-    const row = await repo.insertPasskey(this.db, {
-      id: uuidv7(),
-      tenantId: session.tenantId,
-      userId: session.userId,
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      signCount: credential.counter,
-      transports: credential.transports ?? response.response.transports ?? [],
-      name: input.name?.trim() || describeDevice(input.userAgent) || 'Passkey',
-      deviceType: credentialDeviceType,
-      backedUp: credentialBackedUp,
-      now,
+    const row = await this.db.transaction().execute(async (trx) => {
+      const added = await repo.insertPasskey(trx, {
+        id: uuidv7(),
+        tenantId: session.tenantId,
+        userId: session.userId,
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        signCount: credential.counter,
+        transports: credential.transports ?? response.response.transports ?? [],
+        name: normaliseName(input.name ?? '') || describeDevice(input.userAgent) || 'Passkey',
+        deviceType: credentialDeviceType,
+        backedUp: credentialBackedUp,
+        now,
+      })
+      if (!added) throw new PasskeyError({ kind: 'PASSKEY_EXISTS' })
+      // A new way into the account: told on every channel (a security kind).
+      await emitEvent(trx, {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        kind: 'security.passkey_added',
+        payload: { passkey_id: added.id, name: added.name },
+      })
+      return added
     })
-    if (!row) throw new PasskeyError({ kind: 'PASSKEY_EXISTS' })
     return toPasskey(row)
   }
 
@@ -197,7 +255,8 @@ export class PasskeyService {
 
   /**
    * Signs in with a passkey; the session starts stepped up (a passkey proves presence).
-   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID; AuthError USER_BLOCKED
+   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID, PASSKEY_USER_NOT_VERIFIED;
+   *   AuthError USER_BLOCKED
    */
   async signIn(context: RequestContext, response: AuthenticationResponse): Promise<TokenPair> {
     const now = this.clock()
@@ -220,7 +279,7 @@ export class PasskeyService {
   /**
    * Checks a step-up assertion: the challenge of this session, a passkey of
    * this person. Then runs `onValid` (the stamp on the session).
-   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID
+   * @throws PasskeyError PASSKEY_CHALLENGE_INVALID, PASSKEY_INVALID, PASSKEY_USER_NOT_VERIFIED
    */
   async stepUp<T>(
     session: OwnerSession,
@@ -244,7 +303,7 @@ export class PasskeyService {
     const options = await generateAuthenticationOptions({
       rpID: rp.rpId,
       timeout: TIMEOUT_MS,
-      userVerification: 'preferred',
+      userVerification: 'required',
       allowCredentials: allow.map((passkey) => ({
         id: passkey.credential_id,
         transports: passkey.transports as AuthenticatorTransport[],
@@ -266,6 +325,9 @@ export class PasskeyService {
     now: Date,
   ): Promise<PasskeyRow> {
     const invalid = (reason: string) => new PasskeyError({ kind: 'PASSKEY_INVALID', reason })
+    if (userVerified(response) === false) {
+      throw new PasskeyError({ kind: 'PASSKEY_USER_NOT_VERIFIED' })
+    }
     const passkey = await repo.findPasskeyByCredential(this.db, tenantId, response.id)
     if (!passkey) throw invalid('no such passkey')
     if (userId !== undefined && passkey.user_id !== userId)
@@ -285,7 +347,7 @@ export class PasskeyService {
         counter,
         transports: passkey.transports as AuthenticatorTransport[],
       },
-      requireUserVerification: false,
+      requireUserVerification: true,
     }).catch((error: Error) => {
       // A counter that did not move forward lands here too: a cloned authenticator.
       throw invalid(error.message)

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { DB, SignInMethod, UserProfilesTable } from '../../infra/db/schema.ts'
-import type { OwnerSession } from '../owner.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { productsFrom } from '../tenants/rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -103,6 +103,8 @@ export async function insertSession(
     deviceId: string
     newDevice: boolean
     now: Date
+    /** When Telegram signed the launch data of a Telegram sign-in. */
+    telegramAuthDate?: Date | undefined
   },
 ): Promise<string> {
   const id = uuidv7()
@@ -124,9 +126,54 @@ export async function insertSession(
       // step-up window. A password is not (a stolen password must not be enough).
       stepped_up_at: session.method === 'passkey' ? session.now : null,
       step_up_method: session.method === 'passkey' ? 'passkey' : null,
+      telegram_auth_date: session.telegramAuthDate ?? null,
     })
     .execute()
   return id
+}
+
+/** What a password change needs about the account. */
+export function findPasswordFacts(db: Executor, owner: Owner) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'password_hash', 'password_changed_at'])
+    .where('tenant_id', '=', owner.tenantId)
+    .where('id', '=', owner.userId)
+    .executeTakeFirst()
+}
+
+export async function setPassword(
+  db: Executor,
+  owner: Owner,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('tenant_id', '=', owner.tenantId)
+    .where('id', '=', owner.userId)
+    .execute()
+}
+
+/**
+ * Marks Telegram launch data (its signature) used until it would be too old
+ * anyway; false when it was used already. Of two uses at once, the second
+ * waits on the first's row and then finds it.
+ */
+export async function spendInitData(db: Executor, hash: string, expiresAt: Date): Promise<boolean> {
+  const row = await db
+    .insertInto('telegram_init_data_uses')
+    .values({ hash, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .returning('hash')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Launch data past its age can no longer sign in: no need to remember it. */
+export async function forgetExpiredInitData(db: Executor, now: Date): Promise<void> {
+  await db.deleteFrom('telegram_init_data_uses').where('expires_at', '<=', now).execute()
 }
 
 export async function insertRefreshToken(

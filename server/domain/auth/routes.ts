@@ -1,15 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../contract/auth.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { type Hit, rateLimited } from '../../infra/rate-limit.ts'
 import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { requestContext } from './request-context.ts'
-import { normaliseEmail } from './rules.ts'
 import { AuthService } from './service.ts'
 import { TelegramAuthService } from './telegram.ts'
 
@@ -32,8 +30,27 @@ function toProblem(failure: AuthFailure): ProblemError {
       )
     case 'PASSWORD_TOO_WEAK':
       return new ProblemError(422, failure.kind, `The password ${failure.reason}.`, {
-        errors: [{ field: '/body/password', message: failure.reason }],
+        errors: [{ field: `/body/${failure.field}`, message: failure.reason }],
       })
+    case 'CURRENT_PASSWORD_REQUIRED':
+      return new ProblemError(
+        422,
+        'VALIDATION_FAILED',
+        'current_password is required: this account has a password.',
+        { errors: [{ field: '/body/current_password', message: 'is required' }] },
+      )
+    // 400, not 401: a 401 means "your session failed" to the app's auth proxy.
+    case 'CURRENT_PASSWORD_INVALID':
+      return new ProblemError(400, failure.kind, 'The current password is wrong.', {
+        errors: [{ field: '/body/current_password', message: 'is not your password' }],
+      })
+    case 'PASSWORD_UNCHANGED':
+      return new ProblemError(
+        422,
+        failure.kind,
+        'The new password is the current one. Choose another.',
+        { errors: [{ field: '/body/new_password', message: 'is your current password' }] },
+      )
     case 'USER_BLOCKED':
       return userBlocked()
     case 'USER_NOT_FOUND':
@@ -49,6 +66,12 @@ function toProblem(failure: AuthFailure): ProblemError {
     // has the app sign out when Telegram sign-in fails.
     case 'TELEGRAM_INIT_DATA_INVALID':
       return new ProblemError(401, failure.kind, TELEGRAM_INVALID[failure.reason])
+    case 'TELEGRAM_INIT_DATA_USED':
+      return new ProblemError(
+        401,
+        failure.kind,
+        'This Telegram launch data was used to sign in already. Reopen the Mini App.',
+      )
     case 'TELEGRAM_USER_EXISTS':
       return new ProblemError(
         409,
@@ -88,46 +111,11 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   const telegram = new TelegramAuthService(app.db, service, config.telegram)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
-  const tooMany = (seconds: number) =>
-    rateLimited(seconds, 'Too many attempts. Wait a moment and try again.')
-  // Two limits on every credential check, counted in the database so every
-  // server process shares them (infra/rate-limit.ts): per address, every
-  // attempt (one attacker, many accounts); per e-mail, failures only (many
-  // addresses, one account). A failure cannot be known before the check, so
-  // each attempt reserves one and a success gives it back: concurrent guesses
-  // never get past the limit, and signing in never locks anyone out.
-  const perIp = { max: config.authRateLimitPerIp, windowMs: 60_000 }
-  const perEmail = { max: config.authRateLimitPerEmail, windowMs: 15 * 60_000 }
-  const reserved = new WeakMap<FastifyRequest, Hit>()
-  const limitIp = async (request: FastifyRequest) => {
-    const hit = await app.limits.hit(`auth-ip:${request.ip}`, perIp)
-    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
-  }
-  const credentialLimits = async (request: FastifyRequest) => {
-    await limitIp(request)
-    const email = normaliseEmail((request.body as { email: string }).email)
-    const hit = await app.limits.hit(`auth-email:${request.tenantId}:${email}`, perEmail)
-    if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
-    reserved.set(request, hit)
-  }
-  // onSend, not onResponse: the hit is given back before the client hears of
-  // the success, so its next attempt already sees the count without it.
-  const forgiveSuccess = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const hit = reserved.get(request)
-    if (hit && reply.statusCode < 300) await app.limits.refund(hit)
-    return payload
-  }
-  // Init data is signed by Telegram and expires: guessing is hopeless, but
-  // each attempt still costs a lookup, so the per-address limit applies.
-  const telegramLimits = limitIp
   const context = requestContext
 
   api.post(
     '/auth/sign-up/password/email',
     {
-      config: { public: true },
-      preHandler: credentialLimits,
-      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Create an account with e-mail and password, and sign in',
@@ -147,9 +135,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-in/password/email',
     {
-      config: { public: true },
-      preHandler: credentialLimits,
-      onSend: forgiveSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',
@@ -164,15 +149,14 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-in/telegram',
     {
-      config: { public: true },
-      preHandler: telegramLimits,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with the init data of the Telegram Mini App',
         description:
           'An unknown Telegram user answers 404 USER_NOT_FOUND: offer sign-up. Init data that ' +
           'does not check out (tampered, another bot, older than TELEGRAM_AUTH_MAX_AGE) answers ' +
-          '401 TELEGRAM_INIT_DATA_INVALID.',
+          '401 TELEGRAM_INIT_DATA_INVALID; init data that opened a session already, 401 ' +
+          'TELEGRAM_INIT_DATA_USED.',
         body: TelegramSignInBody,
         response: { 200: TokenPair, ...telegramProblems },
       },
@@ -184,8 +168,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-up/telegram',
     {
-      config: { public: true },
-      preHandler: telegramLimits,
       schema: {
         tags: ['auth'],
         summary: 'Create an account from the Telegram launch user, and sign in',
@@ -205,7 +187,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/refresh/refresh-token',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair (rotation, RFC 9700)',
@@ -229,7 +210,6 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   api.post(
     '/auth/sign-out',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'End the session a refresh token belongs to',

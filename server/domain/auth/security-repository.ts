@@ -169,18 +169,24 @@ export async function advancePasskey(
   return result.numUpdatedRows === 1n
 }
 
-export async function deletePasskey(db: Executor, owner: Owner, id: string): Promise<boolean> {
-  const result = await db
+/** Deletes the owner's passkey; answers its name, or undefined when there was none. */
+export async function deletePasskey(
+  db: Executor,
+  owner: Owner,
+  id: string,
+): Promise<string | undefined> {
+  const row = await db
     .deleteFrom('passkeys')
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('id', '=', id)
+    .returning('name')
     .executeTakeFirst()
-  return result.numDeletedRows === 1n
+  return row?.name
 }
 
 /** What the step-up check needs about a live session, in one query. */
-export function findStepUpFacts(db: Executor, session: OwnerSession) {
+export function findStepUpFacts(db: Executor, session: OwnerSession, now: Date) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -188,7 +194,7 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
       's.stepped_up_at',
       's.app_env',
       's.sign_in_method',
-      's.created_at',
+      's.telegram_auth_date',
       'u.email',
       'u.phone',
       eb
@@ -199,7 +205,8 @@ export function findStepUpFacts(db: Executor, session: OwnerSession) {
           eb
             .selectFrom('telegram_biometric_tokens as t')
             .select('t.id')
-            .whereRef('t.user_id', '=', 'u.id'),
+            .whereRef('t.session_id', '=', 's.id')
+            .where('t.expires_at', '>', now),
         )
         .as('has_telegram_biometrics'),
     ])
@@ -279,56 +286,72 @@ export async function countSessions(db: Executor, owner: Owner) {
 }
 
 /**
- * Ends sessions of the person: one (`only`), or all but one (`except`). The
- * refresh tokens of an ended session stop working at once (refresh checks
+ * Ends sessions of the person: one (`only`), all but one (`except`), or all.
+ * The refresh tokens of an ended session stop working at once (refresh checks
  * the session), and so do its access tokens (auth/authenticate.ts sessionState).
  */
-export async function revokeSessions(
+/** Ends the owner's live sessions named by `which`; answers the ids of those it ended. */
+export async function revokeSessionIds(
   db: Executor,
   owner: Owner,
-  which: { only: string } | { except: string },
+  which: { only: string } | { except: string } | 'all',
   reason: string,
   now: Date,
-): Promise<number> {
+): Promise<string[]> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: now, revoke_reason: reason })
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('revoked_at', 'is', null)
-  query =
-    'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
-  const result = await query.executeTakeFirst()
-  return Number(result.numUpdatedRows)
+  if (which !== 'all') {
+    query =
+      'only' in which ? query.where('id', '=', which.only) : query.where('id', '!=', which.except)
+  }
+  const rows = await query.returning('id').execute()
+  return rows.map((row) => row.id)
+}
+
+/** revokeSessionIds, answering how many it ended. */
+export async function revokeSessions(
+  ...args: Parameters<typeof revokeSessionIds>
+): Promise<number> {
+  return (await revokeSessionIds(...args)).length
 }
 
 export async function insertTelegramBiometricToken(
   db: Executor,
-  token: { id: string; tenantId: string; userId: string; hash: string },
+  session: OwnerSession,
+  token: { id: string; hash: string; expiresAt: Date },
 ): Promise<void> {
   await db
     .insertInto('telegram_biometric_tokens')
     .values({
       id: token.id,
-      tenant_id: token.tenantId,
-      user_id: token.userId,
+      tenant_id: session.tenantId,
+      user_id: session.userId,
+      session_id: session.sessionId,
       token_hash: token.hash,
+      expires_at: token.expiresAt,
     })
     .execute()
 }
 
+/** Whether the token is one this session enrolled and it has not expired; stamps its use. */
 export async function matchTelegramBiometricToken(
   db: Executor,
-  owner: Owner,
+  session: OwnerSession,
   hash: string,
   now: Date,
 ): Promise<boolean> {
   const result = await db
     .updateTable('telegram_biometric_tokens')
     .set({ last_used_at: now })
-    .where('tenant_id', '=', owner.tenantId)
-    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', session.tenantId)
+    .where('user_id', '=', session.userId)
+    .where('session_id', '=', session.sessionId)
     .where('token_hash', '=', hash)
+    .where('expires_at', '>', now)
     .executeTakeFirst()
   return result.numUpdatedRows === 1n
 }

@@ -13,6 +13,7 @@ import {
   RegisterPasskeyBody,
   SessionList,
   SessionsEnded,
+  SignOutOthersBody,
   StepUpOtpBody,
   StepUpProof,
   StepUpStatus,
@@ -22,9 +23,7 @@ import {
 } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
 import { translate as translateOtpError } from '../otp/http.ts'
-import { sessionOnlyRoutes } from './authenticate.ts'
 import { PasskeyError, type PasskeyFailure } from './passkeys.ts'
 import { requestContext } from './request-context.ts'
 import { translateAuthError } from './routes.ts'
@@ -43,6 +42,12 @@ function passkeyProblem(failure: PasskeyFailure): ProblemError {
       )
     case 'PASSKEY_INVALID':
       return new ProblemError(400, failure.kind, 'The passkey could not be verified.')
+    case 'PASSKEY_USER_NOT_VERIFIED':
+      return new ProblemError(
+        400,
+        failure.kind,
+        'The passkey did not check it is you (no PIN, fingerprint or face). Use one that asks.',
+      )
     case 'PASSKEY_EXISTS':
       return new ProblemError(409, failure.kind, 'This passkey is already registered.')
     case 'PASSKEY_NOT_FOUND':
@@ -71,27 +76,15 @@ const translate = (error: unknown) => {
 
 const problems = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 423: Problem }
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
-const security = [{ bearer: [] }]
 
 /** Signing in with a passkey (public, v2). */
-export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: Config }) {
+export async function passkeySignInRoutes(app: FastifyInstance, _opts: { config: Config }) {
   const { passkeys } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const ipLimit = limitCalls(
-    app,
-    {
-      max: opts.config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `passkey-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
 
   api.post(
     '/auth/sign-in/passkey/options',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Options for signing in with a passkey (navigator.credentials.get)',
@@ -108,8 +101,6 @@ export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: 
   api.post(
     '/auth/sign-in/passkey',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with a passkey assertion; the session starts stepped up',
@@ -127,9 +118,6 @@ export async function passkeySignInRoutes(app: FastifyInstance, opts: { config: 
 
 /** The signed-in person's passkeys, step-up proofs and sessions (v2, sessions only). */
 export default async function securityRoutes(app: FastifyInstance) {
-  // A developer key acts for its owner but is no person: it has no session to list,
-  // prove presence in, or add a passkey to.
-  sessionOnlyRoutes(app)
   const { passkeys, stepUp, sessions } = app.security
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const me = (request: FastifyRequest) => request.auth
@@ -141,7 +129,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The signed-in person’s passkeys',
-        security,
         response: { 200: PasskeyList, ...problems },
       },
     },
@@ -151,12 +138,9 @@ export default async function securityRoutes(app: FastifyInstance) {
   api.post(
     '/user/passkeys/options',
     {
-      // A passkey is a way in: adding one needs the same second look as other sensitive acts.
-      preHandler: app.requireStepUp,
       schema: {
         tags,
         summary: 'Options for registering a passkey (navigator.credentials.create)',
-        security,
         response: { 200: WebAuthnOptions, ...problems },
       },
     },
@@ -166,11 +150,9 @@ export default async function securityRoutes(app: FastifyInstance) {
   api.post(
     '/user/passkeys',
     {
-      preHandler: app.requireStepUp,
       schema: {
         tags,
         summary: 'Register a passkey from the registration response',
-        security,
         body: RegisterPasskeyBody,
         response: { 201: Passkey, ...problems, 409: Problem, 422: Problem },
       },
@@ -193,7 +175,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Remove a passkey',
-        security,
         params: IdParams,
         response: { 204: { type: 'null' }, ...problems },
       },
@@ -210,7 +191,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'How this session can confirm it is the person, and until when it is confirmed',
-        security,
         response: { 200: StepUpStatus, ...problems },
       },
     },
@@ -223,7 +203,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Send a one-time code to the person’s own e-mail (else phone) for a step-up',
-        security,
         response: { 200: OtpSent, ...problems, 409: Problem, 429: Problem, 502: Problem },
       },
     },
@@ -236,7 +215,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with the one-time code: the session is stepped up for 5 minutes',
-        security,
         body: StepUpOtpBody,
         response: { 200: StepUpProof, ...problems, 409: Problem, 419: Problem, 422: Problem },
       },
@@ -250,7 +228,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Options for confirming with one of the person’s passkeys',
-        security,
         response: { 200: WebAuthnOptions, ...problems },
       },
     },
@@ -263,7 +240,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with a passkey assertion: the session is stepped up for 5 minutes',
-        security,
         body: PasskeyAssertionBody,
         response: { 200: StepUpProof, ...problems, 422: Problem },
       },
@@ -282,7 +258,6 @@ export default async function securityRoutes(app: FastifyInstance) {
           'Mini App sessions only (X-App-Env: telegram), stepped up or opened by Telegram ' +
           'sign-in in the last 5 minutes. The app stores the token with ' +
           'BiometricManager.updateBiometricToken; the server keeps only its hash.',
-        security,
         response: { 200: TelegramBiometricEnrolment, ...problems },
       },
     },
@@ -295,7 +270,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm with the token Telegram biometrics unlocked (Mini App only)',
-        security,
         body: TelegramBiometricBody,
         response: { 200: StepUpProof, ...problems, 422: Problem },
       },
@@ -313,7 +287,6 @@ export default async function securityRoutes(app: FastifyInstance) {
         description:
           '`last_seen_at` moves at each token refresh (at most one access-token lifetime old). ' +
           '`location` is the IP address: no IP-to-place database ships with the server.',
-        security,
         querystring: PageQuery,
         response: { 200: SessionList, ...problems },
       },
@@ -327,7 +300,6 @@ export default async function securityRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Sign a session out: its refresh and access tokens stop working at once',
-        security,
         params: IdParams,
         response: { 204: { type: 'null' }, ...problems },
       },
@@ -343,11 +315,15 @@ export default async function securityRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Sign out every session but this one',
-        security,
-        response: { 200: SessionsEnded, ...problems },
+        summary: 'Sign out every session but this one, and remove what they set up if asked',
+        description:
+          'With `remove_created: true`, in the same transaction: the webhook endpoints and push ' +
+          'subscriptions those sessions created are deleted and their API keys disabled ' +
+          '(`removed` lists them). Needs the second look.',
+        body: SignOutOthersBody,
+        response: { 200: SessionsEnded, ...problems, 422: Problem },
       },
     },
-    async (request) => ({ ended: await sessions.endOthers(me(request)) }),
+    (request) => sessions.endOthers(me(request), request.body?.remove_created === true),
   )
 }

@@ -437,7 +437,8 @@ describeServer('passkeys, the second look, sessions and devices', () => {
         method: 'POST',
         url: '/api/v1/developer/access/create',
         headers: headers({ authorization: pair.access_token }),
-        payload: { name: 'payouts', role: 'PRODUCTION' },
+        // A payout key is bound to the addresses it is used from (server/route-policy.ts).
+        payload: { name: 'payouts', role: 'PRODUCTION', allowed_ips: ['127.0.0.1'] },
       })
       const { secret } = created.json<{ secret: string }>()
       const placed = await app.inject({
@@ -527,6 +528,7 @@ describeServer('passkeys, the second look, sessions and devices', () => {
       const other = (await signIn(app, { email })).json<TokenPair>()
       const list = (await v2('GET', '/user/sessions', mine.access_token)).json<SessionList>()
       const target = list.data.find((s) => !s.current)
+      await stepUp(app, mine.access_token)
       const ended = await v2('DELETE', `/user/sessions/${target?.id}`, mine.access_token)
       expect(ended.statusCode).toBe(204)
       expectProblem(await refresh(app, other.refresh_token), 401, 'INVALID_REFRESH_TOKEN')
@@ -541,6 +543,7 @@ describeServer('passkeys, the second look, sessions and devices', () => {
       const theirs = await signUp(app, { kyc: false })
       const [session] = (await v2('GET', '/user/sessions', theirs.access_token)).json<SessionList>()
         .data
+      await stepUp(app, mine.access_token)
       const refused = await v2('DELETE', `/user/sessions/${session?.id}`, mine.access_token)
       expectProblem(refused, 404, 'SESSION_NOT_FOUND')
       expect((await v2('GET', '/user', theirs.access_token)).statusCode).toBe(200)
@@ -553,8 +556,9 @@ describeServer('passkeys, the second look, sessions and devices', () => {
         (await signIn(app, { email })).json<TokenPair>(),
         (await signIn(app, { email })).json<TokenPair>(),
       ]
+      await stepUp(app, mine.access_token)
       const ended = await v2('POST', '/user/sessions/sign-out-others', mine.access_token)
-      expect(ended.json()).toEqual({ ended: 2 })
+      expect(ended.json()).toMatchObject({ ended: 2 })
       for (const pair of others) {
         expectProblem(await refresh(app, pair.refresh_token), 401, 'INVALID_REFRESH_TOKEN')
       }

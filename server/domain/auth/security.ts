@@ -4,24 +4,27 @@ import { STEP_UP_REQUIRED } from '../../../contract/security.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { PasskeyService } from './passkeys.ts'
+import { PASSWORD_RESET_JOB, PasswordService } from './passwords.ts'
 import { AuthService } from './service.ts'
 import { SessionService } from './sessions.ts'
 import { StepUpError, type StepUpFailure, StepUpService } from './step-up.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Issue 21's use cases, built once: passkeys, the step-up, sessions. */
-    security: { passkeys: PasskeyService; stepUp: StepUpService; sessions: SessionService }
+    /** Issue 21's use cases, built once: passkeys, the step-up, sessions; issue 26's passwords. */
+    security: {
+      passkeys: PasskeyService
+      stepUp: StepUpService
+      sessions: SessionService
+      passwords: PasswordService
+    }
     /**
-     * preHandler of a sensitive route: a signed-in session needs a proof of
-     * presence at most five minutes old (else 403 STEP_UP_REQUIRED with the
-     * methods it can use); an API key passes (keys keep their role rules).
+     * The second look, for the routes server/route-policy.ts names: a signed-in
+     * session needs a proof of presence at most five minutes old (else 403
+     * STEP_UP_REQUIRED with the methods it can use); an API key passes (the
+     * policy decides which acts a key may do at all, and with which role).
      */
     requireStepUp: (request: FastifyRequest) => Promise<void>
-    /** requireStepUp only when `sensitive(request)` holds (e.g. only withdrawals among orders). */
-    requireStepUpWhen: (
-      sensitive: (request: FastifyRequest) => boolean,
-    ) => (request: FastifyRequest) => Promise<void>
   }
 }
 
@@ -60,7 +63,17 @@ export default fp(
     const auth = new AuthService(app.db, app.tokens, opts.config)
     const passkeys = new PasskeyService(app.db, auth, opts.config.webauthn)
     const stepUp = new StepUpService(app.db, app.services.otp, passkeys)
-    app.decorate('security', { passkeys, stepUp, sessions: new SessionService(app.db) })
+    const passwords = new PasswordService(app.db, auth, app.services.otp, {
+      otpTtl: opts.config.otp.ttl,
+      resendInterval: opts.config.otp.resendInterval,
+    })
+    app.jobs.register(PASSWORD_RESET_JOB, passwords.sendReset)
+    app.decorate('security', {
+      passkeys,
+      stepUp,
+      sessions: new SessionService(app.db),
+      passwords,
+    })
 
     const requireStepUp = async (request: FastifyRequest) => {
       if (request.apiKey) return
@@ -71,12 +84,6 @@ export default fp(
       }
     }
     app.decorate('requireStepUp', requireStepUp)
-    app.decorate(
-      'requireStepUpWhen',
-      (sensitive: (request: FastifyRequest) => boolean) => async (request: FastifyRequest) => {
-        if (sensitive(request)) await requireStepUp(request)
-      },
-    )
   },
-  { name: 'security', dependencies: ['db', 'auth', 'services', 'rate-limits'] },
+  { name: 'security', dependencies: ['db', 'auth', 'jobs', 'services', 'rate-limits'] },
 )

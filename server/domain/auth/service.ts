@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
-import { emitEvent } from '../events/outbox.ts'
+import { emitEvent } from '../outbox.ts'
 import type { OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { recordSignInDevice } from './devices.ts'
@@ -48,7 +48,9 @@ export class AuthService {
   ): Promise<TokenPair> {
     const email = normaliseEmail(input.email)
     const verdict = judgePassword(input.password, { email })
-    if (!verdict.ok) throw new AuthError({ kind: 'PASSWORD_TOO_WEAK', reason: verdict.reason })
+    if (!verdict.ok) {
+      throw new AuthError({ kind: 'PASSWORD_TOO_WEAK', reason: verdict.reason, field: 'password' })
+    }
     // Hash before the transaction: argon2 is deliberately slow and must not hold the database.
     const passwordHash = await argon2Hash(input.password)
     return this.db.transaction().execute(async (trx) => {
@@ -143,7 +145,8 @@ export class AuthService {
    *
    * Every way in ends here, so this is where a blocked account is refused:
    * after the proof, so a stranger without the password never learns that
-   * the account exists, let alone that it is blocked.
+   * the account exists, let alone that it is blocked. A Telegram sign-in
+   * passes when Telegram signed its launch data (`telegramAuthDate`).
    * @throws AuthError USER_BLOCKED
    */
   async startSession(
@@ -151,6 +154,7 @@ export class AuthService {
     context: RequestContext,
     userId: string,
     method: SignInMethod,
+    telegramAuthDate?: Date,
   ): Promise<TokenPair> {
     if (await repo.isUserBlocked(trx, context.tenantId, userId)) {
       throw new AuthError({ kind: 'USER_BLOCKED' })
@@ -164,6 +168,7 @@ export class AuthService {
       deviceId: device.deviceId,
       newDevice: device.newDevice,
       now,
+      telegramAuthDate,
     })
     if (device.newDevice) {
       await emitEvent(trx, {

@@ -1,10 +1,16 @@
 import type { Kysely } from 'kysely'
-import type { Session, SessionList } from '../../../contract/security.ts'
+import type {
+  Session,
+  SessionCreation,
+  SessionList,
+  SessionsEnded,
+} from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { DomainError } from '../failure.ts'
 import type { OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import * as repo from './security-repository.ts'
+import { createdBySessions, removeCreatedBySessions } from './session-footprint.ts'
 import { describeDevice } from './webauthn-rules.ts'
 
 /** SESSION_NOT_FOUND: no such live session of the person (ended already, or someone else's). */
@@ -26,11 +32,20 @@ export class SessionService {
   ) {}
 
   async list(session: OwnerSession, page: { limit: number; offset: number }): Promise<SessionList> {
-    const rows = await repo.listSessions(this.db, session, page)
-    const data = rows.slice(0, page.limit).map((row) => this.toSession(row, session.sessionId))
+    const fetched = await repo.listSessions(this.db, session, page)
+    const rows = fetched.slice(0, page.limit)
+    // What each session set up: three small reads by the page's ids.
+    const created = await createdBySessions(
+      this.db,
+      session,
+      rows.map((row) => row.id),
+    )
+    const data = rows.map((row) =>
+      this.toSession(row, session.sessionId, created.get(row.id) ?? []),
+    )
     // A short page tells the total by itself; only a full one needs the count.
     const total =
-      rows.length > page.limit || (rows.length === 0 && page.offset > 0)
+      fetched.length > page.limit || (fetched.length === 0 && page.offset > 0)
         ? await repo.countSessions(this.db, session)
         : page.offset + rows.length
     return pageOf(data, total, page)
@@ -48,18 +63,27 @@ export class SessionService {
     if (ended === 0) throw new SessionError({ kind: 'SESSION_NOT_FOUND' })
   }
 
-  /** Ends every session but this one; answers how many ended. */
-  endOthers(owner: OwnerSession): Promise<number> {
-    return repo.revokeSessions(
-      this.db,
-      owner,
-      { except: owner.sessionId },
-      'signed_out_remotely',
-      this.clock(),
-    )
+  /**
+   * Ends every session but this one and, with `removeCreated`, in the same
+   * transaction what those sessions set up that would go on watching or acting
+   * for the person (session-footprint.ts): a thief signed out keeps nothing.
+   */
+  async endOthers(owner: OwnerSession, removeCreated: boolean): Promise<SessionsEnded> {
+    const now = this.clock()
+    return this.db.transaction().execute(async (trx) => {
+      const ended = await repo.revokeSessionIds(
+        trx,
+        owner,
+        { except: owner.sessionId },
+        'signed_out_remotely',
+        now,
+      )
+      const removed = removeCreated ? await removeCreatedBySessions(trx, owner, ended, now) : []
+      return { ended: ended.length, removed }
+    })
   }
 
-  private toSession(row: SessionRow, currentId: string): Session {
+  private toSession(row: SessionRow, currentId: string, created: SessionCreation[]): Session {
     return {
       id: row.id,
       device: describeDevice(row.user_agent),
@@ -72,6 +96,7 @@ export class SessionService {
       created_at: row.created_at.toISOString(),
       last_seen_at: (row.last_seen_at ?? row.created_at).toISOString(),
       current: row.id === currentId,
+      created,
     }
   }
 }

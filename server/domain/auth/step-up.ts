@@ -24,12 +24,22 @@ export type StepUpFailure =
   | { kind: 'STEP_UP_REQUIRED'; methods: StepUpMethod[] }
   /** The session ended meanwhile. */
   | { kind: 'SESSION_ENDED' }
-  /** Telegram biometrics outside the Mini App, or with a token that is not this person's. */
+  /** Telegram biometrics outside the Mini App, or a token not of this session, or expired. */
   | { kind: 'TELEGRAM_BIOMETRICS_INVALID' }
 
 export class StepUpError extends DomainError<StepUpFailure> {}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/**
+ * How long a Telegram biometric token proves presence. It lives behind the
+ * device's fingerprint or face and works only in the session that enrolled
+ * it, so a long life costs little; it ends all the same, so a token copied
+ * off a device one day is not good for ever. A quarter: someone who opens the
+ * Mini App every week enrols again a few times a year, each time just after
+ * opening it (fresh launch data is the proof enrolling needs).
+ */
+export const TELEGRAM_BIOMETRICS_TTL_DAYS = 90
 
 /**
  * The second look: a proof of presence at most five minutes old, stamped on
@@ -60,14 +70,14 @@ export class StepUpService {
 
   /** @throws StepUpError SESSION_ENDED */
   async status(session: OwnerSession): Promise<StepUpStatus> {
-    const facts = await repo.findStepUpFacts(this.db, session)
+    const now = this.clock()
+    const facts = await repo.findStepUpFacts(this.db, session, now)
     if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
     const contact = facts.email
       ? ({ channel: 'email', identifier: facts.email } as const)
       : facts.phone
         ? ({ channel: 'sms', identifier: facts.phone } as const)
         : undefined
-    const now = this.clock()
     const until = isFresh(facts.stepped_up_at, now) ? freshUntil(facts.stepped_up_at) : null
     return {
       methods: stepUpMethods({
@@ -108,31 +118,34 @@ export class StepUpService {
 
   /**
    * A token for the Mini App to keep behind the device's biometrics
-   * (BiometricManager.updateBiometricToken). Only in the Mini App, and only
-   * from a session stepped up already or opened by Telegram sign-in in the
-   * last five minutes (Telegram's signed launch data is a fresh proof that the
-   * Telegram account holder is here: without it, an account with no e-mail,
-   * phone or passkey could never start).
+   * (BiometricManager.updateBiometricToken), good in this session only, for
+   * TELEGRAM_BIOMETRICS_TTL_DAYS. Only in the Mini App, and only from a
+   * session stepped up already or opened by Telegram launch data signed in
+   * the last five minutes (Telegram's signature on it is a fresh proof that
+   * the Telegram account holder is here: without it, an account with no
+   * e-mail, phone or passkey could never start). The launch data's own date
+   * counts, not the session's: data signed 50 minutes ago is still good for
+   * signing in, but no fresh proof.
    * @throws StepUpError STEP_UP_REQUIRED, SESSION_ENDED, TELEGRAM_BIOMETRICS_INVALID
    */
   async enrolTelegramBiometrics(session: OwnerSession): Promise<TelegramBiometricEnrolment> {
-    const facts = await repo.findStepUpFacts(this.db, session)
+    const now = this.clock()
+    const facts = await repo.findStepUpFacts(this.db, session, now)
     if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
     if (facts.app_env !== 'telegram') {
       throw new StepUpError({ kind: 'TELEGRAM_BIOMETRICS_INVALID' })
     }
-    const now = this.clock()
-    const justSignedIn = facts.sign_in_method === 'telegram' && isFresh(facts.created_at, now)
-    if (!justSignedIn && !isFresh(facts.stepped_up_at, now)) {
+    const launchedNow =
+      facts.sign_in_method === 'telegram' && isFresh(facts.telegram_auth_date, now)
+    if (!launchedNow && !isFresh(facts.stepped_up_at, now)) {
       const { methods } = await this.status(session)
       throw new StepUpError({ kind: 'STEP_UP_REQUIRED', methods })
     }
     const token = randomBytes(32).toString('base64url')
-    await repo.insertTelegramBiometricToken(this.db, {
+    await repo.insertTelegramBiometricToken(this.db, session, {
       id: uuidv7(),
-      tenantId: session.tenantId,
-      userId: session.userId,
       hash: hashToken(token),
+      expiresAt: new Date(now.getTime() + TELEGRAM_BIOMETRICS_TTL_DAYS * 86_400_000),
     })
     return { token }
   }
@@ -141,7 +154,7 @@ export class StepUpService {
   async verifyTelegramBiometrics(session: OwnerSession, token: string): Promise<StepUpProof> {
     const now = this.clock()
     return this.db.transaction().execute(async (trx) => {
-      const facts = await repo.findStepUpFacts(trx, session)
+      const facts = await repo.findStepUpFacts(trx, session, now)
       if (!facts) throw new StepUpError({ kind: 'SESSION_ENDED' })
       const known =
         facts.app_env === 'telegram' &&

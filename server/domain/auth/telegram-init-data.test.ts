@@ -30,12 +30,17 @@ describe('verifyInitData', () => {
     [
       'init data signed with the bot token is accepted with its launch user',
       FRESH,
-      { ok: true, user: USER, authDate: expect.any(Date) },
+      {
+        ok: true,
+        user: USER,
+        authDate: expect.any(Date),
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
     ],
     [
       'init data signed exactly the max age ago is still accepted',
       signedInitData({ user: USER, authDate: secondsAgo(MAX_AGE) }),
-      { ok: true, user: USER, authDate: secondsAgo(MAX_AGE) },
+      { ok: true, user: USER, authDate: secondsAgo(MAX_AGE), hash: expect.any(String) },
     ],
     [
       'a second past the max age is stale',

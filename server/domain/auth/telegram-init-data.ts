@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Value } from '@sinclair/typebox/value'
 import { parse, signData } from '@telegram-apps/init-data-node'
+import { normaliseName } from '../../../contract/names.ts'
 import { TelegramUser } from '../../../contract/telegram.ts'
 import { USER_LANGUAGES } from '../../../contract/user.ts'
 
@@ -18,7 +19,8 @@ import { USER_LANGUAGES } from '../../../contract/user.ts'
  */
 
 export type InitDataVerdict =
-  | { ok: true; user: TelegramUser; authDate: Date }
+  /** `hash`: the data's signature, which names it whatever the order of its fields. */
+  | { ok: true; user: TelegramUser; authDate: Date; hash: string }
   | { ok: false; reason: 'malformed' | 'signature' | 'stale' | 'no_user' }
 
 const HASH = /^[0-9a-f]{64}$/i
@@ -62,7 +64,7 @@ export function verifyInitData(
   if (user === undefined) return { ok: false, reason: 'no_user' }
   // The library's schema admits any extra field; ours names the ones we keep.
   if (!Value.Check(TelegramUser, user)) return { ok: false, reason: 'malformed' }
-  return { ok: true, user, authDate: new Date(authDate * 1000) }
+  return { ok: true, user, authDate: new Date(authDate * 1000), hash: hash.toLowerCase() }
 }
 
 /** The profile fields a Telegram account starts with (SPEC.md §3, the launch user). */
@@ -71,8 +73,8 @@ export function profileFromLaunchUser(user: TelegramUser) {
   const primary = user.language_code?.toLowerCase().split('-')[0]
   const language = USER_LANGUAGES.find((known) => known === primary) ?? null
   return {
-    first_name: user.first_name.trim() || null,
-    last_name: user.last_name?.trim() || null,
+    first_name: normaliseName(user.first_name) || null,
+    last_name: (user.last_name && normaliseName(user.last_name)) || null,
     username: user.username ?? null,
     language,
     is_premium: user.is_premium === true,

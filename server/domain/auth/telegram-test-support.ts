@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto'
+import { randomBytes, randomInt } from 'node:crypto'
 import { sign, signData } from '@telegram-apps/init-data-node'
 import type { TelegramUser } from '../../../contract/telegram.ts'
 
@@ -31,10 +31,14 @@ export interface InitDataOptions {
   botToken?: string
 }
 
+/**
+ * Signed launch data. Each call is a new launch (its own `query_id`), as each
+ * opening of the Mini App is: launch data signs in once.
+ */
 export function signedInitData(options: InitDataOptions = {}): string {
   const user = options.user === undefined ? launchUser() : options.user
   return sign(
-    { query_id: 'AAHdF6IQAAAAAN0XohDhrOrc', ...(user && { user }) },
+    { query_id: randomBytes(18).toString('base64url'), ...(user && { user }) },
     options.botToken ?? TEST_BOT_TOKEN,
     options.authDate ?? new Date(),
   )

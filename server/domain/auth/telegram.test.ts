@@ -116,6 +116,46 @@ describeServer('signing in and up with Telegram init data', () => {
     expect(problem.detail).toMatch(/too old/)
   })
 
+  it('sign-up refuses launch data older than TELEGRAM_AUTH_MAX_AGE too, creating nothing', async () => {
+    const user = launchUser()
+    const stale = signedInitData({ user, authDate: hoursAgo(1.1) })
+
+    expectProblem(await telegramSignUp(app, stale), 401, 'TELEGRAM_INIT_DATA_INVALID')
+    expectProblem(await telegramSignIn(app, signedInitData({ user })), 404, 'USER_NOT_FOUND')
+  })
+
+  it('launch data signs in once: the same data again answers 401 TELEGRAM_INIT_DATA_USED', async () => {
+    const user = launchUser()
+    const signUpData = signedInitData({ user })
+    expect((await telegramSignUp(app, signUpData)).statusCode).toBe(201)
+    expectProblem(await telegramSignIn(app, signUpData), 401, 'TELEGRAM_INIT_DATA_USED')
+
+    const launch = signedInitData({ user })
+    expect((await telegramSignIn(app, launch)).statusCode).toBe(200)
+    expectProblem(await telegramSignIn(app, launch), 401, 'TELEGRAM_INIT_DATA_USED')
+    // The same fields in another order are the same launch data.
+    const reordered = new URLSearchParams([...new URLSearchParams(launch)].reverse()).toString()
+    expect(reordered).not.toBe(launch)
+    expectProblem(await telegramSignIn(app, reordered), 401, 'TELEGRAM_INIT_DATA_USED')
+  })
+
+  it('two sign-ins racing with one launch data open one session', async () => {
+    const user = launchUser()
+    await telegramSignUp(app, signedInitData({ user }))
+    const launch = signedInitData({ user })
+
+    const answers = await Promise.all([telegramSignIn(app, launch), telegramSignIn(app, launch)])
+
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401])
+  })
+
+  it('an unknown user’s 404 spends nothing: the same launch data then signs up', async () => {
+    const launch = signedInitData()
+
+    expectProblem(await telegramSignIn(app, launch), 404, 'USER_NOT_FOUND')
+    expect((await telegramSignUp(app, launch)).statusCode).toBe(201)
+  })
+
   it('init data signed for another bot answers 401 TELEGRAM_INIT_DATA_INVALID', async () => {
     const initData = signedInitData({ botToken: '7000000002:not-our-bot' })
 

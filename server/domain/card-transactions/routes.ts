@@ -86,7 +86,6 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
         'answers 404 CARD_NOT_FOUND / FIAT_ACCOUNT_NOT_FOUND. `new_scheme` is accepted and ' +
         'changes nothing. `authorization_id` ties a clearing, reversal or refund to its ' +
         'authorisation.',
-      security: [{ raw: [] }],
       querystring: CardTransactionQuery,
       response: { 200: CardTransactionList, ...problems },
     },
@@ -119,7 +118,6 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
           'status, amount, currency, merchant_name, merchant_mcc, merchant_city, ' +
           'merchant_country, decline_reason, exceeded_limit, authorization_id; CRLF line ends; ' +
           'a cell a spreadsheet would run as a formula starts with an apostrophe.',
-        security: [{ raw: [] }],
         querystring: CardTransactionCsvQuery,
         response: {
           200: {

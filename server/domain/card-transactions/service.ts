@@ -213,6 +213,7 @@ export class CardProcessor {
           transactionId: id,
           amountMinor: amount,
           merchant: message.merchant ?? null,
+          at: now,
           reason: declineReason,
         },
       )
@@ -316,7 +317,7 @@ export class CardProcessor {
           trx,
           card,
           type === 'REFUND' ? 'card.transaction.refunded' : 'card.transaction.settled',
-          { transactionId: id, amountMinor: amount, merchant },
+          { transactionId: id, amountMinor: amount, merchant, at: now },
         )
     }
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)

@@ -1,7 +1,6 @@
 import {
   constants,
   createCipheriv,
-  createDecipheriv,
   createHash,
   createHmac,
   createPrivateKey,
@@ -11,6 +10,7 @@ import {
   randomBytes,
 } from 'node:crypto'
 import type { CardSecrets } from '../../../contract/cards.ts'
+import { seal, unseal } from '../../infra/sealing.ts'
 
 /** The card keys of config.secrets (CARD_DATA_KEY, CARD_CVK, CARD_SECRET_PRIVATE_KEY). */
 export interface CardKeyMaterial {
@@ -19,9 +19,6 @@ export interface CardKeyMaterial {
   /** PKCS#8 PEM of the RSA key (2048 bits or more) of the secret exchange. */
   cardSecretPrivateKey: string
 }
-
-const VERSION = 'v1'
-const GCM_IV_BYTES = 12
 
 /**
  * The card keys in use. Card numbers are kept with AES-256-GCM under the data
@@ -53,27 +50,19 @@ export class CardCrypto {
   }
 
   encryptPan(scope: { tenantId: string; cardId: string }, pan: string): string {
-    const iv = randomBytes(GCM_IV_BYTES)
-    const cipher = createCipheriv('aes-256-gcm', this.#dataKey, iv)
-    cipher.setAAD(aad(scope))
-    const ciphertext = Buffer.concat([cipher.update(pan, 'utf8'), cipher.final()])
-    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
-      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-      .join('.')
+    return seal(this.#dataKey, aad(scope), Buffer.from(pan, 'utf8'))
   }
 
   decryptPan(scope: { tenantId: string; cardId: string }, stored: string): string {
-    const [version, iv, tag, ciphertext] = stored.split('.')
-    if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
-      throw new Error('unknown card number format')
+    const opened = unseal(this.#dataKey, aad(scope), stored)
+    if (!opened.ok) {
+      throw new Error(
+        opened.failure === 'format'
+          ? 'unknown card number format'
+          : 'the card number does not decrypt: CARD_DATA_KEY is not the key it was stored under',
+      )
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.#dataKey, Buffer.from(iv, 'base64url'))
-    decipher.setAAD(aad(scope))
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    return Buffer.concat([
-      decipher.update(Buffer.from(ciphertext, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8')
+    return Buffer.from(opened.plaintext).toString('utf8')
   }
 
   /** A keyed hash of the number (base64url, no digit runs): unique per tenant, reveals nothing. */
@@ -112,4 +101,4 @@ export function sealSecrets(key: Uint8Array, secrets: CardSecrets): { data: stri
 }
 
 const aad = ({ tenantId, cardId }: { tenantId: string; cardId: string }) =>
-  Buffer.from(`${tenantId.toLowerCase()}|${cardId.toLowerCase()}`)
+  `${tenantId.toLowerCase()}|${cardId.toLowerCase()}`

@@ -1,11 +1,12 @@
 import { type Card, type CardLimits, cardFinished } from '../../../contract/cards.ts'
 import { AmountError, toMinor } from '../../../contract/money.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { Owner } from '../owner.ts'
 import type { CardDeps } from './card-deps.ts'
 import { type BodyFault, CardError } from './errors.ts'
 import { getCard } from './read-cards.ts'
 import * as repo from './repository.ts'
-import { defaultLimits, type LimitsMinor, limitFaults } from './rules.ts'
+import { defaultLimits, type LimitsMinor, limitFaults, raisesAny } from './rules.ts'
 
 /**
  * New limits, in the currency of the card's account; a closed card keeps its own.
@@ -32,6 +33,34 @@ export async function setLimits(
 }
 
 /**
+ * Whether `limits` would let the owner's card spend more than it may now. A
+ * card that is not theirs, or limits that do not parse, raise nothing: setLimits
+ * answers those (404, 422) before anything changes.
+ */
+export async function raisesLimits(
+  deps: CardDeps,
+  owner: Owner,
+  id: string,
+  limits: CardLimits,
+): Promise<boolean> {
+  const card = await repo.findCard(deps.db, owner, id)
+  if (!card) return false
+  let next: LimitsMinor
+  try {
+    next = limitsOf(limits, card.decimals, '/body')
+  } catch (error) {
+    if (error instanceof CardError) return false
+    throw error
+  }
+  const current = {
+    per_transaction: BigInt(card.limit_per_transaction_minor),
+    daily: BigInt(card.limit_daily_minor),
+    monthly: BigInt(card.limit_monthly_minor),
+  }
+  return raisesAny(current, next)
+}
+
+/**
  * Renames the card, once per request_id: the same request again answers the
  * card as it is (`replayed`), without renaming it back over a later rename.
  * @throws CardError CARD_NOT_FOUND, CARD_STATUS_CONFLICT (closed), IDEMPOTENCY_CONFLICT
@@ -42,7 +71,7 @@ export async function rename(
   id: string,
   request: { nickName: string; requestId: string },
 ): Promise<{ card: Card; replayed: boolean }> {
-  const nickName = request.nickName.trim()
+  const nickName = normaliseName(request.nickName)
   const replayed = await deps.db.transaction().execute(async (trx) => {
     const card = await repo.lockCard(trx, owner, id)
     if (!card) throw new CardError({ kind: 'CARD_NOT_FOUND' })

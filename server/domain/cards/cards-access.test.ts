@@ -14,7 +14,7 @@ import {
 } from '../../test-support.ts'
 import { FIAT } from '../fiat-accounts/rules.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
-import { ADDRESS, EUR_BALANCE, ledgerAccountOf, ok, PREPAID } from './card-test-support.ts'
+import { ADDRESS, EUR_BALANCE, ledgerAccountOf, ok } from './card-test-support.ts'
 import { CARD_DELIVERY_JOB } from './shipping.ts'
 
 describeServer('cards: API-key roles, and the courier only in sandbox mode', () => {
@@ -44,9 +44,18 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
       ...(payload !== undefined && { payload: payload as object }),
     })
 
-  async function keyOf(app: FastifyInstance, token: string, role: ApiKeyRole) {
+  async function keyOf(
+    app: FastifyInstance,
+    token: string,
+    role: ApiKeyRole,
+    allowed_ips: string[] = [],
+  ) {
     const created = ok<ApiKeyWithSecret>(
-      await call(app, { token }, 'POST', '/developer/access/create', { name: role, role }),
+      await call(app, { token }, 'POST', '/developer/access/create', {
+        name: role,
+        role,
+        allowed_ips,
+      }),
       201,
     )
     return { key: created.secret }
@@ -106,20 +115,37 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
     expect(log).toEqual([{ kind: 'OTP' }])
   })
 
-  it('issuing and closing move money: a READ_ONLY key is refused in sandbox mode, a DEVELOPER key in production mode', async () => {
+  it('issuing is a payout: a PRODUCTION key bound to an IP allow-list only, on every deployment', async () => {
     const s = await person(sandbox)
-    const readOnly = await keyOf(sandbox, s.token, 'READ_ONLY')
     const onAccount = { fiat_account_id: s.account.id, form_factor: 'VIRTUAL' }
-    expect(
-      expectProblem(
-        await call(sandbox, readOnly, 'POST', '/issuing/cards/balance', onAccount),
-        403,
-        'API_KEY_ROLE_FORBIDDEN',
-      ).required_role,
-    ).toBe('DEVELOPER')
-    // Sandbox money is play money: a DEVELOPER key may issue there.
-    const developer = await keyOf(sandbox, s.token, 'DEVELOPER')
-    ok<Card>(await call(sandbox, developer, 'POST', '/issuing/cards/balance', onAccount), 201)
+    for (const role of ['READ_ONLY', 'DEVELOPER'] as const) {
+      const key = await keyOf(sandbox, s.token, role, ['127.0.0.1'])
+      const refused = await call(sandbox, key, 'POST', '/issuing/cards/balance', onAccount)
+      expect(expectProblem(refused, 403, 'API_KEY_ROLE_FORBIDDEN').required_role).toBe('PRODUCTION')
+    }
+    // A key usable from anywhere issues nothing, however high its role.
+    const anywhere = await keyOf(sandbox, s.token, 'PRODUCTION')
+    expectProblem(
+      await call(sandbox, anywhere, 'POST', '/issuing/cards/balance', onAccount),
+      403,
+      'API_KEY_ALLOW_LIST_REQUIRED',
+    )
+    const bound = await keyOf(sandbox, s.token, 'PRODUCTION', ['127.0.0.1'])
+    ok<Card>(await call(sandbox, bound, 'POST', '/issuing/cards/balance', onAccount), 201)
+  })
+
+  it('closing moves money: a READ_ONLY key is refused in sandbox mode, a DEVELOPER key in production mode', async () => {
+    const s = await person(sandbox)
+    const own = ok<Card>(
+      await call(sandbox, { token: s.token }, 'POST', '/issuing/cards/balance', {
+        fiat_account_id: s.account.id,
+        form_factor: 'VIRTUAL',
+      }),
+      201,
+    )
+    const readOnly = await keyOf(sandbox, s.token, 'READ_ONLY')
+    const closing = await call(sandbox, readOnly, 'DELETE', `/issuing/cards/${own.id}`)
+    expect(expectProblem(closing, 403, 'API_KEY_ROLE_FORBIDDEN').required_role).toBe('DEVELOPER')
 
     const p = await person(production)
     const devKey = await keyOf(production, p.token, 'DEVELOPER')
@@ -130,38 +156,14 @@ describeServer('cards: API-key roles, and the courier only in sandbox mode', () 
       }),
       201,
     )
-    const refused = [
-      await call(production, devKey, 'POST', '/issuing/cards/create', {
-        wallet_uuid: p.wallet.uuid,
-        program_id: PREPAID,
-        form_factor: 'VIRTUAL',
-      }),
-      await call(production, devKey, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: p.account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      await call(production, devKey, 'DELETE', `/issuing/cards/${byToken.id}`),
-    ]
-    for (const response of refused) {
-      expect(expectProblem(response, 403, 'API_KEY_ROLE_FORBIDDEN').required_role).toBe(
-        'PRODUCTION',
-      )
-    }
+    const refused = await call(production, devKey, 'DELETE', `/issuing/cards/${byToken.id}`)
+    expect(expectProblem(refused, 403, 'API_KEY_ROLE_FORBIDDEN').required_role).toBe('PRODUCTION')
     // Still one card, still open; a DEVELOPER key may do what moves no money.
     const cards = ok<{ total: number; data: Card[] }>(
       await call(production, devKey, 'GET', '/issuing/cards'),
     )
     expect(cards.data.map((card) => [card.id, card.status])).toEqual([[byToken.id, 'ACTIVE']])
     ok(await call(production, devKey, 'PATCH', `/issuing/cards/${byToken.id}/freeze`))
-    // A PRODUCTION key may issue on a live deployment.
-    const live = await keyOf(production, p.token, 'PRODUCTION')
-    ok<Card>(
-      await call(production, live, 'POST', '/issuing/cards/balance', {
-        fiat_account_id: p.account.id,
-        form_factor: 'VIRTUAL',
-      }),
-      201,
-    )
   })
 
   it('in production mode no courier runs: a physical card stays ORDERED and INACTIVE', async () => {

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { fromMinor } from '../../../contract/money.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
@@ -15,6 +16,7 @@ import { isLedgerFailure } from '../ledger/errors.ts'
 import { transfer } from '../ledger/rules.ts'
 import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
 import { isKnownCountry } from '../location/countries.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner } from '../owner.ts'
 import { findWallet } from '../wallets/repository.ts'
 import type { CardDeps } from './card-deps.ts'
@@ -114,6 +116,7 @@ export async function createStandAlone(
             currency: program.currency,
             subAccountType: program.sub_account_type,
             ledgerAccountId,
+            at,
           },
           deps.settings.bank,
         )
@@ -363,8 +366,10 @@ async function insertNewCard(
 ): Promise<void> {
   const expiry = expiryFor(at)
   let inserted = false
+  let last4 = ''
   for (let attempt = 0; attempt < PAN_ATTEMPTS && !inserted; attempt++) {
     const pan = generatePan(card.program.bin)
+    last4 = pan.slice(-4)
     inserted = await repo.insertCard(trx, {
       id: card.id,
       tenantId: owner.tenantId,
@@ -375,9 +380,9 @@ async function insertNewCard(
       standAlone: card.standAlone,
       formFactor: card.formFactor,
       cardType: card.program.card_type,
-      nickName: card.nickName?.trim() || null,
+      nickName: card.nickName ? normaliseName(card.nickName) : null,
       bin: card.program.bin,
-      last4: pan.slice(-4),
+      last4,
       panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
       panKeyId: deps.crypto.keyId,
       panFingerprint: deps.crypto.panFingerprint(pan),
@@ -395,6 +400,19 @@ async function insertNewCard(
   if (card.delivery && deps.settings.shipping) {
     await deps.settings.shipping.ship(trx, { tenantId: owner.tenantId, cardId: card.id }, at)
   }
+  // A new card is money made movable, and a physical one goes to an address: told on every
+  // channel whatever is muted, so a card ordered by someone else is seen before it arrives.
+  await emitEvent(trx, {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    kind: 'card.issued',
+    payload: {
+      card_id: card.id,
+      last4,
+      form_factor: card.formFactor,
+      delivery_to: card.delivery && `${card.delivery.city}, ${card.delivery.country}`,
+    },
+  })
   if (BigInt(card.program.fee_monthly_minor) > 0n) {
     await deps.settings.jobs.enqueue(trx, {
       kind: CARD_MONTHLY_FEE_JOB,
@@ -457,7 +475,7 @@ function deliveryOf(
   }
   const line2 = address.line2?.trim()
   return {
-    recipient_name: address.recipient_name.trim(),
+    recipient_name: normaliseName(address.recipient_name),
     line1: address.line1.trim(),
     ...(line2 ? { line2 } : {}),
     city: address.city.trim(),

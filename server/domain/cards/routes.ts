@@ -19,9 +19,10 @@ import {
 } from '../../../contract/cards.ts'
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { limitCalls, rateLimited } from '../../infra/rate-limit.ts'
+import { rateLimited } from '../../infra/rate-limit.ts'
 import { idempotencyKey } from '../idempotency.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { CardError } from './errors.ts'
@@ -31,7 +32,7 @@ import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules
 const toProblem = (error: unknown) => {
   if (!(error instanceof CardError)) return undefined
   const failure = error.failure
-  const unprocessable = (code: string, fields: { field: string; message: string }[]) =>
+  const unprocessable = (code: ProblemCode, fields: { field: string; message: string }[]) =>
     new ProblemError(422, code, fields.map((fault) => fault.message).join(' '), {
       title: 'Unprocessable Content',
       errors: fields,
@@ -119,11 +120,6 @@ const problems = {
   422: Problem,
   423: Problem,
 }
-/** Card secrets travel only through the app's worker exchange: never to an API key (DESIGN.md). */
-const sessionOnly = { sessionOnly: true }
-/** Issuing charges the program's fee; closing moves the balance: an API key needs the money role. */
-const movesMoney = { movesMoney: true }
-const security = [{ raw: [] }]
 const tags = ['issuing']
 
 /** What both ways of issuing a card take alike: the card itself and the idempotency key. */
@@ -152,17 +148,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   const { cards: service, cardCrypto: crypto } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const translated = <T>(work: Promise<T>) => translateErrors(work, toProblem)
-  // Reveals and one-time codes are what a stolen session would go after:
-  // REVEALS_PER_MINUTE per user, whichever card, before 429.
-  const limitReveals = limitCalls(
-    app,
-    {
-      max: REVEALS_PER_MINUTE,
-      windowMs: 60_000,
-      key: (request) => `card-reveal:${request.auth.tenantId}:${request.auth.userId}`,
-    },
-    'Too many reveals. Wait a moment and try again.',
-  )
 
   api.get(
     '/issuing/config/secret-key',
@@ -173,7 +158,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
         description:
           'The client encrypts its fresh AES key with it (RSA-OAEP, SHA-256) for ' +
           '`POST /issuing/cards/{id}/sensitive/secretkey`. The tenant config will carry it too.',
-        security,
         response: { 200: SecretPublicKey, 401: Problem },
       },
     },
@@ -183,7 +167,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.post(
     '/issuing/cards/create',
     {
-      config: movesMoney,
       schema: {
         tags,
         summary: 'Issue a stand-alone card, with a new prepaid fiat account of its own',
@@ -197,7 +180,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
           'Idempotent under `request_id`, else the Idempotency-Key header: the same body again ' +
           'answers the first 201 with `Idempotent-Replayed: true`; another body, 409 ' +
           'IDEMPOTENCY_CONFLICT.',
-        security,
         headers: IdempotencyHeaders,
         body: CreateCardBody,
         response: { 201: Card, ...problems },
@@ -216,7 +198,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.post(
     '/issuing/cards/balance',
     {
-      config: movesMoney,
       schema: {
         tags,
         summary: 'Issue a card spending from one of the caller’s fiat accounts',
@@ -225,7 +206,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
           'FIAT_ACCOUNT_UNAVAILABLE); another user’s answers 422 FIAT_ACCOUNT_NOT_FOUND. ' +
           'The program’s issue fee is paid from the account (422 INSUFFICIENT_FUNDS, no card). ' +
           'Delivery address and idempotency as for /issuing/cards/create.',
-        security,
         headers: IdempotencyHeaders,
         body: CreateBalanceCardBody,
         response: { 201: Card, ...problems },
@@ -247,7 +227,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
         tags,
         summary: 'The caller’s cards, oldest first, by wallet, sub-account type or fiat account',
         description: 'Only the last four digits of a number are ever listed.',
-        security,
         querystring: CardListQuery,
         response: { 200: CardList, 401: Problem, 422: Problem, 423: Problem },
       },
@@ -262,7 +241,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
         tags,
         summary: 'One card, with the full fiat account it spends from',
         description: 'The account’s `type` is the card’s own account type.',
-        security,
         params: CardParams,
         response: { 200: CardDetail, ...problems },
       },
@@ -274,14 +252,11 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
     api.route({
       method,
       url: path,
-      // Closing a stand-alone card returns its balance to the wallet.
-      ...(act === 'close' && { config: movesMoney }),
       schema: {
         tags,
         summary,
         description:
           'A transition the card’s status forbids answers 409 CARD_STATUS_CONFLICT with `card_status`.',
-        security,
         params: CardParams,
         response: { 200: Card, ...problems },
       },
@@ -299,7 +274,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.patch(
     '/issuing/cards/:id/activate',
     {
-      config: sessionOnly,
       schema: {
         tags,
         summary: 'Activate a delivered physical card with the security code printed on it',
@@ -310,7 +284,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
           `${ACTIVATION_TRIES} wrong codes within ${ACTIVATION_WINDOW_MS / 60_000} minutes, ` +
           '429 RATE_LIMITED with Retry-After until that hour is over (counted in the database). ' +
           'A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
-        security,
         params: CardParams,
         body: ActivateCardBody,
         response: { 200: Card, ...problems, 429: Problem },
@@ -328,7 +301,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
         description:
           'Positive amounts in the account’s currency, per_transaction ≤ daily ≤ monthly ' +
           '(422 INVALID_LIMITS naming each field). A closed card answers 409.',
-        security,
         params: CardParams,
         body: UpdateCardLimitsBody,
         response: { 200: Card, ...problems },
@@ -346,7 +318,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
         description:
           'The same request_id and nick_name again answer the card as it is, with ' +
           '`Idempotent-Replayed: true`; another nick_name under it, 409 IDEMPOTENCY_CONFLICT.',
-        security,
         params: CardParams,
         body: UpdateCardBody,
         response: { 200: Card, ...problems },
@@ -367,8 +338,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.post(
     '/issuing/cards/:id/sensitive/secretkey',
     {
-      config: sessionOnly,
-      preHandler: [app.requireStepUp, limitReveals],
       schema: {
         tags,
         summary: 'The card’s number, expiry and CVV, sealed under the caller’s own key',
@@ -378,7 +347,6 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
           'closed, cancelled or not yet activated (INACTIVE) card answers 409 CARD_STATUS_CONFLICT. ' +
           `Every reveal is logged. ${REVEALS_PER_MINUTE} reveals and codes per user and minute, ` +
           'then 429 RATE_LIMITED. A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
-        security,
         params: CardParams,
         body: SecretKeyBody,
         response: { 200: SecretKeyReply, ...problems, 429: Problem },
@@ -393,15 +361,12 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.get(
     '/vcards/cards/:id/sensitive/otp',
     {
-      config: sessionOnly,
-      preHandler: limitReveals,
       schema: {
         tags,
         summary: 'A one-time code for the card, valid five minutes, shown once',
         description:
           'Stored only as a keyed hash; logged in the card’s reveal log. Counts with the ' +
           'reveals (429 RATE_LIMITED). A signed-in session only: an API key gets 403 SESSION_REQUIRED.',
-        security,
         params: CardParams,
         response: { 200: CardOtp, ...problems, 429: Problem },
       },
@@ -412,11 +377,9 @@ export default async function cardRoutes(app: FastifyInstance, _opts: { config: 
   api.get(
     '/issuing/cards/:id/reveals',
     {
-      config: sessionOnly,
       schema: {
         tags,
         summary: 'The card’s reveal log: every secret reveal and one-time code, newest first',
-        security,
         params: CardParams,
         querystring: PageQuery,
         response: { 200: CardRevealList, ...problems },

@@ -191,6 +191,15 @@ export const defaultLimits = (decimals: number): LimitsMinor => {
   return { per_transaction: 1_000n * unit, daily: 2_500n * unit, monthly: 10_000n * unit }
 }
 
+/**
+ * Whether `next` lets the card spend more than `current` in any window: the
+ * second look guards raising a limit, never lowering one (route-policy.ts).
+ */
+export const raisesAny = (current: LimitsMinor, next: LimitsMinor) =>
+  next.per_transaction > current.per_transaction ||
+  next.daily > current.daily ||
+  next.monthly > current.monthly
+
 export interface FieldFault {
   field: keyof LimitsMinor
   message: string

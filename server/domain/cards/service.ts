@@ -16,7 +16,7 @@ import type { CardCrypto } from './card-crypto.ts'
 import type { Caller, CardDeps, CardSettings } from './card-deps.ts'
 import { chargeMonthly } from './card-fees.ts'
 import { issueOtp, revealSecrets, reveals } from './card-secret-reveals.ts'
-import { rename, setLimits } from './card-settings.ts'
+import { raisesLimits, rename, setLimits } from './card-settings.ts'
 import { act, activate } from './card-status.ts'
 import { createOnAccount, createStandAlone, type Issued, type IssueOptions } from './issue-card.ts'
 import { cardDetail, getCard, listCards } from './read-cards.ts'
@@ -85,6 +85,11 @@ export class CardService {
 
   setLimits(owner: Owner, id: string, limits: CardLimits): Promise<Card> {
     return setLimits(this.#deps, owner, id, limits)
+  }
+
+  /** Whether `limits` raise any of the card's limits (the second look's question). */
+  raisesLimits(owner: Owner, id: string, limits: CardLimits): Promise<boolean> {
+    return raisesLimits(this.#deps, owner, id, limits)
   }
 
   rename(

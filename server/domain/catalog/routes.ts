@@ -20,7 +20,6 @@ export default async function catalogRoutes(app: FastifyInstance) {
         description:
           'Filters combine with AND; `code` matches whatever its letter case. ' +
           'The whole catalogue is one page (limit = total). A currency uuid never changes.',
-        security: [{ bearer: [] }],
         querystring: CurrencyQuery,
         response: { 200: CurrencyList, ...problems },
       },
@@ -34,7 +33,6 @@ export default async function catalogRoutes(app: FastifyInstance) {
       schema: {
         tags: ['catalog'],
         summary: 'Supported chains with their native currency and deposit confirmations',
-        security: [{ bearer: [] }],
         querystring: ChainQuery,
         response: { 200: ChainList, ...problems },
       },

@@ -121,6 +121,7 @@ export async function insertCounterparty(
   scope: WalletScope,
   id: string,
   fields: CounterpartyFields,
+  at: Date,
 ) {
   await db
     .insertInto('counterparties')
@@ -129,6 +130,8 @@ export async function insertCounterparty(
       tenant_id: scope.tenantId,
       wallet_id: scope.walletId,
       ...toCounterpartyColumns(fields),
+      created_at: at,
+      updated_at: at,
     })
     .execute()
 }
@@ -242,6 +245,7 @@ export function insertDestination(
   id: string,
   type: DestinationType,
   fields: DestinationFields,
+  at: Date,
 ) {
   return db
     .insertInto('counterparty_destinations')
@@ -251,6 +255,8 @@ export function insertDestination(
       counterparty_id: scope.counterpartyId,
       type,
       ...toDestinationColumns(fields),
+      created_at: at,
+      updated_at: at,
     })
     .returningAll()
     .executeTakeFirstOrThrow()

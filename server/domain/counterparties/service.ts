@@ -62,6 +62,7 @@ export class CounterpartyService {
     owner: Owner,
     walletId: string,
     body: CreateCounterpartyBody,
+    now = new Date(),
   ): Promise<Counterparty> {
     const fields = validCounterparty({
       type: body.type,
@@ -76,7 +77,7 @@ export class CounterpartyService {
     return this.db.transaction().execute(async (trx) => {
       const scope = await this.#wallet(trx, owner, walletId)
       const id = uuidv7()
-      await repo.insertCounterparty(trx, scope, id, fields)
+      await repo.insertCounterparty(trx, scope, id, fields, now)
       return toCounterparty(await this.#counterparty(trx, scope, id))
     })
   }
@@ -129,6 +130,7 @@ export class CounterpartyService {
     walletId: string,
     counterpartyId: string,
     body: CreateDestinationBody,
+    now = new Date(),
   ): Promise<Destination> {
     const { type, ...given } = body
     return this.db.transaction().execute(async (trx) => {
@@ -137,7 +139,7 @@ export class CounterpartyService {
         tenantId: owner.tenantId,
         sourceWalletId: walletId,
       })
-      return toDestination(await repo.insertDestination(trx, scope, uuidv7(), type, fields))
+      return toDestination(await repo.insertDestination(trx, scope, uuidv7(), type, fields, now))
     })
   }
 

@@ -62,6 +62,7 @@ export function insertDeposit(
     txHash: string
     /** Its activity item (written after it, once it is known to be new). */
     activityId: string
+    at: Date
   },
 ) {
   return trx
@@ -80,6 +81,8 @@ export function insertDeposit(
       tx_hash: row.txHash,
       confirmations: 0,
       activity_id: row.activityId,
+      created_at: row.at,
+      updated_at: row.at,
     })
     .onConflict((oc) =>
       oc
@@ -136,10 +139,11 @@ export async function updateDeposit(
   trx: Transaction<DB>,
   id: string,
   change: { status: TransactionStatus; confirmations: number },
+  at: Date,
 ): Promise<void> {
   await trx
     .updateTable('wallet_transactions')
-    .set({ ...change, updated_at: new Date() })
+    .set({ ...change, updated_at: at })
     .where('id', '=', id)
     .execute()
 }

@@ -9,9 +9,9 @@ import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { labelFor, recordLabels } from '../activity/labels.ts'
 import { cryptoDepositDetected, cryptoDepositProgress } from '../activity/record.ts'
-import { emitEvent } from '../events/outbox.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { emitEvent } from '../outbox.ts'
 import { toTransaction } from '../transactions/service.ts'
 import { DepositError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -65,7 +65,7 @@ export class DepositService {
    * @throws DepositError naming the field at fault, or IDEMPOTENCY_CONFLICT when the hash is
    *   another deposit's
    */
-  async create(request: DepositRequest): Promise<WalletTransaction> {
+  async create(request: DepositRequest, now = new Date()): Promise<WalletTransaction> {
     const wallet = await repo.findWalletById(this.db, request.walletId)
     if (!wallet || (request.tenantId && wallet.tenant_id !== request.tenantId)) {
       throw new DepositError({
@@ -91,6 +91,7 @@ export class DepositService {
         address,
         txHash,
         activityId,
+        at: now,
       })
       if (!inserted) return undefined
       await cryptoDepositDetected(trx, {
@@ -117,6 +118,7 @@ export class DepositService {
           chain: request.chain,
           tx_hash: txHash,
         },
+        at: now,
       })
       await this.jobs.enqueue(trx, {
         kind: DEPOSIT_JOB,
@@ -162,7 +164,7 @@ export class DepositService {
           idempotencyKey: `deposit:${row.id}:seen`,
           postings: transfer(external, accounts.pending, row.currency_uuid, amount),
         })
-        await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations: 0 })
+        await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations: 0 }, context.now)
         await cryptoDepositProgress(trx, {
           tenantId,
           recordId: row.id,
@@ -194,11 +196,17 @@ export class DepositService {
               chain: row.chain ?? '',
               tx_hash: row.tx_hash ?? '',
             },
+            at: context.now,
           })
         }
       }
       const status = step.complete ? 'complete' : 'pending'
-      await repo.updateDeposit(trx, row.id, { status, confirmations: step.confirmations })
+      await repo.updateDeposit(
+        trx,
+        row.id,
+        { status, confirmations: step.confirmations },
+        context.now,
+      )
       await cryptoDepositProgress(trx, {
         tenantId,
         recordId: row.id,

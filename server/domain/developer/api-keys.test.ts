@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type {
@@ -9,6 +9,7 @@ import type {
 } from '../../../contract/developer.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { RoutesPlugin } from '../../infra/api-scope.ts'
+import type { RoutePolicies } from '../../route-policy.ts'
 import {
   bearer,
   captureLogs,
@@ -24,13 +25,21 @@ import {
 
 /** One route per kind of call, on both bases, to drive the role guard with. */
 const probeRoutes: RoutesPlugin = async (app) => {
-  app.get('/probe/read', async (request) => ({ user: request.auth.userId }))
-  app.post('/probe/write', async (request) => ({ user: request.auth.userId }))
-  app.post('/probe/money', { config: { movesMoney: true } }, async (request) => ({
-    user: request.auth.userId,
-  }))
+  const who = async (request: FastifyRequest) => ({ user: request.auth.userId })
+  app.get('/probe/read', who)
+  app.post('/probe/write', who)
+  app.post('/probe/money', who)
+  app.post('/probe/payout', who)
 }
-const extraRoutes = { v1: [probeRoutes], v2: [probeRoutes] }
+const extraPolicies: RoutePolicies = Object.fromEntries(
+  ['v1', 'v2'].flatMap((base) => [
+    [`GET /api/${base}/probe/read`, { access: 'person', key: 'read' }],
+    [`POST /api/${base}/probe/write`, { access: 'person', key: 'write' }],
+    [`POST /api/${base}/probe/money`, { access: 'person', key: 'money' }],
+    [`POST /api/${base}/probe/payout`, { access: 'person', key: 'payout' }],
+  ]),
+)
+const probes = { extraRoutes: { v1: [probeRoutes], v2: [probeRoutes] }, extraPolicies }
 
 const raw = (accessToken: string) => headers({ authorization: accessToken })
 const withKey = (key: string, extra: Record<string, string> = {}) =>
@@ -98,8 +107,8 @@ describeServer('developer API keys', () => {
 
   beforeAll(async () => {
     // One after the other: two PGlite boots at once can outlast the plugin timeout.
-    app = await createTestApp({}, { extraRoutes })
-    production = await createTestApp({ SANDBOX: 'false' }, { extraRoutes })
+    app = await createTestApp({}, probes)
+    production = await createTestApp({ SANDBOX: 'false' }, probes)
   })
   afterAll(async () => {
     await Promise.all([app?.close(), production?.close()])
@@ -357,7 +366,7 @@ describeServer('developer API keys', () => {
     }
     expectProblem(await read(app, key.secret, forwarded), 401, 'API_KEY_INVALID')
 
-    const behindProxy = await createTestApp({ TRUST_PROXY: '198.51.100.1' }, { extraRoutes })
+    const behindProxy = await createTestApp({ TRUST_PROXY: '198.51.100.1' }, probes)
     try {
       const owner = await signUp(behindProxy, { stepUp: true })
       const proxied = await createKey(behindProxy, owner.access_token, {
@@ -589,7 +598,7 @@ describeServer('developer API keys: rate limit and logs', () => {
   beforeAll(async () => {
     app = await createTestApp(
       { API_KEY_RATE_LIMIT_PER_MINUTE: '3' },
-      { extraRoutes, logStream: logs.stream },
+      { ...probes, logStream: logs.stream },
     )
   })
   afterAll(async () => {

@@ -12,6 +12,8 @@ export interface KeyIdentity {
   tenantId: string
   userId: string
   role: ApiKeyRole
+  /** Whether the key works only from the addresses of its allow-list (payouts need it). */
+  allowListed: boolean
 }
 
 export type KeyCheck =
@@ -70,7 +72,13 @@ export class ApiKeyAuthenticator {
     }
     return {
       ok: true,
-      identity: { keyId: row.id, tenantId: row.tenant_id, userId: row.user_id, role: row.role },
+      identity: {
+        keyId: row.id,
+        tenantId: row.tenant_id,
+        userId: row.user_id,
+        role: row.role,
+        allowListed: row.allowed_ips.length > 0,
+      },
     }
   }
 }

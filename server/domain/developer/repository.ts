@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { ApiKeyRole } from '../../../contract/developer.ts'
 import type { ApiKeysTable, DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../owner.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
@@ -105,7 +105,7 @@ export async function lockKey(trx: Transaction<DB>, owner: Owner, id: string) {
 
 export async function insertKey(
   trx: Transaction<DB>,
-  key: { id: string; owner: Owner; name: string; role: ApiKeyRole; allowedIps: string[] },
+  key: { id: string; owner: OwnerSession; name: string; role: ApiKeyRole; allowedIps: string[] },
   now: Date,
 ): Promise<void> {
   await trx
@@ -119,6 +119,7 @@ export async function insertKey(
       allowed_ips: JSON.stringify(key.allowedIps),
       created_at: now,
       updated_at: now,
+      created_by_session_id: key.owner.sessionId,
     })
     .execute()
 }

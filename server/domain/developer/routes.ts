@@ -16,7 +16,7 @@ import { assertNever, ProblemError, translateErrors } from '../../infra/problem.
 import { wholePage } from '../page.ts'
 import { DeveloperError } from './errors.ts'
 import { DeveloperService } from './service.ts'
-import { developerProblems, developerSchema, sendCreated, sessionOnly } from './session-routes.ts'
+import { developerProblems, developerSchema, sendCreated } from './session-routes.ts'
 
 /** The one switch from key-management failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -56,7 +56,6 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
   api.get(
     '/developer/access/list',
     {
-      config: sessionOnly,
       schema: {
         ...keys,
         summary: 'The caller’s API keys, newest first',
@@ -71,8 +70,6 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
   api.post(
     '/developer/access/create',
     {
-      config: sessionOnly,
-      preHandler: app.requireStepUp,
       schema: {
         ...keys,
         summary: 'Create an API key',
@@ -91,8 +88,6 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
   api.post(
     '/developer/access/rotate',
     {
-      config: sessionOnly,
-      preHandler: app.requireStepUp,
       schema: {
         ...keys,
         summary: 'Give an API key a new secret',
@@ -114,7 +109,6 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
   api.post(
     '/developer/access/update',
     {
-      config: sessionOnly,
       schema: {
         ...keys,
         summary: 'Rename, re-role, enable or disable an API key, or set its allowed IPs',
@@ -138,7 +132,6 @@ export default async function developerRoutes(app: FastifyInstance, opts: { conf
           'Chain, card processor, banking, KYC, messaging and rates: `mode` sandbox or live; ' +
           '`health` from a real call to each (up; degraded when slower than 1 s; down when it ' +
           'fails or takes 5 s), cached 30 s.',
-        security: [{ raw: [] }],
         response: { 200: VendorList, 401: Problem, 403: Problem, 423: Problem },
       },
     },

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { ApiKeyRole } from '../../../contract/developer.ts'
 import { hashKey, newKeySecret, publicIdOf, sameHash } from './key-secret.ts'
 import {
-  actionOf,
   canonicalIpRule,
   ipAllowed,
   type KeyAction,
   parseAllowedIps,
   refusal,
+  stricterAction,
 } from './rules.ts'
 
 describe('what a key role may do', () => {
@@ -16,34 +16,52 @@ describe('what a key role may do', () => {
     ['READ_ONLY', 'read', true, undefined],
     ['READ_ONLY', 'write', true, 'DEVELOPER'],
     ['READ_ONLY', 'money', true, 'DEVELOPER'],
+    ['READ_ONLY', 'payout', true, 'PRODUCTION'],
     ['READ_ONLY', 'read', false, undefined],
     ['READ_ONLY', 'write', false, 'DEVELOPER'],
     ['READ_ONLY', 'money', false, 'PRODUCTION'],
+    ['READ_ONLY', 'payout', false, 'PRODUCTION'],
     ['DEVELOPER', 'read', true, undefined],
     ['DEVELOPER', 'write', true, undefined],
     ['DEVELOPER', 'money', true, undefined],
+    ['DEVELOPER', 'payout', true, 'PRODUCTION'],
     ['DEVELOPER', 'read', false, undefined],
     ['DEVELOPER', 'write', false, undefined],
     ['DEVELOPER', 'money', false, 'PRODUCTION'],
+    ['DEVELOPER', 'payout', false, 'PRODUCTION'],
     ['PRODUCTION', 'read', true, undefined],
     ['PRODUCTION', 'write', true, undefined],
     ['PRODUCTION', 'money', true, undefined],
+    ['PRODUCTION', 'payout', true, undefined],
     ['PRODUCTION', 'read', false, undefined],
     ['PRODUCTION', 'write', false, undefined],
     ['PRODUCTION', 'money', false, undefined],
+    ['PRODUCTION', 'payout', false, undefined],
   ]
   it.each(table)('%s %s (sandbox: %s) needs %s', (role, action, sandbox, needed) => {
-    expect(refusal(role, action, sandbox)).toBe(needed)
+    const answer = refusal({ role, allowListed: true }, action, sandbox)
+    expect(answer).toEqual(needed && { kind: 'role', required: needed })
   })
 
-  it('reads with GET and HEAD, writes with the rest, moves money when the route says so', () => {
-    expect(actionOf('GET', false)).toBe('read')
-    expect(actionOf('HEAD', false)).toBe('read')
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect(actionOf(method, false)).toBe('write')
+  it.each([
+    ['read', undefined],
+    ['write', undefined],
+    ['money', undefined],
+    ['payout', { kind: 'allow_list' }],
+  ] as const)('a PRODUCTION key usable from anywhere, %s: %j', (action, answer) => {
+    for (const sandbox of [true, false]) {
+      expect(refusal({ role: 'PRODUCTION', allowListed: false }, action, sandbox)).toEqual(answer)
     }
-    expect(actionOf('POST', true)).toBe('money')
-    expect(actionOf('GET', true)).toBe('money')
+  })
+
+  it.each([
+    ['read', 'write', 'write'],
+    ['money', 'write', 'money'],
+    ['payout', 'money', 'payout'],
+    ['read', 'read', 'read'],
+  ] as const)('the stricter of %s and %s is %s', (a, b, stricter) => {
+    expect(stricterAction(a, b)).toBe(stricter)
+    expect(stricterAction(b, a)).toBe(stricter)
   })
 })
 

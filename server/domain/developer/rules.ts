@@ -7,40 +7,58 @@ import type { ApiKeyRole } from '../../../contract/developer.ts'
  */
 export const MAX_ACTIVE_KEYS = 25
 
-/** What a call does, as far as an API key's role cares. */
-export type KeyAction = 'read' | 'write' | 'money'
+/**
+ * What a call does, as far as an API key cares (server/route-policy.ts names it
+ * for every route): reading, writing, moving money between the person's own
+ * accounts, or sending money out of their reach (a withdrawal, a payout
+ * destination, a card issued to an address) — `payout`.
+ */
+export type KeyAction = 'read' | 'write' | 'money' | 'payout'
 
 /** Each role may do what the roles before it may (SPEC.md §6). */
 const RANK: Record<ApiKeyRole, number> = { READ_ONLY: 0, DEVELOPER: 1, PRODUCTION: 2 }
 
-/**
- * A call moves money when its route says so (`config: { movesMoney: true }`),
- * whatever its method; otherwise GET and HEAD read and the rest write.
- */
-export function actionOf(method: string, movesMoney: boolean): KeyAction {
-  if (movesMoney) return 'money'
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
-}
+/** Each action may be done where the actions before it are refused. */
+const ACTION_RANK: Record<KeyAction, number> = { read: 0, write: 1, money: 2, payout: 3 }
+
+/** The more guarded of two actions. */
+export const stricterAction = (a: KeyAction, b: KeyAction): KeyAction =>
+  ACTION_RANK[a] >= ACTION_RANK[b] ? a : b
 
 /**
  * The least role that may do `action`: reading needs READ_ONLY, writing
  * DEVELOPER, moving money DEVELOPER in a sandbox deployment (its money is
- * play money) and PRODUCTION in a live one.
+ * play money) and PRODUCTION in a live one; a payout PRODUCTION everywhere.
  */
 export function requiredRole(action: KeyAction, sandbox: boolean): ApiKeyRole {
-  if (action === 'read') return 'READ_ONLY'
-  if (action === 'write') return 'DEVELOPER'
-  return sandbox ? 'DEVELOPER' : 'PRODUCTION'
+  switch (action) {
+    case 'read':
+      return 'READ_ONLY'
+    case 'write':
+      return 'DEVELOPER'
+    case 'money':
+      return sandbox ? 'DEVELOPER' : 'PRODUCTION'
+    case 'payout':
+      return 'PRODUCTION'
+  }
 }
 
-/** Undefined when `role` may do `action`; else the role it would need. */
+/** Why a key may not make a call: its role is too low, or it may be used from anywhere. */
+export type KeyRefusal =
+  | { kind: 'role'; required: ApiKeyRole }
+  /** A payout needs a key bound to known addresses: a leaked key alone sends nothing out. */
+  | { kind: 'allow_list' }
+
+/** Undefined when the key may do `action`; else why not. */
 export function refusal(
-  role: ApiKeyRole,
+  key: { role: ApiKeyRole; allowListed: boolean },
   action: KeyAction,
   sandbox: boolean,
-): ApiKeyRole | undefined {
+): KeyRefusal | undefined {
   const required = requiredRole(action, sandbox)
-  return RANK[role] >= RANK[required] ? undefined : required
+  if (RANK[key.role] < RANK[required]) return { kind: 'role', required }
+  if (action === 'payout' && !key.allowListed) return { kind: 'allow_list' }
+  return undefined
 }
 
 export interface FieldError {

@@ -7,9 +7,10 @@ import type {
   CreateApiKeyBody,
   UpdateApiKeyBody,
 } from '../../../contract/developer.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from '../events/outbox.ts'
-import type { Owner } from '../owner.ts'
+import { emitEvent } from '../outbox.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import { DeveloperError } from './errors.ts'
 import { newKeySecret, prefixOf } from './key-secret.ts'
@@ -57,19 +58,16 @@ export class DeveloperService {
    * A new key and its secret, which is shown this once.
    * @throws DeveloperError ALLOWED_IPS_INVALID, API_KEY_LIMIT
    */
-  async create(owner: Owner, body: CreateApiKeyBody): Promise<ApiKeyWithSecret> {
+  async create(owner: OwnerSession, body: CreateApiKeyBody): Promise<ApiKeyWithSecret> {
     const ips = allowedIps(body.allowed_ips ?? [])
+    const name = normaliseName(body.name)
     const id = uuidv7()
     const secret = newKeySecret()
     const now = this.clock()
     const row = await this.db.transaction().execute(async (trx) => {
       await repo.lockOwner(trx, owner)
       await requireRoomForKey(trx, owner)
-      await repo.insertKey(
-        trx,
-        { id, owner, name: body.name, role: body.role, allowedIps: ips },
-        now,
-      )
+      await repo.insertKey(trx, { id, owner, name, role: body.role, allowedIps: ips }, now)
       await repo.insertSecret(
         trx,
         { id: uuidv7(), keyId: id, publicId: secret.publicId, hash: secret.hash },
@@ -78,7 +76,7 @@ export class DeveloperService {
       await emitEvent(trx, {
         ...owner,
         kind: 'security.api_key_created',
-        payload: { api_key_id: id, name: body.name, role: body.role },
+        payload: { api_key_id: id, name, role: body.role },
       })
       return repo.getKey(trx, owner, id, now)
     })
@@ -105,9 +103,11 @@ export class DeveloperService {
         now,
       )
       await repo.updateKey(trx, id, {}, now)
-      return repo.getKey(trx, owner, id, now)
+      const rotated = (await repo.getKey(trx, owner, id, now)) as repo.KeyRow
+      await tellChanged(trx, owner, rotated, 'rotated')
+      return rotated
     })
-    return { ...toApiKey(row as repo.KeyRow), secret: secret.key }
+    return { ...toApiKey(row), secret: secret.key }
   }
 
   /**
@@ -126,13 +126,34 @@ export class DeveloperService {
       await repo.updateKey(
         trx,
         body.id,
-        { name: body.name, role: body.role, enabled: body.enabled, allowedIps: ips },
+        {
+          name: body.name === undefined ? undefined : normaliseName(body.name),
+          role: body.role,
+          enabled: body.enabled,
+          allowedIps: ips,
+        },
         now,
       )
-      return repo.getKey(trx, owner, body.id, now)
+      const updated = (await repo.getKey(trx, owner, body.id, now)) as repo.KeyRow
+      await tellChanged(trx, owner, updated, 'updated')
+      return updated
     })
-    return toApiKey(row as repo.KeyRow)
+    return toApiKey(row)
   }
+}
+
+/** A key that acts for the person changed: told on every channel (a security kind). */
+function tellChanged(
+  trx: Transaction<DB>,
+  owner: Owner,
+  key: repo.KeyRow,
+  change: 'updated' | 'rotated',
+) {
+  return emitEvent(trx, {
+    ...owner,
+    kind: 'security.api_key_changed',
+    payload: { api_key_id: key.id, name: key.name, role: key.role, enabled: key.enabled, change },
+  })
 }
 
 /** @throws DeveloperError API_KEY_LIMIT when the owner already has MAX_ACTIVE_KEYS enabled. */

@@ -10,14 +10,8 @@ import { type ProblemError, translateErrors } from '../../infra/problem.ts'
 /** The answers every developer route may give besides its own. */
 export const developerProblems = { 401: Problem, 403: Problem, 422: Problem, 423: Problem }
 
-/** Listed under "developer" in the OpenAPI document, called with the raw token (v1). */
-export const developerSchema = { tags: ['developer'], security: [{ raw: [] }] }
-
-/**
- * Keys and webhook endpoints are managed by the person, signed in: an API key
- * can never make or widen a key, nor point the person's events elsewhere.
- */
-export const sessionOnly = { sessionOnly: true }
+/** Listed under "developer" in the OpenAPI document. */
+export const developerSchema = { tags: ['developer'] }
 
 /** Answers 201 with what `work` made; its failures become the problems `toProblem` names. */
 export async function sendCreated<T>(

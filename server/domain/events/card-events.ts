@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from './outbox.ts'
+import { emitEvent } from '../outbox.ts'
 
 type CardKind =
   | 'card.authorization.approved'
@@ -22,6 +22,8 @@ export function emitCardEvent(
     amountMinor: bigint
     merchant: { name: string } | null
     reason?: string | null
+    /** When the network's message was handled. */
+    at: Date
   },
 ) {
   const base = {
@@ -31,7 +33,7 @@ export function emitCardEvent(
     currency: card.currency,
     merchant_name: payment.merchant?.name ?? '',
   }
-  const owner = { tenantId: card.tenant_id, userId: card.user_id }
+  const owner = { tenantId: card.tenant_id, userId: card.user_id, at: payment.at }
   if (kind === 'card.authorization.declined') {
     return emitEvent(trx, { ...owner, kind, payload: { ...base, reason: payment.reason ?? '' } })
   }

@@ -16,8 +16,14 @@ import {
   signUp,
 } from '../../test-support.ts'
 import { runTenantCli } from '../tenants/cli.ts'
-import { DISPATCH, drain, startReceiver, userIdOf } from './events-test-support.ts'
-import { isPublicAddress, refuseUrl } from './ssrf.ts'
+import {
+  browserKeys,
+  DISPATCH,
+  drain,
+  joinTelegram,
+  startReceiver,
+  userIdOf,
+} from './events-test-support.ts'
 
 /** http_ece (web-push's own dependency) decrypts what the push service received, as a browser would. */
 const ece = createRequire(import.meta.url)('http_ece') as {
@@ -26,54 +32,6 @@ const ece = createRequire(import.meta.url)('http_ece') as {
     options: { version: string; privateKey: unknown; authSecret: string },
   ): Buffer
 }
-
-describe('the SSRF rules', () => {
-  it.each([
-    ['8.8.8.8', true],
-    ['2606:4700:4700::1111', true],
-    ['127.0.0.1', false],
-    ['10.1.2.3', false],
-    ['172.16.0.1', false],
-    ['192.168.0.1', false],
-    ['169.254.169.254', false],
-    ['100.64.0.1', false],
-    ['0.0.0.0', false],
-    ['::1', false],
-    ['fd00::1', false],
-    ['fe80::1', false],
-    ['::ffff:10.0.0.1', false],
-    ['not an address', false],
-  ])('%s is public: %s', (address, expected) => {
-    expect(isPublicAddress(address)).toBe(expected)
-  })
-
-  const resolve = async (host: string) => {
-    if (host === 'internal.example') return ['10.0.0.5']
-    if (host === 'mixed.example') return ['93.184.215.14', '127.0.0.1']
-    if (host === 'public.example') return ['93.184.215.14']
-    throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
-  }
-
-  it.each([
-    ['https://public.example/hook', undefined],
-    ['https://internal.example/hook', 'private_address'],
-    ['https://mixed.example/hook', 'private_address'],
-    ['https://nowhere.example/hook', 'unresolvable'],
-    ['http://public.example/hook', 'not_https'],
-    ['https://user:pass@public.example/hook', 'credentials'],
-    ['ftp://public.example/hook', 'invalid'],
-    ['not a url', 'invalid'],
-  ])('outside the sandbox %s: %s', async (url, refusal) => {
-    expect(await refuseUrl(url, { sandbox: false, resolve })).toBe(refusal)
-  })
-
-  it('the sandbox lets http and local receivers through, never other schemes', async () => {
-    expect(
-      await refuseUrl('http://127.0.0.1:9000/hook', { sandbox: true, resolve }),
-    ).toBeUndefined()
-    expect(await refuseUrl('file:///etc/passwd', { sandbox: true, resolve })).toBe('invalid')
-  })
-})
 
 describe('the Telegram Bot API adapter, against a local fake Bot API', () => {
   it('sends sendMessage with the text and a web_app button, and reads Telegram’s refusal', async () => {
@@ -113,19 +71,6 @@ describe('the Telegram Bot API adapter, against a local fake Bot API', () => {
   })
 })
 
-/** A browser's push subscription keys: P-256 public key and auth secret, as PushSubscription.toJSON gives them. */
-function browserKeys() {
-  const ecdh = createECDH('prime256v1')
-  ecdh.generateKeys()
-  return {
-    ecdh,
-    keys: {
-      p256dh: ecdh.getPublicKey().toString('base64url'),
-      auth: randomBytes(16).toString('base64url'),
-    },
-  }
-}
-
 describeServer('events: web push and Telegram, sandbox', () => {
   let app: FastifyInstance
   beforeAll(async () => {
@@ -153,6 +98,10 @@ describeServer('events: web push and Telegram, sandbox', () => {
         keys: browser.keys,
       })
       expect(subscribed.statusCode, subscribed.body).toBe(204)
+      await drain(app)
+      // A device added is a security event: the device itself hears of it first.
+      expect(pushService.received).toHaveLength(1)
+      pushService.received.length = 0
       await decideKyc(app, pair.access_token, 'APPROVED')
       await drain(app)
 
@@ -208,6 +157,37 @@ describeServer('events: web push and Telegram, sandbox', () => {
     expect(subscribed.json()).toMatchObject({ code: 'VALIDATION_FAILED' })
   })
 
+  it('keys no browser made are refused at registration with 422 PUSH_KEYS_INVALID', async () => {
+    const pair = await signUp(app, { kyc: false, stepUp: true })
+    const { keys } = browserKeys()
+    const compressed = createECDH('prime256v1')
+    compressed.generateKeys()
+    for (const [bad, field] of [
+      [
+        { ...keys, p256dh: compressed.getPublicKey(null, 'compressed').toString('base64url') },
+        'p256dh',
+      ],
+      [{ ...keys, p256dh: 'not-a-key' }, 'p256dh'],
+      [{ ...keys, auth: randomBytes(8).toString('base64url') }, 'auth'],
+    ] as const) {
+      const refused = await v2(pair, 'POST', '/push/subscriptions', {
+        endpoint: 'https://push.example/device',
+        keys: bad,
+      })
+      expect(refused.statusCode, refused.body).toBe(422)
+      expect(refused.json()).toMatchObject({
+        code: 'PUSH_KEYS_INVALID',
+        errors: [{ field: `/body/keys/${field}` }],
+      })
+    }
+    const kept = await app.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', await userIdOf(app, pair))
+      .execute()
+    expect(kept).toEqual([])
+  })
+
   it('a subscription the push service says is gone (410) is forgotten', async () => {
     const pushService = await startReceiver({ statuses: [410] })
     try {
@@ -233,12 +213,7 @@ describeServer('events: web push and Telegram, sandbox', () => {
   it('a person from the Mini App gets a bot message with a button to the screen, in their language', async () => {
     const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
-    const chatId = String(100_000_000 + Math.floor(Math.random() * 800_000_000))
-    await app.db
-      .updateTable('users')
-      .set({ telegram_id: chatId })
-      .where('id', '=', userId)
-      .execute()
+    const chatId = await joinTelegram(app, userId)
     await app.db
       .updateTable('user_profiles')
       .set({ language: 'ru' })
@@ -265,16 +240,19 @@ describeServer('events: web push and Telegram, sandbox', () => {
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
-      const chatId = String(900_000_000 + Math.floor(Math.random() * 90_000_000))
-      await app.db
-        .updateTable('users')
-        .set({ telegram_id: chatId })
-        .where('id', '=', userId)
-        .execute()
+      const chatId = await joinTelegram(app, userId)
       await v2(pair, 'POST', '/push/subscriptions', {
         endpoint: `${pushService.url}/push/muted`,
         keys: browserKeys().keys,
       })
+      // The device added is told whatever is muted; what follows is the muted kind alone.
+      await drain(app)
+      pushService.received.length = 0
+      const told = async () =>
+        (
+          await app.inject({ method: 'GET', url: `/api/sandbox/outbox/telegram?chat_id=${chatId}` })
+        ).json<{ data: unknown[] }>().data
+      const toldBefore = (await told()).length
       const saved = await v2(pair, 'PUT', '/notifications/preferences', {
         muted: ['kyc.status_changed'],
       })
@@ -282,13 +260,12 @@ describeServer('events: web push and Telegram, sandbox', () => {
       await decideKyc(app, pair.access_token, 'APPROVED')
       await drain(app)
       expect(pushService.received).toHaveLength(0)
-      const outbox = await app.inject({
-        method: 'GET',
-        url: `/api/sandbox/outbox/telegram?chat_id=${chatId}`,
-      })
-      expect(outbox.json<{ data: unknown[] }>().data).toEqual([])
+      expect(await told()).toHaveLength(toldBefore)
       const centre = await v2(pair, 'GET', '/notifications')
-      expect(centre.json<{ unread: number }>().unread).toBe(1)
+      expect(centre.json<{ data: { kind: string }[] }>().data.map((item) => item.kind)).toEqual([
+        'kyc.status_changed',
+        'security.push_subscription_added',
+      ])
     } finally {
       await pushService.close()
     }

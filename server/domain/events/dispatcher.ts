@@ -2,12 +2,19 @@ import type { Kysely } from 'kysely'
 import type { EventEnvelope, EventKind, PushMessage } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
+import type { MessagingProvider } from '../../providers/messaging/messaging.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
+import { DISPATCH_JOB } from '../outbox.ts'
 import { eventMessage, openButtonText } from './messages.ts'
-import { DISPATCH_JOB } from './outbox.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
-import { deliveryBackoffMs, endpointWants, eventPath, MAX_DELIVERY_ATTEMPTS } from './rules.ts'
+import {
+  deliveryBackoffMs,
+  endpointWants,
+  eventPath,
+  MAX_DELIVERY_ATTEMPTS,
+  securityEmail,
+} from './rules.ts'
 import type { Resolve } from './ssrf.ts'
 import { postWebhook, signedHeaders } from './webhook-client.ts'
 
@@ -19,6 +26,8 @@ export interface DispatcherOptions {
   publicUrl: string
   push: WebPushSender
   bot: BotMessenger
+  /** Security kinds go to the person's e-mail too: SMTP, or the sandbox outbox. */
+  mail: MessagingProvider
   /** Tests resolve names themselves (the SSRF checks). */
   resolve?: Resolve
 }
@@ -55,7 +64,8 @@ export function envelopeOf(event: {
  *
  * - `events.dispatch` (enqueued with the event, in its transaction): writes the
  *   person's notification and one `event_deliveries` row per destination — the
- *   person's push subscriptions and Telegram chat (unless they muted the kind),
+ *   person's push subscriptions and Telegram chat (unless they muted the kind;
+ *   a security kind whatever they muted, and their e-mail too),
  *   the person's own webhook endpoints and the tenant's — and a deliver job for
  *   each row it created. The row's unique key (event, channel, destination) makes
  *   a repeated dispatch create nothing twice.
@@ -92,6 +102,10 @@ export class EventDispatcher {
         })),
         ...(personal.telegramId
           ? [{ channel: 'telegram' as const, destination: personal.telegramId, endpointId: null }]
+          : []),
+        // The address as it is now: a later change of e-mail does not redirect this alert.
+        ...(personal.email
+          ? [{ channel: 'email' as const, destination: personal.email, endpointId: null }]
           : []),
       ])
       for (const id of created) {
@@ -143,6 +157,8 @@ export class EventDispatcher {
         return this.#push(db, delivery, event)
       case 'telegram':
         return this.#telegram(db, delivery, event)
+      case 'email':
+        return this.#email(db, delivery)
     }
   }
 
@@ -196,26 +212,51 @@ export class EventDispatcher {
     return { ok: outcome.ok, status: outcome.status, error: outcome.error, final: outcome.gone }
   }
 
+  async #email(db: Kysely<DB>, delivery: repo.DeliveryRow): Promise<Attempt> {
+    const language = await repo.languageOf(db, delivery.user_id)
+    const link = `${this.options.publicUrl}${eventPath(delivery.kind, delivery.payload)}`
+    const { subject, body } = securityEmail(delivery.kind, delivery.payload, language, link)
+    return attempted(() =>
+      this.options.mail.send({
+        tenantId: delivery.tenant_id,
+        channel: 'email',
+        to: delivery.destination,
+        purpose: 'security_notice',
+        code: null,
+        language,
+        subject,
+        body,
+      }),
+    )
+  }
+
   async #telegram(
     db: Kysely<DB>,
     delivery: repo.DeliveryRow,
     event: { tenant_id: string },
   ): Promise<Attempt> {
     const { title, body, path, language } = await this.#message(db, delivery)
-    try {
-      await this.options.bot.sendMessage({
+    return attempted(() =>
+      this.options.bot.sendMessage({
         tenantId: event.tenant_id,
         chatId: delivery.destination,
         text: `${title}\n${body}`,
         button: { text: openButtonText(language), url: `${this.options.publicUrl}${path}` },
-      })
-      return { ok: true, status: null, error: null }
-    } catch (error) {
-      return {
-        ok: false,
-        status: null,
-        error: error instanceof Error ? error.message : String(error),
-      }
+      }),
+    )
+  }
+}
+
+/** One try of a provider's send: a throw is a failed attempt, its message the error. */
+async function attempted(send: () => Promise<void>): Promise<Attempt> {
+  try {
+    await send()
+    return { ok: true, status: null, error: null }
+  } catch (error) {
+    return {
+      ok: false,
+      status: null,
+      error: error instanceof Error ? error.message : String(error),
     }
   }
 }

@@ -1,4 +1,5 @@
 import { DomainError } from '../failure.ts'
+import type { PushKeyProblem } from './rules.ts'
 import type { UrlRefusal } from './ssrf.ts'
 
 /**
@@ -11,5 +12,9 @@ export type EventsFailure =
   | { kind: 'WEBHOOK_ENDPOINT_LIMIT'; limit: number }
   | { kind: 'WEBHOOK_URL_REFUSED'; reason: UrlRefusal }
   | { kind: 'PUSH_ENDPOINT_REFUSED'; reason: UrlRefusal }
+  /** The subscription's keys are no browser's (not a P-256 point, or an auth secret not 16 bytes). */
+  | ({ kind: 'PUSH_KEYS_INVALID' } & PushKeyProblem)
+  /** Security kinds (and a card issued) reach the person whatever they mute. */
+  | { kind: 'NOTIFICATION_KIND_NOT_MUTABLE'; fields: { field: string; kind: string }[] }
 
 export class EventsError extends DomainError<EventsFailure> {}

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
@@ -91,6 +92,17 @@ export async function eventKinds(app: FastifyInstance, userId: string): Promise<
   return rows.map((row) => row.kind)
 }
 
+/**
+ * Makes the person one who came through the Mini App: a Telegram chat the
+ * bot writes to. Answers the chat id (never one the sandbox bot refuses).
+ */
+export async function joinTelegram(app: FastifyInstance, userId: string): Promise<string> {
+  const chatId = String(100_000_000 + Math.floor(Math.random() * 800_000_000))
+  const usable = chatId.endsWith('0000') ? `${chatId.slice(0, -1)}1` : chatId
+  await app.db.updateTable('users').set({ telegram_id: usable }).where('id', '=', userId).execute()
+  return usable
+}
+
 /** The person behind a token pair (the access token's subject). */
 export async function userIdOf(app: FastifyInstance, pair: TokenPair): Promise<string> {
   const response = await app.inject({
@@ -115,4 +127,17 @@ export async function drain(app: FastifyInstance, now = new Date()): Promise<num
     if (ran === 0) return total
   }
   return total
+}
+
+/** A browser's push subscription keys: P-256 public key and auth secret, as PushSubscription.toJSON gives them. */
+export function browserKeys() {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  return {
+    ecdh,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  }
 }

@@ -23,6 +23,7 @@ import {
   uniqueEmail,
 } from '../../test-support.ts'
 import { latestCode } from '../otp/otp-test-support.ts'
+import { emitEvent } from '../outbox.ts'
 import {
   addEndpoint,
   DISPATCH,
@@ -33,7 +34,6 @@ import {
   startReceiver,
   userIdOf,
 } from './events-test-support.ts'
-import { emitEvent } from './outbox.ts'
 import { deliveryBackoffMs } from './rules.ts'
 
 const raw = (pair: TokenPair, on = headers()) => ({ ...on, authorization: pair.access_token })
@@ -106,7 +106,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
     ).toEqual([])
   })
 
-  it('security.api_key_created: creating a key, not rotating or listing it', async () => {
+  it('security.api_key_created: creating a key; rotating it is a change, listing nothing', async () => {
     const pair = await signUp(app, { kyc: false, stepUp: true })
     const userId = await userIdOf(app, pair)
     let keyId = ''
@@ -136,7 +136,7 @@ describeServer('events: each kind comes from its action and from nothing else', 
           headers: raw(pair),
         })
       }),
-    ).toEqual([])
+    ).toEqual(['security.api_key_changed'])
   })
 
   it('security.contact_changed: confirming a new e-mail, not asking for the code', async () => {
@@ -276,7 +276,10 @@ describeServer('events: a crash after the commit still delivers', () => {
     try {
       const first = await createTestAppOn({ ...place, databaseUrl: url }, DISPATCH)
       const pair = await signUp(first, { kyc: false, stepUp: true })
-      await addEndpoint(first, pair, { url: `${receiver.url}/hook` })
+      await addEndpoint(first, pair, {
+        url: `${receiver.url}/hook`,
+        event_kinds: ['security.api_key_created'],
+      })
       const created = await first.inject({
         method: 'POST',
         url: '/api/v1/developer/access/create',
@@ -327,8 +330,15 @@ describeServer('events: webhooks', () => {
     const steady = await startReceiver()
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
-      const mine = await addEndpoint(app, pair, { url: `${flaky.url}/flaky` })
-      await addEndpoint(app, pair, { url: `${steady.url}/steady` })
+      // Endpoints that hear API keys only: adding them is an event of its own.
+      const mine = await addEndpoint(app, pair, {
+        url: `${flaky.url}/flaky`,
+        event_kinds: ['security.api_key_created'],
+      })
+      await addEndpoint(app, pair, {
+        url: `${steady.url}/steady`,
+        event_kinds: ['security.api_key_created'],
+      })
       await createKey(pair, 'retried')
 
       let now = Date.now()
@@ -376,7 +386,10 @@ describeServer('events: webhooks', () => {
     const receiver = await startReceiver()
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
-      const endpoint = await addEndpoint(app, pair, { url: `${receiver.url}/signed` })
+      const endpoint = await addEndpoint(app, pair, {
+        url: `${receiver.url}/signed`,
+        event_kinds: ['security.api_key_created'],
+      })
       const first = await endpointSecret(app, pair, endpoint.id)
       expect(first).toMatch(/^whsec_/)
       await createKey(pair, 'signed')
@@ -434,6 +447,45 @@ describeServer('events: webhooks', () => {
       expect(() =>
         new Webhook(second.secret).verify(after.body, after.headers as Record<string, string>),
       ).toThrow()
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('an endpoint registered after an event never receives it, on dispatch or a retried dispatch', async () => {
+    const receiver = await startReceiver()
+    try {
+      const pair = await signUp(app, { kyc: false, stepUp: true })
+      await addEndpoint(app, pair, { url: `${receiver.url}/before` })
+      await createKey(pair, 'earlier')
+      // Registered while the event waits for its dispatch.
+      await addEndpoint(app, pair, { url: `${receiver.url}/after` })
+      const pathsOf = (name: string) =>
+        receiver.received
+          .filter((request) => envelopeOf(request).data.name === name)
+          .map((request) => request.path)
+          .sort()
+      await drain(app)
+      expect(pathsOf('earlier')).toEqual(['/before'])
+
+      const event = await app.db
+        .selectFrom('events')
+        .select('id')
+        .where('user_id', '=', await userIdOf(app, pair))
+        .where('kind', '=', 'security.api_key_created')
+        .executeTakeFirstOrThrow()
+      await enqueue(app.db, {
+        kind: 'events.dispatch',
+        tenantId: DEMO_TENANT_ID,
+        payload: { event_id: event.id },
+      })
+      await drain(app)
+      expect(pathsOf('earlier')).toEqual(['/before'])
+
+      // What happens once it exists, it hears.
+      await createKey(pair, 'later')
+      await drain(app)
+      expect(pathsOf('later')).toEqual(['/after', '/before'])
     } finally {
       await receiver.close()
     }
@@ -516,7 +568,10 @@ describeServer('events: webhooks', () => {
     const receiver = await startReceiver()
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
-      const endpoint = await addEndpoint(app, pair, { url: `${receiver.url}/again` })
+      const endpoint = await addEndpoint(app, pair, {
+        url: `${receiver.url}/again`,
+        event_kinds: ['security.api_key_created'],
+      })
       await createKey(pair, 'again')
       await drain(app)
       const log = await app.inject({
@@ -699,7 +754,10 @@ describeServer('events: the notification centre', () => {
     try {
       const pair = await signUp(app, { kyc: false, stepUp: true })
       const userId = await userIdOf(app, pair)
-      await addEndpoint(app, pair, { url: `${receiver.url}/once` })
+      await addEndpoint(app, pair, {
+        url: `${receiver.url}/once`,
+        event_kinds: ['security.api_key_created'],
+      })
       const eventId = await app.db.transaction().execute((trx) =>
         emitEvent(trx, {
           tenantId: DEMO_TENANT_ID,
@@ -716,7 +774,8 @@ describeServer('events: the notification centre', () => {
       })
       await drain(app)
       expect(receiver.received).toHaveLength(1)
-      expect((await list(pair)).json<NotificationList>().total).toBe(1)
+      const notified = (await list(pair)).json<NotificationList>().data
+      expect(notified.filter((notification) => notification.id === eventId)).toHaveLength(1)
     } finally {
       await receiver.close()
     }

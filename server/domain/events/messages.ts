@@ -102,8 +102,23 @@ const WORDS = {
     kycPending: 'Your documents are being checked',
     kycAttention: 'Your verification needs your attention',
     newDevice: 'Sign-in from a new device',
-    newDeviceLine: 'If this wasn’t you, change your password.',
+    newDeviceLine: 'If this wasn’t you, change your password in Sign-in and security.',
+    passwordChanged: 'Password changed',
+    passwordChangedLine: 'If this wasn’t you, reset your password from the sign-in screen.',
     apiKey: 'API key created',
+    apiKeyRotated: 'API key given a new secret',
+    apiKeyChanged: 'API key changed',
+    webhookAdded: 'Webhook endpoint added',
+    webhookSecret: 'Webhook given a new secret',
+    webhookUrl: 'Webhook address changed',
+    pushOn: 'Push notifications turned on',
+    newDeviceName: 'A new device',
+    passkeyAdded: 'Passkey added',
+    passkeyRemoved: 'Passkey removed',
+    cardIssued: 'Card issued',
+    virtualCard: (last4: string) => `Virtual card ·· ${last4}`,
+    physicalCard: (last4: string) => `Physical card ·· ${last4}`,
+    deliveryTo: (card: string, to: string) => `${card}, sent to ${to}`,
     emailChanged: 'E-mail changed',
     phoneChanged: 'Phone changed',
     now: (masked: string) => `Now ${masked}`,
@@ -149,8 +164,23 @@ const WORDS = {
     kycPending: 'Документы на проверке',
     kycAttention: 'Проверка требует вашего внимания',
     newDevice: 'Вход с нового устройства',
-    newDeviceLine: 'Если это были не вы, смените пароль.',
+    newDeviceLine: 'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
+    passwordChanged: 'Пароль изменён',
+    passwordChangedLine: 'Если это были не вы, сбросьте пароль на экране входа.',
     apiKey: 'Создан API-ключ',
+    apiKeyRotated: 'Новый секрет API-ключа',
+    apiKeyChanged: 'Изменён API-ключ',
+    webhookAdded: 'Добавлен вебхук',
+    webhookSecret: 'Новый секрет вебхука',
+    webhookUrl: 'Изменён адрес вебхука',
+    pushOn: 'Включены push-уведомления',
+    newDeviceName: 'Новое устройство',
+    passkeyAdded: 'Добавлен ключ доступа',
+    passkeyRemoved: 'Удалён ключ доступа',
+    cardIssued: 'Выпущена карта',
+    virtualCard: (last4: string) => `Виртуальная карта ·· ${last4}`,
+    physicalCard: (last4: string) => `Пластиковая карта ·· ${last4}`,
+    deliveryTo: (card: string, to: string) => `${card}, доставка: ${to}`,
     emailChanged: 'Изменён e-mail',
     phoneChanged: 'Изменён телефон',
     now: (masked: string) => `Теперь ${masked}`,
@@ -256,14 +286,44 @@ export function eventMessage(
       return { title: words.identity, body: kycLine(words, text(data, 'status')) }
     case 'security.sign_in_new_device':
       return { title: words.newDevice, body: words.newDeviceLine }
+    case 'security.password_changed':
+      return { title: words.passwordChanged, body: words.passwordChangedLine }
     case 'security.api_key_created':
       return { title: words.apiKey, body: text(data, 'name') }
+    case 'security.api_key_changed':
+      return {
+        title: data.change === 'rotated' ? words.apiKeyRotated : words.apiKeyChanged,
+        body: text(data, 'name'),
+      }
+    case 'security.webhook_endpoint_added':
+      return { title: words.webhookAdded, body: text(data, 'url') }
+    case 'security.webhook_endpoint_changed':
+      return {
+        title: data.change === 'secret' ? words.webhookSecret : words.webhookUrl,
+        body: text(data, 'url'),
+      }
+    case 'security.push_subscription_added':
+      return { title: words.pushOn, body: text(data, 'device') || words.newDeviceName }
+    case 'security.passkey_added':
+      return { title: words.passkeyAdded, body: text(data, 'name') }
+    case 'security.passkey_removed':
+      return { title: words.passkeyRemoved, body: text(data, 'name') }
     case 'security.contact_changed':
       return {
         title: data.contact === 'email' ? words.emailChanged : words.phoneChanged,
         body: words.now(text(data, 'masked')),
       }
+    case 'card.issued':
+      return { title: words.cardIssued, body: issuedCard(words, data) }
   }
+}
+
+/** "Physical card ·· 4242, sent to London, GB", as the notification centre says it. */
+function issuedCard(words: Words, data: Data): string {
+  const last4 = text(data, 'last4')
+  if (data.form_factor !== 'PHYSICAL') return words.virtualCard(last4)
+  const to = text(data, 'delivery_to')
+  return to ? words.deliveryTo(words.physicalCard(last4), to) : words.physicalCard(last4)
 }
 
 function kycLine(words: Words, status: string): string {

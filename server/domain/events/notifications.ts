@@ -1,18 +1,21 @@
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type {
-  EventKind,
-  NotificationList,
-  NotificationPreferences,
-  PushSubscriptionBody,
-  UnreadCount,
+import {
+  alwaysTold,
+  type EventKind,
+  type NotificationList,
+  type NotificationPreferences,
+  type PushSubscriptionBody,
+  type UnreadCount,
 } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Owner } from '../owner.ts'
+import { describeDevice } from '../auth/webauthn-rules.ts'
+import { emitEvent } from '../outbox.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import { EventsError } from './errors.ts'
 import * as repo from './repository.ts'
-import { eventPath } from './rules.ts'
+import { eventPath, pushKeysProblem } from './rules.ts'
 import { refuseUrl, type UrlPolicy } from './ssrf.ts'
 
 /** The person's side of events: the notification centre, their push devices and preferences. */
@@ -42,7 +45,10 @@ export class Notifications {
     return { unread }
   }
 
-  /** Marks these notifications (or all of them) read; someone else's ids change nothing. */
+  /**
+   * Marks these notifications read, or all but the security alerts (they are
+   * read by id, once opened); someone else's ids change nothing.
+   */
   async markRead(owner: Owner, ids: string[] | undefined): Promise<UnreadCount> {
     await repo.markRead(this.db, owner, ids, this.clock())
     return this.unread(owner)
@@ -51,32 +57,56 @@ export class Notifications {
   /**
    * Keeps a browser's push subscription for the person. The endpoint is the
    * key: the same browser subscribing again (or after another person signed
-   * in on it) moves the subscription to whoever subscribed last.
+   * in on it) moves the subscription to whoever subscribed last. A device new
+   * to the person is told on every channel (security.push_subscription_added);
+   * the same device renewing its keys is not.
+   * @throws EventsError PUSH_KEYS_INVALID, PUSH_ENDPOINT_REFUSED (not https on a public address,
+   *   outside the sandbox)
    */
-  /** @throws EventsError PUSH_ENDPOINT_REFUSED (not https on a public address, outside the sandbox) */
-  async subscribe(owner: Owner, body: PushSubscriptionBody, userAgent: string | undefined) {
+  async subscribe(owner: OwnerSession, body: PushSubscriptionBody, userAgent: string | undefined) {
+    const keys = pushKeysProblem(body.keys)
+    if (keys) throw new EventsError({ kind: 'PUSH_KEYS_INVALID', ...keys })
     const refusal = await refuseUrl(body.endpoint, this.policy)
     if (refusal) throw new EventsError({ kind: 'PUSH_ENDPOINT_REFUSED', reason: refusal })
-    await this.db
-      .insertInto('push_subscriptions')
-      .values({
-        id: uuidv7(),
-        tenant_id: owner.tenantId,
-        user_id: owner.userId,
-        endpoint: body.endpoint,
-        p256dh: body.keys.p256dh,
-        auth: body.keys.auth,
-        user_agent: userAgent?.slice(0, 512) ?? null,
-      })
-      .onConflict((oc) =>
-        oc.column('endpoint').doUpdateSet({
+    const agent = userAgent?.slice(0, 512) ?? null
+    await this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('push_subscriptions')
+        .select(['user_id', 'tenant_id'])
+        .where('endpoint', '=', body.endpoint)
+        .forUpdate()
+        .executeTakeFirst()
+      const renewed = before?.user_id === owner.userId && before.tenant_id === owner.tenantId
+      await trx
+        .insertInto('push_subscriptions')
+        .values({
+          id: uuidv7(),
           tenant_id: owner.tenantId,
           user_id: owner.userId,
+          endpoint: body.endpoint,
           p256dh: body.keys.p256dh,
           auth: body.keys.auth,
-        }),
-      )
-      .execute()
+          user_agent: agent,
+          created_by_session_id: owner.sessionId,
+        })
+        .onConflict((oc) =>
+          oc.column('endpoint').doUpdateSet({
+            tenant_id: owner.tenantId,
+            user_id: owner.userId,
+            p256dh: body.keys.p256dh,
+            auth: body.keys.auth,
+            ...(!renewed && { user_agent: agent, created_by_session_id: owner.sessionId }),
+          }),
+        )
+        .execute()
+      if (!renewed) {
+        await emitEvent(trx, {
+          ...owner,
+          kind: 'security.push_subscription_added',
+          payload: { device: describeDevice(agent) },
+        })
+      }
+    })
   }
 
   async unsubscribe(owner: Owner, endpoint: string): Promise<void> {
@@ -99,8 +129,17 @@ export class Notifications {
     return { muted: rows.map((row) => row.kind) }
   }
 
-  /** Replaces the muted kinds (push and Telegram); the centre always shows everything. */
+  /**
+   * Replaces the muted kinds (push and Telegram); the centre always shows everything.
+   * @throws EventsError NOTIFICATION_KIND_NOT_MUTABLE (a security kind: told whatever is muted)
+   */
   async setPreferences(owner: Owner, muted: EventKind[]): Promise<NotificationPreferences> {
+    const unmutable = muted.flatMap((kind, index) =>
+      alwaysTold(kind) ? [{ field: `/body/muted/${index}`, kind }] : [],
+    )
+    if (unmutable.length > 0) {
+      throw new EventsError({ kind: 'NOTIFICATION_KIND_NOT_MUTABLE', fields: unmutable })
+    }
     const kinds = [...new Set(muted)]
     await this.db.transaction().execute(async (trx) => {
       await trx

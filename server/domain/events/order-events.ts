@@ -3,7 +3,7 @@ import { fromMinor } from '../../../contract/money.ts'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { OrderRow } from '../orders/repository.ts'
-import { emitEvent } from './outbox.ts'
+import { emitEvent } from '../outbox.ts'
 
 /**
  * order.completed / order.failed, written in the transaction that moves the
@@ -43,7 +43,8 @@ export async function emitOrderEvent(trx: Transaction<DB>, order: OrderRow, to: 
     address: item?.address ?? null,
     card_last4: item?.card_last4 ?? null,
   }
-  const owner = { tenantId: order.tenant_id, userId: order.user_id }
+  // The move's time: moveOrder stamps it on the row it hands over.
+  const owner = { tenantId: order.tenant_id, userId: order.user_id, at: order.updated_at }
   if (to === 'COMPLETE') await emitEvent(trx, { ...owner, kind: 'order.completed', payload })
   else {
     await emitEvent(trx, {

@@ -39,7 +39,13 @@ export default fp(
       settings.telegramBot === 'api' && telegram.botToken
         ? new TelegramBotApi({ apiUrl: settings.telegramApiUrl, token: telegram.botToken })
         : new SandboxBot(app.db)
-    const dispatcher = new EventDispatcher({ sandbox, publicUrl: settings.publicUrl, push, bot })
+    const dispatcher = new EventDispatcher({
+      sandbox,
+      publicUrl: settings.publicUrl,
+      push,
+      bot,
+      mail: app.providers.messaging,
+    })
     if (settings.dispatch) {
       app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)
       app.jobs.register(DELIVER_JOB, dispatcher.deliver)
@@ -52,5 +58,5 @@ export default fp(
     })
     app.log.info({ telegram_bot: settings.telegramBot }, 'event channels chosen')
   },
-  { name: 'events', dependencies: ['db', 'jobs'] },
+  { name: 'events', dependencies: ['db', 'jobs', 'providers'] },
 )

@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type { EventKind } from '../../../contract/events.ts'
+import { alwaysTold, type EventKind, TOLD_LIKE_SECURITY } from '../../../contract/events.ts'
 import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
@@ -30,30 +30,54 @@ export async function insertNotification(db: Executor, event: EventRow) {
     .execute()
 }
 
-/** The endpoints that may see an event: its person's own and its tenant's (never another's). */
-export async function endpointsFor(db: Executor, event: { tenant_id: string; user_id: string }) {
+/**
+ * The endpoints that may see an event: its person's own and its tenant's (never
+ * another's), registered by the time it was written. One registered later —
+ * perhaps by someone who just took the account — never hears what happened
+ * before it existed, however late the dispatch runs or often it is retried.
+ */
+export async function endpointsFor(
+  db: Executor,
+  event: { tenant_id: string; user_id: string; created_at: Date },
+) {
   return db
     .selectFrom('webhook_endpoints')
     .select(['id', 'enabled', 'event_kinds'])
     .where('tenant_id', '=', event.tenant_id)
     .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
+    .where('created_at', '<=', event.created_at)
     .execute()
 }
 
-/** The person's channels outside the app, unless they muted this kind. */
+/**
+ * The person's channels outside the app, unless they muted this kind; a kind
+ * always told (contract/event-kinds.ts) reaches them whatever they muted, and
+ * their e-mail too (`email`, else null).
+ */
 export async function personalChannels(db: Executor, userId: string, kind: EventKind) {
-  const muted = await db
-    .selectFrom('notification_mutes')
-    .select('kind')
-    .where('user_id', '=', userId)
-    .where('kind', '=', kind)
-    .executeTakeFirst()
-  if (muted) return { subscriptions: [], telegramId: null }
+  const told = alwaysTold(kind)
+  const muted =
+    !told &&
+    (await db
+      .selectFrom('notification_mutes')
+      .select('kind')
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .executeTakeFirst())
+  if (muted) return { subscriptions: [], telegramId: null, email: null }
   const [subscriptions, user] = await Promise.all([
     db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).execute(),
-    db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst(),
+    db
+      .selectFrom('users')
+      .select(['telegram_id', 'email'])
+      .where('id', '=', userId)
+      .executeTakeFirst(),
   ])
-  return { subscriptions, telegramId: user?.telegram_id ?? null }
+  return {
+    subscriptions,
+    telegramId: user?.telegram_id ?? null,
+    email: told ? (user?.email ?? null) : null,
+  }
 }
 
 /** Inserts the deliveries not yet there; answers only the new ones' ids (the dispatch key). */
@@ -205,6 +229,23 @@ export async function markRead(db: Executor, owner: Owner, ids: string[] | undef
     .where('user_id', '=', owner.userId)
     .where('tenant_id', '=', owner.tenantId)
     .where('read_at', 'is', null)
-  if (ids) query = query.where('event_id', 'in', ids)
+  // "All" leaves security alerts unread: they are read by id, once opened.
+  query = ids
+    ? query.where('event_id', 'in', ids)
+    : query.where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('events as e')
+              .select('e.id')
+              .whereRef('e.id', '=', 'notifications.event_id')
+              .where((eb) =>
+                eb.or([
+                  eb('e.kind', 'like', sql<EventKind>`'security.%'`),
+                  eb('e.kind', 'in', TOLD_LIKE_SECURITY),
+                ]),
+              ),
+          ),
+        ),
+      )
   await query.execute()
 }

@@ -25,12 +25,7 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { listBotMessages } from '../../providers/messaging/telegram-bot.ts'
-import {
-  developerProblems,
-  developerSchema,
-  sendCreated,
-  sessionOnly,
-} from '../developer/session-routes.ts'
+import { developerProblems, developerSchema, sendCreated } from '../developer/session-routes.ts'
 import { EventsError } from './errors.ts'
 import type { UrlRefusal } from './ssrf.ts'
 
@@ -68,13 +63,35 @@ export const toProblem = (error: unknown) => {
         title: 'Unprocessable Content',
         errors: [{ field: 'endpoint', message: REFUSALS[failure.reason] }],
       })
+    case 'PUSH_KEYS_INVALID':
+      return new ProblemError(
+        422,
+        'PUSH_KEYS_INVALID',
+        `keys.${failure.key} ${failure.message}: send PushSubscription.toJSON() as the browser gives it.`,
+        {
+          title: 'Unprocessable Content',
+          errors: [{ field: `/body/keys/${failure.key}`, message: failure.message }],
+        },
+      )
+    case 'NOTIFICATION_KIND_NOT_MUTABLE': {
+      const message = 'Security alerts reach you on every channel: they cannot be muted.'
+      return new ProblemError(
+        422,
+        failure.kind,
+        `${failure.fields.map((fault) => fault.kind).join(', ')}: ${message} Leave them out of muted.`,
+        {
+          title: 'Unprocessable Content',
+          errors: failure.fields.map((fault) => ({ field: fault.field, message })),
+        },
+      )
+    }
     default:
       return assertNever(failure)
   }
 }
 
 const problems = developerProblems
-const bearer = { tags: ['notifications'], security: [{ bearer: [] }] }
+const listed = { tags: ['notifications'] }
 
 /** v2: the notification centre, web push subscriptions and preferences of the signed-in person. */
 export async function notificationRoutes(app: FastifyInstance) {
@@ -85,7 +102,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'The person’s notifications, newest first, with the unread count',
         description:
           'Each has the event’s `kind`, versioned `data` and the app `path` it is about.',
@@ -100,7 +117,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/unread',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'How many notifications are unread (the bell’s badge)',
         response: { 200: UnreadCount, ...problems },
       },
@@ -112,8 +129,11 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/read',
     {
       schema: {
-        ...bearer,
-        summary: 'Mark notifications read: the ones named, or all',
+        ...listed,
+        summary: 'Mark notifications read: the ones named, or all but security alerts',
+        description:
+          'Without `ids`, security alerts (`security.*`, `card.issued`) stay unread: they are ' +
+          'read by their id, once opened.',
         body: MarkNotificationsReadBody,
         response: { 200: UnreadCount, ...problems },
       },
@@ -125,7 +145,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/preferences',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Event kinds the person muted outside the app (push and Telegram)',
         response: { 200: NotificationPreferences, ...problems },
       },
@@ -137,20 +157,24 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/notifications/preferences',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Replace the muted event kinds',
+        description:
+          'Security kinds (`security.*`) and `card.issued` reach every channel whatever is muted: ' +
+          'naming one is 422 NOTIFICATION_KIND_NOT_MUTABLE.',
         body: NotificationPreferencesBody,
         response: { 200: NotificationPreferences, ...problems },
       },
     },
-    (request) => notifications.setPreferences(request.auth, request.body.muted),
+    (request) =>
+      translateErrors(notifications.setPreferences(request.auth, request.body.muted), toProblem),
   )
 
   api.get(
     '/push/config',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'The VAPID public key to subscribe to web push with',
         response: { 200: PushConfig, ...problems },
       },
@@ -162,7 +186,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/push/subscriptions',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Turn web push on for this device (a PushSubscription as JSON)',
         body: PushSubscriptionBody,
         response: { 204: Type.Null(), ...problems },
@@ -181,7 +205,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     '/push/subscriptions/delete',
     {
       schema: {
-        ...bearer,
+        ...listed,
         summary: 'Turn web push off for this device',
         body: PushUnsubscribeBody,
         response: { 204: Type.Null(), ...problems },
@@ -210,7 +234,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The person’s webhook endpoints, newest first',
@@ -224,7 +247,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Register a webhook endpoint',
@@ -242,7 +264,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.patch(
     '/developer/webhooks/:id',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Change an endpoint’s URL, description, event kinds or whether it is enabled',
@@ -258,7 +279,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.delete(
     '/developer/webhooks/:id',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Delete an endpoint and its delivery log',
@@ -275,7 +295,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks/:id/secret',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The endpoint’s signing secret (`whsec_…`)',
@@ -289,7 +308,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks/:id/rotate-secret',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Give the endpoint a new secret, the old one signing too for an overlap',
@@ -311,7 +329,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.get(
     '/developer/webhooks/:id/deliveries',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'The endpoint’s delivery log: status, attempts, last answer',
@@ -330,7 +347,6 @@ export async function webhookRoutes(app: FastifyInstance) {
   api.post(
     '/developer/webhooks/:id/deliveries/:delivery_id/retry',
     {
-      config: sessionOnly,
       schema: {
         ...developer,
         summary: 'Send a delivery again, now',

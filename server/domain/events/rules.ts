@@ -1,8 +1,11 @@
+import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
+import { eventMessage, type Language } from './messages.ts'
 
 /**
  * Pure rules of the event pipeline: which screen an event is about, who may
- * hear it, and how deliveries retry. What a push or bot message says is
+ * hear it, how deliveries retry, what a security event's e-mail adds and which
+ * push keys a browser could have made. What a push or bot message says is
  * messages.ts.
  */
 
@@ -17,6 +20,7 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'card.authorization.declined':
     case 'card.transaction.settled':
     case 'card.transaction.refunded':
+    case 'card.issued':
       return `/cards/${seg(text(data, 'card_id'))}`
     case 'deposit.detected':
     case 'deposit.confirmed':
@@ -27,11 +31,81 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'kyc.status_changed':
       return '/verify'
     case 'security.api_key_created':
+    case 'security.api_key_changed':
+    case 'security.webhook_endpoint_added':
+    case 'security.webhook_endpoint_changed':
       return '/developer'
+    // Where the password is changed, devices are seen and other sessions are signed out.
+    case 'security.push_subscription_added':
     case 'security.sign_in_new_device':
+    case 'security.password_changed':
+    case 'security.passkey_added':
+    case 'security.passkey_removed':
+      return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
   }
+}
+
+/**
+ * The e-mail of a security event (alwaysTold kinds): the push message's words,
+ * where to look, and what to do if it was not the person — the channel a thief
+ * holding a token controls least, so it says how to take the account back.
+ */
+export function securityEmail(
+  kind: EventKind,
+  data: Data,
+  language: Language,
+  link: string,
+): { subject: string; body: string } {
+  const { title, body } = eventMessage(kind, data, language)
+  const ru = language === 'ru'
+  const advice = ru
+    ? 'Если это были не вы, откройте «Вход и безопасность», завершите все другие сеансы и удалите то, что они добавили.'
+    : 'If this wasn’t you, open Sign-in and security, sign out every other session and remove what they added.'
+  return {
+    subject: `Finplatform: ${title}`,
+    body: [title, body, '', `${ru ? 'Подробнее' : 'See it'}: ${link}`, '', advice].join('\n'),
+  }
+}
+
+/** Base64url as PushSubscription.toJSON writes it; `=` padding tolerated. */
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/
+const decode = (text: string) =>
+  BASE64URL.test(text) ? Buffer.from(text.replace(/=+$/, ''), 'base64url') : undefined
+
+/** A push subscription's key that cannot be one, and why. */
+export interface PushKeyProblem {
+  key: 'p256dh' | 'auth'
+  message: string
+}
+
+/**
+ * What is wrong with a push subscription's keys (RFC 8291 §3), or undefined:
+ * `p256dh` the browser's P-256 public key, uncompressed (65 bytes, 0x04, a
+ * point on the curve), `auth` its 16-byte secret. Checked when the browser
+ * subscribes, so a key no browser made is refused then, not at every push.
+ */
+export function pushKeysProblem(keys: {
+  p256dh: string
+  auth: string
+}): PushKeyProblem | undefined {
+  const point = decode(keys.p256dh)
+  if (point?.length !== 65 || point[0] !== 0x04) {
+    return {
+      key: 'p256dh',
+      message: 'must be an uncompressed P-256 public key (65 bytes, base64url)',
+    }
+  }
+  try {
+    p256.Point.fromBytes(point)
+  } catch {
+    return { key: 'p256dh', message: 'is not a point on the P-256 curve' }
+  }
+  if (decode(keys.auth)?.length !== 16) {
+    return { key: 'auth', message: 'must be 16 bytes, base64url' }
+  }
+  return undefined
 }
 
 /** An endpoint hears a kind when it is enabled and lists it (an empty list: every kind). */

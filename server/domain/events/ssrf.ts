@@ -1,13 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import type { LookupFunction } from 'node:net'
-import { isIP } from 'node:net'
+import { isIP, isIPv4, isIPv6 } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 /**
- * Server-side request forgery guards for webhook URLs. Outside the sandbox a
- * webhook goes only to https on a public address: never loopback, private,
- * link-local (169.254.169.254, the cloud metadata service), carrier-grade NAT,
- * multicast or reserved space. Checked when an endpoint is registered and
+ * Server-side request forgery guards for webhook and push URLs. Outside the
+ * sandbox a webhook goes only to https on a public address: never loopback,
+ * private, link-local (169.254.169.254, the cloud metadata service),
+ * carrier-grade NAT, multicast or reserved space, in IPv4 or any IPv6 form. Checked when an endpoint is registered and
  * again at every delivery, after DNS, on the address actually connected to —
  * so a name that resolves somewhere else later (DNS rebinding) is caught too.
  */
@@ -18,10 +18,61 @@ export type Resolve = (host: string) => Promise<string[]>
 export const systemResolve: Resolve = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address)
 
-/** A globally routable unicast address (IPv4-mapped IPv6 judged as its IPv4). */
+/** An IPv4 address webhooks may reach: unicast, none of ipaddr.js's special ranges. */
+const publicIPv4 = (address: ipaddr.IPv4) => address.range() === 'unicast'
+
+const cidr = (text: string) => ipaddr.parseCIDR(text) as [ipaddr.IPv6, number]
+/** Global unicast (2000::/3): no other IPv6 space reaches the public internet. */
+const GLOBAL_UNICAST = cidr('2000::/3')
+/**
+ * Inside it, the parts that are not somewhere on the internet: IETF protocol
+ * assignments (Teredo, benchmarking, ORCHID…), documentation (both blocks).
+ */
+const NOT_GLOBAL = ['2001::/23', '2001:db8::/32', '3fff::/20'].map(cidr)
+/** Prefixes that carry an IPv4 address in their last 32 bits (NAT64, RFC 6052)… */
+const NAT64 = cidr('64:ff9b::/96')
+/** …or in bits 16–47 (6to4, RFC 3056). */
+const SIX_TO_FOUR = cidr('2002::/16')
+
+/**
+ * An IPv6 address read from the text the URL standard writes it as (no dotted
+ * quad), or undefined when it is none. ipaddr.js alone reads `::8.8.8.8` (an
+ * IPv4-compatible address) as the mapped `::ffff:8.8.8.8`.
+ */
+function canonicalIPv6(address: string): ipaddr.IPv6 | undefined {
+  if (!isIPv6(address)) return undefined
+  try {
+    const host = new URL(`http://[${address}]/`).hostname
+    return ipaddr.IPv6.parse(host.slice(1, -1))
+  } catch {
+    // A zone id ("fe80::1%eth0") makes no URL: nothing public has one.
+    return undefined
+  }
+}
+
+function embeddedIPv4(address: ipaddr.IPv6, firstByte: number): ipaddr.IPv4 {
+  const bytes = address.toByteArray()
+  return new ipaddr.IPv4(bytes.slice(firstByte, firstByte + 4))
+}
+
+/**
+ * A globally routable unicast address. IPv6 is judged by what it is, not by
+ * ipaddr.js's `range()`, which calls anything it has no name for "unicast" —
+ * `::7f00:1` (the IPv4-compatible `::127.0.0.1`) among them. So: an address
+ * carrying an IPv4 one (mapped `::ffff:a.b.c.d`, NAT64, 6to4) is judged as
+ * that IPv4 address; anything else must be global unicast (2000::/3) outside
+ * the blocks that are not on the internet. Loopback, unspecified,
+ * IPv4-compatible, unique-local (fc00::/7), link-local (fe80::/10) and
+ * multicast (ff00::/8) all lie outside 2000::/3.
+ */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false
-  return ipaddr.process(address).range() === 'unicast'
+  if (isIPv4(address)) return publicIPv4(ipaddr.IPv4.parse(address))
+  const v6 = canonicalIPv6(address)
+  if (!v6) return false
+  if (v6.isIPv4MappedAddress()) return publicIPv4(v6.toIPv4Address())
+  if (v6.match(NAT64)) return publicIPv4(embeddedIPv4(v6, 12))
+  if (v6.match(SIX_TO_FOUR)) return publicIPv4(embeddedIPv4(v6, 2))
+  return v6.match(GLOBAL_UNICAST) && !NOT_GLOBAL.some((range) => v6.match(range))
 }
 
 export type UrlRefusal =

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type {
   CreateWebhookEndpointBody,
+  EventKind,
+  EventPayload,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -9,8 +11,10 @@ import type {
   WebhookEndpointList,
   WebhookSecret,
 } from '../../../contract/events.ts'
+import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue } from '../../infra/jobs.ts'
+import { emitEvent } from '../outbox.ts'
 import { pageOf } from '../page.ts'
 import { DELIVER_JOB } from './dispatcher.ts'
 import { EventsError } from './errors.ts'
@@ -21,6 +25,8 @@ import { newWebhookSecret } from './webhook-client.ts'
 export interface EndpointOwner {
   tenantId: string
   userId: string | null
+  /** The person's session making the change: what it registers records it (issue 26). */
+  sessionId?: string
 }
 
 /** Endpoints one owner may have at once. */
@@ -84,6 +90,21 @@ export class WebhookEndpoints {
     const row = await this.#owned(owner).select(COLUMNS).where('id', '=', id).executeTakeFirst()
     if (!row) throw new EventsError({ kind: 'WEBHOOK_ENDPOINT_NOT_FOUND' })
     return row
+  }
+
+  /**
+   * Tells the person that events of theirs now go somewhere new (a security
+   * kind: every channel, whatever they muted); the tenant's own endpoints are
+   * the operator's, told to nobody.
+   */
+  async #tell<K extends EventKind>(
+    trx: Transaction<DB>,
+    owner: EndpointOwner,
+    kind: K,
+    payload: EventPayload<K>,
+  ) {
+    if (owner.userId)
+      await emitEvent(trx, { tenantId: owner.tenantId, userId: owner.userId, kind, payload })
   }
 
   /** @throws EventsError WEBHOOK_URL_REFUSED */
@@ -160,14 +181,19 @@ export class WebhookEndpoints {
           tenant_id: owner.tenantId,
           user_id: owner.userId,
           url: body.url,
-          description: body.description ?? '',
+          description: normaliseName(body.description ?? ''),
           event_kinds: JSON.stringify([...new Set(body.event_kinds ?? [])]),
           enabled: body.enabled ?? true,
           secret: newWebhookSecret(),
           created_at: now,
           updated_at: now,
+          created_by_session_id: owner.sessionId ?? null,
         })
         .execute()
+      await this.#tell(trx, owner, 'security.webhook_endpoint_added', {
+        endpoint_id: id,
+        url: body.url,
+      })
     })
     return this.get(owner, id)
   }
@@ -178,22 +204,31 @@ export class WebhookEndpoints {
     id: string,
     body: UpdateWebhookEndpointBody,
   ): Promise<WebhookEndpoint> {
-    await this.#require(owner, id)
+    const current = await this.#require(owner, id)
     if (body.url !== undefined) await this.#checkUrl(body.url)
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(body.url !== undefined && { url: body.url }),
-        ...(body.description !== undefined && { description: body.description }),
-        ...(body.event_kinds !== undefined && {
-          event_kinds: JSON.stringify([...new Set(body.event_kinds)]),
-        }),
-        ...(body.enabled !== undefined && { enabled: body.enabled }),
-        updated_at: this.clock(),
-      })
-      .where('id', '=', id)
-      .where('tenant_id', '=', owner.tenantId)
-      .execute()
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(body.url !== undefined && { url: body.url }),
+          ...(body.description !== undefined && { description: normaliseName(body.description) }),
+          ...(body.event_kinds !== undefined && {
+            event_kinds: JSON.stringify([...new Set(body.event_kinds)]),
+          }),
+          ...(body.enabled !== undefined && { enabled: body.enabled }),
+          updated_at: this.clock(),
+        })
+        .where('id', '=', id)
+        .where('tenant_id', '=', owner.tenantId)
+        .execute()
+      if (body.url !== undefined && body.url !== current.url) {
+        await this.#tell(trx, owner, 'security.webhook_endpoint_changed', {
+          endpoint_id: id,
+          url: body.url,
+          change: 'url',
+        })
+      }
+    })
     return this.get(owner, id)
   }
 
@@ -235,7 +270,7 @@ export class WebhookEndpoints {
           ? trx.selectFrom('webhook_endpoints').where('user_id', 'is', null)
           : trx.selectFrom('webhook_endpoints').where('user_id', '=', owner.userId)
       const row = await scoped
-        .select('secret')
+        .select(['secret', 'url'])
         .where('tenant_id', '=', owner.tenantId)
         .where('id', '=', id)
         .forUpdate()
@@ -252,6 +287,11 @@ export class WebhookEndpoints {
         })
         .where('id', '=', id)
         .execute()
+      await this.#tell(trx, owner, 'security.webhook_endpoint_changed', {
+        endpoint_id: id,
+        url: row.url,
+        change: 'secret',
+      })
       return true
     })
     if (!updated) throw new EventsError({ kind: 'WEBHOOK_ENDPOINT_NOT_FOUND' })

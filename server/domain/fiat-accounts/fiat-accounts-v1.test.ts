@@ -39,7 +39,8 @@ describeServer('fiat accounts on v1, the same data as v2, with their cards', () 
   }
 
   async function person() {
-    const pair = await signUp(app)
+    // Issuing a card needs the second look (server/route-policy.ts).
+    const pair = await signUp(app, { stepUp: true })
     return { token: pair.access_token, wallet: await createWallet(app, pair.access_token) }
   }
 

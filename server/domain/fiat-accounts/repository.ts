@@ -101,6 +101,7 @@ export async function insertFiatAccount(
     subAccountType: SubAccountType
     ledgerAccountId: string
     iban: string | null
+    at: Date
   },
 ): Promise<boolean> {
   const inserted = await trx
@@ -114,6 +115,8 @@ export async function insertFiatAccount(
       sub_account_type: row.subAccountType,
       ledger_account_id: row.ledgerAccountId,
       iban: row.iban,
+      created_at: row.at,
+      updated_at: row.at,
     })
     // Only the IBAN can be taken already (the id and sub-account are new).
     .onConflict((oc) => oc.column('iban').where('iban', 'is not', null).doNothing())

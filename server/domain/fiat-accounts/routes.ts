@@ -69,7 +69,6 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
           '`lt_cards_limit` / `gt_cards_limit` keep accounts with fewer / more cards: ' +
           '`lt_cards_limit=2&gt_cards_limit=0` is the accounts with exactly one card. ' +
           'Another user’s wallet answers 404 WALLET_NOT_FOUND, like one that does not exist.',
-        security: [{ bearer: [] }],
         params: WalletParams,
         querystring: FiatAccountQuery,
         response: { 200: FiatAccountList, ...problems },
@@ -89,7 +88,6 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
         tags: ['fiat-accounts'],
         summary: 'One fiat account of the wallet, with its balance',
         description: 'Another user’s account, or one of another wallet, answers 404.',
-        security: [{ bearer: [] }],
         params: Type.Object({ wallet_uuid: uuid, fiat_account_id: uuid }),
         querystring: FiatAccountDetailQuery,
         response: { 200: FiatAccount, ...problems },
@@ -116,7 +114,6 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
         description:
           'The same records as `GET /api/v1/issuing/transactions/?fiat_account_id=`. Another ' +
           'user’s account, or one of another wallet, answers 404 FIAT_ACCOUNT_NOT_FOUND.',
-        security: [{ bearer: [] }],
         params: Type.Object({ wallet_uuid: uuid, fiat_account_id: uuid }),
         querystring: HistoryQuery,
         response: { 200: CardTransactionList, ...problems },
@@ -148,7 +145,6 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
           'The account takes the program’s currency and sub-account type and starts at 0. ' +
           'A program that is not the tenant’s answers 422 PROGRAM_NOT_FOUND, an archived one ' +
           '422 PROGRAM_ARCHIVED, both naming `/body/program_id`.',
-        security: [{ bearer: [] }],
         params: Type.Object({ wallet_id: uuid }),
         body: CreateFiatAccountBody,
         response: { 201: FiatAccount, ...problems },
@@ -193,7 +189,6 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
         description:
           'As `GET /api/v2/fiat-accounts/{wallet_uuid}`: limit, offset, show_cards, ' +
           'lt_cards_limit, gt_cards_limit.',
-        security: [{ raw: [] }],
         params: Type.Object({ wallet_id: uuid }),
         querystring: FiatAccountQuery,
         response: { 200: FiatAccountList, ...problems },
@@ -213,7 +208,6 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
         tags: ['fiat-accounts'],
         summary: 'One of the caller’s fiat accounts (v1)',
         description: 'Another user’s account answers 404 FIAT_ACCOUNT_NOT_FOUND.',
-        security: [{ raw: [] }],
         params: Type.Object({ id: uuid }),
         querystring: FiatAccountDetailQuery,
         response: { 200: FiatAccount, ...problems },
@@ -235,7 +229,6 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
         description:
           'As `POST /api/v2/fiat-accounts/{wallet_id}`, the wallet in the body: a wallet that ' +
           'is missing or another user’s answers 422 WALLET_NOT_FOUND naming `/body/wallet_id`.',
-        security: [{ raw: [] }],
         body: CreateFiatAccountV1Body,
         response: { 201: FiatAccount, ...problems },
       },
@@ -256,7 +249,6 @@ export async function fiatAccountV1Routes(app: FastifyInstance) {
         tags: ['fiat-accounts'],
         summary: 'The card transactions of one fiat account, newest first (v1)',
         description: 'Another user’s account answers 404 FIAT_ACCOUNT_NOT_FOUND.',
-        security: [{ raw: [] }],
         params: Type.Object({ id: uuid }),
         querystring: HistoryQuery,
         response: { 200: CardTransactionList, ...problems },

@@ -3,10 +3,11 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { SandboxSepaCredit, SandboxSepaCreditBody } from '../../../contract/fiat-accounts.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { receiveSepaCredit, SepaCreditError } from './sepa-credits.ts'
 
-const unprocessable = (code: string, field: string, message: string) =>
+const unprocessable = (code: ProblemCode, field: string, message: string) =>
   new ProblemError(422, code, message, {
     title: 'Unprocessable Content',
     errors: [{ field: `/body/${field}`, message }],

@@ -267,7 +267,7 @@ describeServer('fiat accounts: the bank that gives IBANs is the configured one',
   afterAll(() => app?.close())
 
   it('an account opened on a wallet and a card’s own account both take their IBAN and BIC from it', async () => {
-    const pair = await signUp(app)
+    const pair = await signUp(app, { stepUp: true })
     const wallet = await createWallet(app, pair.access_token)
     const account = await createFiatAccount(app, pair.access_token, wallet.uuid)
     const created = await app.inject({

@@ -140,7 +140,12 @@ export class FiatAccountService {
    * @throws WALLET_NOT_FOUND (WalletError) also for another user's (or tenant's) wallet
    * @throws FiatAccountError PROGRAM_NOT_FOUND (not the tenant's), PROGRAM_ARCHIVED
    */
-  async create(owner: Owner, walletId: string, programId: string): Promise<FiatAccount> {
+  async create(
+    owner: Owner,
+    walletId: string,
+    programId: string,
+    now = new Date(),
+  ): Promise<FiatAccount> {
     if (!(await findWallet(this.db, owner, walletId))) throw walletNotFound()
     const program = await repo.findProgram(this.db, owner.tenantId, programId)
     const refusal = programRefusal(program)
@@ -161,6 +166,7 @@ export class FiatAccountService {
           currency: program.currency,
           subAccountType: program.sub_account_type,
           ledgerAccountId,
+          at: now,
         },
         this.bank,
       )

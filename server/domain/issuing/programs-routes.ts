@@ -19,7 +19,6 @@ export default async function programRoutes(app: FastifyInstance) {
         description:
           'Currency, form factors, card type, sub-account type and fees of each program. ' +
           'Only an ACTIVE program opens new fiat accounts and cards.',
-        security: [{ raw: [] }],
         querystring: PageQuery,
         response: { 200: CardProgramList, 401: Problem, 422: Problem, 423: Problem },
       },

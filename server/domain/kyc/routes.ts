@@ -10,10 +10,8 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
 import { KycProviderError } from '../../providers/kyc/kyc.ts'
 import { readWebhook, SumsubKyc } from '../../providers/kyc/sumsub.ts'
-import { sessionOnlyRoutes } from '../auth/authenticate.ts'
 import { KycError } from './errors.ts'
 
 /** The one switch from KYC failures to HTTP answers. */
@@ -81,19 +79,8 @@ export const TOKENS_PER_MINUTE = 5
 
 /** v1 (raw token): the signed-in person's verification; registers the sandbox's review job. */
 export default async function kycRoutes(app: FastifyInstance, _opts: { config: Config }) {
-  // A person verifies themselves: a developer key cannot do it for them.
-  sessionOnlyRoutes(app)
   const service = app.services.kyc
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const limitTokens = limitCalls(
-    app,
-    {
-      max: TOKENS_PER_MINUTE,
-      windowMs: 60_000,
-      key: (request) => `kyc-token:${request.auth.tenantId}:${request.auth.userId}`,
-    },
-    'Too many verification sessions opened. Wait a moment and try again.',
-  )
 
   api.get(
     '/kyc/status',
@@ -104,7 +91,6 @@ export default async function kycRoutes(app: FastifyInstance, _opts: { config: C
         description:
           'The status (SPEC.md §4), whether a new submission is accepted now (`can_retry`: ' +
           'UNVERIFIED, SOFT_REJECT and DECLINED), the provider, and the history, newest first.',
-        security: [{ raw: [] }],
         response: { 200: KycStatusReply, ...problems },
       },
     },
@@ -123,10 +109,8 @@ export default async function kycRoutes(app: FastifyInstance, _opts: { config: C
           '409 KYC_ALREADY_APPROVED once verified, 409 KYC_FINAL after REJECT or DOUBLE; ' +
           '502 KYC_PROVIDER_UNAVAILABLE when the provider does not answer; 429 RATE_LIMITED ' +
           'after 5 in a minute. Any body is ignored.',
-        security: [{ raw: [] }],
         response: { 200: KycToken, 409: Problem, 429: Problem, 502: Problem, ...problems },
       },
-      preHandler: limitTokens,
     },
     (request) => translateErrors(service.token(request.auth), toProblem),
   )
@@ -144,7 +128,6 @@ export default async function kycRoutes(app: FastifyInstance, _opts: { config: C
           'decides first. Accepted while the status is UNVERIFIED, SOFT_REJECT or DECLINED; ' +
           'otherwise 409 KYC_IN_REVIEW, KYC_ALREADY_APPROVED or KYC_FINAL (REJECT, DOUBLE). ' +
           '409 KYC_PROVIDER_MISMATCH when the deployment uses another provider.',
-        security: [{ raw: [] }],
         body: SandboxApplicantBody,
         response: { 201: KycStatusReply, 409: Problem, 422: Problem, ...problems },
       },
@@ -230,8 +213,6 @@ export async function kycWebhookRoutes(app: FastifyInstance, _opts: { config: Co
  * tenant of X-Tenant-Id.
  */
 export async function sandboxKycRoutes(app: FastifyInstance, _opts: { config: Config }) {
-  // The operator plays the provider's reviewer for a person: never a developer key.
-  sessionOnlyRoutes(app)
   const service = app.services.kyc
   app.addHook('onRequest', app.requireTenant)
   app.addHook('onRequest', (request) => {
@@ -248,7 +229,6 @@ export async function sandboxKycRoutes(app: FastifyInstance, _opts: { config: Co
         description:
           'Sets the status to any of SPEC.md §4 at once, as the provider’s reviewer would, with ' +
           'an optional reason; the same status again changes nothing. Answers the new status.',
-        security: [{ bearer: [] }, { raw: [] }],
         body: SandboxKycDecisionBody,
         response: { 200: KycStatusReply, 401: Problem, 404: Problem, 422: Problem },
       },

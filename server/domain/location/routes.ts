@@ -22,7 +22,6 @@ export default async function locationRoutes(app: FastifyInstance) {
     '/location/countries',
     {
       // The sign-in screen's phone field needs it before anyone is signed in.
-      config: { public: true },
       schema: {
         tags: ['location'],
         summary:

@@ -88,7 +88,6 @@ export default async function quoteRoutes(app: FastifyInstance) {
           'FIAT_ACCOUNT_NOT_FOUND. An amount outside the limits is 422 AMOUNT_TOO_SMALL or ' +
           'AMOUNT_TOO_LARGE with `limit` {amount, currency}: the bound, in the currency paid. ' +
           'No prices from the rates provider: 502 RATES_UNAVAILABLE.',
-        security: [{ raw: [] }],
         querystring: QuoteQuery,
         response: { 200: Quote, ...problems },
       },
@@ -107,7 +106,6 @@ export default async function quoteRoutes(app: FastifyInstance) {
         'Card top-ups are listed in the currencies of the tenant’s active card programs, ' +
         'with the lowest program’s `fee_percent` (a quote charges the account’s own program’s). ' +
         'The whole list is one page.',
-      security: [{ raw: [] }],
       querystring: ExchangeQuery,
       response: {
         200: ExchangeDirectionList,

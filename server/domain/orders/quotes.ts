@@ -190,7 +190,11 @@ export class QuoteService {
    * @throws QuoteError (422 naming a field; 404 for a destination or account),
    *   WALLET_NOT_FOUND (WalletError), RatesUnavailableError (502)
    */
-  async create(owner: Owner, query: QuoteQuery): Promise<Quote> {
+  async create(
+    owner: Owner,
+    query: QuoteQuery,
+    now = this.options.now?.() ?? new Date(),
+  ): Promise<Quote> {
     const amountField = givenAmount(query)
     const wallet = await findWallet(this.db, owner, query.wallet_uuid)
     if (!wallet) throw walletNotFound()
@@ -259,7 +263,6 @@ export class QuoteService {
       )
     }
 
-    const now = this.options.now?.() ?? new Date()
     const row = await repo.insertQuote(this.db, {
       id: uuidv7(),
       tenant_id: owner.tenantId,

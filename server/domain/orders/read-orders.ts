@@ -14,6 +14,17 @@ export async function getOrder(deps: OrderDeps, owner: Owner, id: string): Promi
   return renderOrder(deps, deps.db, row, catalog)
 }
 
+/** The person's order placed under `requestId` (its idempotency key), if there is one. */
+export async function findOrderByRequest(
+  deps: OrderDeps,
+  owner: Owner,
+  requestId: string,
+): Promise<Order | undefined> {
+  const catalog = await deps.catalog()
+  const row = await repo.findOrderByRequest(deps.db, owner, requestId)
+  return row && renderOrder(deps, deps.db, row, catalog)
+}
+
 /** The person's orders, newest first. */
 export async function listOrders(
   deps: OrderDeps,

@@ -111,6 +111,17 @@ export function findOrder(db: Executor, tenantId: string, id: string, userId?: s
   return query.executeTakeFirst()
 }
 
+/** The person's order placed under an idempotency key (orders' unique request_id). */
+export function findOrderByRequest(db: Executor, owner: Owner, requestId: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('request_id', '=', requestId)
+    .executeTakeFirst()
+}
+
 export interface OrderFilter {
   walletId?: string
   orderType?: OrderType

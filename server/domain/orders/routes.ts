@@ -10,12 +10,12 @@ import {
   PlaceOrderBody,
 } from '../../../contract/orders.ts'
 import { Problem } from '../../../contract/problem.ts'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { productOfOrderType } from '../tenants/product-gate.ts'
 import { OrderError } from './errors.ts'
-import { isPayout } from './payout-step-up.ts'
 
-const unprocessable = (code: string, detail: string, field: string) =>
+const unprocessable = (code: ProblemCode, detail: string, field: string) =>
   new ProblemError(422, code, detail, {
     title: 'Unprocessable Content',
     errors: [{ field, message: detail }],
@@ -127,9 +127,7 @@ export default async function orderRoutes(app: FastifyInstance) {
   api.post(
     '/orders/:order_type',
     {
-      // Holds the total at once: an API key needs the money role (auth/authenticate.ts).
-      config: { movesMoney: true, product: productOfOrderType },
-      preHandler: app.requireStepUpWhen(isPayout),
+      config: { product: productOfOrderType },
       schema: {
         tags: ['orders'],
         summary: 'Place an order from a firm quote',
@@ -143,7 +141,6 @@ export default async function orderRoutes(app: FastifyInstance) {
           'INSUFFICIENT_FUNDS, DESTINATION_NOT_FOUND (deleted since the quote), ' +
           'DESTINATION_CHANGED (edited since the quote: quote again); ' +
           '409 QUOTE_USED (placed by another order).',
-        security: [{ raw: [] }],
         params: Type.Object({ order_type: oneOf(ORDER_TYPES) }),
         headers: Type.Object({
           'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -176,7 +173,6 @@ export default async function orderRoutes(app: FastifyInstance) {
         summary: 'The caller’s orders, newest first',
         description:
           'Filters: `wallet_uuid`, `order_type`, `status`. Each order carries its timeline.',
-        security: [{ raw: [] }],
         querystring: OrderQuery,
         response: { 200: OrderList, ...problems },
       },
@@ -191,7 +187,6 @@ export default async function orderRoutes(app: FastifyInstance) {
         tags: ['orders'],
         summary: 'One order with its timeline',
         description: 'Another person’s order answers 404 ORDER_NOT_FOUND, like a missing one.',
-        security: [{ raw: [] }],
         params: IdParams,
         response: { 200: Order, 404: Problem, ...problems },
       },
@@ -202,8 +197,6 @@ export default async function orderRoutes(app: FastifyInstance) {
   api.post(
     '/orders/:id/cancel',
     {
-      // Releases the hold through the ledger.
-      config: { movesMoney: true },
       schema: {
         tags: ['orders'],
         summary: 'Cancel an order the rail does not have yet',
@@ -211,7 +204,6 @@ export default async function orderRoutes(app: FastifyInstance) {
           'Allowed while the order is NEW and not yet handed to its bank or chain, and for a ' +
           'deposit still awaiting its transfer; the held funds come back at once. Otherwise ' +
           '409 ORDER_NOT_CANCELABLE with the order’s `order_status`.',
-        security: [{ raw: [] }],
         params: IdParams,
         response: { 200: Order, 404: Problem, 409: Problem, ...problems },
       },

@@ -14,7 +14,7 @@ import {
 } from './order-deps.ts'
 import { processOrder } from './order-job.ts'
 import { type PlaceRequest, placeOrder } from './place-order.ts'
-import { getOrder, listOrders } from './read-orders.ts'
+import { findOrderByRequest, getOrder, listOrders } from './read-orders.ts'
 
 export type { BankTransferRequest } from './bank-transfers.ts'
 export type { OrderRails, OrderSettings } from './order-deps.ts'
@@ -58,6 +58,11 @@ export class OrderService {
 
   get(owner: Owner, id: string): Promise<Order> {
     return getOrder(this.#deps, owner, id)
+  }
+
+  /** The order a key placed: what a caller that lost the answer finds it by. */
+  findByRequest(owner: Owner, requestId: string): Promise<Order | undefined> {
+    return findOrderByRequest(this.#deps, owner, requestId)
   }
 
   list(owner: Owner, query: OrderQuery): Promise<OrderList> {

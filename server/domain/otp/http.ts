@@ -26,6 +26,10 @@ export function phoneRecipient(phone: string): Recipient {
   return { channel: 'sms', identifier }
 }
 
+/** `{ email }` or `{ phone }`, as a reset names the account. @throws ProblemError 422 (a phone) */
+export const recipientOf = (body: { email: string } | { phone: string }): Recipient =>
+  'email' in body ? emailRecipient(body.email) : phoneRecipient(body.phone)
+
 export { requestContext } from '../auth/request-context.ts'
 
 const secondsUntil = (moment: Date) =>

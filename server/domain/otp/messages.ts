@@ -18,6 +18,7 @@ const CATALOGUES: Record<Language, Catalogue> = {
       change_email: 'Confirm your new e-mail address for Finplatform',
       change_phone: 'Confirm your new phone number for Finplatform',
       step_up: 'Your Finplatform confirmation code',
+      password_reset: 'Reset your Finplatform password',
     },
     ignore: 'If you did not ask for this code, ignore this message. Never tell it to anyone.',
   },
@@ -28,6 +29,7 @@ const CATALOGUES: Record<Language, Catalogue> = {
       change_email: 'Подтвердите новый адрес e-mail в Finplatform',
       change_phone: 'Подтвердите новый номер телефона в Finplatform',
       step_up: 'Код подтверждения Finplatform',
+      password_reset: 'Сброс пароля Finplatform',
     },
     ignore:
       'Если вы не запрашивали код, просто проигнорируйте это сообщение. Никому его не сообщайте.',

@@ -70,16 +70,21 @@ export function verifyPhone(app: FastifyInstance, phone: string, token: string) 
   })
 }
 
-/** GET /api/sandbox/outbox?to=…, newest first. */
+/** A message of the outbox that carries a code (every one but a security notice). */
+export type CodeMessage = OutboxMessage & { code: string }
+
+/** GET /api/sandbox/outbox?to=…, newest first: the messages with a code. */
 export async function outbox(
   app: FastifyInstance,
   to: string,
   query: Record<string, string> = {},
-): Promise<OutboxMessage[]> {
+): Promise<CodeMessage[]> {
   const params = new URLSearchParams({ to, ...query })
   const response = await app.inject({ method: 'GET', url: `/api/sandbox/outbox?${params}` })
   expect(response.statusCode, response.body).toBe(200)
-  return response.json<{ data: OutboxMessage[] }>().data
+  return response
+    .json<{ data: OutboxMessage[] }>()
+    .data.filter((message): message is CodeMessage => message.code !== null)
 }
 
 /** The code of the newest message to `to`. */

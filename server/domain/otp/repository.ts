@@ -14,19 +14,29 @@ export interface Scope extends Recipient {
 }
 
 /**
- * The identifier's attempt row, created if new, and locked until the
- * transaction ends: sends and checks for one identifier go one at a time, so
- * two requests can neither both pass the resend interval nor both spend the
- * same last attempt.
+ * The attempt row of the identifier and purpose, created if new, and locked
+ * until the transaction ends: sends and checks for one identifier and
+ * purpose go one at a time, so two requests can neither both pass the resend
+ * interval nor both spend the same last attempt. Each purpose counts apart:
+ * anonymous guesses at sign-in codes never touch the step-up count.
  */
-export async function lockAttempts(trx: Transaction<DB>, scope: Scope): Promise<AttemptState> {
+export async function lockAttempts(
+  trx: Transaction<DB>,
+  scope: Scope,
+  purpose: OtpPurpose,
+): Promise<AttemptState> {
   const row = await trx
     .insertInto('otp_attempts')
-    .values({ tenant_id: scope.tenantId, channel: scope.channel, identifier: scope.identifier })
+    .values({
+      tenant_id: scope.tenantId,
+      channel: scope.channel,
+      identifier: scope.identifier,
+      purpose,
+    })
     // A no-op update, so that the row comes back (and is locked) when it already exists.
     .onConflict((oc) =>
       oc
-        .columns(['tenant_id', 'channel', 'identifier'])
+        .columns(['tenant_id', 'channel', 'identifier', 'purpose'])
         .doUpdateSet({ tenant_id: sql.ref('excluded.tenant_id') }),
     )
     .returning(['failed_attempts', 'last_failed_at', 'blocked_until'])
@@ -41,6 +51,7 @@ export async function lockAttempts(trx: Transaction<DB>, scope: Scope): Promise<
 export async function saveAttempts(
   trx: Transaction<DB>,
   scope: Scope,
+  purpose: OtpPurpose,
   state: AttemptState,
   now: Date,
 ): Promise<void> {
@@ -55,40 +66,46 @@ export async function saveAttempts(
     .where('tenant_id', '=', scope.tenantId)
     .where('channel', '=', scope.channel)
     .where('identifier', '=', scope.identifier)
+    .where('purpose', '=', purpose)
     .execute()
 }
 
-/** When the newest code of the identifier (any purpose) was created. */
-export async function lastSentAt(trx: Transaction<DB>, scope: Scope): Promise<Date | undefined> {
+/** When the newest code of the identifier for the purpose was created. */
+export async function lastSentAt(
+  trx: Transaction<DB>,
+  scope: Scope,
+  purpose: OtpPurpose,
+): Promise<Date | undefined> {
   const row = await trx
     .selectFrom('otp_codes')
     .select('created_at')
     .where('tenant_id', '=', scope.tenantId)
     .where('channel', '=', scope.channel)
     .where('identifier', '=', scope.identifier)
+    .where('purpose', '=', purpose)
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()
   return row?.created_at
 }
 
-/** Ends the live codes of the identifier: of one purpose (a newer code), or all (a block). */
+/** Ends the live code of the identifier for the purpose (a newer code, or a block). */
 export async function consumeLiveCodes(
   trx: Transaction<DB>,
   scope: Scope,
+  purpose: OtpPurpose,
   reason: Exclude<OtpConsumedReason, 'verified'>,
   now: Date,
-  purpose?: OtpPurpose,
 ): Promise<void> {
-  let query = trx
+  await trx
     .updateTable('otp_codes')
     .set({ consumed_at: now, consumed_reason: reason })
     .where('tenant_id', '=', scope.tenantId)
     .where('channel', '=', scope.channel)
     .where('identifier', '=', scope.identifier)
+    .where('purpose', '=', purpose)
     .where('consumed_at', 'is', null)
-  if (purpose) query = query.where('purpose', '=', purpose)
-  await query.execute()
+    .execute()
 }
 
 export async function insertCode(

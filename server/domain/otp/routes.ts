@@ -11,7 +11,6 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { limitCalls } from '../../infra/rate-limit.ts'
 import { emailRecipient, phoneRecipient, requestContext, translate } from './http.ts'
 
 const sendProblems = {
@@ -24,28 +23,13 @@ const sendProblems = {
 const verifyProblems = { 400: Problem, 419: Problem, 422: Problem, 423: Problem, 429: Problem }
 
 /** Signing in (and up) with a one-time code by e-mail or SMS. All public. */
-export default async function otpRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const { config } = opts
+export default async function otpRoutes(app: FastifyInstance, _opts: { config: Config }) {
   const service = app.services.otp
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-
-  // Per address, on top of the per-identifier rules of the service: one client
-  // must not spray codes at many numbers (SMS pumping) nor guess across many.
-  const ipLimit = limitCalls(
-    app,
-    {
-      max: config.authRateLimitPerIp,
-      windowMs: 60_000,
-      key: (request) => `otp-ip:${request.ip}`,
-    },
-    'Too many attempts. Wait a moment and try again.',
-  )
 
   api.post(
     '/auth/sign-in/omni/email/otp',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Send a one-time sign-in code by e-mail (the first code creates the account)',
@@ -66,8 +50,6 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
   api.post(
     '/auth/sign-in/omni/phone/otp',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Send a one-time sign-in code by SMS (the first code creates the account)',
@@ -88,8 +70,6 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
   api.post(
     '/auth/verify/email/otp',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an e-mail code for a token pair',
@@ -111,8 +91,6 @@ export default async function otpRoutes(app: FastifyInstance, opts: { config: Co
   api.post(
     '/auth/verify/phone/otp',
     {
-      config: { public: true },
-      preHandler: ipLimit,
       schema: {
         tags: ['auth'],
         summary: 'Exchange an SMS code for a token pair',

@@ -8,8 +8,8 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
-import { emitEvent } from '../events/outbox.ts'
 import { maskEmail, maskPhone } from '../events/rules.ts'
+import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
@@ -41,8 +41,11 @@ const UNIQUE_INDEX: Record<OtpChannel, string> = {
  * One-time codes: signing in (and signing up) by e-mail or phone, and proving
  * a new e-mail or phone before it replaces the old one.
  *
- * Every send and every check runs under the identifier's attempt row lock
- * (repository.lockAttempts). A send commits its code *before* the message
+ * Every send and every check runs under the attempt row lock of the
+ * identifier and purpose (repository.lockAttempts): wrong codes, blocks and
+ * the resend interval count per purpose, so what anyone may try at the
+ * public calls (sign-in) never blocks what only a session reaches (step-up,
+ * contact changes). A send commits its code *before* the message
  * leaves — no database transaction waits on a gateway — and deletes it again
  * if the message does not go, so a failed send leaves nothing usable.
  */
@@ -195,6 +198,49 @@ export class OtpService {
     return this.verify(scope, 'step_up', token, owner.userId, onValid)
   }
 
+  /**
+   * Sends a password-reset code to the e-mail or phone an account signs in
+   * with, in the account's language unless one is asked for. Answers whether
+   * a code went: nothing goes to a contact no account has (or a blocked
+   * account), and the caller answers the same either way.
+   * @throws OtpError OTP_BLOCKED, RATE_LIMITED, MESSAGE_NOT_DELIVERED
+   */
+  async sendPasswordResetCode(
+    tenantId: string,
+    recipient: Recipient,
+    language: Language | undefined,
+  ): Promise<boolean> {
+    const scope = { tenantId, ...recipient }
+    const user = await repo.findUserByIdentifier(this.db, scope)
+    if (!user || user.blocked_at) return false
+    await this.send(scope, {
+      purpose: 'password_reset',
+      userId: user.id,
+      language: language ?? user.language ?? 'en',
+    })
+    return true
+  }
+
+  /**
+   * Checks a password-reset code and runs `onValid` with the account it was
+   * sent for, in the same transaction. A contact no account has takes no code
+   * (the guess still counts).
+   * @throws OtpError OTP_BLOCKED, OTP_INVALID, OTP_EXPIRED
+   */
+  async verifyPasswordReset<T>(
+    tenantId: string,
+    recipient: Recipient,
+    token: string,
+    onValid: (trx: Transaction<DB>, owner: Owner) => Promise<T>,
+  ): Promise<T> {
+    const scope = { tenantId, ...recipient }
+    const userId = (await repo.findUserByIdentifier(this.db, scope))?.id ?? null
+    return this.verify(scope, 'password_reset', token, userId, (trx) =>
+      // A code is good only for `userId`: here there is one.
+      onValid(trx, { tenantId, userId: userId as string }),
+    )
+  }
+
   private async send(
     scope: repo.Scope,
     message: { purpose: OtpPurpose; userId: string | null; language: Language },
@@ -203,11 +249,13 @@ export class OtpService {
     const id = uuidv7()
     const code = generateCode()
     await this.db.transaction().execute(async (trx) => {
-      const blockedUntil = activeBlock(await repo.lockAttempts(trx, scope), now)
+      const attempts = await repo.lockAttempts(trx, scope, message.purpose)
+      const blockedUntil = activeBlock(attempts, now)
       if (blockedUntil) throw new OtpError({ kind: 'OTP_BLOCKED', blockedUntil })
-      const wait = resendWait(await repo.lastSentAt(trx, scope), now, this.settings)
+      const sentAt = await repo.lastSentAt(trx, scope, message.purpose)
+      const wait = resendWait(sentAt, now, this.settings)
       if (wait > 0) throw new OtpError({ kind: 'RATE_LIMITED', retryAfter: wait })
-      await repo.consumeLiveCodes(trx, scope, 'superseded', now, message.purpose)
+      await repo.consumeLiveCodes(trx, scope, message.purpose, 'superseded', now)
       await repo.insertCode(trx, {
         ...scope,
         id,
@@ -265,15 +313,19 @@ export class OtpService {
     scope: repo.Scope,
     purpose: OtpPurpose,
     token: string,
-    /** For a contact change: only the account that asked may use the code. */
-    userId: string | undefined,
+    /**
+     * Only the code of this account is good (a contact change: the account
+     * that asked; a reset: the account of the contact); null: no account, no
+     * code; undefined: any (sign-in, which may create the account).
+     */
+    userId: string | null | undefined,
     onValid: (trx: Transaction<DB>) => Promise<T>,
   ): Promise<T> {
     const now = this.clock()
     const outcome = await this.db
       .transaction()
       .execute(async (trx): Promise<{ failure: OtpFailure } | { value: T }> => {
-        const attempts = await repo.lockAttempts(trx, scope)
+        const attempts = await repo.lockAttempts(trx, scope, purpose)
         const blockedUntil = activeBlock(attempts, now)
         if (blockedUntil) return { failure: { kind: 'OTP_BLOCKED', blockedUntil } }
 
@@ -289,10 +341,10 @@ export class OtpService {
         if (verdict === 'expired') return { failure: { kind: 'OTP_EXPIRED' } }
         if (verdict === 'wrong' || !live) {
           const next = afterWrongCode(attempts, now, this.settings)
-          await repo.saveAttempts(trx, scope, next, now)
+          await repo.saveAttempts(trx, scope, purpose, next, now)
           if (next.blockedUntil) {
-            // A block also ends the codes already sent: after it, only a new code works.
-            await repo.consumeLiveCodes(trx, scope, 'blocked', now)
+            // A block also ends the code already sent: after it, only a new code works.
+            await repo.consumeLiveCodes(trx, scope, purpose, 'blocked', now)
             return { failure: { kind: 'OTP_BLOCKED', blockedUntil: next.blockedUntil } }
           }
           return { failure: { kind: 'OTP_INVALID', attemptsLeft: next.attemptsLeft } }
@@ -301,7 +353,7 @@ export class OtpService {
         await repo.markCodeVerified(trx, live.id, now)
         if (attempts.failedAttempts > 0) {
           const cleared = { failedAttempts: 0, lastFailedAt: null, blockedUntil: null }
-          await repo.saveAttempts(trx, scope, cleared, now)
+          await repo.saveAttempts(trx, scope, purpose, cleared, now)
         }
         return { value: await onValid(trx) }
       })

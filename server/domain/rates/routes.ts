@@ -22,7 +22,6 @@ export default async function rateRoutes(app: FastifyInstance) {
         description:
           '`rate` is units of `base` per 1 unit of `code`, rounded half-even to at most 8 places. ' +
           'Rates are for showing converted totals, never for moving money.',
-        security: [{ bearer: [] }],
         querystring: RatesQuery,
         response: { 200: RateList, ...problems },
       },

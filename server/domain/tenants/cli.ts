@@ -73,6 +73,7 @@ export const USAGE = `Usage: npm run tenant -- <command>
   webhooks <command>           the tenant's webhook endpoints (webhooks --help)
   passkeys <id> [--rp-id <host> --origins <origin,…> | --server-default]
                                the tenant's passkey domain and app origins (passkeys --help)
+  proofs key|publish <id>      the tenant's proof-of-balances key, publishing a snapshot (proofs --help)
 
 Settings:
   --name <text>                          --primary-color #rrggbb   --accent-color #rrggbb
@@ -295,12 +296,12 @@ export async function runTenantCli(
   return withDatabase(open, migrate, output, (db) => runCommand(command, db, output))
 }
 
-type OpenDatabase = (options: {
+export type OpenDatabase = (options: {
   migrate: boolean
 }) => Promise<{ db: Kysely<DB>; close(): Promise<void> }>
 
 /** Opens the database (a CliRefusal: exit 1 with its message), runs, and closes it. */
-async function withDatabase(
+export async function withDatabase(
   open: OpenDatabase,
   migrate: boolean,
   output: CliOutput,

@@ -55,7 +55,6 @@ export default async function tenantRoutes(app: FastifyInstance, opts: { config:
     {
       // Public: the sign-in screen wears the tenant's colours before anyone
       // signs in, and nothing in it is a secret (the card key is a public key).
-      config: { public: true },
       schema: {
         tags: ['tenants'],
         summary: 'The tenant’s branding, products, wallet types, countries and contacts',

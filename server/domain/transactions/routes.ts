@@ -63,7 +63,6 @@ export default async function transactionRoutes(app: FastifyInstance) {
         tags: ['transactions'],
         summary: 'A wallet’s transactions, newest first, filtered and paged',
         description: `${FILTERS_DESCRIPTION} Another user’s wallet answers 404 WALLET_NOT_FOUND.`,
-        security: [{ bearer: [] }],
         params: WalletParams,
         querystring: TransactionQuery,
         response: { 200: TransactionList, ...problems },
@@ -87,7 +86,6 @@ export default async function transactionRoutes(app: FastifyInstance) {
         description:
           'A record of any other wallet answers 404 TRANSACTION_NOT_FOUND; ' +
           'a wallet of another user, 404 WALLET_NOT_FOUND.',
-        security: [{ bearer: [] }],
         params: TransactionParams,
         response: { 200: WalletTransaction, ...problems },
       },
@@ -125,7 +123,6 @@ export async function transactionCsvRoutes(app: FastifyInstance) {
           `${FILTERS_DESCRIPTION} No paging: every matching record, streamed. ` +
           'Columns: uuid, created_at, type, method, record_type, status, currency, chain, ' +
           'amount, address, tx_hash, confirmations; CRLF line ends.',
-        security: [{ raw: [] }],
         params: WalletParams,
         querystring: ExportQuery,
         response: {

@@ -48,7 +48,6 @@ export default async function userRoutes(app: FastifyInstance) {
       schema: {
         tags: ['user'],
         summary: 'The signed-in user',
-        security: [{ bearer: [] }],
         response: { 200: User, ...problems },
       },
     },
@@ -61,7 +60,6 @@ export default async function userRoutes(app: FastifyInstance) {
       schema: {
         tags: ['user'],
         summary: 'The signed-in user’s profile data',
-        security: [{ bearer: [] }],
         response: { 200: UserData, ...problems },
       },
     },
@@ -82,7 +80,6 @@ export default async function userRoutes(app: FastifyInstance) {
           'Then address.country must be one the tenant serves (its supported_countries; ' +
           'none listed: every country) or the country already saved, else 422 ' +
           'COUNTRY_NOT_SUPPORTED naming /body/address/country.',
-        security: [{ bearer: [] }],
         body: UserDataPatch,
         response: { 200: UserData, ...problems, 422: Problem },
       },

@@ -1,3 +1,4 @@
+import { normaliseName } from '../../../contract/names.ts'
 import type { Address, UserDataPatch } from '../../../contract/user.ts'
 import { serves } from '../tenants/rules.ts'
 
@@ -39,7 +40,7 @@ export function checkUserDataPatch(patch: UserDataPatch, context: PatchContext):
   for (const name of ['first_name', 'last_name'] as const) {
     const value = patch[name]
     if (typeof value !== 'string') continue
-    changes[name] = value.trim()
+    changes[name] = normaliseName(value)
     if (changes[name] === '') fail(name, 'must not be blank')
   }
 

@@ -7,10 +7,16 @@ type Executor = Kysely<DB> | Transaction<DB>
 
 const WALLET_COLUMNS = ['id', 'type', 'created_at'] as const
 
-export function insertWallet(trx: Transaction<DB>, owner: Owner, id: string, type: WalletType) {
+export function insertWallet(
+  trx: Transaction<DB>,
+  owner: Owner,
+  id: string,
+  type: WalletType,
+  at?: Date,
+) {
   return trx
     .insertInto('wallets')
-    .values({ id, tenant_id: owner.tenantId, user_id: owner.userId, type })
+    .values({ id, tenant_id: owner.tenantId, user_id: owner.userId, type, created_at: at })
     .returning(WALLET_COLUMNS)
     .executeTakeFirstOrThrow()
 }

@@ -45,7 +45,6 @@ export default async function walletRoutes(app: FastifyInstance) {
       schema: {
         tags: ['wallets'],
         summary: 'Create a wallet of any type; a user may have several',
-        security: [{ bearer: [] }],
         body: CreateWalletBody,
         response: { 201: Wallet, ...problems },
       },
@@ -64,7 +63,6 @@ export default async function walletRoutes(app: FastifyInstance) {
       schema: {
         tags: ['wallets'],
         summary: 'The signed-in user’s wallets with balances, oldest first',
-        security: [{ bearer: [] }],
         querystring: PageQuery,
         response: { 200: WalletList, ...problems },
       },
@@ -81,7 +79,6 @@ export default async function walletRoutes(app: FastifyInstance) {
         description:
           'Lists the currencies the wallet has ever held, in catalogue order. ' +
           'Another user’s wallet answers 404 WALLET_NOT_FOUND, like one that does not exist.',
-        security: [{ bearer: [] }],
         params: WalletParams,
         response: { 200: Wallet, 404: Problem, ...problems },
       },

@@ -22,14 +22,16 @@ type WalletRow = Awaited<ReturnType<typeof repo.findWallet>> & {}
 export class WalletService {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** A new, empty wallet of any type; a user may have several of one type. */
-  /** @throws WalletError WALLET_TYPE_NOT_OFFERED when the tenant does not offer `type` */
-  async createWallet(owner: Owner, type: WalletType): Promise<Wallet> {
+  /**
+   * A new, empty wallet of any type; a user may have several of one type.
+   * @throws WalletError WALLET_TYPE_NOT_OFFERED when the tenant does not offer `type`
+   */
+  async createWallet(owner: Owner, type: WalletType, now = new Date()): Promise<Wallet> {
     const row = await this.db.transaction().execute(async (trx) => {
       const offered = await repo.offeredWalletTypes(trx, owner.tenantId)
       if (!offered.includes(type))
         throw new WalletError({ kind: 'WALLET_TYPE_NOT_OFFERED', offered })
-      const wallet = await repo.insertWallet(trx, owner, uuidv7(), type)
+      const wallet = await repo.insertWallet(trx, owner, uuidv7(), type, now)
       await openWalletAccounts(trx, owner.tenantId, wallet.id)
       return wallet
     })

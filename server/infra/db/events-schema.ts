@@ -5,6 +5,7 @@ import type { DeliveryStatus, EventKind } from '../../../contract/events.ts'
 
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
 type Json<T> = ColumnType<T, string, string>
+type CreatedBy = ColumnType<string | null, string | null | undefined, string | null>
 
 export interface EventsTable {
   id: string
@@ -38,6 +39,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: CreatedAt
   updated_at: CreatedAt
+  /** The session that registered it (migration 0027); null before it, and for the tenant's. */
+  created_by_session_id: CreatedBy
 }
 
 export interface PushSubscriptionsTable {
@@ -49,6 +52,8 @@ export interface PushSubscriptionsTable {
   auth: string
   user_agent: string | null
   created_at: CreatedAt
+  /** The session that subscribed (migration 0027); null before it. */
+  created_by_session_id: CreatedBy
 }
 
 export interface NotificationMutesTable {
@@ -57,7 +62,8 @@ export interface NotificationMutesTable {
   tenant_id: string
 }
 
-export type DeliveryChannel = 'webhook' | 'push' | 'telegram'
+/** `email`: a security kind, to the person's e-mail (migration 0027). */
+export type DeliveryChannel = 'webhook' | 'push' | 'telegram' | 'email'
 
 export interface EventDeliveriesTable {
   id: string

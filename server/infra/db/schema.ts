@@ -37,9 +37,11 @@ import type {
   OrderType,
 } from '../../../contract/orders.ts'
 import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
+import type { OutboxPurpose } from '../../../contract/sandbox.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
 import type { EventTables } from './events-schema.ts'
+import type { ProofTables } from './proofs-schema.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -74,6 +76,8 @@ export interface UsersTable {
   email: string | null
   phone: string | null
   password_hash: string | null
+  /** Migration 0028: the last change or reset (null: as signed up, or none). */
+  password_changed_at: Date | null
   telegram_id: string | null
   kyc_status: Generated<KycStatus>
   /** Set by the tenant; a blocked user answers 423 everywhere. */
@@ -115,6 +119,8 @@ export interface SessionsTable {
   new_device: Generated<boolean>
   stepped_up_at: Date | null
   step_up_method: StepUpMethod | null
+  /** Migration 0028: when Telegram signed the launch data a Telegram sign-in used. */
+  telegram_auth_date: Date | null
 }
 
 export type SignInMethod = 'password' | 'otp' | 'telegram' | 'passkey'
@@ -161,6 +167,16 @@ export interface TelegramBiometricTokensTable {
   token_hash: string
   created_at: CreatedAt
   last_used_at: Date | null
+  /** Migration 0028: the session that enrolled it (the only one it proves presence in)… */
+  session_id: string
+  /** …until then. */
+  expires_at: Date
+}
+
+/** Migration 0028: Telegram launch data that signed someone in, until it is too old anyway. */
+export interface TelegramInitDataUsesTable {
+  hash: string
+  expires_at: Date
 }
 
 export interface RefreshTokensTable {
@@ -197,6 +213,8 @@ export interface OtpAttemptsTable {
   tenant_id: string
   channel: OtpChannel
   identifier: string
+  /** Migration 0028: counted per purpose. */
+  purpose: OtpPurpose
   failed_attempts: Generated<number>
   last_failed_at: Date | null
   blocked_until: Date | null
@@ -208,8 +226,9 @@ export interface SandboxOutboxTable {
   tenant_id: string
   channel: OtpChannel
   recipient: string
-  purpose: OtpPurpose
-  code: string
+  purpose: OutboxPurpose
+  /** Null for a security notice (migration 0027). */
+  code: string | null
   subject: string | null
   body: string
   created_at: CreatedAt
@@ -729,6 +748,8 @@ export interface ApiKeysTable {
   created_at: CreatedAt
   updated_at: CreatedAt
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** The session that created the key (migration 0027); null before it. */
+  created_by_session_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface ApiKeySecretsTable {
@@ -780,10 +801,17 @@ export interface KycWebhookEventsTable {
   received_at: CreatedAt
 }
 
+/**
+ * Who an idempotency key belongs to (migrations 0016, 0033): `order`, `card_issue` (the
+ * user's keys), `card_message` (the card's: the network's message ids), `bank_credit` (the
+ * fiat account's: the bank's end-to-end ids).
+ */
+export type IdempotencyScope = 'order' | 'card_issue' | 'card_message' | 'bank_credit'
+
 /** Every idempotency key and its first answer (migration 0016; domain/idempotency.ts). */
 export interface IdempotencyKeysTable {
   tenant_id: string
-  scope: 'order' | 'card_issue' | 'card_message'
+  scope: IdempotencyScope
   owner_id: string
   key: string
   request_hash: string
@@ -799,7 +827,7 @@ export interface DemoSeedsTable {
 }
 
 /** Migration 0022's tables (issue 20) live in events-schema.ts. */
-export interface DB extends EventTables {
+export interface DB extends EventTables, ProofTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable
@@ -810,6 +838,7 @@ export interface DB extends EventTables {
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable
   telegram_biometric_tokens: TelegramBiometricTokensTable
+  telegram_init_data_uses: TelegramInitDataUsesTable
   refresh_tokens: RefreshTokensTable
   otp_codes: OtpCodesTable
   otp_attempts: OtpAttemptsTable

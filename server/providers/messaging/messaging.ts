@@ -1,22 +1,29 @@
-import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
+import type { OtpChannel } from '../../../contract/otp.ts'
+import type { OutboxPurpose } from '../../../contract/sandbox.ts'
 import type { USER_LANGUAGES } from '../../../contract/user.ts'
 
-/** One message with a one-time code, ready to go: the text is already composed. */
+/** One message — a one-time code, or a security notice — ready to go: the text is composed. */
 export interface OutgoingMessage {
   tenantId: string
   channel: OtpChannel
   /** An e-mail address (lower-cased) or a phone as digits. */
   to: string
-  purpose: OtpPurpose
-  /** The code itself, for providers that record it (the sandbox); real ones send `body`. */
-  code: string
+  purpose: OutboxPurpose
+  /**
+   * The code itself, for providers that record it (the sandbox); real ones send
+   * `body`. Null for a security notice.
+   */
+  code: string | null
   language: (typeof USER_LANGUAGES)[number]
   /** E-mail only. */
   subject?: string
   body: string
 }
 
-/** Delivers codes by e-mail or SMS. One interface; the sandbox and real adapters sit behind it. */
+/**
+ * Delivers codes (and security notices) by e-mail or SMS. One interface; the
+ * sandbox and real adapters sit behind it.
+ */
 export interface MessagingProvider {
   /**
    * Resolves once the message is accepted for delivery.

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import type { EmailPasswordBody } from '../../../contract/auth.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { fieldErrors } from '../../i18n/error-message.ts'
@@ -6,16 +6,10 @@ import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TextField } from '../../ui/fields.tsx'
+import { NewPasswordField, useNewPassword } from '../../ui/new-password.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { TermsConsent } from '../../ui/terms-consent.tsx'
 import { isEmail } from '../../ui/validation.ts'
-import { PasswordStrength } from './password-meter.tsx'
-import {
-  loadCommonPasswords,
-  type PasswordProblem,
-  type Strength,
-  strengthOf,
-} from './password-strength.ts'
 
 interface Props {
   mode: 'sign-in' | 'sign-up'
@@ -24,13 +18,8 @@ interface Props {
   busy: boolean
   error: unknown
   onSubmit: (credentials: EmailPasswordBody) => void
-}
-
-/** How to fix a password the rule refuses, in the field's own words. */
-const FIX: Record<PasswordProblem, MessageKey> = {
-  too_short: 'error.passwordShort',
-  common: 'auth.password.common',
-  contains_email: 'auth.password.containsEmail',
+  /** Under the password field when signing in: the way to reset a forgotten one. */
+  forgot?: ReactNode
 }
 
 /**
@@ -40,31 +29,31 @@ const FIX: Record<PasswordProblem, MessageKey> = {
  * asks for consent to the terms. A refusal the server pins on a field shows
  * there, once; anything else (a taken e-mail, a lost connection) above the button.
  */
-export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onSubmit }: Props) {
+export function CredentialsForm({
+  mode,
+  submitLabel,
+  busyLabel,
+  busy,
+  error,
+  onSubmit,
+  forgot,
+}: Props) {
   const { t } = useI18n()
   const signingUp = mode === 'sign-up'
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [agreed, setAgreed] = useState(false)
   const [touched, setTouched] = useState({ email: false, password: false, terms: false })
-  const common = useCommonPasswords(signingUp && password !== '')
   const server = useNeedsServer()
   const passwordRef = useRef<HTMLInputElement>(null)
 
-  const strength: Strength | undefined =
-    signingUp && password
-      ? strengthOf(password, { email, isCommon: (lower) => common?.has(lower) ?? false })
-      : undefined
+  const judged = useNewPassword(signingUp ? password : '', email)
   const emailError = !email.trim()
     ? t('error.required')
     : isEmail(email)
       ? undefined
       : t('error.emailInvalid')
-  const passwordError = !password
-    ? t('error.required')
-    : strength && !strength.accepted
-      ? t(FIX[strength.problem])
-      : undefined
+  const passwordError = signingUp ? judged.error : password ? undefined : t('error.required')
 
   // What the server refused by field (a weak password, a malformed e-mail), in our words.
   const refused = fieldErrors(error, t)
@@ -95,23 +84,35 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
         onBlur={() => setTouched((state) => ({ ...state, email: true }))}
         error={(touched.email ? emailError : undefined) ?? refused['/body/email']}
       />
-      <div className="stack password-block">
-        <TextField
-          ref={passwordRef}
+      {signingUp ? (
+        <NewPasswordField
+          inputRef={passwordRef}
           label={t('auth.password')}
-          type="password"
           name="password"
-          autoComplete={signingUp ? 'new-password' : 'current-password'}
-          required
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={setPassword}
           onBlur={() => setTouched((state) => ({ ...state, password: true }))}
-          hint={signingUp ? t('auth.passwordRule') : undefined}
+          strength={judged.strength}
           error={(touched.password ? passwordError : undefined) ?? refused['/body/password']}
-          reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
         />
-        {strength && <PasswordStrength strength={strength} length={[...password].length} />}
-      </div>
+      ) : (
+        <div className="stack password-block">
+          <TextField
+            ref={passwordRef}
+            label={t('auth.password')}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            onBlur={() => setTouched((state) => ({ ...state, password: true }))}
+            error={(touched.password ? passwordError : undefined) ?? refused['/body/password']}
+            reveal={{ show: t('auth.showPassword'), hide: t('auth.hidePassword') }}
+          />
+          {forgot}
+        </div>
+      )}
       {signingUp && <TermsConsent checked={agreed} onChange={setAgreed} missing={touched.terms} />}
       {!onlyFields && <ErrorSummary error={error} />}
       <Button type="submit" block busy={busy} {...server.disabledProps}>
@@ -120,25 +121,4 @@ export function CredentialsForm({ mode, submitLabel, busyLabel, busy, error, onS
       {server.reason}
     </form>
   )
-}
-
-/** The common-password list, once wanted (the person started typing a new password). */
-function useCommonPasswords(wanted: boolean): ReadonlySet<string> | undefined {
-  const [list, setList] = useState<ReadonlySet<string>>()
-  useEffect(() => {
-    if (!wanted || list) return
-    let current = true
-    loadCommonPasswords().then(
-      (loaded) => {
-        if (current) setList(loaded)
-      },
-      () => {
-        // Offline or refused: the meter judges length and e-mail; the server judges the rest.
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [wanted, list])
-  return list
 }

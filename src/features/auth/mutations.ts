@@ -4,6 +4,8 @@ import type {
   EmailOtpRequest,
   EmailOtpVerify,
   OtpSent,
+  PasswordResetConfirm,
+  PasswordResetRequest,
   PhoneOtpRequest,
   PhoneOtpVerify,
 } from '../../../contract/otp.ts'
@@ -104,4 +106,30 @@ export const useTelegramSignUp = () =>
         init_data: initData,
         terms_accepted: true,
       } satisfies TelegramSignUpBody),
+  })
+
+/** `{ email }` or `{ phone }`: the contact a reset names, as the code steps give it. */
+const contact = (channel: 'email' | 'sms', target: string) =>
+  channel === 'email' ? { email: target } : { phone: target }
+
+/** Asks for a password-reset code; answered the same whether an account has the contact or not. */
+export const useRequestPasswordReset = (channel: 'email' | 'sms', language: Language) =>
+  useMutation({
+    mutationFn: (target: string) =>
+      api.v2.post<OtpSent>('/auth/password/reset', {
+        ...contact(channel, target),
+        language,
+      } satisfies PasswordResetRequest),
+  })
+
+/** The code and the new password: every other session ends, and this one is signed in. */
+export const useResetPassword = (channel: 'email' | 'sms') =>
+  useMutation({
+    onSuccess: markSignedIn,
+    mutationFn: (input: { target: string; code: string; password: string }) =>
+      api.v2.post<TokenPair>('/auth/password/reset/confirm', {
+        ...contact(channel, input.target),
+        token: input.code,
+        new_password: input.password,
+      } as PasswordResetConfirm),
   })

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react'
-import { useLocation } from 'wouter'
+import { Link, useLocation, useSearch } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
 import { OtpSteps } from '../../ui/otp-steps.tsx'
@@ -7,17 +7,39 @@ import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
 import { signedInBefore, useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
+import { PasswordReset } from './password-reset.tsx'
 
 type Method = 'password' | 'email' | 'phone'
 
 /**
+ * The forgotten-password flow is this page's, at `?reset=password`: no route
+ * of its own, so the first download carries nothing for it.
+ */
+const RESET = 'password'
+const resetHref = `${paths.signIn}?reset=${RESET}`
+
+/**
  * Sign-in three ways: e-mail and password, a code by e-mail, a code by SMS;
  * and with a passkey (`passkey`: composed in by src/app, from the security
- * feature), in the e-mail field's suggestions and by its own button.
+ * feature), in the e-mail field's suggestions and by its own button. A
+ * forgotten password is reset from here.
  */
 export default function SignInPage(props: { passkey?: ReactNode }) {
   const { t } = useI18n()
   const [method, setMethod] = useState<Method>('password')
+  const resetting = new URLSearchParams(useSearch()).get('reset') === RESET
+  if (resetting) {
+    return (
+      <AuthScreen
+        id="reset"
+        title="auth.reset.title"
+        lead="auth.reset.lead"
+        other={{ question: 'auth.reset.remembered', label: 'auth.signIn', href: paths.signIn }}
+      >
+        <PasswordReset />
+      </AuthScreen>
+    )
+  }
   const tabs = [
     { id: 'password', label: t('auth.method.password'), panelLabel: t('auth.panel.password') },
     { id: 'email', label: t('auth.method.emailCode'), panelLabel: t('auth.panel.emailCode') },
@@ -47,6 +69,7 @@ const useGoHome = () => {
 }
 
 function PasswordSignIn() {
+  const { t } = useI18n()
   const signIn = useSignIn()
   const goHome = useGoHome()
   return (
@@ -57,6 +80,11 @@ function PasswordSignIn() {
       busy={signIn.isPending}
       error={signIn.error}
       onSubmit={(credentials) => signIn.mutate(credentials, { onSuccess: goHome })}
+      forgot={
+        <p className="forgot-password">
+          <Link href={resetHref}>{t('auth.forgotPassword')}</Link>
+        </p>
+      }
     />
   )
 }

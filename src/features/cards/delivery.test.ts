@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { ApiError } from '../../net/api.ts'
 import {
   addressFaults,
@@ -17,7 +18,7 @@ const address = (overrides: Partial<DeliveryAddress> = {}): DeliveryAddress => (
   ...overrides,
 })
 
-const refusal = (code: string, fields: string[] = []) =>
+const refusal = (code: ProblemCode, fields: string[] = []) =>
   new ApiError(422, {
     type: 'about:blank',
     title: 'Unprocessable Content',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { EVENT_KINDS, type EventKind } from '../../../contract/event-kinds.ts'
+import { alwaysTold, EVENT_KINDS, type EventKind } from '../../../contract/event-kinds.ts'
 import {
   CARD_PAYMENT as card,
   USDT_DEPOSIT as coins,
@@ -238,14 +238,20 @@ const CASES: Case[] = [
     'security.sign_in_new_device',
     {},
     'en',
-    { title: 'Sign-in from a new device', detail: 'If this wasn’t you, change your password.' },
+    {
+      title: 'Sign-in from a new device',
+      detail: 'If this wasn’t you, change your password in Sign-in and security.',
+    },
   ],
   [
     'a new device',
     'security.sign_in_new_device',
     {},
     'ru',
-    { title: 'Вход с нового устройства', detail: 'Если это были не вы, смените пароль.' },
+    {
+      title: 'Вход с нового устройства',
+      detail: 'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
+    },
   ],
   [
     'a new key',
@@ -275,6 +281,136 @@ const CASES: Case[] = [
     'ru',
     { title: 'Контактные данные изменены', detail: 'Теперь +49 *** 67' },
   ],
+  [
+    'a password change',
+    'security.password_changed',
+    { via: 'change' },
+    'en',
+    {
+      title: 'Password changed',
+      detail: 'If this wasn’t you, reset your password from the sign-in screen.',
+    },
+  ],
+  [
+    'a password reset',
+    'security.password_changed',
+    { via: 'reset' },
+    'ru',
+    {
+      title: 'Пароль изменён',
+      detail: 'Сброшен по коду. Если это были не вы, сбросьте его снова на экране входа.',
+    },
+  ],
+  [
+    'a physical card',
+    'card.issued',
+    { form_factor: 'PHYSICAL', last4: '4242', delivery_to: 'London, GB' },
+    'ru',
+    { title: 'Выпущена новая карта', detail: 'Пластиковая карта ·· 4242, доставка: London, GB' },
+  ],
+  [
+    'a virtual card',
+    'card.issued',
+    { form_factor: 'VIRTUAL', last4: '4242', delivery_to: null },
+    'en',
+    { title: 'New card issued', detail: 'Virtual card ·· 4242' },
+  ],
+  [
+    'a key given a new secret',
+    'security.api_key_changed',
+    { name: 'Bookkeeping', change: 'rotated' },
+    'en',
+    { title: 'API key changed: Bookkeeping', detail: 'It was given a new secret.' },
+  ],
+  [
+    'a key changed',
+    'security.api_key_changed',
+    { name: 'Bookkeeping', change: 'updated' },
+    'ru',
+    {
+      title: 'Изменён API-ключ: Bookkeeping',
+      detail: 'Это были не вы? Завершите все другие сеансы.',
+    },
+  ],
+  [
+    'a webhook added',
+    'security.webhook_endpoint_added',
+    { url: 'https://books.example/hook' },
+    'en',
+    { title: 'Webhook endpoint added', detail: 'https://books.example/hook' },
+  ],
+  [
+    'a webhook added',
+    'security.webhook_endpoint_added',
+    { url: 'https://books.example/hook' },
+    'ru',
+    { title: 'Добавлен вебхук', detail: 'https://books.example/hook' },
+  ],
+  [
+    "a webhook's new address",
+    'security.webhook_endpoint_changed',
+    { url: 'https://books.example/new', change: 'url' },
+    'en',
+    {
+      title: 'Webhook endpoint changed',
+      detail: 'Your events now go to https://books.example/new',
+    },
+  ],
+  [
+    "a webhook's new secret",
+    'security.webhook_endpoint_changed',
+    { url: 'https://books.example/hook', change: 'secret' },
+    'ru',
+    { title: 'Изменён вебхук', detail: 'Ему выдан новый секрет подписи.' },
+  ],
+  [
+    'push on a named device',
+    'security.push_subscription_added',
+    { device: 'Chrome, macOS' },
+    'en',
+    { title: 'Notifications turned on for a device', detail: 'On Chrome, macOS' },
+  ],
+  [
+    'push on an unnamed device',
+    'security.push_subscription_added',
+    { device: null },
+    'ru',
+    { title: 'Уведомления включены на устройстве', detail: 'На неизвестном устройстве' },
+  ],
+  [
+    'a passkey added',
+    'security.passkey_added',
+    { name: 'iPhone' },
+    'en',
+    { title: 'Passkey added: iPhone', detail: 'Not you? Sign out every other session.' },
+  ],
+  [
+    'a passkey added',
+    'security.passkey_added',
+    { name: 'iPhone' },
+    'ru',
+    {
+      title: 'Добавлен ключ доступа: iPhone',
+      detail: 'Это были не вы? Завершите все другие сеансы.',
+    },
+  ],
+  [
+    'a passkey removed',
+    'security.passkey_removed',
+    { name: 'iPhone' },
+    'en',
+    { title: 'Passkey removed: iPhone', detail: 'Not you? Sign out every other session.' },
+  ],
+  [
+    'a passkey removed',
+    'security.passkey_removed',
+    { name: 'iPhone' },
+    'ru',
+    {
+      title: 'Удалён ключ доступа: iPhone',
+      detail: 'Это были не вы? Завершите все другие сеансы.',
+    },
+  ],
 ]
 
 describe('what a notification says', () => {
@@ -291,7 +427,6 @@ describe('what a notification says', () => {
         language,
       ).toEqual([])
     }
-    expect(KIND_GROUPS.flatMap((group) => group.kinds).sort()).toEqual([...EVENT_KINDS].sort())
   })
 
   it('says something of an event older or emptier than this version knows, with no placeholder left', () => {
@@ -305,5 +440,30 @@ describe('what a notification says', () => {
         expect(`${said.title} ${said.detail}`).not.toMatch(/\{/)
       }
     }
+    // The preferences list what may be muted; the always-told kinds are named in one line.
+    const listed = KIND_GROUPS.flatMap((group) => group.kinds)
+    expect(listed.filter(alwaysTold)).toEqual([])
+    expect([...listed, ...EVENT_KINDS.filter(alwaysTold)].sort()).toEqual([...EVENT_KINDS].sort())
+  })
+
+  it.each([
+    [
+      { form_factor: 'PHYSICAL', last4: '4242', delivery_to: 'London, GB' },
+      'Physical card ·· 4242, sent to London, GB',
+    ],
+    [{ form_factor: 'VIRTUAL', last4: '4242', delivery_to: null }, 'Virtual card ·· 4242'],
+  ])('a new card says which and where it goes: %j', (data, detail) => {
+    const said = describeNotification({ kind: 'card.issued', data }, en, 'en')
+    expect(said).toEqual({ title: 'New card issued', detail })
+  })
+
+  it('a device turned on for notifications is named, else said to be unknown', () => {
+    const kind = 'security.push_subscription_added'
+    expect(describeNotification({ kind, data: { device: 'Chrome, macOS' } }, en, 'en').detail).toBe(
+      'On Chrome, macOS',
+    )
+    expect(describeNotification({ kind, data: { device: null } }, en, 'en').detail).toBe(
+      'On a device we can’t name',
+    )
   })
 })

@@ -9,7 +9,11 @@ type Data = Record<string, unknown>
 const text = (data: Data, key: string) =>
   typeof data[key] === 'string' ? (data[key] as string) : ''
 
-/** The groups of kinds the preferences list, in the order they are shown. */
+/**
+ * The groups of kinds the preferences list, in the order they are shown: the
+ * kinds a person may mute. Security kinds (and a new card) are always told
+ * (contract/event-kinds.ts alwaysTold): the preferences say so in one line.
+ */
 export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   {
     label: 'notifications.group.payments',
@@ -26,14 +30,22 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   },
   {
     label: 'notifications.group.account',
-    kinds: [
-      'kyc.status_changed',
-      'security.sign_in_new_device',
-      'security.api_key_created',
-      'security.contact_changed',
-    ],
+    kinds: ['kyc.status_changed'],
   },
 ]
+
+/** The kinds about the person's account, not a movement of money: each titled by its kind. */
+type AccountKind = Exclude<
+  EventKind,
+  | 'card.authorization.approved'
+  | 'card.authorization.declined'
+  | 'card.transaction.settled'
+  | 'card.transaction.refunded'
+  | 'deposit.detected'
+  | 'deposit.confirmed'
+  | 'order.completed'
+  | 'order.failed'
+>
 
 /** A kind as the preferences name it ("Card refunds"). */
 export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
@@ -61,6 +73,10 @@ export function describeNotification(
     amount && currency ? formatMoney(language, { amount, currency }, sign ? { sign } : {}) : ''
   const card = (sign?: MoneySign) => money(text(data, 'amount'), text(data, 'currency'), sign)
   const merchant = text(data, 'merchant_name')
+  const device = text(data, 'device')
+  // An account line's title is its kind's, naming the key or passkey where there is one.
+  const titled = (kind: AccountKind) =>
+    t(`notifications.kind.${kind}`, { name: text(data, 'name') })
   switch (item.kind) {
     // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
     case 'card.authorization.approved':
@@ -107,21 +123,64 @@ export function describeNotification(
           : status === 'PENDING' || status === 'HOLD'
             ? 'notifications.detail.kycPending'
             : 'notifications.detail.kycAttention'
-      return { title: t('notifications.kind.kyc.status_changed'), detail: t(key) }
+      return { title: titled(item.kind), detail: t(key) }
     }
     case 'security.sign_in_new_device':
-      return {
-        title: t('notifications.kind.security.sign_in_new_device'),
-        detail: t('notifications.detail.newDevice'),
-      }
+      return { title: titled(item.kind), detail: t('notifications.detail.newDevice') }
     case 'security.api_key_created':
+      return { title: titled(item.kind), detail: '' }
+    case 'security.passkey_added':
+    case 'security.passkey_removed':
+      return { title: titled(item.kind), detail: t('notifications.detail.notYou') }
+    case 'security.password_changed':
       return {
-        title: t('notifications.kind.security.api_key_created', { name: text(data, 'name') }),
-        detail: '',
+        title: titled(item.kind),
+        detail: t(
+          data.via === 'reset'
+            ? 'notifications.detail.passwordReset'
+            : 'notifications.detail.passwordChanged',
+        ),
+      }
+    case 'card.issued':
+      return {
+        title: titled(item.kind),
+        detail:
+          data.form_factor === 'PHYSICAL'
+            ? t('notifications.detail.cardPhysical', {
+                last4: text(data, 'last4'),
+                place: text(data, 'delivery_to'),
+              })
+            : t('notifications.detail.cardVirtual', { last4: text(data, 'last4') }),
+      }
+    case 'security.api_key_changed':
+      return {
+        title: titled(item.kind),
+        detail: t(
+          data.change === 'rotated'
+            ? 'notifications.detail.keyRotated'
+            : 'notifications.detail.notYou',
+        ),
+      }
+    case 'security.webhook_endpoint_added':
+      return { title: titled(item.kind), detail: text(data, 'url') }
+    case 'security.webhook_endpoint_changed':
+      return {
+        title: titled(item.kind),
+        detail:
+          data.change === 'secret'
+            ? t('notifications.detail.webhookSecret')
+            : t('notifications.detail.webhookUrl', { url: text(data, 'url') }),
+      }
+    case 'security.push_subscription_added':
+      return {
+        title: titled(item.kind),
+        detail: device
+          ? t('notifications.detail.pushDevice', { device })
+          : t('notifications.detail.unknownDevice'),
       }
     case 'security.contact_changed':
       return {
-        title: t('notifications.kind.security.contact_changed'),
+        title: titled(item.kind),
         detail: t('notifications.detail.contact', { masked: text(data, 'masked') }),
       }
   }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { alwaysTold } from '../../../contract/event-kinds.ts'
 import type {
   EventKind,
   NotificationList,
@@ -8,7 +9,11 @@ import type {
 import { api } from '../../net/api.ts'
 import { notificationKeys } from './queries.ts'
 
-/** Marks the notifications named (or all) read; the list and the bell follow at once. */
+/**
+ * Marks the notifications named read, or all but the security alerts (they
+ * stay unread until opened, as the server keeps them); the list and the bell
+ * follow at once.
+ */
 export function useMarkRead() {
   const queryClient = useQueryClient()
   return useMutation({
@@ -21,7 +26,9 @@ export function useMarkRead() {
           ? {
               ...list,
               data: list.data.map((item) =>
-                !ids || ids.includes(item.id) ? { ...item, read_at: item.read_at ?? now } : item,
+                (ids ? ids.includes(item.id) : !alwaysTold(item.kind))
+                  ? { ...item, read_at: item.read_at ?? now }
+                  : item,
               ),
             }
           : list,

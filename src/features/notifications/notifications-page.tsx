@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
 import { Link } from 'wouter'
+import { alwaysTold } from '../../../contract/event-kinds.ts'
 import type { EventKind, Notification } from '../../../contract/events.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { Button } from '../../ui/components.tsx'
@@ -21,8 +22,9 @@ const ICONS: Record<string, ComponentType<{ size?: number }>> = {
   kyc: ShieldIcon,
   security: ShieldIcon,
 }
+/** The developer area's kinds (keys, webhooks) show code; the rest their area's icon. */
 const iconOf = (kind: EventKind) =>
-  kind === 'security.api_key_created' ? CodeIcon : (ICONS[kind.split('.')[0]!] ?? BellIcon)
+  /^security\.(api_key|webhook)/.test(kind) ? CodeIcon : (ICONS[kind.split('.')[0]!] ?? BellIcon)
 
 /**
  * The notification centre: what happened, newest first, unread ones marked.
@@ -45,13 +47,15 @@ export default function NotificationsPage() {
     )
   }
   const { data, unread } = list.data
+  // Security alerts stay unread until opened: "mark all" has nothing to do when only they are.
+  const markable = unread > data.filter((item) => !item.read_at && alwaysTold(item.kind)).length
   return (
     <>
       <PageHeader
         id="notifications-title"
         title={t('notifications.title')}
         actions={
-          unread > 0 && (
+          markable && (
             <Button
               variant="quiet"
               onClick={() => markRead.mutate(undefined)}

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { EventKind } from '../../../contract/events.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
 import { Button } from '../../ui/components.tsx'
 import { KIND_GROUPS, kindLabel } from './describe.ts'
 import { useSavePreferences } from './mutations.ts'
@@ -55,7 +56,7 @@ function DeviceSwitch() {
     queryFn: async () => (await currentSubscription()) !== null,
     networkMode: 'always',
   })
-  const [problem, setProblem] = useState<'denied' | 'failed' | undefined>()
+  const [problem, setProblem] = useState<'denied' | 'unconfirmed' | 'failed' | undefined>()
   const toggle = useMutation({
     networkMode: 'always',
     mutationFn: async (on: boolean) => {
@@ -65,7 +66,15 @@ function DeviceSwitch() {
     },
     onMutate: () => setProblem(undefined),
     onSuccess: (on) => queryClient.setQueryData(deviceKey, on),
-    onError: (error) => setProblem(error instanceof PushDeniedError ? 'denied' : 'failed'),
+    onError: (error) =>
+      setProblem(
+        error instanceof PushDeniedError
+          ? 'denied'
+          : // The second look was asked for and not given: nothing failed, nothing changed.
+            error instanceof ApiError && error.code === 'STEP_UP_REQUIRED'
+            ? 'unconfirmed'
+            : 'failed',
+      ),
   })
   const on = device.data === true
   return (
@@ -83,7 +92,13 @@ function DeviceSwitch() {
       </div>
       {problem && (
         <p className="error" role="alert">
-          {t(problem === 'denied' ? 'push.denied' : 'push.failed')}
+          {t(
+            problem === 'denied'
+              ? 'push.denied'
+              : problem === 'unconfirmed'
+                ? 'error.STEP_UP_REQUIRED'
+                : 'push.failed',
+          )}
         </p>
       )}
     </div>
@@ -126,6 +141,10 @@ function KindPreferences() {
           ))}
         </div>
       ))}
+      <div className="stack">
+        <h3>{t('push.alwaysOn')}</h3>
+        <p className="muted">{t('push.alwaysOnLead')}</p>
+      </div>
       {save.isSuccess && (
         <p className="muted" role="status">
           {t('push.saved')}

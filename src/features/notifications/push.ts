@@ -53,13 +53,21 @@ export async function turnPushOn(publicKey: string): Promise<void> {
   const permission = await Notification.requestPermission()
   if (permission !== 'granted') throw new PushDeniedError()
   const registration = await navigator.serviceWorker.ready
+  const existing = await registration.pushManager.getSubscription()
   const subscription =
-    (await registration.pushManager.getSubscription()) ??
+    existing ??
     (await registration.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: applicationServerKey(publicKey),
     }))
-  await api.v2.post('/push/subscriptions', subscription.toJSON() as PushSubscriptionBody)
+  try {
+    // A new device needs the second look (the API client asks for it in place).
+    await api.v2.post('/push/subscriptions', subscription.toJSON() as PushSubscriptionBody)
+  } catch (error) {
+    // Not on the server (the person declined the question, say): the switch must not say "on".
+    if (!existing) await subscription.unsubscribe()
+    throw error
+  }
 }
 
 export async function turnPushOff(): Promise<void> {

@@ -12,7 +12,7 @@ import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { LockIcon } from '../../ui/screen-icons.tsx'
+import { LockIcon, SealCheckIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { ThemeChoice } from './theme-choice.tsx'
@@ -67,6 +67,13 @@ export default function ProfilePage(props: {
       icon: LockIcon,
       title: t('security.link'),
       explain: t('security.linkLead'),
+    },
+    {
+      key: 'proofs',
+      to: paths.proofs,
+      icon: SealCheckIcon,
+      title: t('profile.proofs.link'),
+      explain: t('profile.proofs.linkLead'),
     },
     {
       key: 'accounts',

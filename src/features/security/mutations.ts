@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { TokenPair } from '../../../contract/auth.ts'
+import type { ChangePasswordBody, PasswordChanged, TokenPair } from '../../../contract/auth.ts'
 import type { OtpSent } from '../../../contract/otp.ts'
 import type {
   Passkey,
@@ -33,6 +33,23 @@ export function useRemovePasskey() {
   })
 }
 
+/**
+ * Changes the password (or sets the first one). The server asks for the
+ * second look first; the API client asks the person in place and tries again.
+ * Every other session ends: the list is read again.
+ */
+export function useChangePassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => api.v2.post<PasswordChanged>('/user/password', body),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: securityKeys.password() }),
+        queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
+      ]),
+  })
+}
+
 export function useEndSession() {
   const queryClient = useQueryClient()
   return useMutation({
@@ -41,11 +58,19 @@ export function useEndSession() {
   })
 }
 
+/** Signs every other session out and, with `removeCreated`, removes what they set up. */
 export function useEndOtherSessions() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => api.v2.post<SessionsEnded>('/user/sessions/sign-out-others'),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
+    mutationFn: (removeCreated: boolean) =>
+      api.v2.post<SessionsEnded>('/user/sessions/sign-out-others', {
+        remove_created: removeCreated,
+      }),
+    onSuccess: (answer) =>
+      // Webhooks, keys and devices belong to other features' lists: a rare act, all refetched.
+      answer.removed.length > 0
+        ? queryClient.invalidateQueries()
+        : queryClient.invalidateQueries({ queryKey: securityKeys.sessions() }),
   })
 }
 

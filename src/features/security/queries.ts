@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import type { PasswordStatus } from '../../../contract/auth.ts'
 import type { PasskeyList, SessionList, StepUpStatus } from '../../../contract/security.ts'
 import { api } from '../../net/api.ts'
 
@@ -8,7 +9,15 @@ export const securityKeys = {
   passkeys: () => [...securityKeys.all, 'passkeys'] as const,
   sessions: () => [...securityKeys.all, 'sessions'] as const,
   stepUp: () => [...securityKeys.all, 'step-up'] as const,
+  password: () => [...securityKeys.all, 'password'] as const,
 }
+
+/** Whether the account has a password, and when it last changed. */
+export const passwordQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.password(),
+    queryFn: ({ signal }) => api.v2.get<PasswordStatus>('/user/password', { signal }),
+  })
 
 export const passkeysQuery = () =>
   queryOptions({

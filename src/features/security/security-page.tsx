@@ -1,26 +1,29 @@
-import { type UseQueryResult, useQuery } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { Link } from 'wouter'
-import type { Passkey, Session } from '../../../contract/security.ts'
+import type { Passkey } from '../../../contract/security.ts'
 import { formatMoment } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
 import { isTelegram } from '../../telegram/launch.ts'
-import { Button, Notice, Skeleton } from '../../ui/components.tsx'
+import { Button, Notice } from '../../ui/components.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
-import { LoadError } from '../../ui/load-error.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { useAddPasskey, useEndOtherSessions, useEndSession, useRemovePasskey } from './mutations.ts'
+import { useAddPasskey, useRemovePasskey } from './mutations.ts'
 import { PasskeyError } from './passkey-error.tsx'
+import { PasswordSection } from './password-section.tsx'
 import { passkeysQuery, sessionsQuery } from './queries.ts'
+import { deviceName, Loaded } from './security-lists.tsx'
+import { Sessions } from './sessions-section.tsx'
 import { passkeysSupported } from './webauthn.ts'
 
 /**
- * Sign-in and security (under Profile): the person's passkeys — add, see
- * when each was last used, remove — and every place they are signed in,
- * with a way to sign any other one out, or all of them at once.
+ * Sign-in and security (under Profile): the password (change it, or set a
+ * first one), the person's passkeys — add, see when each was last used,
+ * remove — and every place they are signed in, with a way to sign any other
+ * one out, or all of them at once.
  */
 export default function SecurityPage() {
   const { t } = useI18n()
@@ -32,6 +35,7 @@ export default function SecurityPage() {
         lead={t('security.lead')}
         back={{ href: paths.profile, label: t('security.back') }}
       />
+      <PasswordSection />
       <Passkeys />
       <Sessions />
     </>
@@ -118,130 +122,6 @@ function Passkeys() {
         {remove.isError && <ErrorSummary error={remove.error} />}
       </ConfirmDialog>
     </section>
-  )
-}
-
-function Sessions() {
-  const { t } = useI18n()
-  const list = useQuery(sessionsQuery())
-  const end = useEndSession()
-  const endOthers = useEndOtherSessions()
-  const server = useNeedsServer()
-  const [ending, setEnding] = useState<Session | 'others' | undefined>()
-  const others = list.data?.data.filter((session) => !session.current) ?? []
-
-  const confirm = () => {
-    if (ending === 'others') endOthers.mutate(undefined, { onSuccess: () => setEnding(undefined) })
-    else if (ending) end.mutate(ending.id, { onSuccess: () => setEnding(undefined) })
-  }
-
-  return (
-    <section className="card stack" aria-labelledby="sessions-title">
-      <h2 id="sessions-title">{t('sessions.title')}</h2>
-      <p className="muted">{t('sessions.lead')}</p>
-      <Loaded query={list} loading={t('sessions.loading')}>
-        {(sessions) => (
-          <ul className="security-list">
-            {sessions.map((session) => (
-              <SessionRow
-                key={session.id}
-                session={session}
-                onEnd={() => setEnding(session)}
-                disabled={server.offline}
-              />
-            ))}
-          </ul>
-        )}
-      </Loaded>
-      {others.length > 0 && (
-        <div className="row">
-          <Button variant="danger" onClick={() => setEnding('others')} {...server.disabledProps}>
-            {t('sessions.endOthers')}
-          </Button>
-        </div>
-      )}
-      <ConfirmDialog
-        open={ending !== undefined}
-        title={
-          ending === 'others'
-            ? t('sessions.endOthersTitle', { count: String(others.length) })
-            : t('sessions.endTitle', { device: deviceName(ending, t) })
-        }
-        message={t(ending === 'others' ? 'sessions.endOthersBody' : 'sessions.endBody')}
-        confirmLabel={t(ending === 'others' ? 'sessions.endOthers' : 'sessions.end')}
-        busy={end.isPending || endOthers.isPending}
-        onConfirm={confirm}
-        onCancel={() => {
-          end.reset()
-          endOthers.reset()
-          setEnding(undefined)
-        }}
-      >
-        {(end.error || endOthers.error) && <ErrorSummary error={end.error ?? endOthers.error} />}
-      </ConfirmDialog>
-    </section>
-  )
-}
-
-/** A list's skeleton while it loads, its error with a retry, then `children` with its rows. */
-function Loaded<Row>(props: {
-  query: UseQueryResult<{ data: Row[] }>
-  loading: string
-  children: (rows: Row[]) => ReactNode
-}) {
-  const { t } = useI18n()
-  const { query } = props
-  if (query.isPending) return <Skeleton label={props.loading} shape="rows" />
-  if (query.isError) {
-    return (
-      <LoadError
-        error={query.error}
-        what="account"
-        back={{ href: paths.profile, label: t('security.back') }}
-        onRetry={() => void query.refetch()}
-      />
-    )
-  }
-  return props.children(query.data.data)
-}
-
-const deviceName = (session: Session | 'others' | undefined, t: ReturnType<typeof useI18n>['t']) =>
-  (typeof session === 'object' && session.device) || t('sessions.unknownDevice')
-
-function SessionRow(props: { session: Session; onEnd: () => void; disabled: boolean }) {
-  const { t, language } = useI18n()
-  const { session } = props
-  const where = [
-    t(session.app_env === 'telegram' ? 'sessions.telegram' : 'sessions.browser'),
-    session.location,
-  ]
-    .filter(Boolean)
-    .join(' · ')
-  return (
-    <li className="security-row">
-      <div className="security-row-text">
-        <p className="security-row-title">
-          {deviceName(session, t)}
-          {session.current && <span className="security-badge">{t('sessions.thisDevice')}</span>}
-        </p>
-        <p className="muted">{where}</p>
-        <p className="muted">
-          {t('sessions.signedIn', { date: formatMoment(session.created_at, language) ?? '' })}
-          {' · '}
-          {t('sessions.lastSeen', { date: formatMoment(session.last_seen_at, language) ?? '' })}
-        </p>
-      </div>
-      {!session.current && (
-        <Button
-          variant="quiet"
-          onClick={props.onEnd}
-          disabled={props.disabled}
-          aria-label={t('sessions.endNamed', { device: deviceName(session, t) })}
-        >
-          {t('sessions.end')}
-        </Button>
-      )}
-    </li>
   )
 }
 

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { mockApi } from '../../../tests/support/mock-api.ts'
+import { mockApi, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import { LAUNCH_PARAMS_KEY } from '../../telegram/launch.ts'
 import { MiniAppProvider } from '../../telegram/mini-app.tsx'
@@ -30,8 +30,8 @@ beforeAll(() => {
 afterEach(() => vi.unstubAllGlobals())
 
 /** Telegram's BiometricManager as the SDK wraps it: a token kept behind a fingerprint. */
-function fakeBiometrics(options: { passes: boolean }) {
-  let kept: string | undefined
+function fakeBiometrics(options: { passes: boolean; kept?: string }) {
+  let kept = options.kept
   const biometrics: TelegramBiometrics = {
     state: async () => ({ available: true, tokenSaved: kept !== undefined }),
     save: vi.fn(async (token: string) => {
@@ -87,6 +87,27 @@ describe('the second look in the Mini App', () => {
     expect(api.to('POST /user/step-up/telegram-biometrics')[0]?.body).toEqual({
       token: 'k'.repeat(43),
     })
+  })
+
+  it('a token of an earlier session (or an expired one) is replaced by this session’s, then proves', async () => {
+    const fresh = 'n'.repeat(43)
+    const api = mockApi({
+      'GET /user/step-up': status(['otp']),
+      'POST /user/step-up/telegram-biometrics/enrol': { body: { token: fresh } },
+      'POST /user/step-up/telegram-biometrics': (call) =>
+        (call.body as { token: string }).token === fresh
+          ? { body: { method: 'telegram_biometrics', fresh_until: '2030-01-01T00:00:00Z' } }
+          : problem(400, 'TELEGRAM_BIOMETRICS_INVALID'),
+    })
+    const biometrics = fakeBiometrics({ passes: true, kept: 'o'.repeat(43) })
+    const onDone = render(biometrics)
+    ;(await screen.findByRole('button', { name: 'Use Telegram biometrics' })).click()
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(true))
+    expect(biometrics.save).toHaveBeenCalledWith(fresh, 'Confirm it’s you')
+    expect(api.to('POST /user/step-up/telegram-biometrics').map((call) => call.body)).toEqual([
+      { token: 'o'.repeat(43) },
+      { token: fresh },
+    ])
   })
 
   it('a failed fingerprint proves nothing and says so; the code stays on offer', async () => {

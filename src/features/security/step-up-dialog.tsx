@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { OtpSent } from '../../../contract/otp.ts'
 import type { StepUpMethod } from '../../../contract/security.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { ApiError } from '../../net/api.ts'
 import { isTelegram } from '../../telegram/launch.ts'
 import { useMiniApp } from '../../telegram/mini-app.tsx'
 import { CodeEntry } from '../../ui/code-entry.tsx'
@@ -157,6 +158,8 @@ export function StepUpDialog(props: Props) {
  * server is kept behind the device's biometrics (Telegram asks for access);
  * each proof unlocks it with a fingerprint or face and hands it to the server.
  */
+const BIOMETRICS_INVALID = 'TELEGRAM_BIOMETRICS_INVALID'
+
 function useTelegramBiometrics() {
   const { t } = useI18n()
   const biometrics = useMiniApp()?.biometrics
@@ -179,15 +182,28 @@ function useTelegramBiometrics() {
     if (!biometrics) return
     setBusy(true)
     setError(undefined)
-    try {
-      const reason = t('stepUp.biometricsReason')
-      if (!(await biometrics.state()).tokenSaved) {
-        const { token } = await enrolTelegramBiometrics()
-        if (!(await biometrics.save(token, reason))) throw new Error('biometric access refused')
-      }
+    const reason = t('stepUp.biometricsReason')
+    const enrol = async () => {
+      const { token } = await enrolTelegramBiometrics()
+      if (!(await biometrics.save(token, reason))) throw new Error('biometric access refused')
+    }
+    const unlockAndProve = async () => {
       const token = await biometrics.unlock(reason)
       if (!token) throw new Error('biometric check failed')
       await proveWithTelegramBiometrics(token)
+    }
+    try {
+      const saved = (await biometrics.state()).tokenSaved
+      if (!saved) await enrol()
+      await unlockAndProve().catch(async (refused: unknown) => {
+        // A token is good in the session that enrolled it, for a while: the
+        // device may keep an earlier session's or an expired one. Enrol this one's.
+        if (!saved || !(refused instanceof ApiError) || refused.code !== BIOMETRICS_INVALID) {
+          throw refused
+        }
+        await enrol()
+        await unlockAndProve()
+      })
       done()
     } catch (caught) {
       setError(caught)

@@ -29,14 +29,18 @@ const WALLETS = page([
   }),
 ])
 
-const ratesIn = (base: 'USD' | 'EUR' | 'GBP', btc: string): RateList => ({
-  base,
+/** What the server answers for base=USD, the one base the app asks in: the display currencies priced too. */
+const RATES: RateList = {
+  base: 'USD',
   as_of: AS_OF,
   rates: [
-    { code: 'BTC', rate: btc },
+    { code: 'BTC', rate: '97342.17' },
     { code: 'USDT', rate: '1.00' },
+    { code: 'USD', rate: '1.00' },
+    { code: 'EUR', rate: '1.25' },
+    { code: 'GBP', rate: '1.60' },
   ],
-})
+}
 
 function renderTotal(routes: Record<string, Route>, language: 'en' | 'ru' = 'en') {
   const api = mockApi(routes)
@@ -55,7 +59,7 @@ describe('the total balance on the home screen', () => {
     localStorage.setItem('displayCurrency', 'USD')
     const { api } = renderTotal({
       'GET /wallets': { body: WALLETS },
-      'GET /rates': { body: ratesIn('USD', '97342.17') },
+      'GET /rates': { body: RATES },
     })
     expect(screen.getByRole('status', { name: 'Loading the total…' })).toBeInTheDocument()
     // 0.5 × 97342.17 + 0.3 × 1 = 48671.385 → a tie, to the even cent.
@@ -65,36 +69,45 @@ describe('the total balance on the home screen', () => {
     expect(api.to('GET /rates')[0]?.query.get('base')).toBe('USD')
   })
 
-  it('switches the display currency, asks for rates in it, and remembers the choice', async () => {
+  it('switches the display currency without asking again: the one answer is worked out in it, and the choice kept', async () => {
     localStorage.setItem('displayCurrency', 'USD')
     const { api, user } = renderTotal({
       'GET /wallets': { body: WALLETS },
-      'GET /rates': (call) =>
-        call.query.get('base') === 'EUR'
-          ? { body: ratesIn('EUR', '90000.00') }
-          : { body: ratesIn('USD', '97342.17') },
+      'GET /rates': { body: RATES },
     })
     await screen.findByText('≈ $48,671.38')
     await user.selectOptions(screen.getByRole('combobox', { name: 'Display currency' }), 'EUR')
-    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ €45,000.30')
+    // 48671.385 USD ÷ 1.25 USD a euro = 38937.108 → €38,937.11, rounded once.
+    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ €38,937.11')
     expect(localStorage.getItem('displayCurrency')).toBe('EUR')
-    expect(api.to('GET /rates').map((call) => call.query.get('base'))).toEqual(['USD', 'EUR'])
+    expect(api.to('GET /rates').map((call) => call.query.get('base'))).toEqual(['USD'])
   })
 
-  it('without a choice of their own, a person sees the tenant’s default display currency', async () => {
+  it('without a choice of their own, a person sees the tenant’s default display currency, from the same one answer', async () => {
     const { api } = renderTotal({
       'GET /wallets': { body: WALLETS },
       'GET /tenants/config': { body: { default_display_currency: 'GBP' } },
-      'GET /rates': (call) =>
-        call.query.get('base') === 'GBP'
-          ? { body: ratesIn('GBP', '76000.00') }
-          : { body: ratesIn('USD', '97342.17') },
+      'GET /rates': { body: RATES },
     })
     await vi.waitFor(() =>
       expect(screen.getByRole('combobox', { name: 'Display currency' })).toHaveValue('GBP'),
     )
-    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ £38,000.30')
-    expect(api.to('GET /rates').at(-1)?.query.get('base')).toBe('GBP')
+    // 48671.385 ÷ 1.60 = 30419.615625 → £30,419.62.
+    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ £30,419.62')
+    expect(api.to('GET /rates').map((call) => call.query.get('base'))).toEqual(['USD'])
+  })
+
+  it('says the total is unavailable when the rates do not price the display currency', async () => {
+    localStorage.setItem('displayCurrency', 'GBP')
+    renderTotal({
+      'GET /wallets': { body: WALLETS },
+      'GET /rates': {
+        body: { ...RATES, rates: RATES.rates.filter((rate) => rate.code !== 'GBP') },
+      },
+    })
+    expect(
+      await screen.findByText('The total is unavailable: the rates could not be loaded.'),
+    ).toBeInTheDocument()
   })
 
   it('offline, totals the stored wallets at the stored rates without asking the server', async () => {
@@ -104,12 +117,10 @@ describe('the total balance on the home screen', () => {
     const stored = Date.parse(AS_OF)
     act(() => {
       queryClient.setQueryData(walletKeys.list(), WALLETS, { updatedAt: stored })
-      queryClient.setQueryData(rateKeys.base('GBP'), ratesIn('GBP', '76000.00'), {
-        updatedAt: stored,
-      })
+      queryClient.setQueryData(rateKeys.list(), RATES, { updatedAt: stored })
     })
-    // 0.5 × 76000 + 0.3 = 38000.30, the Russian way.
-    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ 38 000,30 £')
+    // 48671.385 ÷ 1.60 = 30419.615625, in pounds (stored in USD), the Russian way.
+    expect(await screen.findByTestId('total-balance')).toHaveTextContent('≈ 30 419,62 £')
     expect(screen.getByText(/^Курсы на/)).toBeInTheDocument()
     expect(api.calls).toEqual([])
   })

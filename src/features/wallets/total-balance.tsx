@@ -8,25 +8,28 @@ import {
   type DisplayCurrency,
   useDisplayCurrency,
 } from '../../queries/display-currency.ts'
+import { useDisplayRates } from '../../queries/display-value.ts'
 import { Pending } from '../../ui/online.tsx'
-import { ratesQuery, walletsQuery } from './queries.ts'
+import { walletsQuery } from './queries.ts'
 import { totalBalance } from './total.ts'
 
 /**
  * Everything in the wallets, converted to the person's display currency with
  * the server's rates: approximate (rates move), so marked "≈" with the rates'
- * time. Offline it is computed from the stored wallets and rates.
+ * time. Offline it is computed from the stored wallets and rates, in any of
+ * the currencies (they are all worked out from the one base asked for).
  */
 export function TotalBalance() {
   const { t, language } = useI18n()
-  const [currency, setCurrency] = useDisplayCurrency()
+  const [, setCurrency] = useDisplayCurrency()
   const wallets = useQuery(walletsQuery())
-  const rates = useQuery(ratesQuery(currency))
+  const { rates, currency, unit } = useDisplayRates()
   const titleId = useId()
   const selectId = useId()
 
   let body: ReactNode
-  if (wallets.isError || rates.isError) {
+  // Rates that do not price the display currency cannot total in it.
+  if (wallets.isError || rates.isError || (rates.data && !unit)) {
     body = <p className="muted">{t('total.unavailable')}</p>
   } else if (wallets.isPending || rates.isPending) {
     body =
@@ -36,12 +39,8 @@ export function TotalBalance() {
         <div className="skeleton-total" role="status" aria-label={t('total.loading')} />
       )
   } else {
-    const total = totalBalance(wallets.data.data, rates.data.rates)
-    const amount = formatMoney(language, {
-      amount: total.amount,
-      currency: rates.data.base,
-      chain: null,
-    })
+    const total = totalBalance(wallets.data.data, rates.data.rates, unit)
+    const amount = formatMoney(language, { amount: total.amount, currency, chain: null })
     body = (
       <>
         <p className="total-amount" data-testid="total-balance">

@@ -4,7 +4,7 @@ import type { Wallet } from '../../../contract/wallets.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { href, paths } from '../../paths.ts'
-import { useDisplayCurrency } from '../../queries/display-currency.ts'
+import { useDisplayRates } from '../../queries/display-value.ts'
 import { CsvButton } from '../../ui/csv-button.tsx'
 import { PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList } from '../../ui/link-list.tsx'
@@ -16,7 +16,7 @@ import { Addresses } from './addresses.tsx'
 import { BalanceList } from './balance-list.tsx'
 import { csvUrl } from './csv-export.ts'
 import { walletTypeLabel } from './labels.ts'
-import { ratesQuery, walletQuery } from './queries.ts'
+import { walletQuery } from './queries.ts'
 import { totalBalance } from './total.ts'
 
 /**
@@ -89,15 +89,10 @@ export default function WalletPage(props: {
 /** The wallet's worth in the display currency, "≈" (rates move); nothing until the rates are in. */
 function WalletTotal(props: { wallet: Wallet }) {
   const { t, language } = useI18n()
-  const [currency] = useDisplayCurrency()
-  const rates = useQuery(ratesQuery(currency))
-  if (!rates.data) return null
-  const total = totalBalance([props.wallet], rates.data.rates)
-  const amount = formatMoney(language, {
-    amount: total.amount,
-    currency: rates.data.base,
-    chain: null,
-  })
+  const { rates, currency, unit } = useDisplayRates()
+  if (!rates.data || !unit) return null
+  const total = totalBalance([props.wallet], rates.data.rates, unit)
+  const amount = formatMoney(language, { amount: total.amount, currency, chain: null })
   return (
     <p className="wallet-total-amount" data-testid="wallet-total">
       <span aria-hidden="true">{t('total.approx', { amount })}</span>

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../../contract/events.ts'
-import type { DB } from '../../infra/db/schema.ts'
-import { enqueue } from '../../infra/jobs.ts'
+import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../contract/events.ts'
+import type { DB } from '../infra/db/schema.ts'
+import { enqueue } from '../infra/jobs.ts'
 
 /** The job that fans one event out to its destinations (dispatcher.ts). */
 export const DISPATCH_JOB = 'events.dispatch'
@@ -13,6 +13,8 @@ export interface EventInput<K extends EventKind> {
   userId: string
   kind: K
   payload: EventPayload<K>
+  /** When the change happened, if not as the transaction commits (the sandbox demo's history). */
+  at?: Date
 }
 
 /**
@@ -36,6 +38,7 @@ export async function emitEvent<K extends EventKind>(
       kind: input.kind,
       version: EVENT_PAYLOADS[input.kind].version,
       payload: JSON.stringify(input.payload, wellFormed),
+      created_at: input.at,
     })
     .execute()
   await enqueue(trx, { kind: DISPATCH_JOB, tenantId: input.tenantId, payload: { event_id: id } })

@@ -1,5 +1,5 @@
-import type { MessageKey } from '../../i18n/en.ts'
-import { useI18n } from '../../i18n/i18n.tsx'
+import type { MessageKey } from '../i18n/en.ts'
+import { useI18n } from '../i18n/i18n.tsx'
 import { MIN_PASSWORD_LENGTH, type Strength } from './password-strength.ts'
 
 const LEVELS = { fair: 2, good: 3, strong: 4 } as const

@@ -2,7 +2,7 @@ import {
   MIN_PASSWORD_LENGTH,
   type PasswordProblem,
   passwordProblem,
-} from '../../../contract/password-rule.ts'
+} from '../../contract/password-rule.ts'
 
 export { MIN_PASSWORD_LENGTH, type PasswordProblem }
 

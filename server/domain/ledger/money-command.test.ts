@@ -1,0 +1,175 @@
+import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { createTestApp, describeServer } from '../../test-support.ts'
+import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
+import { balance, credit, EUR, expectLedgerInvariants, newWallet } from './ledger-test-support.ts'
+import { MoneyCommandError, type MoneyTransaction, runMoneyCommand } from './money-command.ts'
+import { transfer } from './rules.ts'
+
+const tenantId = DEMO_TENANT_ID
+
+/** Entries and events written under one marker, to see what a command left behind. */
+async function traces(db: Kysely<DB>, key: string, userId: string) {
+  const entries = await db
+    .selectFrom('journal_entries')
+    .select('id')
+    .where('idempotency_key', '=', key)
+    .execute()
+  const events = await db
+    .selectFrom('events')
+    .select('kind')
+    .where('user_id', '=', userId)
+    .execute()
+  return { entries: entries.length, events: events.map((event) => event.kind) }
+}
+
+describeServer('the money command', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp()
+  })
+  afterAll(() => app?.close())
+
+  /** Two wallets of one person, €100 on the first. */
+  async function twoWallets() {
+    const from = await newWallet(app.db, tenantId)
+    const to = await newWallet(app.db, tenantId, from.owner.userId)
+    await credit(app.db, tenantId, from.accounts.user_wallet, EUR, 10_000n)
+    return { from, to, userId: from.owner.userId }
+  }
+
+  const moveEuros =
+    (wallets: Awaited<ReturnType<typeof twoWallets>>, key: string, amount: bigint, tell = true) =>
+    async (money: MoneyTransaction) => {
+      const entry = await money.post({
+        kind: 'transfer',
+        idempotencyKey: key,
+        postings: transfer(
+          wallets.from.accounts.user_wallet,
+          wallets.to.accounts.user_wallet,
+          EUR,
+          amount,
+        ),
+      })
+      if (tell) {
+        await money.emit({
+          userId: wallets.userId,
+          kind: 'security.password_changed',
+          payload: { via: 'change', changed_at: new Date().toISOString() },
+        })
+      }
+      return { entry: entry.id }
+    }
+
+  it('posts the entry and writes its event in one transaction', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    const { answer, replayed } = await runMoneyCommand(app.db, {
+      name: 'test.move',
+      tenantId,
+      execute: moveEuros(wallets, key, 2_500n),
+    })
+    expect(replayed).toBe(false)
+    expect(answer.entry).toBeTruthy()
+    expect(await traces(app.db, key, wallets.userId)).toEqual({
+      entries: 1,
+      events: ['security.password_changed'],
+    })
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(2_500n)
+    await expectLedgerInvariants(app)
+  })
+
+  it('refuses to commit money that moved without an event: nothing is left', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    await expect(
+      runMoneyCommand(app.db, {
+        name: 'test.silent',
+        tenantId,
+        execute: moveEuros(wallets, key, 2_500n, false),
+      }),
+    ).rejects.toThrow(MoneyCommandError)
+    expect(await traces(app.db, key, wallets.userId)).toEqual({ entries: 0, events: [] })
+    expect(await balance(app.db, wallets.from.accounts.user_wallet, EUR)).toBe(10_000n)
+  })
+
+  it('refuses a second entry in one command: the first rolls back with it', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    await expect(
+      runMoneyCommand(app.db, {
+        name: 'test.twice',
+        tenantId,
+        execute: async (money) => {
+          await moveEuros(wallets, key, 1_000n)(money)
+          return moveEuros(wallets, `${key}:again`, 1_000n)(money)
+        },
+      }),
+    ).rejects.toThrow(/second ledger entry/)
+    expect(await traces(app.db, key, wallets.userId)).toEqual({ entries: 0, events: [] })
+  })
+
+  it('a use case that fails after posting rolls back the entry and its event', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    await expect(
+      runMoneyCommand(app.db, {
+        name: 'test.fails',
+        tenantId,
+        execute: async (money) => {
+          await moveEuros(wallets, key, 1_000n)(money)
+          throw new Error('the card network answered late')
+        },
+      }),
+    ).rejects.toThrow('the card network answered late')
+    expect(await traces(app.db, key, wallets.userId)).toEqual({ entries: 0, events: [] })
+  })
+
+  it('under a client key, the same request answers the first answer and moves nothing again; another body is refused', async () => {
+    const wallets = await twoWallets()
+    const clientKey = uuidv7()
+    const run = (amount: bigint) =>
+      runMoneyCommand(app.db, {
+        name: 'test.keyed',
+        tenantId,
+        claim: {
+          scope: 'order',
+          ownerId: wallets.userId,
+          key: clientKey,
+          hash: canonicalHash({ amount: amount.toString() }),
+        },
+        execute: moveEuros(wallets, `mc:${clientKey}`, amount),
+      })
+    const first = await run(1_000n)
+    const again = await run(1_000n)
+    expect(again).toEqual({ answer: first.answer, replayed: true })
+    await expect(run(2_000n)).rejects.toThrow(IdempotencyConflictError)
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(1_000n)
+    expect((await traces(app.db, `mc:${clientKey}`, wallets.userId)).events).toHaveLength(1)
+  })
+
+  it('prepare runs before the transaction, and not at all for a replay', async () => {
+    const wallets = await twoWallets()
+    const clientKey = uuidv7()
+    let prepared = 0
+    const run = () =>
+      runMoneyCommand(app.db, {
+        name: 'test.prepared',
+        tenantId,
+        claim: { scope: 'order', ownerId: wallets.userId, key: clientKey, hash: 'h' },
+        prepare: async () => {
+          prepared += 1
+          return 700n
+        },
+        execute: (money, amount) => moveEuros(wallets, `mc:${clientKey}`, amount)(money),
+      })
+    await run()
+    await run()
+    expect(prepared).toBe(1)
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(700n)
+  })
+})

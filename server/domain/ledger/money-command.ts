@@ -1,0 +1,131 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { EventKind } from '../../../contract/events.ts'
+import type { DB } from '../../infra/db/schema.ts'
+import { type IdempotentRequest, runIdempotent } from '../idempotency.ts'
+import { type EventInput, emitEvent } from '../outbox.ts'
+import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
+
+/**
+ * The one write path of money (after formance's single runner): every use
+ * case that moves money runs as a money command, so idempotency, atomicity
+ * and telling someone live here once instead of in each use case:
+ *
+ * 1. the client's idempotency key, when there is one, is looked up first (an
+ *    answered key answers again, another body under it is refused) and then
+ *    claimed inside the transaction (domain/idempotency.ts);
+ * 2. `prepare` reads and checks what needs no lock, before the transaction;
+ * 3. one transaction runs `execute`: the command's own rows and checks, then
+ *    the balance locks, taken by posting the ONE ledger entry last among its
+ *    contended writes (ledger/service.ts: lock hold time is throughput), then
+ *    what the person reads (feed items, wallet records) and the outbox events;
+ * 4. the runner refuses to commit a command that wrote no event — money that
+ *    moved silently is a bug (an incoming credit nobody was told of) — and a
+ *    command that posted twice (two entries break the global lock order).
+ *
+ * Nothing else calls the ledger's post() or reverse(): Biome refuses the import
+ * outside this module (biome.json, the layers of docs/architecture.md).
+ */
+
+/** A command broke the runner's rules: a bug, answered 500, and nothing was written. */
+export class MoneyCommandError extends Error {
+  constructor(command: string, rule: string) {
+    super(`money command ${command}: ${rule}`)
+    this.name = 'MoneyCommandError'
+  }
+}
+
+/** What `execute` writes through, inside the command's one transaction. */
+export class MoneyTransaction {
+  #entry: PostedEntry | undefined
+  readonly #events: string[] = []
+
+  constructor(
+    /** For the command's own rows (an order, a card, a credit), before the entry is posted. */
+    readonly trx: Transaction<DB>,
+    readonly tenantId: string,
+    readonly command: string,
+  ) {}
+
+  /**
+   * Posts the command's ledger entry: its balance rows are locked from here to
+   * the commit, so do this after the command's own checks and inserts.
+   * @throws LedgerError as post() does; MoneyCommandError on a second entry
+   */
+  async post(entry: Omit<EntryInput, 'tenantId'>): Promise<PostedEntry> {
+    this.#once()
+    this.#entry = await post(this.trx, { ...entry, tenantId: this.tenantId })
+    return this.#entry
+  }
+
+  /**
+   * Posts the entry that undoes `entryId` (a hold released, a provisional credit
+   * taken back) as the command's one entry.
+   * @throws LedgerError as reverse() does; MoneyCommandError on a second entry
+   */
+  async reverse(request: { entryId: string; idempotencyKey: string }): Promise<PostedEntry> {
+    this.#once()
+    this.#entry = await reverse(this.trx, { ...request, tenantId: this.tenantId })
+    return this.#entry
+  }
+
+  /** Writes an event to the outbox, in this transaction: it exists if and only if this commits. */
+  async emit<K extends EventKind>(event: Omit<EventInput<K>, 'tenantId'>): Promise<string> {
+    const id = await emitEvent(this.trx, { ...event, tenantId: this.tenantId } as EventInput<K>)
+    this.#events.push(id)
+    return id
+  }
+
+  /** The entry posted so far, if any (a declined card payment moves no money, and posts none). */
+  get entry(): PostedEntry | undefined {
+    return this.#entry
+  }
+
+  get events(): readonly string[] {
+    return this.#events
+  }
+
+  #once() {
+    if (this.#entry) throw new MoneyCommandError(this.command, 'posted a second ledger entry')
+  }
+}
+
+export interface MoneyCommand<A, P> {
+  /** What the command is ("orders.place", "fiat.credit"): named when it breaks a rule. */
+  name: string
+  tenantId: string
+  /** The client's idempotency key; none: the command is guarded by its entry's own key. */
+  claim?: Omit<IdempotentRequest, 'tenantId'>
+  /** Reads and checks before the transaction (not run for a replay). */
+  prepare?: () => Promise<P>
+  /** The work, in the one transaction; answers what the client gets (and a replay, again). */
+  execute: (money: MoneyTransaction, prepared: P) => Promise<A>
+}
+
+/**
+ * Runs one money command (see the top of this file).
+ * @throws IdempotencyConflictError (same key, other body), whatever prepare
+ *   and execute throw (the transaction then rolls back), MoneyCommandError
+ */
+export async function runMoneyCommand<A, P = undefined>(
+  db: Kysely<DB>,
+  command: MoneyCommand<A, P>,
+): Promise<{ answer: A; replayed: boolean }> {
+  const inTransaction = (prepared: P) => async (trx: Transaction<DB>) => {
+    const money = new MoneyTransaction(trx, command.tenantId, command.name)
+    const answer = await command.execute(money, prepared)
+    if (money.events.length === 0) {
+      throw new MoneyCommandError(command.name, 'committed no event: nobody would be told')
+    }
+    return answer
+  }
+  const prepare = async () => (command.prepare ? command.prepare() : (undefined as P))
+
+  if (command.claim) {
+    return runIdempotent<A>(db, { ...command.claim, tenantId: command.tenantId }, async () => ({
+      run: inTransaction(await prepare()),
+    }))
+  }
+  const prepared = await prepare()
+  const answer = await db.transaction().execute(inTransaction(prepared))
+  return { answer, replayed: false }
+}
