@@ -122,6 +122,8 @@ export const ActivityItem = Type.Object({
   /** A bank deposit's payment reference. */
   reference: Nullable(Type.String()),
   tx_hash: Nullable(Type.String()),
+  /** The note the payer typed on the order ("Rent for May"), on the payee's item too; `q` finds it. */
+  note: Nullable(Type.String()),
   /** Crypto deposits: confirmations so far, and how many complete it. */
   confirmations: Nullable(Type.Integer()),
   required_confirmations: Nullable(Type.Integer()),
@@ -180,7 +182,7 @@ export const ACTIVITY_AMOUNT_PATTERN = '^[0-9]{1,30}(\\.[0-9]{1,18})?$'
  * included), `card_id`, `fiat_account_id`; `type`; `currency` (a code, any
  * letter case, of the amount or what was received); `q` (words in the
  * merchant, the counterparty, the currencies, the card's last four, the
- * reference or the address, any case); `from` (inclusive) and `to`
+ * reference, the address or the note, any case); `from` (inclusive) and `to`
  * (exclusive), ISO 8601 date-times of when it happened; `min` and `max`
  * (inclusive), decimal bounds of its `amount` in its own currency (with
  * `currency`, exactly that currency's); `status`.

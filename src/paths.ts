@@ -91,7 +91,9 @@ export const href = {
   exchange: (params: { wallet?: string; from?: string; to?: string } = {}) =>
     fill(paths.exchange, {}, params),
   deposit: (params: { wallet?: string; currency?: string } = {}) => fill(paths.deposit, {}, params),
-  topUp: (params: { wallet?: string; account?: string } = {}) => fill(paths.topUp, {}, params),
+  /** `card`: opened from that card's "Add money" (back and "Done" return to it). */
+  topUp: (params: { wallet?: string; account?: string; card?: string } = {}) =>
+    fill(paths.topUp, {}, params),
   /** The order history, its filters in the query string so they survive a visit to an order. */
   orders: (params: { wallet?: string; status?: string; type?: string } = {}) =>
     fill(paths.orders, {}, params),
@@ -99,7 +101,8 @@ export const href = {
   cards: (params: { wallet?: string } = {}) => fill(paths.cards, {}, params),
   /** `account` preselects issuing on that fiat account. */
   newCard: (params: { wallet?: string; account?: string } = {}) => fill(paths.newCard, {}, params),
-  card: (id: string) => fill(paths.card, { id }),
+  /** `issued`: the card was just issued, and "Add money" opens by itself (the flow's last step). */
+  card: (id: string, params: { issued?: '1' } = {}) => fill(paths.card, { id }, params),
   fiatAccounts: (params: { wallet?: string } = {}) => fill(paths.fiatAccounts, {}, params),
   /** The feed's search and filters live in the query string, so they survive a visit to an item. */
   activity: (

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { Link } from 'wouter'
 import { NotificationBell } from '../features/notifications/bell.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
@@ -6,10 +6,14 @@ import { paths } from '../paths.ts'
 import { isTelegram } from '../telegram/launch.ts'
 import { HideAmountsButton } from '../ui/hide-amounts-button.tsx'
 import { SignOutIcon } from '../ui/icons.tsx'
+import { install } from '../ui/install-offer.ts'
 import { LanguageSelect } from '../ui/language-select.tsx'
 import { Navigation } from './navigation.tsx'
-import { InstallButton, OfflineBanner, UpdatePrompt } from './pwa.tsx'
+import { OfflineBanner, UpdatePrompt } from './pwa.tsx'
 import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding.tsx'
+
+/** The shell's offer to install, loaded only where the browser makes one (src/ui/install-offer.ts). */
+const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
 
 /**
  * The one frame of every screen. Signed in: on a phone or tablet a top bar
@@ -98,7 +102,11 @@ export function Layout(props: {
         <OfflineBanner />
         <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}
-          {!inTelegram && <InstallButton />}
+          {!inTelegram && install.offer && (
+            <Suspense fallback={null}>
+              <InstallOnce />
+            </Suspense>
+          )}
         </main>
         <TenantSupport />
       </div>

@@ -123,6 +123,20 @@ export async function personName(db: Executor, userId: string): Promise<string |
   return [row?.first_name, row?.last_name].filter(Boolean).join(' ') || null
 }
 
+/**
+ * The stand-alone card whose own account this is, if it is one: money onto
+ * such an account is that card's top-up, in the card's feed and named by it.
+ */
+export function standAloneCard(db: Executor, tenantId: string, fiatAccountId: string) {
+  return db
+    .selectFrom('cards')
+    .select(['id', 'last4'])
+    .where('tenant_id', '=', tenantId)
+    .where('fiat_account_id', '=', fiatAccountId)
+    .where('stand_alone', '=', true)
+    .executeTakeFirst()
+}
+
 export async function cardLast4(db: Executor, cardId: string): Promise<string> {
   const row = await db
     .selectFrom('cards')
@@ -241,6 +255,7 @@ const selectItem = <O>(query: SelectQueryBuilder<Feed, 'a' | 'c' | 'r', O>) =>
     'a.address',
     'a.reference',
     'a.tx_hash',
+    'a.note',
     'a.confirmations',
     'a.required_confirmations',
     'a.fee_kind',

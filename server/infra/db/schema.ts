@@ -725,6 +725,8 @@ export interface ActivitiesTable {
   address: Optional<string>
   reference: Optional<string>
   tx_hash: Optional<string>
+  /** The payer's note on an order (migration 0029). */
+  note: Optional<string>
   confirmations: Optional<number>
   required_confirmations: Optional<number>
   fee_kind: Optional<CardFeeKind>

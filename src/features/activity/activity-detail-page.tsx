@@ -5,13 +5,13 @@ import type { ActivityDetail, ActivityItem } from '../../../contract/activity.ts
 import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { formatDateTime } from '../../i18n/format.ts'
-import { type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
 import { activityQuery } from '../../queries/activity.ts'
 import { useDisplayValue } from '../../queries/display-value.ts'
 import { Alert, Button } from '../../ui/components.tsx'
-import { CopyButton } from '../../ui/copy-button.tsx'
+import { AddressText, CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
@@ -28,6 +28,7 @@ import {
   shortAddress,
   statusWord,
   TYPE_WORDS,
+  topUpWords,
 } from './wording.ts'
 
 /**
@@ -62,11 +63,13 @@ export default function ActivityDetailPage(props: { id: string }) {
 
 /** The item at the top, under its name: its picture, the amount large, its status. */
 function Summary(props: { item: ActivityItem }) {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const displayValue = useDisplayValue()
   const { item } = props
   const { primary, secondary } = figures(item)
-  const under = secondary ? undefined : displayValue(primary.money)
+  const under = secondary
+    ? undefined
+    : (topUpWords(t, language, item)?.toCard ?? displayValue(primary.money))
   const tone =
     item.status === 'failed' || item.status === 'declined'
       ? 'failed'
@@ -152,6 +155,7 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
       item.counterparty_name,
     ])
   }
+  if (item.note) rows.push([t('activity.detail.note'), item.note])
   if (item.address) {
     rows.push([
       item.type === 'deposit' && item.amount.chain !== null
@@ -160,9 +164,10 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
           ? t('activity.detail.fromAccount')
           : t('activity.detail.toAccount'),
       <span key="address" className="copy-line">
-        <code className="address-text" title={item.address}>
-          {item.address.length > 34 ? shortAddress(item.address) : item.address}
-        </code>
+        <AddressText
+          value={item.address}
+          shown={item.address.length > 34 ? shortAddress(item.address) : undefined}
+        />
         <CopyButton text={item.address} />
       </span>,
     ])
@@ -193,6 +198,11 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
     ])
   }
   const own = item.direction === 'own'
+  if (item.type === 'card_top_up') {
+    rows.push(...topUpFacts(t, language, item))
+    if (item.reference) rows.push([t('activity.detail.reference'), item.reference])
+    return rows
+  }
   rows.push([
     own
       ? t('activity.detail.paid')
@@ -208,20 +218,39 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
   if (!incoming && (item.fee || item.refunded)) {
     rows.push([t('activity.detail.total'), <Amount key="total" money={item.total} />])
   }
-  if (item.rate && item.received && item.received.currency !== item.amount.currency) {
-    rows.push([
-      t('activity.detail.rate'),
-      formatRate(language, {
-        from: item.amount.currency,
-        to: item.received.currency,
-        rate: item.rate,
-      }),
-    ])
-  }
+  const rate = rateRow(t, language, item)
+  if (rate) rows.push(rate)
   if (own && item.received) {
     rows.push([t('activity.detail.arrived'), <Amount key="received" money={item.received} />])
   }
   if (item.reference) rows.push([t('activity.detail.reference'), item.reference])
+  return rows
+}
+
+/** The rate an item converted at, when what arrived is in another currency. */
+function rateRow(t: Translate, language: Language, item: ActivityItem): [string, ReactNode] | null {
+  if (!item.rate || !item.received || item.received.currency === item.amount.currency) return null
+  const { rate } = item
+  return [
+    t('activity.detail.rate'),
+    formatRate(language, { from: item.amount.currency, to: item.received.currency, rate }),
+  ]
+}
+
+/**
+ * A top-up as one movement: what the person gave (fee included), the fee, the
+ * rate when it converted, and what the card got.
+ */
+function topUpFacts(t: Translate, language: Language, item: ActivityItem): [string, ReactNode][] {
+  const rows: [string, ReactNode][] = [
+    [t('activity.detail.gave'), <Amount key="gave" money={item.total} />],
+  ]
+  if (item.fee) rows.push([t('activity.detail.fee'), <Amount key="fee" money={item.fee} />])
+  const rate = rateRow(t, language, item)
+  if (rate) rows.push(rate)
+  if (item.received) {
+    rows.push([t('activity.detail.cardGot'), <Amount key="got" money={item.received} />])
+  }
   return rows
 }
 

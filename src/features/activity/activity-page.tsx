@@ -205,16 +205,21 @@ export default function ActivityPage() {
       />
       <div className="activity-tools">
         <SearchBox value={narrowing.q ?? ''} onSearch={(q) => change({ q })} />
+        {/* On a phone the button is its icon and count: the search field gets the width. */}
         <Button
           variant="secondary"
           className="activity-filter-button"
           aria-haspopup="dialog"
+          aria-label={
+            chosen > 0
+              ? t('activity.filters.openCount', { count: chosen })
+              : t('activity.filters.open')
+          }
           onClick={() => setFiltersOpen(true)}
         >
           <FilterIcon size={20} />
-          {chosen > 0
-            ? t('activity.filters.openCount', { count: chosen })
-            : t('activity.filters.open')}
+          <span className="activity-filter-label">{t('activity.filters.open')}</span>
+          {chosen > 0 && <span className="activity-filter-count">{chosen}</span>}
         </Button>
       </div>
       {chips.length > 0 && (

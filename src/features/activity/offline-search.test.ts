@@ -22,6 +22,7 @@ const item = (over: Partial<ActivityItem> & { id: string }): ActivityItem => ({
   merchant: { name: 'Café Einstein', mcc: '5814', city: 'Berlin', country: 'DE' },
   address: null,
   reference: null,
+  note: null,
   tx_hash: null,
   confirmations: null,
   required_confirmations: null,
@@ -42,6 +43,7 @@ describe('searching the feed kept on the device', () => {
     counterparty_name: 'Anna Schmidt',
     amount: { ...EUR, amount: '900.00' },
     status: 'pending',
+    note: 'Rent for May',
     created_at: '2026-03-01T08:00:00.000Z',
   })
 
@@ -62,6 +64,7 @@ describe('searching the feed kept on the device', () => {
   it.each([
     [{ q: 'einstein' }, ['a']],
     [{ q: 'SCHMIDT' }, ['b']],
+    [{ q: 'rent for' }, ['b']],
     [{ q: '4242' }, ['a', 'b']],
     [{ type: 'send' as const }, ['b']],
     [{ status: 'pending' as const }, ['b']],

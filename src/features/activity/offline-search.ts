@@ -6,7 +6,7 @@ import { compare, parseDecimal } from '../../ui/decimal.ts'
  * Searching with no connection (issue 31): the feed's pages this device has
  * kept — every feed and filter it read — searched here with the API's own
  * rules (contract ActivityQuery): words in the names, codes, last four,
- * reference, address or hash; type, status, currency; when; how much. What
+ * reference, address, hash or note; type, status, currency; when; how much. What
  * was never read cannot be found, and the screen says so.
  */
 
@@ -39,6 +39,7 @@ const words = (item: ActivityItem) =>
     item.reference,
     item.address,
     item.tx_hash,
+    item.note,
   ]
     .filter(Boolean)
     .join(' ')
