@@ -19,7 +19,7 @@ const BASES = ['/api/v1/', '/api/v2/', '/api/sandbox/', '/api/statements/', '/ap
 export const documentPath = (url: string) =>
   url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1')
 
-/** A path's shape, its parameters unnamed: SPEC.md names some two ways (`{chain}`, `{chain_id}`). */
+/** A path's shape, its parameters unnamed: docs/product.md §7 names some two ways (`{chain}`, `{chain_id}`). */
 const shapeOf = (key: string) => key.replace(/\{[^}]+\}/g, '{}')
 
 /** The policies by the shape of `METHOD /path`; two entries of one shape are a mistake. */

@@ -19,7 +19,7 @@ import {
   ShieldIcon,
 } from '../ui/icons.tsx'
 
-/** Where the side navigation takes over from the tab bar (EXPERIENCE.md: desktop ≥ 1024 px). */
+/** Where the side navigation takes over from the tab bar (docs/experience.md: desktop ≥ 1024 px). */
 export const DESKTOP_QUERY = '(min-width: 1024px)'
 
 type Key =

@@ -3,7 +3,7 @@ import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
 
 /*
- * The app's one money formatter (EXPERIENCE.md, "Money on screen"). Every
+ * The app's one money formatter (docs/experience.md, "Money on screen"). Every
  * amount and rate on screen goes through here, from the API's decimal string
  * to the text — never through a float:
  *

@@ -63,7 +63,7 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   reveal?: { show: string; hide: string }
   /**
    * For amounts: the currency's code shown inside the field, at its end
-   * (EXPERIENCE.md, "Forms"). Decorative: the label names the currency too.
+   * (docs/experience.md, "Forms"). Decorative: the label names the currency too.
    */
   adornment?: string
   /** A small action on the hint's line, at its end: "Max" beside "Available: …". */

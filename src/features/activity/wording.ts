@@ -12,7 +12,7 @@ import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
 /*
- * An activity item in people's words (EXPERIENCE.md, "People's words, not the
+ * An activity item in people's words (docs/experience.md, "People's words, not the
  * ledger's"): what it is called, how it stands, which amounts it shows with
  * which sign and tone, its picture, and the day it belongs to. Pure: the row,
  * the detail page and the tests share it.

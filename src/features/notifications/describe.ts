@@ -78,7 +78,7 @@ export function describeNotification(
   const titled = (kind: AccountKind) =>
     t(`notifications.kind.${kind}`, { name: text(data, 'name') })
   switch (item.kind) {
-    // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
+    // A card line is the merchant, as in the card's history (docs/experience.md: people's words).
     case 'card.authorization.approved':
     case 'card.transaction.settled':
       return {

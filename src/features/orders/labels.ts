@@ -4,7 +4,7 @@ import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
 
 /*
- * The SPEC.md §3–§4 order enumerations as the app lists them: Records over
+ * The docs/product.md §3–§4 order enumerations as the app lists them: Records over
  * the contract's types (the contract's arrays are TypeBox values the app must
  * not ship), so a value added to the contract is a type error here until it
  * is listed and labelled.
