@@ -30,9 +30,11 @@ const session = e2eSession()
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const SIZES = [
-  { name: '360×740', ...VIEWPORTS.small, phone: true },
-  { name: '390×844', ...VIEWPORTS.phone, phone: true },
-  { name: '1280×800', ...VIEWPORTS.desktop, phone: false },
+  { name: '360×740', ...VIEWPORTS.small, phone: true, languages: ['en', 'ru'] },
+  // Past the details lists' 380 px breakpoint (two columns again); in Russian only, whose
+  // longer words are the stricter test of the same layout.
+  { name: '390×844', ...VIEWPORTS.phone, phone: true, languages: ['ru'] },
+  { name: '1280×800', ...VIEWPORTS.desktop, phone: false, languages: ['en', 'ru'] },
 ]
 const LANGUAGES = [
   { code: 'en', locale: 'en-US', messages: en },
@@ -234,7 +236,7 @@ async function judge(page: Page, phone: boolean, nav: Navigation | undefined) {
 }
 
 describe.each(SIZES)('at $name', (size) => {
-  for (const language of LANGUAGES) {
+  for (const language of LANGUAGES.filter((each) => size.languages.includes(each.code))) {
     test(`every screen holds in ${language.code}`, async () => {
       const context = await session.newContext({
         viewport: { width: size.width, height: size.height },
