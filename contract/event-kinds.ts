@@ -12,6 +12,7 @@ export const EVENT_KINDS = [
   'card.issued',
   'deposit.detected',
   'deposit.confirmed',
+  'fiat.credit.received',
   'order.completed',
   'order.failed',
   'kyc.status_changed',

@@ -74,6 +74,21 @@ export const EVENT_PAYLOADS = {
   'card.transaction.refunded': { version: 1, schema: Type.Object(CardPayment) },
   'deposit.detected': { version: 1, schema: Type.Object(Deposit) },
   'deposit.confirmed': { version: 1, schema: Type.Object(Deposit) },
+  'fiat.credit.received': {
+    version: 1,
+    schema: Type.Object({
+      fiat_account_id: Uuid,
+      credit_id: Uuid,
+      amount: Amount,
+      currency: Type.String({ description: 'ISO 4217 code of the account’s currency.' }),
+      sender_name: Type.Union([Type.String(), Type.Null()], {
+        description: 'Who sent it, as their bank named them.',
+      }),
+      remittance: Type.Union([Type.String(), Type.Null()], {
+        description: 'The transfer’s reference, as the sender typed it.',
+      }),
+    }),
+  },
   'order.completed': { version: 1, schema: Type.Object(OrderOutcome) },
   'order.failed': {
     version: 1,

@@ -1439,6 +1439,7 @@ export const en = {
   'push.kind.card.transaction.refunded': 'Card refunds',
   'push.kind.deposit.detected': 'Incoming deposits',
   'push.kind.deposit.confirmed': 'Deposits received',
+  'push.kind.fiat.credit.received': 'Bank transfers to your accounts',
   'push.kind.order.completed': 'Completed orders',
   'push.kind.order.failed': 'Failed orders',
   'push.kind.kyc.status_changed': 'Identity verification',

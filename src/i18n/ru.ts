@@ -1428,6 +1428,7 @@ export const ru: Messages = {
   'push.kind.card.transaction.refunded': 'Возвраты на карту',
   'push.kind.deposit.detected': 'Входящие переводы',
   'push.kind.deposit.confirmed': 'Зачисленные переводы',
+  'push.kind.fiat.credit.received': 'Банковские переводы на ваши счета',
   'push.kind.order.completed': 'Исполненные заявки',
   'push.kind.order.failed': 'Неисполненные заявки',
   'push.kind.kyc.status_changed': 'Проверка личности',

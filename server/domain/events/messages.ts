@@ -273,6 +273,13 @@ export function eventMessage(
         title: words.deposit(text(data, 'currency')),
         body: line(card('in'), words.arrived),
       }
+    case 'fiat.credit.received': {
+      const sender = text(data, 'sender_name')
+      return {
+        title: sender ? words.from(sender) : words.bankIn,
+        body: line(card('in'), text(data, 'remittance') || words.arrived),
+      }
+    }
     case 'order.completed':
     case 'order.failed': {
       const order = orderKindOf(text(data, 'type'))

@@ -25,6 +25,8 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'deposit.detected':
     case 'deposit.confirmed':
       return `/wallets/${seg(text(data, 'wallet_id'))}/transactions/${seg(text(data, 'transaction_id'))}`
+    case 'fiat.credit.received':
+      return `/accounts/${seg(text(data, 'fiat_account_id'))}`
     case 'order.completed':
     case 'order.failed':
       return `/orders/${seg(text(data, 'order_id'))}`

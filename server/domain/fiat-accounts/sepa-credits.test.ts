@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { composeIBAN, isValidBIC, isValidIBAN } from 'ibantools'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ActivityPage } from '../../../contract/activity.ts'
 import type { TokenPair } from '../../../contract/auth.ts'
@@ -42,6 +43,18 @@ describeServer('fiat accounts: their own IBAN, and SEPA credits to it', () => {
     expect(response.statusCode, response.body).toBe(200)
     return response.json<T>()
   }
+
+  /** The `fiat.credit.received` events of an account, oldest first (the outbox, as committed). */
+  const creditEvents = async (accountId: string) =>
+    (
+      await app.db
+        .selectFrom('events')
+        .select(['payload'])
+        .where('kind', '=', 'fiat.credit.received')
+        .where(sql<string>`payload->>'fiat_account_id'`, '=', accountId)
+        .orderBy('id')
+        .execute()
+    ).map((event) => event.payload)
 
   async function holder(name?: { first_name: string; last_name: string }) {
     const pair = await signUp(app)
@@ -153,6 +166,17 @@ describeServer('fiat accounts: their own IBAN, and SEPA credits to it', () => {
     })
     const everything = await get<ActivityPage>(pair, '/activity')
     expect(everything.data.filter((item) => item.type === 'deposit')).toHaveLength(1)
+    // Told, in the credit's own transaction (issue 28: no money moves silently).
+    expect(await creditEvents(account.id)).toEqual([
+      {
+        fiat_account_id: account.id,
+        credit_id: received.id,
+        amount: '250.40',
+        currency: 'EUR',
+        sender_name: 'Maria Keller',
+        remittance: 'Rent share',
+      },
+    ])
 
     // The bank reports it again: the same credit, nothing moves twice.
     const again = await credit({
@@ -168,6 +192,7 @@ describeServer('fiat accounts: their own IBAN, and SEPA credits to it', () => {
     expect(
       (await get<ActivityPage>(pair, `/activity?fiat_account_id=${account.id}`)).data,
     ).toHaveLength(1)
+    expect(await creditEvents(account.id)).toHaveLength(1)
 
     // The same end-to-end id for another amount is another transfer: refused.
     expectProblem(
@@ -216,6 +241,7 @@ describeServer('fiat accounts: their own IBAN, and SEPA credits to it', () => {
     expect((await get<ActivityPage>(pair, `/activity?fiat_account_id=${account.id}`)).data).toEqual(
       [],
     )
+    expect(await creditEvents(account.id)).toEqual([])
   })
 
   it('an account opened before IBANs is given one when first read, the same after; a number taken already is drawn again', async () => {

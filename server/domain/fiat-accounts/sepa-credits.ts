@@ -1,19 +1,21 @@
 import { electronicFormatIBAN } from 'ibantools'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { DomainError } from '../failure.ts'
-import { post, systemAccount } from '../ledger/service.ts'
+import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
+import { systemAccount } from '../ledger/service.ts'
 
 /*
  * SEPA credits to a fiat account's own IBAN (migration 0026): the bank
  * reports one, and in one transaction the account is credited (ledger:
  * external → the account's sub-account), the account gains its DEPOSIT
- * record (what its transaction list shows) and the person's feed one
- * deposit item, from the sender.
+ * record (what its transaction list shows), the person's feed one
+ * deposit item, from the sender, and the person hears of it
+ * (`fiat.credit.received`): one money command (ledger/money-command.ts).
  */
 
 export interface SepaCreditRequest {
@@ -62,102 +64,151 @@ export async function receiveSepaCredit(
 ): Promise<SepaCredit> {
   const iban = electronicFormatIBAN(request.iban) ?? ''
   const currencyCode = request.currency.trim().toUpperCase()
-  return db.transaction().execute(async (trx) => {
-    const account = await trx
-      .selectFrom('fiat_accounts as f')
-      .innerJoin('wallets as w', 'w.id', 'f.wallet_id')
-      .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
-      .select([
-        'f.id',
-        'f.tenant_id',
-        'f.wallet_id',
-        'f.status',
-        'f.currency_uuid',
-        'f.ledger_account_id',
-        'c.code as currency',
-        'c.decimals',
-        'w.user_id',
-      ])
-      .where('f.iban', '=', iban)
-      .forUpdate('f')
-      .executeTakeFirst()
-    if (!account || (request.tenantId && account.tenant_id !== request.tenantId)) {
-      throw new SepaCreditError({ kind: 'IBAN_UNKNOWN' })
-    }
-    if (currencyCode !== account.currency) {
-      throw new SepaCreditError({ kind: 'CURRENCY_MISMATCH', expected: account.currency })
-    }
-    const amountMinor = parseAmount(request.amount, account.decimals)
-    const id = uuidv7()
-    const endToEndId = request.endToEndId ?? id
-    const seen = await trx
-      .selectFrom('fiat_account_credits')
-      .selectAll()
-      .where('end_to_end_id', '=', endToEndId)
-      .executeTakeFirst()
-    if (seen) {
-      if (seen.iban !== iban || BigInt(seen.amount_minor) !== amountMinor) {
-        throw new SepaCreditError({ kind: 'CREDIT_CONFLICT' })
-      }
-      return answer(seen, account)
-    }
-    if (account.status !== 'ACTIVE') {
-      throw new SepaCreditError({ kind: 'ACCOUNT_UNAVAILABLE', status: account.status })
-    }
-
-    const row = {
-      id,
-      tenant_id: account.tenant_id,
-      fiat_account_id: account.id,
-      end_to_end_id: endToEndId,
-      iban,
-      amount_minor: amountMinor.toString(),
-      currency_uuid: account.currency_uuid,
-      sender_name: request.senderName?.trim() || null,
-      sender_iban: request.senderIban ? electronicFormatIBAN(request.senderIban) : null,
-      remittance: request.remittance?.trim() || null,
-      received_at: now,
-    }
-    await trx.insertInto('fiat_account_credits').values(row).execute()
-    await post(trx, {
+  const account = await accountOf(db, iban)
+  if (!account || (request.tenantId && account.tenant_id !== request.tenantId)) {
+    throw new SepaCreditError({ kind: 'IBAN_UNKNOWN' })
+  }
+  try {
+    const { answer: credited } = await runMoneyCommand(db, {
+      name: 'fiat.credit',
       tenantId: account.tenant_id,
-      kind: 'bank_credit',
-      idempotencyKey: `bank-credit:${id}`,
-      postings: [
-        {
-          account: await systemAccount(trx, account.tenant_id, 'external'),
-          currency: account.currency_uuid,
-          amount: -amountMinor,
-        },
-        {
-          account: account.ledger_account_id,
-          currency: account.currency_uuid,
-          amount: amountMinor,
-        },
-      ],
+      // No client key: the bank's end-to-end id is the credit's (a unique column, read again below).
+      execute: (money) => credit(money, account, request, { iban, currencyCode, now }),
     })
-    const recordId = uuidv7()
-    const activityId = uuidv7()
-    await activity.accountCredited(trx, {
-      id: activityId,
-      account,
-      recordId,
-      currencyUuid: account.currency_uuid,
-      amountMinor,
-      senderName: row.sender_name,
-      remittance: row.remittance,
-      at: now,
-    })
-    await recordDeposit(trx, {
-      id: recordId,
-      fiatAccountId: account.id,
-      operationId: id,
-      amountMinor,
-      activityId,
-      at: now,
-    })
-    return answer(row, account)
+    return credited
+  } catch (error) {
+    if (error instanceof AlreadyCredited) return error.credit
+    throw error
+  }
+}
+
+/** The bank told us of this credit before: the first answer, nothing written again. */
+class AlreadyCredited extends Error {
+  constructor(readonly credit: SepaCredit) {
+    super('already credited')
+  }
+}
+
+type CreditedAccount = NonNullable<Awaited<ReturnType<typeof accountOf>>>
+
+function accountOf(db: Kysely<DB> | Transaction<DB>, iban: string) {
+  return db
+    .selectFrom('fiat_accounts as f')
+    .innerJoin('wallets as w', 'w.id', 'f.wallet_id')
+    .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
+    .select([
+      'f.id',
+      'f.tenant_id',
+      'f.wallet_id',
+      'f.status',
+      'f.currency_uuid',
+      'f.ledger_account_id',
+      'c.code as currency',
+      'c.decimals',
+      'w.user_id',
+    ])
+    .where('f.iban', '=', iban)
+    .executeTakeFirst()
+}
+
+/** The credit's one transaction (a money command): its row, the ledger entry, the feed, the event. */
+async function credit(
+  money: MoneyTransaction,
+  account: CreditedAccount,
+  request: SepaCreditRequest,
+  context: { iban: string; currencyCode: string; now: Date },
+): Promise<SepaCredit> {
+  const { trx } = money
+  const { iban, now } = context
+  // The account row locked: two reports of one transfer are taken one after the other.
+  const { status } = await trx
+    .selectFrom('fiat_accounts')
+    .select('status')
+    .where('id', '=', account.id)
+    .forUpdate()
+    .executeTakeFirstOrThrow()
+  if (context.currencyCode !== account.currency) {
+    throw new SepaCreditError({ kind: 'CURRENCY_MISMATCH', expected: account.currency })
+  }
+  const amountMinor = parseAmount(request.amount, account.decimals)
+  const id = uuidv7()
+  const endToEndId = request.endToEndId ?? id
+  const seen = await trx
+    .selectFrom('fiat_account_credits')
+    .selectAll()
+    .where('end_to_end_id', '=', endToEndId)
+    .executeTakeFirst()
+  if (seen) {
+    if (seen.iban !== iban || BigInt(seen.amount_minor) !== amountMinor) {
+      throw new SepaCreditError({ kind: 'CREDIT_CONFLICT' })
+    }
+    throw new AlreadyCredited(answer(seen, account))
+  }
+  if (status !== 'ACTIVE') {
+    throw new SepaCreditError({ kind: 'ACCOUNT_UNAVAILABLE', status })
+  }
+
+  const row = {
+    id,
+    tenant_id: account.tenant_id,
+    fiat_account_id: account.id,
+    end_to_end_id: endToEndId,
+    iban,
+    amount_minor: amountMinor.toString(),
+    currency_uuid: account.currency_uuid,
+    sender_name: request.senderName?.trim() || null,
+    sender_iban: request.senderIban ? electronicFormatIBAN(request.senderIban) : null,
+    remittance: request.remittance?.trim() || null,
+    received_at: now,
+  }
+  await trx.insertInto('fiat_account_credits').values(row).execute()
+  await money.post({
+    kind: 'bank_credit',
+    idempotencyKey: `bank-credit:${id}`,
+    postings: [
+      {
+        account: await systemAccount(trx, account.tenant_id, 'external'),
+        currency: account.currency_uuid,
+        amount: -amountMinor,
+      },
+      { account: account.ledger_account_id, currency: account.currency_uuid, amount: amountMinor },
+    ],
   })
+  const recordId = uuidv7()
+  const activityId = uuidv7()
+  await activity.accountCredited(trx, {
+    id: activityId,
+    account,
+    recordId,
+    currencyUuid: account.currency_uuid,
+    amountMinor,
+    senderName: row.sender_name,
+    remittance: row.remittance,
+    at: now,
+  })
+  await recordDeposit(trx, {
+    id: recordId,
+    fiatAccountId: account.id,
+    operationId: id,
+    amountMinor,
+    activityId,
+    at: now,
+  })
+  const credited = answer(row, account)
+  await money.emit({
+    userId: account.user_id,
+    kind: 'fiat.credit.received',
+    payload: {
+      fiat_account_id: account.id,
+      credit_id: id,
+      amount: credited.amount,
+      currency: credited.currency,
+      sender_name: row.sender_name,
+      remittance: row.remittance,
+    },
+    at: now,
+  })
+  return credited
 }
 
 const answer = (

@@ -26,7 +26,13 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   },
   {
     label: 'notifications.group.money',
-    kinds: ['deposit.detected', 'deposit.confirmed', 'order.completed', 'order.failed'],
+    kinds: [
+      'deposit.detected',
+      'deposit.confirmed',
+      'fiat.credit.received',
+      'order.completed',
+      'order.failed',
+    ],
   },
   {
     label: 'notifications.group.account',
@@ -43,6 +49,7 @@ type AccountKind = Exclude<
   | 'card.transaction.refunded'
   | 'deposit.detected'
   | 'deposit.confirmed'
+  | 'fiat.credit.received'
   | 'order.completed'
   | 'order.failed'
 >
@@ -110,6 +117,16 @@ export function describeNotification(
         title: t('activity.title.deposit', { currency: text(data, 'currency') }),
         detail: t(confirmed ? 'notifications.detail.arrived' : 'notifications.detail.onTheWay'),
         amount: card(confirmed ? 'in' : undefined),
+      }
+    }
+    case 'fiat.credit.received': {
+      const sender = text(data, 'sender_name')
+      return {
+        title: sender
+          ? t('activity.title.from', { name: sender })
+          : t('activity.title.bankDeposit'),
+        detail: text(data, 'remittance') || t('notifications.detail.arrived'),
+        amount: card('in'),
       }
     }
     case 'order.completed':
