@@ -6,7 +6,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { DomainError } from '../failure.ts'
-import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
+import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccount } from '../ledger/service.ts'
 
 /*
@@ -68,25 +68,13 @@ export async function receiveSepaCredit(
   if (!account || (request.tenantId && account.tenant_id !== request.tenantId)) {
     throw new SepaCreditError({ kind: 'IBAN_UNKNOWN' })
   }
-  try {
-    const { answer: credited } = await runMoneyCommand(db, {
-      name: 'fiat.credit',
-      tenantId: account.tenant_id,
-      // No client key: the bank's end-to-end id is the credit's (a unique column, read again below).
-      execute: (money) => credit(money, account, request, { iban, currencyCode, now }),
-    })
-    return credited
-  } catch (error) {
-    if (error instanceof AlreadyCredited) return error.credit
-    throw error
-  }
-}
-
-/** The bank told us of this credit before: the first answer, nothing written again. */
-class AlreadyCredited extends Error {
-  constructor(readonly credit: SepaCredit) {
-    super('already credited')
-  }
+  const { answer: credited } = await runMoneyCommand(db, {
+    name: 'fiat.credit',
+    tenantId: account.tenant_id,
+    // No client key: the bank's end-to-end id is the credit's (a unique column, read again below).
+    execute: (money) => credit(money, account, request, { iban, currencyCode, now }),
+  })
+  return credited
 }
 
 type CreditedAccount = NonNullable<Awaited<ReturnType<typeof accountOf>>>
@@ -142,7 +130,8 @@ async function credit(
     if (seen.iban !== iban || BigInt(seen.amount_minor) !== amountMinor) {
       throw new SepaCreditError({ kind: 'CREDIT_CONFLICT' })
     }
-    throw new AlreadyCredited(answer(seen, account))
+    // Told before: the first answer, nothing written again.
+    throw new NothingToMove(answer(seen, account))
   }
   if (status !== 'ACTIVE') {
     throw new SepaCreditError({ kind: 'ACCOUNT_UNAVAILABLE', status })

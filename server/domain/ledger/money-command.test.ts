@@ -7,7 +7,12 @@ import type { DB } from '../../infra/db/schema.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
 import { balance, credit, EUR, expectLedgerInvariants, newWallet } from './ledger-test-support.ts'
-import { MoneyCommandError, type MoneyTransaction, runMoneyCommand } from './money-command.ts'
+import {
+  MoneyCommandError,
+  type MoneyTransaction,
+  NothingToMove,
+  runMoneyCommand,
+} from './money-command.ts'
 import { transfer } from './rules.ts'
 
 const tenantId = DEMO_TENANT_ID
@@ -93,6 +98,22 @@ describeServer('the money command', () => {
         execute: moveEuros(wallets, key, 2_500n, false),
       }),
     ).rejects.toThrow(MoneyCommandError)
+    expect(await traces(app.db, key, wallets.userId)).toEqual({ entries: 0, events: [] })
+    expect(await balance(app.db, wallets.from.accounts.user_wallet, EUR)).toBe(10_000n)
+  })
+
+  it('nothing to move under the locks: the answer given, nothing written, no event asked for', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    const { answer, replayed } = await runMoneyCommand(app.db, {
+      name: 'test.nothing',
+      tenantId,
+      execute: async (money) => {
+        await moveEuros(wallets, key, 2_500n, false)(money)
+        throw new NothingToMove({ entry: 'the first one' })
+      },
+    })
+    expect({ answer, replayed }).toEqual({ answer: { entry: 'the first one' }, replayed: true })
     expect(await traces(app.db, key, wallets.userId)).toEqual({ entries: 0, events: [] })
     expect(await balance(app.db, wallets.from.accounts.user_wallet, EUR)).toBe(10_000n)
   })

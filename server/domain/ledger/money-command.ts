@@ -35,6 +35,20 @@ export class MoneyCommandError extends Error {
   }
 }
 
+/**
+ * Thrown from `execute` when, read under the command's locks, there is
+ * nothing to move: the bank's credit seen already, a card closed since its
+ * fee fell due. The transaction rolls back (nothing was written) and the
+ * runner answers `answer` — the one way a command commits no event, because
+ * it commits nothing.
+ */
+export class NothingToMove<A> extends Error {
+  constructor(readonly answer: A) {
+    super('nothing to move')
+    this.name = 'NothingToMove'
+  }
+}
+
 /** What `execute` writes through, inside the command's one transaction. */
 export class MoneyTransaction {
   #entry: PostedEntry | undefined
@@ -127,6 +141,11 @@ export async function runMoneyCommand<A, P = undefined>(
     }))
   }
   const prepared = await prepare()
-  const answer = await db.transaction().execute(inTransaction(prepared))
-  return { answer, replayed: false }
+  try {
+    const answer = await db.transaction().execute(inTransaction(prepared))
+    return { answer, replayed: false }
+  } catch (error) {
+    if (error instanceof NothingToMove) return { answer: error.answer as A, replayed: true }
+    throw error
+  }
 }
