@@ -10,6 +10,7 @@ export const EVENT_KINDS = [
   'card.transaction.settled',
   'card.transaction.refunded',
   'card.issued',
+  'card.fee.charged',
   'deposit.detected',
   'deposit.confirmed',
   'fiat.credit.received',

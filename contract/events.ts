@@ -72,6 +72,21 @@ export const EVENT_PAYLOADS = {
   },
   'card.transaction.settled': { version: 1, schema: Type.Object(CardPayment) },
   'card.transaction.refunded': { version: 1, schema: Type.Object(CardPayment) },
+  'card.fee.charged': {
+    version: 1,
+    schema: Type.Object({
+      card_id: Uuid,
+      transaction_id: Type.Union([Uuid, Type.Null()], {
+        description:
+          'The card account’s FEE record; null for a stand-alone card’s issue fee, paid from the wallet.',
+      }),
+      amount: Amount,
+      currency: Type.String({ description: 'ISO 4217 code of the card’s currency.' }),
+      fee_kind: oneOf(['ISSUE', 'MONTHLY'] as const),
+      /** False: the account held too little, nothing was taken and the card stays usable. */
+      paid: Type.Boolean(),
+    }),
+  },
   'deposit.detected': { version: 1, schema: Type.Object(Deposit) },
   'deposit.confirmed': { version: 1, schema: Type.Object(Deposit) },
   'fiat.credit.received': {

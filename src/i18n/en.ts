@@ -1385,6 +1385,8 @@ export const en = {
   'notifications.card.refunded': 'Refund to your card',
   'notifications.detail.onTheWay': 'On its way',
   'notifications.detail.arrived': 'Arrived',
+  'notifications.detail.feeCharged': 'Taken from the card’s account',
+  'notifications.detail.feeDeclined': 'Not charged: not enough money on the card. The card still works.',
   'notifications.order.for': 'For {amount}',
   'notifications.order.sent': 'Sent',
   'notifications.orderFailed.ADDRESS_REJECTED':
@@ -1439,6 +1441,7 @@ export const en = {
   'push.kind.card.transaction.refunded': 'Card refunds',
   'push.kind.deposit.detected': 'Incoming deposits',
   'push.kind.deposit.confirmed': 'Deposits received',
+  'push.kind.card.fee.charged': 'Card fees',
   'push.kind.fiat.credit.received': 'Bank transfers to your accounts',
   'push.kind.order.completed': 'Completed orders',
   'push.kind.order.failed': 'Failed orders',

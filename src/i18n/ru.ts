@@ -1376,6 +1376,8 @@ export const ru: Messages = {
   'notifications.card.refunded': 'Возврат на карту',
   'notifications.detail.onTheWay': 'В пути',
   'notifications.detail.arrived': 'Зачислено',
+  'notifications.detail.feeCharged': 'Списана со счёта карты',
+  'notifications.detail.feeDeclined': 'Не списана: на карте недостаточно денег. Карта работает.',
   'notifications.order.for': 'За {amount}',
   'notifications.order.sent': 'Отправлено',
   'notifications.orderFailed.ADDRESS_REJECTED':
@@ -1428,6 +1430,7 @@ export const ru: Messages = {
   'push.kind.card.transaction.refunded': 'Возвраты на карту',
   'push.kind.deposit.detected': 'Входящие переводы',
   'push.kind.deposit.confirmed': 'Зачисленные переводы',
+  'push.kind.card.fee.charged': 'Плата за карты',
   'push.kind.fiat.credit.received': 'Банковские переводы на ваши счета',
   'push.kind.order.completed': 'Исполненные заявки',
   'push.kind.order.failed': 'Неисполненные заявки',

@@ -1,12 +1,12 @@
-import type { Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { cardFinished } from '../../../contract/cards.ts'
-import type { DB } from '../../infra/db/schema.ts'
+import { fromMinor } from '../../../contract/money.ts'
 import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
 import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
+import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger/money-command.ts'
 import { transfer } from '../ledger/rules.ts'
-import { balanceOf, post, systemAccount } from '../ledger/service.ts'
+import { balanceOf, systemAccount } from '../ledger/service.ts'
 import type { CardDeps } from './card-deps.ts'
 import * as repo from './repository.ts'
 import { anniversariesBy, anniversary, feePeriod } from './rules.ts'
@@ -19,8 +19,9 @@ export const CARD_MONTHLY_FEE_JOB = 'cards.monthly_fee'
  * each monthly anniversary of the issue): the program's fee_monthly_minor
  * from the card's fiat account to the tenant's fees (key
  * `card:<id>:fee:<YYYY-MM>`) with a FEE record; when the account holds less,
- * a DECLINED FEE record (INSUFFICIENT_FUNDS) and nothing else: the card is
- * not frozen, the fee is not charged later. Every anniversary come by that
+ * a DECLINED FEE record (INSUFFICIENT_FUNDS) and nothing taken: the card is
+ * not frozen, the fee is not charged later. Either way the person is told
+ * (`card.fee.charged`, `paid` true or false): each period is a money command. Every anniversary come by that
  * has no record yet is charged (a runner that was down catches up). Stops
  * once the card is finished (closed or cancelled). Locks as the processor
  * does (card → fiat account → balances), so a fee and an authorisation on
@@ -34,39 +35,56 @@ export async function chargeMonthly(
   if (!job.tenantId) throw new Error(`monthly fee job ${job.id} has no tenant`)
   const tenantId = job.tenantId
   const cardId = String(job.payload.card_id)
-  const next = await deps.db.transaction().execute(async (trx) => {
+  const due = await deps.db.transaction().execute(async (trx) => {
     const card = await repo.lockCardForFee(trx, tenantId, cardId)
     if (!card || cardFinished(card.status)) return undefined
-    const issued = card.created_at
-    const due = anniversariesBy(issued, context.now)
-    const fee = BigInt(card.fee_monthly_minor)
-    if (fee > 0n && due > 0) {
-      await lockFiatAccount(trx, card.fiat_account_id)
-      const done = await repo.monthlyFeePeriods(trx, card.id)
-      for (let n = 1; n <= due; n++) {
-        const period = feePeriod(anniversary(issued, n))
-        if (!done.has(period)) await chargeMonthlyFee(trx, card, fee, period, context.now)
+    const count = anniversariesBy(card.created_at, context.now)
+    const done = await repo.monthlyFeePeriods(trx, card.id)
+    const periods: string[] = []
+    if (BigInt(card.fee_monthly_minor) > 0n) {
+      for (let n = 1; n <= count; n++) {
+        const period = feePeriod(anniversary(card.created_at, n))
+        if (!done.has(period)) periods.push(period)
       }
     }
-    return anniversary(issued, due + 1)
+    return { periods, next: anniversary(card.created_at, count + 1) }
   })
-  return next ? { again: next } : undefined
+  if (!due) return undefined
+  // Each period its own money command: one entry and one event each, oldest first.
+  for (const period of due.periods) {
+    await runMoneyCommand(deps.db, {
+      name: 'cards.monthly_fee',
+      tenantId,
+      execute: (money) => chargeMonthlyFee(money, tenantId, cardId, period, context.now),
+    })
+  }
+  return { again: due.next }
 }
 
+/**
+ * One period's fee, read again under the locks (card → fiat account →
+ * balances): a card closed or a period charged since the job looked is
+ * nothing to move.
+ */
 async function chargeMonthlyFee(
-  trx: Transaction<DB>,
-  card: NonNullable<Awaited<ReturnType<typeof repo.lockCardForFee>>>,
-  fee: bigint,
+  money: MoneyTransaction,
+  tenantId: string,
+  cardId: string,
   period: string,
   at: Date,
 ): Promise<void> {
+  const { trx } = money
+  const card = await repo.lockCardForFee(trx, tenantId, cardId)
+  if (!card || cardFinished(card.status)) throw new NothingToMove(undefined)
+  await lockFiatAccount(trx, card.fiat_account_id)
+  if ((await repo.monthlyFeePeriods(trx, card.id)).has(period)) throw new NothingToMove(undefined)
+  const fee = BigInt(card.fee_monthly_minor)
   const balance = await balanceOf(trx, card.ledger_account_id, card.currency_uuid, {
     lock: true,
   })
   const paid = balance >= fee
   if (paid) {
-    await post(trx, {
-      tenantId: card.tenant_id,
+    await money.post({
       kind: 'card_fee',
       idempotencyKey: `card:${card.id}:fee:${period}`,
       postings: transfer(
@@ -95,15 +113,27 @@ async function chargeMonthlyFee(
     feePeriod: period,
     at,
   })
-  if (recorded) {
-    await cardFeeCharged(trx, {
-      id: activityId,
-      card,
-      source: { type: 'card_transaction', id: recordId },
-      feeKind: 'MONTHLY',
-      amountMinor: fee,
+  if (!recorded) throw new NothingToMove(undefined)
+  await cardFeeCharged(trx, {
+    id: activityId,
+    card,
+    source: { type: 'card_transaction', id: recordId },
+    feeKind: 'MONTHLY',
+    amountMinor: fee,
+    paid,
+    at,
+  })
+  await money.emit({
+    userId: card.user_id,
+    kind: 'card.fee.charged',
+    payload: {
+      card_id: card.id,
+      transaction_id: recordId,
+      amount: fromMinor(fee, card.decimals),
+      currency: card.currency,
+      fee_kind: 'MONTHLY',
       paid,
-      at,
-    })
-  }
+    },
+    at,
+  })
 }

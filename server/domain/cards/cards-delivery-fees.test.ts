@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CardTransaction, CardTransactionList } from '../../../contract/card-transactions.ts'
@@ -593,6 +594,20 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
         .where('payload', '@>', JSON.stringify({ card_id: card.id }) as never)
         .executeTakeFirstOrThrow()
     expect((await job()).run_at.toISOString()).toBe(anniversary(issued, 1).toISOString())
+    // What the person was told of the monthly fees (events, oldest first).
+    const told = async () =>
+      (
+        await app.db
+          .selectFrom('events')
+          .select('payload')
+          .where('kind', '=', 'card.fee.charged')
+          .where(sql<string>`payload->>'card_id'`, '=', card.id)
+          .orderBy('id')
+          .execute()
+      ).map(({ payload }) => {
+        const fee = payload as { fee_kind: string; amount: string; paid: boolean }
+        return `${fee.fee_kind} ${fee.amount} ${fee.paid ? 'paid' : 'unpaid'}`
+      })
     const monthly = async () =>
       (await cardTransactions(token, `card_id=${card.id}`))
         .filter((t) => t.fee_kind === 'MONTHLY')
@@ -618,6 +633,8 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
     await runJobs(second)
     expect(await monthly()).toEqual(['DECLINED 1.00 INSUFFICIENT_FUNDS', 'SETTLED 1.00 null'])
     expect(await balance(app.db, sub, EUR)).toBe(50n)
+    // Each told, the one not taken too (issue 28: no fee is charged or refused silently).
+    expect(await told()).toEqual(['ISSUE 5.00 paid', 'MONTHLY 1.00 paid', 'MONTHLY 1.00 unpaid'])
     expect(ok<Card>(await call(token, 'GET', `/issuing/cards/${card.id}`)).status).toBe('ACTIVE')
     // The same anniversary again (a runner that died after its step) charges nothing twice.
     await app.db
@@ -628,6 +645,7 @@ describeServer('cards: delivery, activation, program fees, idempotent creation',
       .execute()
     await runJobs(second)
     expect(await monthly()).toHaveLength(2)
+    expect(await told()).toHaveLength(3)
 
     ok(await call(token, 'DELETE', `/issuing/cards/${card.id}`))
     await runJobs(new Date(anniversary(issued, 3).getTime() + 1_000))

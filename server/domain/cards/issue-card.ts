@@ -301,8 +301,22 @@ async function chargeIssueFee(
     })
   }
   const activityId = uuidv7()
-  const charged = (source: { type: 'card' | 'card_transaction'; id: string }) =>
-    cardFeeCharged(trx, {
+  const charged = async (source: { type: 'card' | 'card_transaction'; id: string }) => {
+    await emitEvent(trx, {
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      kind: 'card.fee.charged',
+      payload: {
+        card_id: card.id,
+        transaction_id: source.type === 'card_transaction' ? source.id : null,
+        amount: fromMinor(fee, card.program.decimals),
+        currency: card.program.currency,
+        fee_kind: 'ISSUE',
+        paid: true,
+      },
+      at,
+    })
+    await cardFeeCharged(trx, {
       id: activityId,
       card: {
         tenant_id: owner.tenantId,
@@ -318,6 +332,7 @@ async function chargeIssueFee(
       paid: true,
       at,
     })
+  }
   if (card.standAlone) {
     await repo.insertWalletRecord(trx, {
       id: uuidv7(),

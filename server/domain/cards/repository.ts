@@ -498,6 +498,7 @@ export function lockCardForFee(trx: Transaction<DB>, tenantId: string, id: strin
     .selectFrom('cards as k')
     .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
     .innerJoin('card_programs as p', 'p.id', 'k.program_id')
+    .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
     .select([
       'k.id',
       'k.tenant_id',
@@ -508,6 +509,8 @@ export function lockCardForFee(trx: Transaction<DB>, tenantId: string, id: strin
       'k.created_at',
       'f.ledger_account_id',
       'f.currency_uuid',
+      'c.code as currency',
+      'c.decimals',
       'p.fee_monthly_minor',
     ])
     .where('k.tenant_id', '=', tenantId)

@@ -64,6 +64,9 @@ const WORDS = {
     cardPayment: 'Card payment',
     cardSettled: 'Card payment settled',
     cardRefund: 'Refund to your card',
+    feeIssue: 'Card issue fee',
+    feeMonthly: 'Card monthly fee',
+    feeDeclined: 'Not charged: not enough money on the card. The card still works.',
     declined: 'Declined',
     declines: {
       CARD_FROZEN: 'Declined: the card was frozen',
@@ -128,6 +131,9 @@ const WORDS = {
     cardPayment: 'Оплата картой',
     cardSettled: 'Оплата проведена',
     cardRefund: 'Возврат на карту',
+    feeIssue: 'Плата за выпуск карты',
+    feeMonthly: 'Ежемесячная плата за карту',
+    feeDeclined: 'Не списана: на карте недостаточно денег. Карта работает.',
     declined: 'Отклонена',
     declines: {
       CARD_FROZEN: 'Отклонена: карта была заморожена',
@@ -263,6 +269,11 @@ export function eventMessage(
       return { title: merchant || words.cardPayment, body: line(card('out'), words.cardSettled) }
     case 'card.transaction.refunded':
       return { title: merchant || words.cardRefund, body: line(card('in'), words.cardRefund) }
+    case 'card.fee.charged': {
+      const title = data.fee_kind === 'ISSUE' ? words.feeIssue : words.feeMonthly
+      if (data.paid === false) return { title, body: line(card(), words.feeDeclined) }
+      return { title, body: card('out') }
+    }
     case 'deposit.detected':
       return {
         title: words.deposit(text(data, 'currency')),

@@ -21,6 +21,7 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'card.transaction.settled':
     case 'card.transaction.refunded':
     case 'card.issued':
+    case 'card.fee.charged':
       return `/cards/${seg(text(data, 'card_id'))}`
     case 'deposit.detected':
     case 'deposit.confirmed':

@@ -22,6 +22,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'card.authorization.declined',
       'card.transaction.settled',
       'card.transaction.refunded',
+      'card.fee.charged',
     ],
   },
   {
@@ -47,6 +48,7 @@ type AccountKind = Exclude<
   | 'card.authorization.declined'
   | 'card.transaction.settled'
   | 'card.transaction.refunded'
+  | 'card.fee.charged'
   | 'deposit.detected'
   | 'deposit.confirmed'
   | 'fiat.credit.received'
@@ -110,6 +112,20 @@ export function describeNotification(
         detail: t('notifications.card.refunded'),
         amount: card('in'),
       }
+    case 'card.fee.charged': {
+      const title = t(
+        data.fee_kind === 'ISSUE' ? 'activity.title.feeIssue' : 'activity.title.feeMonthly',
+      )
+      if (data.paid === false) {
+        return {
+          title,
+          detail: t('notifications.detail.feeDeclined'),
+          amount: card(),
+          failed: true,
+        }
+      }
+      return { title, detail: t('notifications.detail.feeCharged'), amount: card('out') }
+    }
     case 'deposit.detected':
     case 'deposit.confirmed': {
       const confirmed = item.kind === 'deposit.confirmed'
