@@ -11,6 +11,7 @@ export const EVENT_KINDS = [
   'card.transaction.refunded',
   'card.issued',
   'card.fee.charged',
+  'card.closed',
   'deposit.detected',
   'deposit.confirmed',
   'fiat.credit.received',

@@ -87,6 +87,18 @@ export const EVENT_PAYLOADS = {
       paid: Type.Boolean(),
     }),
   },
+  'card.closed': {
+    version: 1,
+    schema: Type.Object({
+      card_id: Uuid,
+      last4: Type.String(),
+      returned_amount: Type.Union([Amount, Type.Null()], {
+        description:
+          'What was left on a stand-alone card, back in its wallet; null when nothing moved.',
+      }),
+      currency: Type.String({ description: 'ISO 4217 code of the card’s currency.' }),
+    }),
+  },
   'deposit.detected': { version: 1, schema: Type.Object(Deposit) },
   'deposit.confirmed': { version: 1, schema: Type.Object(Deposit) },
   'fiat.credit.received': {

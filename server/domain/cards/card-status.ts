@@ -2,10 +2,12 @@ import { timingSafeEqual } from 'node:crypto'
 import type { Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Card } from '../../../contract/cards.ts'
+import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardBalanceReturned } from '../activity/record.ts'
+import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
 import { transfer } from '../ledger/rules.ts'
-import { balanceOf, post, walletAccounts } from '../ledger/service.ts'
+import { balanceOf, walletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import type { CardDeps } from './card-deps.ts'
 import { CardError } from './errors.ts'
@@ -26,34 +28,57 @@ export async function act(
   id: string,
   action: CardAction,
 ): Promise<Card> {
-  await deps.db.transaction().execute(async (trx) => {
+  const change = async (trx: Transaction<DB>) => {
     const card = await repo.lockCard(trx, owner, id)
     if (!card) throw new CardError({ kind: 'CARD_NOT_FOUND' })
     const next = nextStatus(card.status, action)
     if (!next.ok) throw new CardError({ kind: 'CARD_STATUS_CONFLICT', status: next.current })
     const now = deps.clock()
     await repo.setStatus(trx, card.id, next.status, now)
-    if (next.status === 'CLOSED' && card.stand_alone) {
-      await returnBalance(trx, owner, card, now)
-    }
-  })
+    return { card, now }
+  }
+  if (action !== 'close') {
+    await deps.db.transaction().execute(change)
+  } else {
+    // Closing may move what is left back to the wallet, and is told either way.
+    await runMoneyCommand(deps.db, {
+      name: 'cards.close',
+      tenantId: owner.tenantId,
+      execute: async (money) => {
+        const { card, now } = await change(money.trx)
+        const returned = card.stand_alone ? await returnBalance(money, owner, card, now) : 0n
+        await money.emit({
+          userId: owner.userId,
+          kind: 'card.closed',
+          payload: {
+            card_id: card.id,
+            last4: card.last4,
+            returned_amount: returned > 0n ? fromMinor(returned, card.decimals) : null,
+            currency: card.currency,
+          },
+          at: now,
+        })
+      },
+    })
+  }
   return getCard(deps, owner, id)
 }
 
+/** A stand-alone card's balance back in its wallet; its account cancelled. Answers what moved. */
 async function returnBalance(
-  trx: Transaction<DB>,
+  money: MoneyTransaction,
   owner: Owner,
   card: NonNullable<Awaited<ReturnType<typeof repo.lockCard>>>,
   now: Date,
-): Promise<void> {
+): Promise<bigint> {
+  const { trx } = money
   const balance = await balanceOf(trx, card.ledger_account_id, card.currency_uuid, {
     lock: true,
   })
   if (balance > 0n) {
     const wallet = await walletAccounts(trx, owner.tenantId, card.wallet_id)
     if (!wallet) throw new Error(`wallet ${card.wallet_id} of card ${card.id} has no accounts`)
-    await post(trx, {
-      tenantId: owner.tenantId,
+    await money.post({
       kind: 'card_closed',
       idempotencyKey: `card:${card.id}:closed`,
       postings: transfer(card.ledger_account_id, wallet.user_wallet, card.currency_uuid, balance),
@@ -78,6 +103,7 @@ async function returnBalance(
     })
   }
   await repo.setFiatAccountStatus(trx, card.fiat_account_id, 'CANCELED', now)
+  return balance
 }
 
 /**

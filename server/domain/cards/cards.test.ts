@@ -6,6 +6,7 @@ import {
   randomBytes,
 } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type {
   Card,
@@ -379,6 +380,17 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
     expect(ok<Card>(await call(token, 'GET', `/issuing/cards/${card.id}`)).status).toBe('CLOSED')
   })
 
+  /** The `card.closed` events of a card (the outbox, as committed). */
+  const closedEvents = async (cardId: string) =>
+    (
+      await app.db
+        .selectFrom('events')
+        .select('payload')
+        .where('kind', '=', 'card.closed')
+        .where(sql<string>`payload->>'card_id'`, '=', cardId)
+        .execute()
+    ).map(({ payload }) => payload)
+
   it('closing a stand-alone card returns its balance to the wallet through the ledger and cancels its account', async () => {
     const { token, wallet } = await person()
     const card = await standAlone(token, wallet.uuid)
@@ -410,6 +422,10 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
       .where('idempotency_key', '=', `card:${card.id}:closed`)
       .execute()
     expect(entries).toEqual([{ kind: 'card_closed' }])
+    // Told, with what came back (issue 28: a close moves money, and tells of it).
+    expect(await closedEvents(card.id)).toEqual([
+      { card_id: card.id, last4: card.last4, returned_amount: '50.00', currency: 'EUR' },
+    ])
   })
 
   it('closing an empty stand-alone card, or a card on a shared account, moves no money', async () => {
@@ -426,6 +442,12 @@ describeServer('card issuing: /api/v1/issuing/cards…', () => {
     const detail = ok<CardDetail>(await call(token, 'GET', `/issuing/cards/${card.id}`))
     expect(detail.fiat_account).toMatchObject({ status: 'ACTIVE', balance: '7.00' })
     expect(await available(wallet.uuid, FIAT.EUR)).toBe(0n)
+    // Each close is told; nothing came back from either.
+    for (const closed of [empty, card]) {
+      expect(await closedEvents(closed.id)).toEqual([
+        { card_id: closed.id, last4: closed.last4, returned_amount: null, currency: 'EUR' },
+      ])
+    }
     // The account takes a new card.
     await onAccount(token, account.id)
   })

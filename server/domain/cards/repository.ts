@@ -181,6 +181,7 @@ export function lockCard(trx: Transaction<DB>, owner: Owner, id: string) {
   return trx
     .selectFrom('cards as k')
     .innerJoin('fiat_accounts as f', 'f.id', 'k.fiat_account_id')
+    .innerJoin('currencies as c', 'c.uuid', 'f.currency_uuid')
     .select([
       'k.id',
       'k.tenant_id',
@@ -198,6 +199,8 @@ export function lockCard(trx: Transaction<DB>, owner: Owner, id: string) {
       'k.activation_failed_since',
       'f.ledger_account_id',
       'f.currency_uuid',
+      'c.code as currency',
+      'c.decimals',
     ])
     .where('k.tenant_id', '=', owner.tenantId)
     .where('k.user_id', '=', owner.userId)

@@ -209,6 +209,22 @@ const CASES: Case[] = [
     '−5,00\u00a0€',
   ],
   [
+    'a stand-alone card closed, its balance returned',
+    'card.closed',
+    { card_id: 'k', last4: '3044', returned_amount: '12.40', currency: 'EUR' },
+    'en',
+    'Card ·· 3044 closed',
+    '+€12.40 back in your wallet',
+  ],
+  [
+    'a card on a shared account closed',
+    'card.closed',
+    { card_id: 'k', last4: '3044', returned_amount: null, currency: 'EUR' },
+    'ru',
+    'Карта ·· 3044 закрыта',
+    'Ею больше нельзя платить.',
+  ],
+  [
     'a payment to a person',
     'order.completed',
     order('WITHDRAWAL_FIAT_SEPA', { counterparty_name: 'Anna Schmidt' }),

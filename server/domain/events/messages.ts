@@ -64,6 +64,9 @@ const WORDS = {
     cardPayment: 'Card payment',
     cardSettled: 'Card payment settled',
     cardRefund: 'Refund to your card',
+    cardClosed: (last4: string) => `Card ·· ${last4} closed`,
+    cardReturned: (amount: string) => `${amount} back in your wallet`,
+    cardClosedLine: 'It can no longer pay.',
     feeIssue: 'Card issue fee',
     feeMonthly: 'Card monthly fee',
     feeDeclined: 'Not charged: not enough money on the card. The card still works.',
@@ -131,6 +134,9 @@ const WORDS = {
     cardPayment: 'Оплата картой',
     cardSettled: 'Оплата проведена',
     cardRefund: 'Возврат на карту',
+    cardClosed: (last4: string) => `Карта ·· ${last4} закрыта`,
+    cardReturned: (amount: string) => `${amount} вернулись в кошелёк`,
+    cardClosedLine: 'Ею больше нельзя платить.',
     feeIssue: 'Плата за выпуск карты',
     feeMonthly: 'Ежемесячная плата за карту',
     feeDeclined: 'Не списана: на карте недостаточно денег. Карта работает.',
@@ -269,6 +275,18 @@ export function eventMessage(
       return { title: merchant || words.cardPayment, body: line(card('out'), words.cardSettled) }
     case 'card.transaction.refunded':
       return { title: merchant || words.cardRefund, body: line(card('in'), words.cardRefund) }
+    case 'card.closed': {
+      const returned = formatAmount(
+        language,
+        text(data, 'returned_amount'),
+        text(data, 'currency'),
+        'in',
+      )
+      return {
+        title: words.cardClosed(text(data, 'last4')),
+        body: text(data, 'returned_amount') ? words.cardReturned(returned) : words.cardClosedLine,
+      }
+    }
     case 'card.fee.charged': {
       const title = data.fee_kind === 'ISSUE' ? words.feeIssue : words.feeMonthly
       if (data.paid === false) return { title, body: line(card(), words.feeDeclined) }

@@ -22,6 +22,7 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'card.transaction.refunded':
     case 'card.issued':
     case 'card.fee.charged':
+    case 'card.closed':
       return `/cards/${seg(text(data, 'card_id'))}`
     case 'deposit.detected':
     case 'deposit.confirmed':

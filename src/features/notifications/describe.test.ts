@@ -181,6 +181,24 @@ const CASES: Case[] = [
     },
   ],
   [
+    'a stand-alone card closed, its balance returned',
+    'card.closed',
+    { card_id: 'k', last4: '3044', returned_amount: '12.40', currency: 'EUR' },
+    'en',
+    {
+      title: 'Card ·· 3044 closed',
+      detail: 'What was left is back in your wallet',
+      amount: '+€12.40',
+    },
+  ],
+  [
+    'a card on a shared account closed',
+    'card.closed',
+    { card_id: 'k', last4: '3044', returned_amount: null, currency: 'EUR' },
+    'ru',
+    { title: 'Карта ·· 3044 закрыта', detail: 'Ею больше нельзя платить' },
+  ],
+  [
     'a payment to a person',
     'order.completed',
     order('WITHDRAWAL_FIAT_SEPA', { counterparty_name: 'Anna Schmidt' }),

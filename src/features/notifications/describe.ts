@@ -23,6 +23,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'card.transaction.settled',
       'card.transaction.refunded',
       'card.fee.charged',
+      'card.closed',
     ],
   },
   {
@@ -49,6 +50,7 @@ type AccountKind = Exclude<
   | 'card.transaction.settled'
   | 'card.transaction.refunded'
   | 'card.fee.charged'
+  | 'card.closed'
   | 'deposit.detected'
   | 'deposit.confirmed'
   | 'fiat.credit.received'
@@ -112,6 +114,16 @@ export function describeNotification(
         detail: t('notifications.card.refunded'),
         amount: card('in'),
       }
+    case 'card.closed': {
+      const returned = money(text(data, 'returned_amount'), text(data, 'currency'), 'in')
+      return {
+        title: t('notifications.card.closed', { last4: text(data, 'last4') }),
+        detail: t(
+          returned ? 'notifications.detail.cardReturned' : 'notifications.detail.cardClosed',
+        ),
+        ...(returned ? { amount: returned } : {}),
+      }
+    }
     case 'card.fee.charged': {
       const title = t(
         data.fee_kind === 'ISSUE' ? 'activity.title.feeIssue' : 'activity.title.feeMonthly',
