@@ -1386,7 +1386,8 @@ export const en = {
   'notifications.detail.onTheWay': 'On its way',
   'notifications.detail.arrived': 'Arrived',
   'notifications.detail.feeCharged': 'Taken from the card’s account',
-  'notifications.detail.feeDeclined': 'Not charged: not enough money on the card. The card still works.',
+  'notifications.detail.feeDeclined':
+    'Not charged: not enough money on the card. The card still works.',
   'notifications.order.for': 'For {amount}',
   'notifications.order.sent': 'Sent',
   'notifications.orderFailed.ADDRESS_REJECTED':
