@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
@@ -34,6 +35,7 @@ import {
   startReceiver,
   userIdOf,
 } from './events-test-support.ts'
+import { endpointsFor } from './repository.ts'
 import { deliveryBackoffMs } from './rules.ts'
 
 const raw = (pair: TokenPair, on = headers()) => ({ ...on, authorization: pair.access_token })
@@ -489,6 +491,32 @@ describeServer('events: webhooks', () => {
     } finally {
       await receiver.close()
     }
+  })
+
+  it('an endpoint made earlier in the event’s own millisecond hears it (times compared to the microsecond)', async () => {
+    const pair = await signUp(app, { kyc: false, stepUp: true })
+    const userId = await userIdOf(app, pair)
+    const endpoint = await addEndpoint(app, pair, { url: 'http://127.0.0.1:9/hook' })
+    // 10:00:00.123400 and then 10:00:00.123700: a JavaScript Date holds neither's microseconds.
+    await sql`update webhook_endpoints set created_at = '2026-03-01T10:00:00.1234Z'
+      where id = ${endpoint.id}`.execute(app.db)
+    const eventId = await app.db.transaction().execute((trx) =>
+      emitEvent(trx, {
+        tenantId: DEMO_TENANT_ID,
+        userId,
+        kind: 'security.api_key_created',
+        payload: { api_key_id: userId, name: 'same millisecond', role: 'READ_ONLY' },
+      }),
+    )
+    await sql`update events set created_at = '2026-03-01T10:00:00.1237Z'
+      where id = ${eventId}`.execute(app.db)
+
+    const endpoints = await endpointsFor(app.db, {
+      id: eventId,
+      tenant_id: DEMO_TENANT_ID,
+      user_id: userId,
+    })
+    expect(endpoints.map((row) => row.id)).toContain(endpoint.id)
   })
 
   it('another person’s endpoint and another tenant’s never receive the event; the tenant’s own does', async () => {

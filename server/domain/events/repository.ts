@@ -38,15 +38,25 @@ export async function insertNotification(db: Executor, event: EventRow) {
  */
 export async function endpointsFor(
   db: Executor,
-  event: { tenant_id: string; user_id: string; created_at: Date },
+  event: { id: string; tenant_id: string; user_id: string },
 ) {
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'enabled', 'event_kinds'])
-    .where('tenant_id', '=', event.tenant_id)
-    .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
-    .where('created_at', '<=', event.created_at)
-    .execute()
+  return (
+    db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'enabled', 'event_kinds'])
+      .where('tenant_id', '=', event.tenant_id)
+      .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
+      // Compared in the database, to the microsecond: read back into a JavaScript Date, the
+      // event's time loses its microseconds, and an endpoint made in its millisecond missed it.
+      .where((eb) =>
+        eb(
+          'created_at',
+          '<=',
+          eb.selectFrom('events').select('created_at').where('id', '=', event.id),
+        ),
+      )
+      .execute()
+  )
 }
 
 /**
