@@ -91,6 +91,29 @@ test('Insights shows the month’s spending by category; Activity finds a declin
   expect(texts.every((text) => text.includes(en['activity.status.declined']))).toBe(true)
 })
 
+test('a card payment’s detail gives its receipt, a PDF to keep', async () => {
+  const context = await session.newContext({
+    locale: 'en-US',
+    serviceWorkers: 'block',
+    acceptDownloads: true,
+  })
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await visit(page, '/activity')
+  const payment = page.getByTestId('activity-row').filter({ hasText: 'Café Einstein' }).first()
+  await payment.waitFor({ timeout: 15_000 })
+  await payment.click()
+  await page.getByRole('heading', { name: en['activity.receipt.title'] }).waitFor()
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: en['activity.receipt.download'] }).click(),
+  ])
+  const file = await readFile((await download.path())!)
+  expect(file.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/)
+  expect(await page.getByText(en['activity.receipt.failed']).count()).toBe(0)
+})
+
 test('one tap hides every amount: home shows no digit of money, and stays so after a reload', async () => {
   const context = await session.newContext({
     locale: 'en-US',

@@ -8,8 +8,14 @@ import {
   TEST_BOT_TOKEN,
   withoutSignature,
 } from '../../server/domain/auth/telegram-test-support.ts'
-import { CHAT_THEMES } from '../support/demo-routes.ts'
-import { openTab, pathOf, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { en } from '../../src/i18n/en.ts'
+import { CHAT_THEMES, visit } from '../support/demo-routes.ts'
+import {
+  openTab,
+  pathOf,
+  personalWalletUuid,
+  waitForServiceWorkerControl,
+} from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
@@ -100,6 +106,10 @@ async function openMiniApp(
           }
           if (name === 'web_app_request_content_safe_area') {
             reply('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 })
+          }
+          // Telegram asks the person, who agrees: the file is downloading.
+          if (name === 'web_app_request_file_download') {
+            reply('file_download_requested', { status: 'downloading' })
           }
         },
       })
@@ -343,4 +353,49 @@ test('a light chat on a dark OS keeps light alert backgrounds under its dark tex
   await expect.poll(() => cssVar(page, '--color-text')).toBe('#000000')
   expect(await cssVar(page, '--color-warning-bg')).toBe('#fff6dd')
   expect(await cssVar(page, '--color-danger-bg')).toBe('#fdecee')
+})
+
+test('in the Mini App a statement goes to Telegram’s downloadFile as a link of its own, and hidden amounts stay hidden', async () => {
+  const user = launchUser()
+  await signUpWithTelegram(user, session.server.url)
+  const context = await miniAppContext({ serviceWorkers: 'block' })
+  const page = await openMiniApp(context, user)
+  await page.goto(`${session.server.url}/`)
+  await home(page)
+
+  // A statement of the Personal wallet: Telegram is handed a link it can fetch with no sign-in.
+  const wallet = await personalWalletUuid(page)
+  await visit(page, `/wallets/${wallet}`)
+  await page.getByRole('link', { name: new RegExp(`^${en['wallets.statement']}`) }).click()
+  await page.getByRole('radio', { name: en['statements.formats.pdf'] }).check()
+  await page.getByRole('button', { name: en['statements.create'] }).click()
+  await page
+    .getByRole('heading', { name: en['statements.status.ready'] })
+    .waitFor({ timeout: 30_000 })
+  // Telegram saves or shares the file itself: no second button of ours.
+  expect(await page.getByRole('button', { name: en['statements.share'] }).count()).toBe(0)
+  await page.getByRole('button', { name: en['statements.download'] }).click()
+  const downloadRequest = async () =>
+    (await telegramCalls(page)).find((call) => call.name === 'web_app_request_file_download')
+  await expect.poll(downloadRequest).toBeDefined()
+  const { url, file_name } = (await downloadRequest())!.params as { url: string; file_name: string }
+  expect(file_name).toMatch(/^statement-.+\.pdf$/)
+  const file = await fetch(url)
+  expect(file.status).toBe(200)
+  expect(
+    Buffer.from(await file.arrayBuffer())
+      .subarray(0, 5)
+      .toString('latin1'),
+  ).toBe('%PDF-')
+  expect(await page.getByText(en['statements.handFailed']).count()).toBe(0)
+
+  // One tap hides every amount, and the Mini App remembers it across a reload.
+  await visit(page, '/')
+  await page.getByTestId('total-balance').waitFor()
+  await page.getByRole('button', { name: en['amounts.hide'] }).first().click()
+  await page.getByTestId('total-balance').filter({ hasText: '•••' }).waitFor()
+  await page.reload()
+  await home(page)
+  await page.getByTestId('total-balance').filter({ hasText: '•••' }).waitFor()
+  expect(await page.getByTestId('total-balance').innerText()).not.toMatch(/\d/)
 })
