@@ -116,7 +116,14 @@ export async function renderStatementPdf(
         ROW_GAP * 2
       if (y + height > bottom) {
         doc.addPage()
-        y = drawTableHead(doc, newPage(), words)
+        // A page that opens mid-table names its currency: the amounts alone may not.
+        const top = newPage()
+        doc
+          .font('bold')
+          .fontSize(10)
+          .fillColor(INK.text)
+          .text(label(words.continued, { code: heading }), PAGE.left, top)
+        y = drawTableHead(doc, doc.y + 6, words)
       }
       if (index % 2 === 1) doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(INK.band)
       drawRow(doc, y + ROW_GAP, cells, line.movement.amount > 0n)
