@@ -36,6 +36,7 @@ import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
 import services from './domain/services.ts'
 import statements from './domain/statements/plugin.ts'
+import receiptRoutes, { receiptLinkRoutes } from './domain/statements/receipt-routes.ts'
 import statementRoutes, { statementVerifyRoutes } from './domain/statements/routes.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
@@ -165,6 +166,7 @@ export async function buildApp(
       counterpartyRoutes,
       notificationRoutes,
       statementRoutes,
+      receiptRoutes,
       insightRoutes,
       myProofRoutes,
       ...(options.extraRoutes?.v2 ?? []),
@@ -194,6 +196,8 @@ export async function buildApp(
   await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
   // Whoever holds a statement checks it with neither tenant nor sign-in: rate-limited per address.
   await app.register(statementVerifyRoutes, { prefix: '/api', config })
+  // A receipt's link is fetched by Telegram itself: no tenant, no sign-in, limited per address.
+  await app.register(receiptLinkRoutes, { prefix: '/api', config })
   // Anyone checks a tenant's proof of balances: its roots and key name the tenant in the path.
   await app.register(proofRoutes, { prefix: '/api' })
 

@@ -118,6 +118,7 @@ export const ROUTE_POLICY: RoutePolicies = {
   'POST /api/statements/verify': open('statement-checks', 'statement-misses'),
   'POST /api/statements/verify/file': open('statement-checks', 'statement-misses'),
   'GET /api/statements/files/{token}': open('statement-checks', 'statement-misses'),
+  'GET /api/receipts/{token}': open('statement-checks', 'statement-misses'),
 
   // The account's ways in, its sessions and its proofs: the person, never a key.
   'GET /api/v2/user/passkeys': person(),
@@ -162,6 +163,7 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v2/activity': personOrKey('read'),
   'GET /api/v2/activity/{id}': personOrKey('read'),
   'GET /api/v2/activity/{id}/receipt': personOrKey('read'),
+  'POST /api/v2/activity/{id}/receipt/link': personOrKey('read'),
   // Statements and insights read the history a key may already read (issue 31); the link
   // is for Telegram's downloadFile, a person's.
   'POST /api/v2/statements': personOrKey('write'),

@@ -63,6 +63,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/activity/{id}': 'getActivity',
   // Issue 31: statements, receipts, insights (the checks and the link's download are public)
   'GET /api/v2/activity/{id}/receipt': 'getActivityReceipt',
+  'POST /api/v2/activity/{id}/receipt/link': 'createActivityReceiptLink',
   'POST /api/v2/statements': 'createStatement',
   'GET /api/v2/statements/{id}': 'getStatement',
   'GET /api/v2/statements/{id}/file': 'getStatementFile',
@@ -71,6 +72,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/statements/verify': 'verifyStatementByHash',
   'POST /api/statements/verify/file': 'verifyStatementFile',
   'GET /api/statements/files/{token}': 'getStatementFileByLink',
+  'GET /api/receipts/{token}': 'getActivityReceiptByLink',
   'GET /api/v2/insights/spending': 'getSpendingInsights',
   'GET /api/v2/insights/balance-history': 'getBalanceHistory',
   // Issue 33: the proof of balances (the roots and key are public, outside the two bases)

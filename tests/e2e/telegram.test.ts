@@ -355,7 +355,7 @@ test('a light chat on a dark OS keeps light alert backgrounds under its dark tex
   expect(await cssVar(page, '--color-danger-bg')).toBe('#fdecee')
 })
 
-test('in the Mini App a statement goes to Telegram’s downloadFile as a link of its own, and hidden amounts stay hidden', async () => {
+test('in the Mini App a statement and a receipt go to Telegram’s downloadFile as links of their own, and hidden amounts stay hidden', async () => {
   const user = launchUser()
   await signUpWithTelegram(user, session.server.url)
   const context = await miniAppContext({ serviceWorkers: 'block' })
@@ -388,6 +388,40 @@ test('in the Mini App a statement goes to Telegram’s downloadFile as a link of
       .toString('latin1'),
   ).toBe('%PDF-')
   expect(await page.getByText(en['statements.handFailed']).count()).toBe(0)
+
+  // A receipt goes the same way: a deposit's, from its activity item.
+  await visit(page, `/wallets/${wallet}`)
+  await page.getByRole('combobox', { name: 'Network' }).selectOption('ethereum')
+  await page.getByRole('button', { name: 'Get address' }).click()
+  await page.getByTestId('address').waitFor()
+  const deposit = await fetch(`${session.server.url}/api/sandbox/deposits`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      wallet_uuid: wallet,
+      chain: 'ethereum',
+      currency: 'ETH',
+      amount: '0.5',
+    }),
+  })
+  expect(deposit.status).toBe(202)
+  await visit(page, '/activity')
+  const row = page.getByTestId('activity-row').filter({ hasText: 'ETH deposit' })
+  await row.first().waitFor({ timeout: 30_000 })
+  await row.first().click()
+  await page.getByRole('button', { name: en['activity.receipt.download'] }).click()
+  const receiptRequest = async () =>
+    (await telegramCalls(page)).find(
+      (call) =>
+        call.name === 'web_app_request_file_download' &&
+        (call.params as { url: string }).url.includes('/api/receipts/'),
+    )
+  await expect.poll(receiptRequest).toBeDefined()
+  const receipt = await fetch(((await receiptRequest())!.params as { url: string }).url)
+  expect(receipt.status).toBe(200)
+  expect(receipt.headers.get('content-type')).toBe('application/pdf')
+  expect(await page.getByRole('button', { name: en['activity.receipt.share'] }).count()).toBe(0)
+  expect(await page.getByText(en['activity.receipt.failed']).count()).toBe(0)
 
   // One tap hides every amount, and the Mini App remembers it across a reload.
   await visit(page, '/')

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.ts'
+import { receiptLinkKey } from './receipt-link.ts'
+import { ReceiptService } from './receipts.ts'
 import { STATEMENT_JOB, StatementService } from './service.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Issue 31: statements, asked for, rendered by a job, downloaded and verified. */
     statements: StatementService
+    /** One activity item as a PDF receipt, and its sign-in-free link. */
+    receipts: ReceiptService
   }
 }
 
@@ -19,6 +23,14 @@ export default fp(
     })
     app.jobs.register(STATEMENT_JOB, service.render)
     app.decorate('statements', service)
+    app.decorate(
+      'receipts',
+      new ReceiptService(app.db, {
+        publicUrl: opts.config.events.publicUrl,
+        distDir: opts.config.distDir,
+        linkKey: receiptLinkKey(opts.config.secrets.jwtKey),
+      }),
+    )
   },
   { name: 'statements', dependencies: ['db', 'jobs', 'providers'] },
 )

@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import { oneOf } from '../../../contract/enums.ts'
 import { Problem } from '../../../contract/problem.ts'
 import {
   CreateStatementBody,
-  STATEMENT_LANGUAGES,
   Statement,
   StatementLink,
   StatementVerification,
@@ -17,8 +15,8 @@ import { idempotencyKey } from '../idempotency.ts'
 import { StatementError } from './errors.ts'
 import { normaliseCode } from './rules.ts'
 
-/** The one switch from statement failures to HTTP answers. */
-const toProblem = (error: unknown) => {
+/** The one switch from statement (and receipt) failures to HTTP answers. */
+export const toProblem = (error: unknown) => {
   if (!(error instanceof StatementError)) return undefined
   const failure = error.failure
   switch (failure.kind) {
@@ -58,8 +56,8 @@ const toProblem = (error: unknown) => {
   }
 }
 
-const problems = { 401: Problem, 404: Problem, 409: Problem, 422: Problem, 423: Problem }
-const Params = Type.Object({ id: Type.String({ format: 'uuid' }) })
+export const problems = { 401: Problem, 404: Problem, 409: Problem, 422: Problem, 423: Problem }
+export const Params = Type.Object({ id: Type.String({ format: 'uuid' }) })
 
 /** v2: asking for a statement, following it, downloading it. Protected; the owner's only. */
 export default async function statementRoutes(app: FastifyInstance) {
@@ -163,50 +161,6 @@ export default async function statementRoutes(app: FastifyInstance) {
       reply
         .status(201)
         .send(await translateErrors(service.link(request.auth, request.params.id), toProblem)),
-  )
-
-  api.get(
-    '/activity/:id/receipt',
-    {
-      schema: {
-        tags: ['statements'],
-        summary: 'A receipt of one activity item, as a PDF',
-        description:
-          'What it was, when, its status, every amount, whom it went to and its references, in ' +
-          '`language` (the person’s when not given) with times in `time_zone` (IANA, UTC when ' +
-          'not given). Another person’s item: 404 ACTIVITY_NOT_FOUND.',
-        params: Params,
-        querystring: Type.Object({
-          language: Type.Optional(oneOf(STATEMENT_LANGUAGES)),
-          time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-        }),
-        response: {
-          200: {
-            description: 'The receipt',
-            content: {
-              'application/pdf': {
-                schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
-              },
-            },
-          },
-          ...problems,
-        },
-      },
-    },
-    async (request, reply) => {
-      const receipt = await translateErrors(
-        service.receipt(request.auth, request.params.id, {
-          language: request.query.language,
-          timeZone: request.query.time_zone,
-        }),
-        toProblem,
-      )
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${receipt.fileName}"`)
-        .header('cache-control', 'private, no-store')
-        .send(receipt.bytes)
-    },
   )
 }
 

@@ -12,16 +12,13 @@ import { STATEMENT_LINK_SECONDS } from '../../../contract/statements.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
-import { ActivityError } from '../activity/errors.ts'
-import { ActivityService } from '../activity/service.ts'
 import { canonicalHash } from '../idempotency.ts'
 import type { Owner } from '../owner.ts'
 import { StatementError } from './errors.ts'
-import { renderReceipt } from './receipt.ts'
 import { renderStatementCsv, renderStatementJson } from './render-data.ts'
 import { renderStatementPdf } from './render-pdf.ts'
 import * as repo from './repository.ts'
-import { checkPeriod, initialsOf, isTimeZone, statementCode, statementFileName } from './rules.ts'
+import { checkPeriod, initialsOf, statementCode, statementFileName } from './rules.ts'
 import {
   holderLines,
   type StatementDocument,
@@ -247,46 +244,6 @@ export class StatementService {
       to: row.period_to.toISOString(),
       sha256: row.sha256,
     }
-  }
-
-  /**
-   * One activity item as a receipt PDF, in the person's language (or the one
-   * asked for) and zone.
-   * @throws StatementError ACTIVITY_NOT_FOUND (also another person's), INVALID_PERIOD for an unknown zone
-   */
-  async receipt(
-    owner: Owner,
-    id: string,
-    options: { language?: StatementLanguage; timeZone?: string },
-  ): Promise<{ bytes: Buffer; fileName: string }> {
-    const timeZone = options.timeZone ?? 'UTC'
-    if (!isTimeZone(timeZone)) {
-      throw new StatementError({
-        kind: 'INVALID_PERIOD',
-        field: '/querystring/time_zone',
-        message: 'must be an IANA time zone, such as Europe/Berlin',
-      })
-    }
-    const item = await new ActivityService(this.db).detail(owner, id).catch((error: unknown) => {
-      if (error instanceof ActivityError && error.failure.kind === 'ACTIVITY_NOT_FOUND') {
-        throw new StatementError({ kind: 'ACTIVITY_NOT_FOUND' })
-      }
-      throw error
-    })
-    const [holder, tenant] = await Promise.all([
-      repo.holderOf(this.db, owner.userId),
-      repo.tenantOf(this.db, owner.tenantId),
-    ])
-    const bytes = await renderReceipt(item, {
-      language: options.language ?? holder?.language ?? 'en',
-      timeZone,
-      tenant: {
-        name: tenant.name,
-        color: tenant.primary_color,
-        logo: await tenantLogo(this.settings.distDir, tenant.logo_url),
-      },
-    })
-    return { bytes, fileName: `receipt-${item.created_at.slice(0, 10)}-${item.id}.pdf` }
   }
 
   /**

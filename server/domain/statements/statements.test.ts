@@ -359,6 +359,49 @@ describeServer(
           'ACTIVITY_NOT_FOUND',
         )
       })
+
+      it('a receipt’s link downloads it with no sign-in, for its owner’s item only, until it expires', async () => {
+        const { token } = await spender()
+        const feed = ok<ActivityPage>(await get(token, '/activity?type=card_purchase'))
+        const item = feed.data[0]!
+        const asked = await app.inject({
+          method: 'POST',
+          url: `/api/v2/activity/${item.id}/receipt/link?language=ru&time_zone=Europe/Berlin`,
+          headers: { ...headers(), ...bearer(token) },
+        })
+        const link = ok<StatementLink>(asked, 201)
+        expect(link.url).toMatch(
+          /\/api\/receipts\/[\w-]+\.[\w-]+\?language=ru&time_zone=Europe%2FBerlin$/,
+        )
+        const { pathname, search } = new URL(link.url)
+        const path = pathname + search
+        // No tenant, no token: what Telegram's downloadFile sends.
+        const file = await app.inject({ method: 'GET', url: path, remoteAddress: '203.0.113.31' })
+        expect(file.statusCode, file.body).toBe(200)
+        expect(file.headers['content-type']).toBe('application/pdf')
+        expect(file.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+        expect(file.headers['content-disposition']).toContain(`receipt-`)
+
+        const altered = path.replace(/\.(.)/, (_, first: string) => `.${first === 'A' ? 'B' : 'A'}`)
+        expectProblem(
+          await app.inject({ method: 'GET', url: altered, remoteAddress: '203.0.113.31' }),
+          404,
+          'ACTIVITY_NOT_FOUND',
+        )
+        const later = new Date(Date.parse(link.expires_at) + 1000)
+        expect(await app.receipts.byLink(pathname.split('/').at(-1)!, {}, later)).toBeUndefined()
+
+        const stranger = await person()
+        expectProblem(
+          await app.inject({
+            method: 'POST',
+            url: `/api/v2/activity/${item.id}/receipt/link`,
+            headers: { ...headers(), ...bearer(stranger.token) },
+          }),
+          404,
+          'ACTIVITY_NOT_FOUND',
+        )
+      })
     })
 
     describe('verifying (public)', () => {

@@ -19,7 +19,8 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
 import './activity.css'
-import { receiptFile } from './receipt.ts'
+import { useMiniApp } from '../../telegram/mini-app.tsx'
+import { receiptFile, receiptLink } from './receipt.ts'
 import {
   activityTitle,
   avatarOf,
@@ -385,16 +386,24 @@ function Technical(props: { detail: ActivityDetail }) {
 function Receipt(props: { id: string }) {
   const { t, language } = useI18n()
   const server = useNeedsServer()
+  const miniApp = useMiniApp()
   const [busy, setBusy] = useState<'save' | 'share' | undefined>()
   const [failed, setFailed] = useState(false)
   const hand = async (how: 'save' | 'share') => {
     setBusy(how)
     setFailed(false)
     try {
-      const file = await receiptFile(props.id, {
+      const options = {
         language,
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-      })
+      }
+      // Telegram fetches the file itself (and offers to save or share it): a link with no sign-in.
+      if (miniApp?.downloadFile) {
+        const link = await receiptLink(props.id, options)
+        await miniApp.downloadFile(link.url, `receipt-${props.id}.pdf`)
+        return
+      }
+      const file = await receiptFile(props.id, options)
       if (how === 'share' && canShareFile(file)) await shareFile(file, t('activity.receipt.title'))
       else saveFile(file)
     } catch (error) {
@@ -417,7 +426,7 @@ function Receipt(props: { id: string }) {
         >
           {t('activity.receipt.download')}
         </Button>
-        {canShareFile() && (
+        {!miniApp?.downloadFile && canShareFile() && (
           <Button
             variant="secondary"
             busy={busy === 'share'}
