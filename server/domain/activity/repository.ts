@@ -196,6 +196,7 @@ const selectItem = <O>(query: SelectQueryBuilder<Feed, 'a' | 'c' | 'r', O>) =>
     'a.address',
     'a.reference',
     'a.tx_hash',
+    'a.note',
     'a.confirmations',
     'a.required_confirmations',
     'a.fee_kind',

@@ -185,6 +185,7 @@ export function toItem(row: Row): ActivityItem {
     address: row.address,
     reference: row.reference,
     tx_hash: row.tx_hash,
+    note: row.note,
     confirmations: row.confirmations,
     required_confirmations: row.required_confirmations,
     fee_kind: row.fee_kind,

@@ -41,6 +41,16 @@ export function eventPath(kind: EventKind, data: Data): string {
       return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
+    // Each person's own item of the transfer: their words, their wallet.
+    case 'transfer.sent':
+    case 'transfer.received':
+    case 'transfer.claimed':
+    case 'transfer.returned':
+    case 'payment_request.paid':
+      return `/activity/${seg(text(data, 'activity_id'))}`
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return `/schedules/${seg(text(data, 'schedule_id'))}`
   }
 }
 
@@ -165,6 +175,78 @@ export function eventMessage(
       return { title: ru ? 'Добавлен ключ доступа' : 'Passkey added', body: text(data, 'name') }
     case 'security.passkey_removed':
       return { title: ru ? 'Удалён ключ доступа' : 'Passkey removed', body: text(data, 'name') }
+    case 'transfer.sent':
+      return {
+        title:
+          data.status === 'AWAITING_CLAIM'
+            ? ru
+              ? `${money(data)} ждут ${text(data, 'to_name')}`
+              : `${money(data)} waiting for ${text(data, 'to_name')}`
+            : ru
+              ? `Вы отправили ${money(data)}: ${text(data, 'to_name')}`
+              : `You sent ${text(data, 'to_name')} ${money(data)}`,
+        body: noteOr(data, ru ? 'Без комментария' : 'No note'),
+      }
+    case 'transfer.received':
+      return {
+        title: ru
+          ? `${text(data, 'from_name')} отправил(а) вам ${money(data)}`
+          : `${text(data, 'from_name')} sent you ${money(data)}`,
+        body: noteOr(data, ru ? 'Уже на вашем счёте' : 'It’s in your wallet'),
+      }
+    case 'transfer.claimed':
+      return {
+        title: ru
+          ? `${text(data, 'to_name')} получил(а) ${money(data)}`
+          : `${text(data, 'to_name')} got your ${money(data)}`,
+        body: noteOr(data, ru ? 'Перевод зачислен' : 'The transfer arrived'),
+      }
+    case 'transfer.returned':
+      return {
+        title: ru ? `${money(data)} вернулись к вам` : `${money(data)} came back to you`,
+        body: ru
+          ? `${text(data, 'to_name')} не получил(а) перевод за 7 дней`
+          : `${text(data, 'to_name')} didn’t claim it within 7 days`,
+      }
+    case 'payment_request.paid':
+      return {
+        title: ru
+          ? `${text(data, 'payer_name')} оплатил(а) ваш запрос: ${money(data)}`
+          : `${text(data, 'payer_name')} paid your request: ${money(data)}`,
+        body: noteOr(data, ru ? 'Деньги на вашем счёте' : 'The money is in your wallet'),
+      }
+    case 'schedule.run_failed':
+      return {
+        title: ru ? 'Регулярный платёж не прошёл' : 'A scheduled payment failed',
+        body: scheduleReason(data, ru),
+      }
+    case 'schedule.run_skipped':
+      return {
+        title: ru ? 'Регулярный платёж пропущен' : 'A scheduled payment was skipped',
+        body: scheduleReason(data, ru),
+      }
+  }
+}
+
+/** "Dinner" (the payer's note), or `fallback` when there is none. */
+const noteOr = (data: Data, fallback: string) => text(data, 'note') || fallback
+
+/** Why a scheduled run moved nothing, and that the schedule goes on. */
+function scheduleReason(data: Data, ru: boolean): string {
+  const amount = money(data)
+  switch (data.reason) {
+    case 'INSUFFICIENT_FUNDS':
+      return ru
+        ? `Не хватило средств на ${amount}. Следующий платёж — по расписанию.`
+        : `Not enough money for ${amount}. The next one runs as planned.`
+    case 'PRICE_MOVED':
+      return ru
+        ? `Курс ушёл дальше допустимого для ${amount}. Следующий обмен — по расписанию.`
+        : `The price moved past your limit for ${amount}. The next one runs as planned.`
+    default:
+      return ru
+        ? `${amount}: ${text(data, 'reason')}. Следующий платёж — по расписанию.`
+        : `${amount}: ${text(data, 'reason')}. The next one runs as planned.`
   }
 }
 

@@ -28,6 +28,20 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
     kinds: ['deposit.detected', 'deposit.confirmed', 'order.completed', 'order.failed'],
   },
   {
+    label: 'notifications.group.people',
+    kinds: [
+      'transfer.received',
+      'transfer.sent',
+      'transfer.claimed',
+      'transfer.returned',
+      'payment_request.paid',
+    ],
+  },
+  {
+    label: 'notifications.group.schedules',
+    kinds: ['schedule.run_failed', 'schedule.run_skipped'],
+  },
+  {
     label: 'notifications.group.account',
     kinds: ['kyc.status_changed'],
   },
@@ -51,8 +65,15 @@ export function describeNotification(
     amount && currency ? formatMoney(language, { amount, currency }, sign ? { sign } : {}) : ''
   const title = t(`notifications.kind.${item.kind}`, {
     merchant: text(data, 'merchant_name'),
-    name: text(data, 'name'),
+    // A key, a passkey, or the other person of a transfer.
+    name:
+      text(data, 'name') ||
+      text(data, 'to_name') ||
+      text(data, 'from_name') ||
+      text(data, 'payer_name'),
   })
+  const sent = money(text(data, 'amount'), text(data, 'currency'), 'out')
+  const got = money(text(data, 'amount'), text(data, 'currency'), 'in')
   const device = text(data, 'device')
   switch (item.kind) {
     // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
@@ -164,6 +185,43 @@ export function describeNotification(
           ? t('notifications.detail.pushDevice', { device })
           : t('notifications.detail.unknownDevice'),
       }
+    // The payer's note is the line under a payment between people, as in the feed.
+    case 'transfer.sent':
+      return {
+        title,
+        detail:
+          data.status === 'AWAITING_CLAIM'
+            ? t('notifications.detail.awaitingClaim')
+            : text(data, 'note'),
+        amount: sent,
+      }
+    case 'transfer.claimed':
+      return { title, detail: text(data, 'note'), amount: sent }
+    case 'transfer.received':
+    case 'payment_request.paid':
+      return { title, detail: text(data, 'note'), amount: got }
+    case 'transfer.returned':
+      return {
+        title,
+        detail: t('notifications.detail.notClaimed', { name: text(data, 'to_name') }),
+        amount: got,
+      }
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped': {
+      const reason = text(data, 'reason')
+      return {
+        title,
+        detail:
+          reason === 'INSUFFICIENT_FUNDS'
+            ? t('notifications.detail.runShort', {
+                amount: money(text(data, 'amount'), text(data, 'currency')),
+              })
+            : reason === 'PRICE_MOVED'
+              ? t('notifications.detail.runPriceMoved')
+              : t('notifications.detail.runRefused', { reason }),
+        failed: item.kind === 'schedule.run_failed',
+      }
+    }
   }
 }
 
