@@ -5,15 +5,14 @@ import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/
 import type { MessagingProvider } from '../../providers/messaging/messaging.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
 import { DISPATCH_JOB } from '../outbox.ts'
+import { eventMessage, openButtonText } from './messages.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
 import {
   deliveryBackoffMs,
   endpointWants,
-  eventMessage,
   eventPath,
   MAX_DELIVERY_ATTEMPTS,
-  openButtonText,
   securityEmail,
 } from './rules.ts'
 import type { Resolve } from './ssrf.ts'

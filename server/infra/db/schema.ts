@@ -43,6 +43,7 @@ import type { RecordType, TransactionStatus, WalletType } from '../../../contrac
 import type { EventTables } from './events-schema.ts'
 import type { PayPeopleTables } from './pay-people-schema.ts'
 import type { ProofTables } from './proofs-schema.ts'
+import type { StatementTables } from './statements-schema.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -737,6 +738,8 @@ export interface ActivitiesTable {
   failure_code: Optional<string>
   timeline: ColumnType<StoredActivityEvent[], string | undefined, string>
   search: ColumnType<string, string | undefined, string>
+  /** Migration 0032: amount_minor in whole units, kept by a trigger (the search's `min`/`max`). */
+  amount_value: ColumnType<string, never, never>
   created_at: Date
   updated_at: Date
 }
@@ -837,8 +840,8 @@ export interface DemoSeedsTable {
   seeded_at: CreatedAt
 }
 
-/** Migration 0022's tables (issue 20) live in events-schema.ts. */
-export interface DB extends EventTables, ProofTables, PayPeopleTables {
+/** Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31) in statements-schema.ts, 0035's (issue 32) in pay-people-schema.ts. */
+export interface DB extends EventTables, ProofTables, StatementTables, PayPeopleTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable
