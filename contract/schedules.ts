@@ -80,7 +80,10 @@ export const CreateScheduleBody = Type.Union([
     },
     strict,
   ),
-  Type.Object({ kind: Type.Literal('withdrawal'), template: WithdrawalTemplate, ...Timing }, strict),
+  Type.Object(
+    { kind: Type.Literal('withdrawal'), template: WithdrawalTemplate, ...Timing },
+    strict,
+  ),
 ])
 export type CreateScheduleBody = Static<typeof CreateScheduleBody>
 

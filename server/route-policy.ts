@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { raisesCardLimits } from './domain/cards/limits-step-up.ts'
+import type { KeyAction } from './domain/developer/rules.ts'
 import { firstPaymentToRequester } from './domain/payment-requests/second-look.ts'
 import { movesMoneyOutLater } from './domain/schedules/second-look.ts'
 import { firstPaymentToNewPayee } from './domain/transfers/second-look.ts'
-import type { KeyAction } from './domain/developer/rules.ts'
 
 /**
  * # One policy per route

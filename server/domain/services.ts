@@ -7,6 +7,7 @@ import { CardCrypto } from './cards/card-crypto.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
 import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
 import { KycService, SANDBOX_REVIEW_JOB } from './kyc/service.ts'
+import { CONTACT_JOINED_JOB } from './newcomers.ts'
 import { ORDER_JOB } from './orders/order-job.ts'
 import {
   pruneStaleQuotes,
@@ -17,7 +18,6 @@ import {
 } from './orders/quotes.ts'
 import { OrderService } from './orders/service.ts'
 import { OtpService } from './otp/service.ts'
-import { CONTACT_JOINED_JOB } from './newcomers.ts'
 import { PaymentRequestService } from './payment-requests/service.ts'
 import { runSchedule, SCHEDULE_RUN_JOB } from './schedules/run-schedule.ts'
 import { ScheduleService } from './schedules/service.ts'

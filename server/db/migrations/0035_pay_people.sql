@@ -2,26 +2,8 @@
 -- transfers to a contact who is not a customer yet, payment requests, and
 -- schedules that repeat a transfer, an exchange or a withdrawal.
 
--- The note a person types on a payment shows wherever the item does and `q`
--- finds it. Issue 27 adds the same column (its migration 0029); whichever of
--- the two runs first adds it, the other finds it there.
-alter table activities add column if not exists note text check (length(note) <= 140);
-
-create or replace function activities_search_text() returns trigger language plpgsql as $$
-begin
-  new.search := lower(concat_ws(' ',
-    new.merchant_name, new.merchant_city, new.counterparty_name,
-    (select code from currencies where uuid = new.currency_uuid),
-    (select code from currencies where uuid = new.received_currency_uuid),
-    new.card_last4, new.reference, new.address, new.tx_hash, new.note));
-  return new;
-end
-$$;
-drop trigger if exists activities_search on activities;
-create trigger activities_search
-  before insert or update of merchant_name, merchant_city, counterparty_name, currency_uuid,
-    received_currency_uuid, card_last4, reference, address, tx_hash, note
-  on activities for each row execute function activities_search_text();
+-- The note a person types on a payment is issue 27's `activities.note` (0029):
+-- it shows wherever the item does and `q` finds it.
 
 -- A transfer between people is an item of its own source.
 alter table activities drop constraint activities_source_type_check;

@@ -25,7 +25,11 @@ export function findRequest(db: Executor, tenantId: string, id: string) {
 }
 
 /** The requester's own, newest first. */
-export function findOwnRequests(db: Executor, owner: Owner, page: { limit: number; offset: number }) {
+export function findOwnRequests(
+  db: Executor,
+  owner: Owner,
+  page: { limit: number; offset: number },
+) {
   return db
     .selectFrom('payment_requests')
     .selectAll()

@@ -25,7 +25,11 @@ const toProblem = (error: unknown) => {
     case 'PAYMENT_REQUEST_NOT_FOUND':
       return new ProblemError(404, failure.kind, 'No such payment request: ask for a new link.')
     case 'REQUEST_ALREADY_PAID':
-      return new ProblemError(409, failure.kind, 'Someone paid this request already; nothing moved.')
+      return new ProblemError(
+        409,
+        failure.kind,
+        'Someone paid this request already; nothing moved.',
+      )
     case 'REQUEST_NOT_PAYABLE':
       return new ProblemError(
         409,

@@ -6,7 +6,4 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
  * (route-policy.ts): a request link is how a thief would ask to be paid.
  */
 export const firstPaymentToRequester = (request: FastifyRequest, app: FastifyInstance) =>
-  app.services.paymentRequests.needsSecondLook(
-    request.auth,
-    (request.params as { id: string }).id,
-  )
+  app.services.paymentRequests.needsSecondLook(request.auth, (request.params as { id: string }).id)

@@ -193,7 +193,11 @@ export class PaymentRequestService {
     return {
       ...(await this.#view(row)),
       ...links,
-      qr_svg: await QRCode.toString(links.url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+      qr_svg: await QRCode.toString(links.url, {
+        type: 'svg',
+        margin: 1,
+        errorCorrectionLevel: 'M',
+      }),
       wallet_uuid: row.wallet_id,
       paid_at: row.paid_at?.toISOString() ?? null,
     }

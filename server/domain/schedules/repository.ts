@@ -1,8 +1,12 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely'
-import type {
-  ScheduleRunsTable,
-  SchedulesTable,
-} from '../../infra/db/pay-people-schema.ts'
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely'
+import type { ScheduleRunsTable, SchedulesTable } from '../../infra/db/pay-people-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 

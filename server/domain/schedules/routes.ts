@@ -19,7 +19,11 @@ const toProblem = (error: unknown) => {
   const walletProblem = translateWalletError(error)
   if (walletProblem) return walletProblem
   if (error instanceof RatesUnavailableError) {
-    return new ProblemError(502, 'RATES_UNAVAILABLE', 'Exchange rates are unavailable: try again soon.')
+    return new ProblemError(
+      502,
+      'RATES_UNAVAILABLE',
+      'Exchange rates are unavailable: try again soon.',
+    )
   }
   if (!(error instanceof ScheduleError)) return undefined
   const failure = error.failure
@@ -127,7 +131,7 @@ export default async function scheduleRoutes(app: FastifyInstance) {
         tags,
         summary: 'Stop a schedule for good',
         params: IdParams,
-        response: { 204: Type.Null(), ...problems },
+        response: { 204: { type: 'null' }, ...problems },
       },
     },
     async (request, reply) => {

@@ -28,7 +28,10 @@ export interface Recurrence {
   timeZone: string
 }
 
-export type RuleFault = { field: '/body/rrule' | '/body/time_zone' | '/body/ends_at'; message: string }
+export type RuleFault = {
+  field: '/body/rrule' | '/body/time_zone' | '/body/ends_at'
+  message: string
+}
 
 /** "RRULE:FREQ=…" and "FREQ=…" alike. */
 const ruleText = (rrule: string) => rrule.trim().replace(/^RRULE:/i, '')
@@ -83,7 +86,9 @@ function floating(wall: Temporal.PlainDateTime): Date {
 }
 
 const wallOf = (instant: Date, zone: string) =>
-  Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(zone).toPlainDateTime()
+  Temporal.Instant.fromEpochMilliseconds(instant.getTime())
+    .toZonedDateTimeISO(zone)
+    .toPlainDateTime()
 
 /** A floating date's wall-clock time in `zone`, as an instant (see the top: the DST days). */
 function instantOf(wall: Date, zone: string): Date {
@@ -137,7 +142,11 @@ export function firstOccurrence(recurrence: Recurrence, from: Date): Date | unde
  * when several fell while no server ran, only the latest of those that are
  * due (a week's outage buys once, not seven times); undefined when none is left.
  */
-export function nextRunAfter(recurrence: Recurrence, occurrence: Date, now: Date): Date | undefined {
+export function nextRunAfter(
+  recurrence: Recurrence,
+  occurrence: Date,
+  now: Date,
+): Date | undefined {
   let due: Date | undefined
   for (const at of occurrencesAfter(recurrence, occurrence)) {
     if (at > now) return due ?? at
@@ -171,10 +180,7 @@ export const recurrenceOf = (row: {
 })
 
 /** The quote a run of an exchange or withdrawal template asks for (run-schedule.ts too). */
-export function quoteQueryOf(row: {
-  kind: ScheduleKind
-  template: unknown
-}): QuoteQuery {
+export function quoteQueryOf(row: { kind: ScheduleKind; template: unknown }): QuoteQuery {
   const template = row.template as Record<string, string>
   return row.kind === 'exchange'
     ? {
@@ -192,4 +198,3 @@ export function quoteQueryOf(row: {
         destination_id: template.destination_id!,
       }
 }
-

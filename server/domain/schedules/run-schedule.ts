@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type { ScheduleRunStatus } from '../../../contract/schedules.ts'
-import type { TransferTemplate } from '../../../contract/schedules.ts'
+import type { ScheduleRunStatus, TransferTemplate } from '../../../contract/schedules.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import { ProblemError } from '../../infra/problem.ts'
@@ -48,13 +47,18 @@ type Outcome = {
  *    moves on to its next occurrence, whose job is enqueued with it; a run that
  *    moved nothing tells the person why (`schedule.run_failed` / `_skipped`).
  */
-export async function runSchedule(deps: RunDeps, job: Job, context: JobContext): Promise<JobResult> {
+export async function runSchedule(
+  deps: RunDeps,
+  job: Job,
+  context: JobContext,
+): Promise<JobResult> {
   const scheduleId = String(job.payload.schedule_id)
   const occurrence = new Date(String(job.payload.occurrence_at))
   const begun = await deps.db.transaction().execute(async (trx) => {
     const schedule = await repo.lockSchedule(trx, scheduleId)
     if (!schedule) return undefined
-    const due = schedule.status === 'ACTIVE' && schedule.next_run_at?.getTime() === occurrence.getTime()
+    const due =
+      schedule.status === 'ACTIVE' && schedule.next_run_at?.getTime() === occurrence.getTime()
     const existing = await trx
       .selectFrom('schedule_runs')
       .selectAll()
@@ -165,13 +169,17 @@ async function pay(
     }
     // A refusal is the run's outcome; anything else (the database, a rates outage) is retried.
     if (error instanceof DomainError) return { status: 'FAILED', reason: error.failure.kind }
-    if (error instanceof ProblemError && error.status < 500) return { status: 'FAILED', reason: error.code }
+    if (error instanceof ProblemError && error.status < 500)
+      return { status: 'FAILED', reason: error.code }
     throw error
   }
 }
 
 /** What one run would have moved, as the events tell it. */
-async function moneyOf(db: Kysely<DB> | Parameters<typeof repo.lockSchedule>[0], schedule: repo.ScheduleRow) {
+async function moneyOf(
+  db: Kysely<DB> | Parameters<typeof repo.lockSchedule>[0],
+  schedule: repo.ScheduleRow,
+) {
   const template = schedule.template as Record<string, string>
   const currencyUuid = template.currency_uuid ?? template.from_uuid!
   const currency = await people.findCurrency(db, currencyUuid)

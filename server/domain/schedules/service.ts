@@ -12,10 +12,10 @@ import { enqueue } from '../../infra/jobs.ts'
 import { QuoteError } from '../orders/errors.ts'
 import type { QuoteService } from '../orders/quotes.ts'
 import type { Owner } from '../owner.ts'
+import { TransferError } from '../transfers/errors.ts'
 import * as people from '../transfers/repository.ts'
 import { addresseeOf } from '../transfers/rules.ts'
 import { amountOf } from '../transfers/send-transfer.ts'
-import { TransferError } from '../transfers/errors.ts'
 import { walletNotFound } from '../wallets/errors.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { ScheduleError, scheduleInvalid } from './errors.ts'
@@ -116,12 +116,21 @@ export class ScheduleService {
     const now = this.clock()
     const row = await this.db.transaction().execute(async (trx) => {
       const locked = await repo.lockSchedule(trx, id)
-      if (!locked || locked.user_id !== owner.userId || locked.tenant_id !== owner.tenantId || locked.status === 'DELETED') {
+      if (
+        !locked ||
+        locked.user_id !== owner.userId ||
+        locked.tenant_id !== owner.tenantId ||
+        locked.status === 'DELETED'
+      ) {
         throw new ScheduleError({ kind: 'SCHEDULE_NOT_FOUND' })
       }
       let current = locked
       if (body.paused === true && current.status === 'ACTIVE') {
-        current = await repo.updateSchedule(trx, id, { status: 'PAUSED', next_run_at: null, updated_at: now })
+        current = await repo.updateSchedule(trx, id, {
+          status: 'PAUSED',
+          next_run_at: null,
+          updated_at: now,
+        })
       } else if (body.paused === false && current.status === 'PAUSED') {
         const next = firstOccurrence(recurrenceOf(current), now)
         current = await repo.updateSchedule(trx, id, {
@@ -163,7 +172,11 @@ export class ScheduleService {
     const row = await repo.findSchedule(this.db, owner, id)
     if (!row) throw new ScheduleError({ kind: 'SCHEDULE_NOT_FOUND' })
     await this.db.transaction().execute((trx) =>
-      repo.updateSchedule(trx, id, { status: 'DELETED', next_run_at: null, updated_at: this.clock() }),
+      repo.updateSchedule(trx, id, {
+        status: 'DELETED',
+        next_run_at: null,
+        updated_at: this.clock(),
+      }),
     )
   }
 
@@ -195,7 +208,8 @@ export class ScheduleService {
       const { template } = body
       if (!(await findWallet(this.db, owner, template.wallet_uuid))) throw walletNotFound()
       const currency = await people.findCurrency(this.db, template.currency_uuid)
-      if (!currency) throw scheduleInvalid(field('currency_uuid'), 'is no currency of the catalogue')
+      if (!currency)
+        throw scheduleInvalid(field('currency_uuid'), 'is no currency of the catalogue')
       try {
         amountOf(template.amount, currency.decimals)
       } catch (error) {
@@ -211,18 +225,26 @@ export class ScheduleService {
       return null
     }
     try {
-      const quote = await this.quotes.create(owner, quoteQueryOf({ kind: body.kind, template: body.template }))
+      const quote = await this.quotes.create(
+        owner,
+        quoteQueryOf({ kind: body.kind, template: body.template }),
+      )
       return body.kind === 'exchange' ? quote.rate : null
     } catch (error) {
       if (!(error instanceof QuoteError)) throw error
       const failure = error.failure
-      if (!('field' in failure)) throw scheduleInvalid(field('destination_id'), 'is no destination of this wallet')
+      if (!('field' in failure))
+        throw scheduleInvalid(field('destination_id'), 'is no destination of this wallet')
       throw scheduleInvalid(field(failure.field), failure.reason ?? failure.message)
     }
   }
 
   async #views(rows: repo.ScheduleRow[]): Promise<Schedule[]> {
-    const runs = await repo.recentRuns(this.db, rows.map((row) => row.id), RECENT_RUNS)
+    const runs = await repo.recentRuns(
+      this.db,
+      rows.map((row) => row.id),
+      RECENT_RUNS,
+    )
     return rows.map((row) => {
       const next =
         row.status === 'ACTIVE' && row.next_run_at
@@ -255,4 +277,3 @@ export class ScheduleService {
     })
   }
 }
-

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { fromMinor } from '../../../contract/money.ts'
 import type { ContactChannel } from '../../../contract/transfers.ts'
@@ -120,40 +119,60 @@ export async function claimForNewcomer(
  * waiting: it goes back at its deadline.
  */
 async function claim(deps: ClaimDeps, transferId: string, person: repo.PersonRow, now: Date) {
-  const tenantId = (await deps.db
-    .selectFrom('transfers')
-    .select('tenant_id')
-    .where('id', '=', transferId)
-    .executeTakeFirstOrThrow()).tenant_id
+  const tenantId = (
+    await deps.db
+      .selectFrom('transfers')
+      .select('tenant_id')
+      .where('id', '=', transferId)
+      .executeTakeFirstOrThrow()
+  ).tenant_id
   const walletId = await repo.receivingWallet(deps.db, tenantId, person.id)
   if (!walletId) return
   const recipientAccounts = await requireAccounts(deps.db, tenantId, walletId)
   const recipientName = displayName(person)
   await settle(deps, tenantId, 'transfers.claim', async (money) => {
     const row = await repo.lockTransfer(money.trx, tenantId, transferId)
-    if (!row || !(await repo.settleClaimable(money.trx, transferId, {
-      status: 'COMPLETE',
-      recipient_id: person.id,
-      recipient_wallet_id: walletId,
-      at: now,
-    }))) {
+    if (
+      !row ||
+      !(await repo.settleClaimable(money.trx, transferId, {
+        status: 'COMPLETE',
+        recipient_id: person.id,
+        recipient_wallet_id: walletId,
+        at: now,
+      }))
+    ) {
       throw new AlreadySettled()
     }
     const currency = (await repo.findCurrency(money.trx, row.currency_uuid))!
     const amountMinor = BigInt(row.amount_minor)
-    const sender = await requireAccounts(deps.db, tenantId, row.sender_wallet_id)
+    const sender = await requireAccounts(money.trx, tenantId, row.sender_wallet_id)
     await money.post({
       kind: 'transfer',
       idempotencyKey: `transfer:${row.id}:claim`,
       postings: transferLegs(
         'claim',
-        { senderWallet: sender.user_wallet, senderHeld: sender.held, recipientWallet: recipientAccounts.user_wallet },
+        {
+          senderWallet: sender.user_wallet,
+          senderHeld: sender.held,
+          recipientWallet: recipientAccounts.user_wallet,
+        },
         currency.uuid,
         amountMinor,
       ),
     })
-    const told = { tenantId, transferId: row.id, currencyUuid: currency.uuid, amountMinor, note: row.note, at: now }
-    const sentItem = await activity.transferSettled(money.trx, { ...told, outcome: 'claimed', recipientName })
+    const told = {
+      tenantId,
+      transferId: row.id,
+      currencyUuid: currency.uuid,
+      amountMinor,
+      note: row.note,
+      at: now,
+    }
+    const sentItem = await activity.transferSettled(money.trx, {
+      ...told,
+      outcome: 'claimed',
+      recipientName,
+    })
     await repo.settleSenderRecord(money.trx, row, 'complete', now)
     const receivedItem = await delivered(
       money,
@@ -169,12 +188,22 @@ async function claim(deps: ClaimDeps, transferId: string, person: repo.PersonRow
     await money.emit({
       userId: row.sender_id,
       kind: 'transfer.claimed',
-      payload: { ...said, activity_id: sentItem, wallet_id: row.sender_wallet_id, to_name: recipientName },
+      payload: {
+        ...said,
+        activity_id: sentItem,
+        wallet_id: row.sender_wallet_id,
+        to_name: recipientName,
+      },
     })
     await money.emit({
       userId: person.id,
       kind: 'transfer.received',
-      payload: { ...said, activity_id: receivedItem, wallet_id: walletId, from_name: row.sender_name },
+      payload: {
+        ...said,
+        activity_id: receivedItem,
+        wallet_id: walletId,
+        from_name: row.sender_name,
+      },
     })
   })
 }
@@ -192,12 +221,15 @@ export async function returnUnclaimed(
   const tenantId = job.tenantId!
   await settle(deps, tenantId, 'transfers.return', async (money) => {
     const row = await repo.lockTransfer(money.trx, tenantId, transferId)
-    if (!row || !(await repo.settleClaimable(money.trx, transferId, { status: 'RETURNED', at: context.now }))) {
+    if (
+      !row ||
+      !(await repo.settleClaimable(money.trx, transferId, { status: 'RETURNED', at: context.now }))
+    ) {
       throw new AlreadySettled()
     }
     const currency = (await repo.findCurrency(money.trx, row.currency_uuid))!
     const amountMinor = BigInt(row.amount_minor)
-    const sender = await requireAccounts(deps.db, tenantId, row.sender_wallet_id)
+    const sender = await requireAccounts(money.trx, tenantId, row.sender_wallet_id)
     await money.post({
       kind: 'transfer',
       idempotencyKey: `transfer:${row.id}:return`,

@@ -24,7 +24,14 @@ export function inviteMessage(input: {
 }): { subject?: string; body: string } {
   const ru = input.language === 'ru'
   const by = day(input.expiresAt, input.language)
-  const contact = input.channel === 'email' ? (ru ? 'этот e-mail' : 'this e-mail address') : ru ? 'этот номер' : 'this phone number'
+  const contact =
+    input.channel === 'email'
+      ? ru
+        ? 'этот e-mail'
+        : 'this e-mail address'
+      : ru
+        ? 'этот номер'
+        : 'this phone number'
   const lead = ru
     ? `${input.senderName} отправил(а) вам ${input.amount} в Finplatform${input.note ? ` — «${input.note}»` : ''}.`
     : `${input.senderName} sent you ${input.amount} on Finplatform${input.note ? ` — “${input.note}”` : ''}.`
@@ -36,7 +43,9 @@ export function inviteMessage(input: {
     ? 'Если перевод никто не получит, он вернётся отправителю.'
     : 'If nobody claims it, it goes back to the sender.'
   return {
-    subject: ru ? `${input.senderName}: ${input.amount} для вас` : `${input.senderName} sent you ${input.amount}`,
+    subject: ru
+      ? `${input.senderName}: ${input.amount} для вас`
+      : `${input.senderName} sent you ${input.amount}`,
     body: [lead, '', how, '', after].join('\n'),
   }
 }

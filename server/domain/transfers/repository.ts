@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import type { ContactChannel } from '../../../contract/transfers.ts'
-import type { DB } from '../../infra/db/schema.ts'
 import type { TransfersTable } from '../../infra/db/pay-people-schema.ts'
+import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 import type { Addressee } from './rules.ts'
 
@@ -162,7 +162,9 @@ export function findTransfer(db: Executor, owner: Owner, id: string) {
     .selectAll()
     .where('tenant_id', '=', owner.tenantId)
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('sender_id', '=', owner.userId), eb('recipient_id', '=', owner.userId)]))
+    .where((eb) =>
+      eb.or([eb('sender_id', '=', owner.userId), eb('recipient_id', '=', owner.userId)]),
+    )
     .executeTakeFirst()
 }
 

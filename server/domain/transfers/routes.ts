@@ -17,7 +17,11 @@ import { TransferError } from './errors.ts'
 export const LOOKUPS_PER_MINUTE = 20
 export const LOOKUPS_PER_IP_PER_MINUTE = 60
 
-const unprocessable = (code: 'VALIDATION_FAILED' | 'INSUFFICIENT_FUNDS', field: string, message: string) =>
+const unprocessable = (
+  code: 'VALIDATION_FAILED' | 'INSUFFICIENT_FUNDS',
+  field: string,
+  message: string,
+) =>
   new ProblemError(422, code, `${field} ${message}`, {
     title: 'Unprocessable Content',
     errors: [{ field, message }],
@@ -45,7 +49,11 @@ export const translateTransferError = (error: unknown) => {
     case 'TRANSFER_INVALID':
       return unprocessable('VALIDATION_FAILED', failure.field, failure.message)
     case 'CURRENCY_NOT_FOUND':
-      return unprocessable('VALIDATION_FAILED', '/body/currency_uuid', 'is no currency of the catalogue')
+      return unprocessable(
+        'VALIDATION_FAILED',
+        '/body/currency_uuid',
+        'is no currency of the catalogue',
+      )
     case 'INSUFFICIENT_FUNDS':
       return unprocessable(
         'INSUFFICIENT_FUNDS',

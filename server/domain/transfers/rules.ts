@@ -28,11 +28,16 @@ export function addresseeOf(to: TransferTarget): Addressee | TargetFault {
       ? { kind: 'contact', channel: 'phone', value: digits }
       : { field: '/body/to/phone', message: 'is not a valid phone number' }
   }
-  return { kind: 'contact', channel: 'telegram_username', value: normaliseUsername(to.telegram_username) }
+  return {
+    kind: 'contact',
+    channel: 'telegram_username',
+    value: normaliseUsername(to.telegram_username),
+  }
 }
 
 /** Telegram usernames are case-insensitive; "@" is how people write them, not part of them. */
-export const normaliseUsername = (username: string) => username.trim().replace(/^@/, '').toLowerCase()
+export const normaliseUsername = (username: string) =>
+  username.trim().replace(/^@/, '').toLowerCase()
 
 /** The contact as the sender sees it on their own item: their words, written back readably. */
 export function contactLabel(channel: ContactChannel, value: string): string {

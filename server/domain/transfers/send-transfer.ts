@@ -85,7 +85,12 @@ export async function sendTransfer(
     const { answer, replayed } = await runMoneyCommand(db, {
       name: 'transfers.send',
       tenantId: owner.tenantId,
-      claim: { scope: 'transfer', ownerId: owner.userId, key: input.requestId, hash: hashOf(input, options.request) },
+      claim: {
+        scope: 'transfer',
+        ownerId: owner.userId,
+        key: input.requestId,
+        hash: hashOf(input, options.request),
+      },
       prepare: () => plan(db, owner, input, options.request, now),
       execute: write,
     })
@@ -138,7 +143,10 @@ async function plan(
     },
   )
   if (route === 'NOT_FOUND') throw new TransferError({ kind: 'RECIPIENT_NOT_FOUND' })
-  const senderFacts = await repo.findPerson(db, owner.tenantId, { kind: 'user', userId: owner.userId })
+  const senderFacts = await repo.findPerson(db, owner.tenantId, {
+    kind: 'user',
+    userId: owner.userId,
+  })
   const accounts = await requireAccounts(db, owner.tenantId, wallet.id)
   const base = {
     owner,
@@ -169,7 +177,11 @@ async function plan(
   const contact = addressee as Extract<Addressee, { kind: 'contact' }>
   return {
     ...base,
-    recipient: { kind: 'claimable', addressee: contact, label: contactLabel(contact.channel, contact.value) },
+    recipient: {
+      kind: 'claimable',
+      addressee: contact,
+      label: contactLabel(contact.channel, contact.value),
+    },
   }
 }
 
@@ -187,12 +199,20 @@ export function amountOf(amount: string, decimals: number): bigint {
     })
   }
   if (minor <= 0n) {
-    throw new TransferError({ kind: 'TRANSFER_INVALID', field: '/body/amount', message: 'must be above zero' })
+    throw new TransferError({
+      kind: 'TRANSFER_INVALID',
+      field: '/body/amount',
+      message: 'must be above zero',
+    })
   }
   return minor
 }
 
-export async function requireAccounts(db: Kysely<DB>, tenantId: string, walletId: string) {
+export async function requireAccounts(
+  db: Kysely<DB> | Transaction<DB>,
+  tenantId: string,
+  walletId: string,
+) {
   const accounts = await walletAccounts(db, tenantId, walletId)
   if (!accounts) throw new Error(`wallet ${walletId} has no ledger accounts`)
   return accounts
@@ -255,7 +275,14 @@ async function write(money: MoneyTransaction, plan: Plan): Promise<Transfer> {
     })
   }
 
-  const told = { tenantId: owner.tenantId, transferId: id, currencyUuid: currency.uuid, amountMinor, note: plan.note, at: now }
+  const told = {
+    tenantId: owner.tenantId,
+    transferId: id,
+    currencyUuid: currency.uuid,
+    amountMinor,
+    note: plan.note,
+    at: now,
+  }
   const sentItem = await activity.transferSent(trx, {
     ...told,
     id: uuidv7(),
@@ -307,11 +334,20 @@ async function write(money: MoneyTransaction, plan: Plan): Promise<Transfer> {
       await money.emit({
         userId: direct.userId,
         kind: 'transfer.received',
-        payload: { ...said, activity_id: receivedItem, wallet_id: direct.walletId, from_name: plan.sender.name },
+        payload: {
+          ...said,
+          activity_id: receivedItem,
+          wallet_id: direct.walletId,
+          from_name: plan.sender.name,
+        },
       })
     }
   } else {
-    await enqueue(trx, { kind: CLAIM_DELIVERY_JOB, tenantId: owner.tenantId, payload: { transfer_id: id } })
+    await enqueue(trx, {
+      kind: CLAIM_DELIVERY_JOB,
+      tenantId: owner.tenantId,
+      payload: { transfer_id: id },
+    })
     await enqueue(trx, {
       kind: CLAIM_RETURN_JOB,
       tenantId: owner.tenantId,
@@ -328,7 +364,10 @@ async function write(money: MoneyTransaction, plan: Plan): Promise<Transfer> {
  */
 export async function delivered(
   money: MoneyTransaction,
-  row: Pick<repo.TransferRow, 'id' | 'tenant_id' | 'recipient_id' | 'recipient_wallet_id' | 'sender_name'>,
+  row: Pick<
+    repo.TransferRow,
+    'id' | 'tenant_id' | 'recipient_id' | 'recipient_wallet_id' | 'sender_name'
+  >,
   told: activity.PersonTransfer,
 ): Promise<string> {
   const item = await activity.transferReceived(money.trx, {

@@ -12,12 +12,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
 import type { RatesProvider } from '../../providers/rates/rates.ts'
 import type { Owner } from '../owner.ts'
-import {
-  type ClaimDeps,
-  claimForNewcomer,
-  deliverClaimable,
-  returnUnclaimed,
-} from './claims.ts'
+import { type ClaimDeps, claimForNewcomer, deliverClaimable, returnUnclaimed } from './claims.ts'
 import { TransferError } from './errors.ts'
 import * as repo from './repository.ts'
 import { type Addressee, addresseeOf, displayName, initialOf, needsSecondLook } from './rules.ts'
@@ -46,7 +41,11 @@ export class TransferService {
     this.#claims = { db, ...claims }
   }
 
-  send(owner: Owner, body: CreateTransferBody, options: { request?: RequestPayment; now?: Date } = {}) {
+  send(
+    owner: Owner,
+    body: CreateTransferBody,
+    options: { request?: RequestPayment; now?: Date } = {},
+  ) {
     return sendTransfer(
       this.db,
       owner,

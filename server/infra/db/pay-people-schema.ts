@@ -42,7 +42,11 @@ export interface PaymentRequestsTable {
   amount_minor: Minor
   note: Optional<string>
   /** EXPIRED is never stored: an OPEN request past expires_at reads so. */
-  status: ColumnType<Exclude<PaymentRequestStatus, 'EXPIRED'>, 'OPEN' | undefined, Exclude<PaymentRequestStatus, 'EXPIRED'>>
+  status: ColumnType<
+    Exclude<PaymentRequestStatus, 'EXPIRED'>,
+    'OPEN' | undefined,
+    Exclude<PaymentRequestStatus, 'EXPIRED'>
+  >
   expires_at: Optional<Date>
   payer_id: Optional<string>
   transfer_id: Optional<string>

@@ -72,7 +72,6 @@ type PeopleKind =
   | 'schedule.run_failed'
   | 'schedule.run_skipped'
 
-
 /** A kind as the preferences name it ("Card refunds"). */
 export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
 
@@ -227,8 +226,7 @@ function describePeople(
   t: Translate,
   amount: (sign?: MoneySign) => string,
 ): { title: string; detail: string; amount?: string; failed?: boolean } {
-  const name =
-    text(data, 'to_name') || text(data, 'from_name') || text(data, 'payer_name')
+  const name = text(data, 'to_name') || text(data, 'from_name') || text(data, 'payer_name')
   const title = t(`notifications.kind.${kind}`, { name })
   switch (kind) {
     case 'transfer.sent':
@@ -241,7 +239,11 @@ function describePeople(
         amount: amount('out'),
       }
     case 'transfer.claimed':
-      return { title, detail: text(data, 'note'), amount: amount('out') }
+      return {
+        title,
+        detail: text(data, 'note') || t('activity.event.CLAIMED'),
+        amount: amount('out'),
+      }
     case 'transfer.received':
     case 'payment_request.paid':
       return { title, detail: text(data, 'note'), amount: amount('in') }
@@ -262,7 +264,7 @@ function describePeople(
             : reason === 'PRICE_MOVED'
               ? t('notifications.detail.runPriceMoved')
               : t('notifications.detail.runRefused', { reason }),
-        failed: kind === 'schedule.run_failed',
+        ...(kind === 'schedule.run_failed' ? { failed: true } : {}),
       }
     }
   }
