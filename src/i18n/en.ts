@@ -265,6 +265,12 @@ export const en = {
   'nav.label': 'Account',
   'nav.profile': 'Profile',
   'profile.appearance': 'Appearance',
+  'profile.findingYou': 'Finding you',
+  'profile.findingYouLabel': 'Let people find me by e-mail, phone or Telegram username',
+  'profile.findingYouOn':
+    'People who type your e-mail, phone or username see your first name and initial, and their payments reach you at once.',
+  'profile.findingYouOff':
+    'Nobody can tell you have an account here. A payment to your e-mail or phone waits a moment before it reaches you.',
   'profile.theme.label': 'Theme',
   'profile.theme.system': 'System',
   'profile.theme.light': 'Light',

@@ -260,6 +260,12 @@ export const ru: Messages = {
   'nav.label': 'Аккаунт',
   'nav.profile': 'Профиль',
   'profile.appearance': 'Оформление',
+  'profile.findingYou': 'Как вас найти',
+  'profile.findingYouLabel': 'Разрешить находить меня по e-mail, телефону или имени в Telegram',
+  'profile.findingYouOn':
+    'Тот, кто введёт ваш e-mail, телефон или имя, увидит ваше имя и первую букву фамилии, и переводы придут к вам сразу.',
+  'profile.findingYouOff':
+    'Никто не узнает, что у вас здесь есть аккаунт. Перевод на ваш e-mail или телефон дойдёт до вас чуть позже.',
   'profile.theme.label': 'Тема',
   'profile.theme.system': 'Системная',
   'profile.theme.light': 'Светлая',

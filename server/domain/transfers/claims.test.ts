@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { ActivityPage } from '../../../contract/activity.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { createTestApp, describeServer, signUp, uniqueEmail } from '../../test-support.ts'
+import { createTestApp, describeServer, headers, signUp, uniqueEmail } from '../../test-support.ts'
+import { launchUser, signedInitData, TEST_BOT_TOKEN } from '../auth/telegram-test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { balances, CUR, fund } from '../orders/order-fixtures.ts'
 import { as, euros, eventsOf, person } from './transfer-test-support.ts'
@@ -17,7 +18,10 @@ const DAY = 24 * 60 * 60 * 1000
 describeServer('claimable transfers', () => {
   let app: FastifyInstance
   beforeAll(async () => {
-    app = await createTestApp({ RATES_SANDBOX_LATENCY_MS: '0' })
+    app = await createTestApp({
+      RATES_SANDBOX_LATENCY_MS: '0',
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+    })
   })
   afterAll(() => app?.close())
 
@@ -129,5 +133,49 @@ describeServer('claimable transfers', () => {
     }>()
     expect(await euros(app, { walletId: wallets.data[0]!.uuid })).toBe('0.00')
     await expectLedgerInvariants(app)
+  })
+
+  it('a Telegram sign-up claims what waited for its username, and may be found from then on', async () => {
+    const mia = await person(app, 'Mia', 'Telegram', { stepUp: true })
+    await fund(app.db, mia.walletId, CUR.EUR, '10')
+    const username = `Ada_${crypto.randomUUID().slice(0, 8)}`
+    const sent = await as(app, mia, 'POST', '/transfers', {
+      to: { telegram_username: `@${username}` },
+      wallet_uuid: mia.walletId,
+      currency_uuid: CUR.EUR,
+      amount: '3',
+      request_id: crypto.randomUUID(),
+    })
+    expect(sent.json<Transfer>()).toMatchObject({
+      status: 'AWAITING_CLAIM',
+      contact: `@${username.toLowerCase()}`,
+    })
+    await drain()
+    const lookup = () =>
+      as(app, mia, 'GET', `/people/lookup?telegram_username=${username.toUpperCase()}`)
+    expect((await lookup()).json()).toEqual({ found: false, display_name: null, initial: null })
+
+    const joined = await app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/sign-up/telegram',
+      headers: headers({ 'x-app-env': 'telegram' }),
+      payload: {
+        init_data: signedInitData({
+          user: launchUser({ first_name: 'Ada', last_name: 'Byron', username }),
+        }),
+        terms_accepted: true,
+      },
+    })
+    expect(joined.statusCode, joined.body).toBe(201)
+    await drain()
+
+    const token = joined.json<{ access_token: string }>().access_token
+    const wallets = (await as(app, { token }, 'GET', '/wallets')).json<{
+      data: { uuid: string }[]
+    }>()
+    expect(await euros(app, { walletId: wallets.data[0]!.uuid })).toBe('3.00')
+    expect((await lookup()).json()).toEqual({ found: true, display_name: 'Ada B.', initial: 'A' })
+    const profile = (await as(app, { token }, 'GET', '/user/user-data')).json()
+    expect(profile).toMatchObject({ people_discoverable: true })
   })
 })
