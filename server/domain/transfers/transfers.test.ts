@@ -4,9 +4,11 @@ import type { ActivityPage } from '../../../contract/activity.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { PersonLookup, RecentPeople, Transfer } from '../../../contract/transfers.ts'
 import {
+  bearer,
   createTestApp,
   describeServer,
   expectProblem,
+  headers,
   stepUp,
   uniqueEmail,
 } from '../../test-support.ts'
@@ -213,6 +215,25 @@ describeServer('transfers between people', () => {
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200))
     expect(statuses[20]).toBe(429)
+  })
+
+  it('look-ups are counted per client address too, whoever is signed in', async () => {
+    const people = await Promise.all(
+      ['Ann', 'Ben', 'Cat', 'Dan'].map((first) => named(first, 'Ip')),
+    )
+    const from = '10.32.0.7'
+    const look = (who: Person) =>
+      app.inject({
+        method: 'GET',
+        url: `/api/v2/people/lookup?email=${encodeURIComponent(uniqueEmail())}`,
+        headers: headers(bearer(who.token)),
+        remoteAddress: from,
+      })
+    // Twenty each for three people: the address's sixty.
+    for (const who of people.slice(0, 3)) {
+      for (let i = 0; i < 20; i++) expect((await look(who)).statusCode).toBe(200)
+    }
+    expectProblem(await look(people[3]!), 429, 'RATE_LIMITED')
   })
 
   it('the second look: a first payment to someone new above the threshold, not the next one', async () => {
