@@ -1669,6 +1669,8 @@ export const en = {
   'activity.event.REVERSED': 'Released: nothing was charged',
   'activity.event.REFUNDED': 'Refunded',
   'activity.event.CHARGED': 'Charged',
+  'activity.transfer.notClaimed':
+    'Nobody signed up with this contact within 7 days: the money is back in your wallet.',
   'activity.event.RETURNED': 'Back in your wallet',
   'activity.event.RECEIVED': 'Arrived in your wallet',
   'activity.event.SENT': 'Sent: it’s in their wallet',

@@ -1661,6 +1661,8 @@ export const ru: Messages = {
   'activity.event.REVERSED': 'Блокировка снята: ничего не списано',
   'activity.event.REFUNDED': 'Возвращено',
   'activity.event.CHARGED': 'Списано',
+  'activity.transfer.notClaimed':
+    'За 7 дней никто не зарегистрировался с этим контактом: деньги вернулись в кошелёк.',
   'activity.event.RETURNED': 'Вернулось в кошелёк',
   'activity.event.RECEIVED': 'Поступило в кошелёк',
   'activity.event.SENT': 'Отправлено: деньги у получателя',
