@@ -37,12 +37,16 @@ export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number]
 export const ACTIVITY_DIRECTIONS = ['in', 'out', 'own'] as const
 export type ActivityDirection = (typeof ACTIVITY_DIRECTIONS)[number]
 
-/** What an item was made from: its order, its card transaction, its wallet record or its card. */
+/**
+ * What an item was made from: its order, its card transaction, its wallet
+ * record, its card, or a transfer between people (issue 32).
+ */
 export const ACTIVITY_SOURCE_TYPES = [
   'order',
   'card_transaction',
   'wallet_transaction',
   'card',
+  'transfer',
 ] as const
 export type ActivitySourceType = (typeof ACTIVITY_SOURCE_TYPES)[number]
 
@@ -50,7 +54,8 @@ export type ActivitySourceType = (typeof ACTIVITY_SOURCE_TYPES)[number]
  * Steps of an item's timeline. Orders use their own codes (ORDER_EVENT_CODES);
  * the rest: a deposit DETECTED then CONFIRMED; a card payment AUTHORIZED (or
  * DECLINED), then CLEARED or REVERSED, then any REFUNDED; a fee CHARGED (or
- * DECLINED); a closed card's balance RETURNED.
+ * DECLINED); a closed card's balance RETURNED; a transfer to a person SENT,
+ * or AWAITING_CLAIM then CLAIMED or RETURNED (received: DELIVERED_TO_WALLET).
  */
 export const ACTIVITY_EVENT_CODES = [
   ...ORDER_EVENT_CODES,
@@ -63,6 +68,9 @@ export const ACTIVITY_EVENT_CODES = [
   'REFUNDED',
   'CHARGED',
   'RETURNED',
+  'SENT',
+  'AWAITING_CLAIM',
+  'CLAIMED',
 ] as const
 export type ActivityEventCode = (typeof ACTIVITY_EVENT_CODES)[number]
 

@@ -28,6 +28,13 @@ export const EVENT_KINDS = [
   'security.push_subscription_added',
   'security.passkey_added',
   'security.passkey_removed',
+  'transfer.sent',
+  'transfer.received',
+  'transfer.claimed',
+  'transfer.returned',
+  'payment_request.paid',
+  'schedule.run_failed',
+  'schedule.run_skipped',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 

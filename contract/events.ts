@@ -60,6 +60,29 @@ const OrderOutcome = {
   ),
 }
 
+/** A transfer between people as its events tell it (v1): each person's own side. */
+const PersonTransfer = {
+  transfer_id: Uuid,
+  /** The person's own feed item of it (the screen the event opens). */
+  activity_id: Uuid,
+  wallet_id: Uuid,
+  amount: Amount,
+  currency: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+}
+
+/** A schedule's run that moved nothing (v1). */
+const ScheduleRunOutcome = {
+  schedule_id: Uuid,
+  run_id: Uuid,
+  kind: oneOf(['transfer', 'exchange', 'withdrawal'] as const),
+  /** INSUFFICIENT_FUNDS, PRICE_MOVED, or the refusal's problem code. */
+  reason: Type.String(),
+  occurrence_at: Time,
+  amount: Amount,
+  currency: Type.String(),
+}
+
 /** Every kind's payload schema and its current version. */
 export const EVENT_PAYLOADS = {
   'card.authorization.approved': { version: 1, schema: Type.Object(CardPayment) },
@@ -206,6 +229,40 @@ export const EVENT_PAYLOADS = {
     version: 1,
     schema: Type.Object({ passkey_id: Uuid, name: Type.String() }),
   },
+  'transfer.sent': {
+    version: 1,
+    schema: Type.Object({
+      ...PersonTransfer,
+      /** The recipient's display name, or the contact a claimable transfer waits for. */
+      to_name: Type.String(),
+      status: oneOf(['COMPLETE', 'AWAITING_CLAIM'] as const),
+    }),
+  },
+  'transfer.received': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, from_name: Type.String() }),
+  },
+  /** To the sender: the contact signed up and the money reached them. */
+  'transfer.claimed': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, to_name: Type.String() }),
+  },
+  /** To the sender: nobody claimed it in time; the money is back. */
+  'transfer.returned': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, to_name: Type.String() }),
+  },
+  /** To the requester: their request was paid (its transfer told nobody else twice). */
+  'payment_request.paid': {
+    version: 1,
+    schema: Type.Object({
+      ...PersonTransfer,
+      payment_request_id: Uuid,
+      payer_name: Type.String(),
+    }),
+  },
+  'schedule.run_failed': { version: 1, schema: Type.Object(ScheduleRunOutcome) },
+  'schedule.run_skipped': { version: 1, schema: Type.Object(ScheduleRunOutcome) },
 } as const satisfies Record<EventKind, { version: number; schema: TSchema }>
 
 export type EventPayload<K extends EventKind> = Static<(typeof EVENT_PAYLOADS)[K]['schema']>

@@ -29,11 +29,13 @@ import orderRoutes from './domain/orders/routes.ts'
 import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import paymentRequestRoutes from './domain/payment-requests/routes.ts'
 import proofs from './domain/proofs/plugin.ts'
 import proofRoutes, { myProofRoutes } from './domain/proofs/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import scheduleRoutes from './domain/schedules/routes.ts'
 import services from './domain/services.ts'
 import statements from './domain/statements/plugin.ts'
 import statementRoutes, { statementVerifyRoutes } from './domain/statements/routes.ts'
@@ -41,6 +43,7 @@ import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
 import tenantSeed from './domain/tenants/seed.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
+import transferRoutes from './domain/transfers/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
@@ -167,6 +170,9 @@ export async function buildApp(
       statementRoutes,
       insightRoutes,
       myProofRoutes,
+      transferRoutes,
+      paymentRequestRoutes,
+      scheduleRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {

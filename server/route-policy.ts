@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { raisesCardLimits } from './domain/cards/limits-step-up.ts'
 import type { KeyAction } from './domain/developer/rules.ts'
+import { firstPaymentToRequester } from './domain/payment-requests/second-look.ts'
+import { movesMoneyOutLater } from './domain/schedules/second-look.ts'
+import { firstPaymentToNewPayee } from './domain/transfers/second-look.ts'
 
 /**
  * # One policy per route
@@ -42,6 +45,10 @@ export type LimitName =
   | 'card-secrets'
   /** Identity verification SDK sessions per person. */
   | 'kyc-sessions'
+  /** Looking people up by contact, per person: the tenant's customers are not a list to walk. */
+  | 'people-lookup'
+  /** Looking people up by contact, per client address, whoever is signed in. */
+  | 'people-lookup-ip'
   /** Statement checks and link downloads per client address. */
   | 'statement-checks'
   /** Statement checks and links that match nothing, per client address (a match is given back). */
@@ -247,6 +254,29 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v1/orders': personOrKey('read'),
   'GET /api/v1/orders/{id}': personOrKey('read'),
   'POST /api/v1/orders/{id}/cancel': personOrKey('money'),
+
+  // Paying people (issue 32). Money out — issue 30's lockdown refuses these three:
+  // POST /transfers, POST /payment-requests/{id}/pay, and the schedules that pay out
+  // (their runs too). The second look: a first payment to someone new above the
+  // tenant's threshold; setting up or resuming a schedule that pays out.
+  'POST /api/v2/transfers': personOrKey('payout', { stepUp: firstPaymentToNewPayee }),
+  'GET /api/v2/transfers/{id}': personOrKey('read'),
+  // Finding people is the person's own act, never a key's: a key must not walk the customers.
+  'GET /api/v2/people/lookup': person({ limits: ['people-lookup', 'people-lookup-ip'] }),
+  'GET /api/v2/people/recent': personOrKey('read'),
+  'POST /api/v2/payment-requests': personOrKey('write'),
+  'GET /api/v2/payment-requests': personOrKey('read'),
+  // Anyone with the link sees who asks, how much and for what: what a payer needs, no more.
+  'GET /api/v2/payment-requests/{id}': open(),
+  'POST /api/v2/payment-requests/{id}/pay': personOrKey('payout', {
+    stepUp: firstPaymentToRequester,
+  }),
+  'DELETE /api/v2/payment-requests/{id}': personOrKey('write'),
+  'POST /api/v2/schedules': person({ stepUp: movesMoneyOutLater }),
+  'GET /api/v2/schedules': personOrKey('read'),
+  'GET /api/v2/schedules/{id}': personOrKey('read'),
+  'PATCH /api/v2/schedules/{id}': person({ stepUp: movesMoneyOutLater }),
+  'DELETE /api/v2/schedules/{id}': person(),
 
   // A person verifies themselves.
   'GET /api/v1/kyc/status': person(),

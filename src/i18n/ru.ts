@@ -174,6 +174,16 @@ export const ru: Messages = {
     'Вы присоединились после последнего доказательства. Следующее ежедневное включит и вас.',
   'error.API_KEY_ALLOW_LIST_REQUIRED':
     'Этот API-ключ может выводить деньги только с разрешённых адресов. Сначала задайте список IP.',
+  'error.CANNOT_PAY_YOURSELF':
+    'Это вы. Чтобы перевести деньги между своими кошельками, воспользуйтесь обменом.',
+  'error.RECIPIENT_NOT_FOUND':
+    'Не удаётся найти этого человека. Отправьте по e-mail, телефону или имени в Telegram.',
+  'error.TRANSFER_NOT_FOUND': 'Этого перевода больше нет.',
+  'error.PAYMENT_REQUEST_NOT_FOUND': 'Такого запроса на оплату нет. Попросите новую ссылку.',
+  'error.REQUEST_ALREADY_PAID': 'Этот запрос уже оплатили. С вас ничего не списано.',
+  'error.REQUEST_NOT_PAYABLE': 'Этот запрос больше нельзя оплатить: его отменили или срок истёк.',
+  'error.SCHEDULE_INVALID': 'Так настроить расписание нельзя. Проверьте отмеченные поля.',
+  'error.SCHEDULE_NOT_FOUND': 'Этого расписания больше нет.',
   'error.NOTIFICATION_KIND_NOT_MUTABLE':
     'Оповещения безопасности приходят всегда: их нельзя отключить.',
   'error.PUSH_ENDPOINT_REFUSED':
@@ -250,6 +260,12 @@ export const ru: Messages = {
   'nav.label': 'Аккаунт',
   'nav.profile': 'Профиль',
   'profile.appearance': 'Оформление',
+  'profile.findingYou': 'Как вас найти',
+  'profile.findingYouLabel': 'Разрешить находить меня по e‑mail, телефону или имени в Telegram',
+  'profile.findingYouOn':
+    'Тот, кто введёт ваш e‑mail, телефон или имя, увидит ваше имя и первую букву фамилии, и переводы придут к вам сразу.',
+  'profile.findingYouOff':
+    'Никто не узнает, что у вас здесь есть аккаунт. Перевод на ваш e‑mail или телефон дойдёт до вас чуть позже.',
   'profile.theme.label': 'Тема',
   'profile.theme.system': 'Системная',
   'profile.theme.light': 'Светлая',
@@ -1371,6 +1387,13 @@ export const ru: Messages = {
   'notifications.kind.security.push_subscription_added': 'Уведомления включены на устройстве',
   'notifications.kind.security.passkey_added': 'Добавлен ключ доступа: {name}',
   'notifications.kind.security.passkey_removed': 'Удалён ключ доступа: {name}',
+  'notifications.kind.transfer.sent': 'Вы отправили деньги: {name}',
+  'notifications.kind.transfer.received': '{name}: перевод вам',
+  'notifications.kind.transfer.claimed': '{name} получил(а) ваш перевод',
+  'notifications.kind.transfer.returned': 'Перевод вернулся к вам',
+  'notifications.kind.payment_request.paid': '{name} оплатил(а) ваш запрос',
+  'notifications.kind.schedule.run_failed': 'Регулярный платёж не прошёл',
+  'notifications.kind.schedule.run_skipped': 'Регулярный обмен пропущен',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1402,9 +1425,18 @@ export const ru: Messages = {
   'notifications.detail.pushDevice': 'На устройстве {device}',
   'notifications.detail.unknownDevice': 'На неизвестном устройстве',
   'notifications.detail.notYou': 'Это были не вы? Завершите все другие сеансы.',
+  'notifications.detail.awaitingClaim': 'Ждёт, пока получатель зарегистрируется',
+  'notifications.detail.notClaimed': '{name} не получил(а) перевод за 7 дней',
+  'notifications.detail.runShort':
+    'Не хватило средств на {amount}. Следующий платёж — по расписанию.',
+  'notifications.detail.runPriceMoved':
+    'Курс ушёл дальше вашего предела. Следующий обмен — по расписанию.',
+  'notifications.detail.runRefused': 'Платёж отклонён ({reason}). Следующий — по расписанию.',
   'notifications.group.payments': 'Оплаты картой',
   'notifications.group.money': 'Пополнения и заявки',
   'notifications.group.account': 'Ваш аккаунт',
+  'notifications.group.people': 'Переводы людям и от людей',
+  'notifications.group.schedules': 'Регулярные платежи',
   'push.title': 'Уведомления на этом устройстве',
   'push.lead':
     'Оплаты картой, пополнения и предупреждения о безопасности — даже когда приложение закрыто.',
@@ -1450,6 +1482,13 @@ export const ru: Messages = {
   'push.kind.security.push_subscription_added': 'Уведомления на новом устройстве',
   'push.kind.security.passkey_added': 'Новые ключи доступа',
   'push.kind.security.passkey_removed': 'Удалённые ключи доступа',
+  'push.kind.transfer.sent': 'Ваши переводы',
+  'push.kind.transfer.received': 'Переводы вам',
+  'push.kind.transfer.claimed': 'Полученные переводы',
+  'push.kind.transfer.returned': 'Вернувшиеся переводы',
+  'push.kind.payment_request.paid': 'Оплаченные запросы',
+  'push.kind.schedule.run_failed': 'Непрошедшие регулярные платежи',
+  'push.kind.schedule.run_skipped': 'Пропущенные регулярные обмены',
   'push.alwaysOn': 'Оповещения безопасности — всегда',
   'push.alwaysOnLead':
     'Входы с нового устройства, новые карты, смена почты, телефона, ключей доступа, API-ключей, вебхуков и устройств для уведомлений — об этом мы сообщаем всегда: здесь, в Telegram и по почте.',
@@ -1630,8 +1669,13 @@ export const ru: Messages = {
   'activity.event.REVERSED': 'Блокировка снята: ничего не списано',
   'activity.event.REFUNDED': 'Возвращено',
   'activity.event.CHARGED': 'Списано',
+  'activity.transfer.notClaimed':
+    'За 7 дней никто не зарегистрировался с этим контактом: деньги вернулись в кошелёк.',
   'activity.event.RETURNED': 'Вернулось в кошелёк',
   'activity.event.RECEIVED': 'Поступило в кошелёк',
+  'activity.event.SENT': 'Отправлено: деньги у получателя',
+  'activity.event.AWAITING_CLAIM': 'Ждёт, пока получатель зарегистрируется (7 дней)',
+  'activity.event.CLAIMED': 'Получатель зарегистрировался и получил деньги',
   'activity.type.exchange': 'Обмен',
   'activity.type.send': 'Отправка',
   'activity.type.receive': 'Получение',
@@ -1649,6 +1693,7 @@ export const ru: Messages = {
   'activity.source.card_transaction': 'Операция по карте',
   'activity.source.wallet_transaction': 'Запись кошелька',
   'activity.source.card': 'Карта',
+  'activity.source.transfer': 'Перевод',
   'activity.loading': 'Загружаем операции…',
   'activity.loadingMore': 'Загружаем ещё…',
   'activity.more': 'Показать ещё',

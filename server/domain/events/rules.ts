@@ -48,6 +48,16 @@ export function eventPath(kind: EventKind, data: Data): string {
       return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
+    // Each person's own item of the transfer: their words, their wallet.
+    case 'transfer.sent':
+    case 'transfer.received':
+    case 'transfer.claimed':
+    case 'transfer.returned':
+    case 'payment_request.paid':
+      return `/activity/${seg(text(data, 'activity_id'))}`
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return `/schedules/${seg(text(data, 'schedule_id'))}`
   }
 }
 

@@ -41,6 +41,7 @@ import type { OutboxPurpose } from '../../../contract/sandbox.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
 import type { EventTables } from './events-schema.ts'
+import type { PayPeopleTables } from './pay-people-schema.ts'
 import type { ProofTables } from './proofs-schema.ts'
 import type { StatementTables } from './statements-schema.ts'
 
@@ -69,6 +70,8 @@ export interface TenantsTable {
   webauthn_origins: ColumnType<string[] | null, string | null | undefined, string | null>
   configured_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   updated_at: CreatedAt
+  /** Migration 0035: a first payment to someone new above this (display currency) needs the second look. */
+  new_payee_step_up_amount: ColumnType<string, string | undefined, string>
 }
 
 export interface UsersTable {
@@ -101,6 +104,8 @@ export interface UserProfilesTable {
   photo_url: string | null
   is_premium: Generated<boolean>
   updated_at: CreatedAt
+  /** Migration 0035: others of the tenant may find the person by contact (GET /people/lookup). */
+  people_discoverable: Generated<boolean>
 }
 
 export interface SessionsTable {
@@ -809,7 +814,13 @@ export interface KycWebhookEventsTable {
  * user's keys), `card_message` (the card's: the network's message ids), `bank_credit` (the
  * fiat account's: the bank's end-to-end ids).
  */
-export type IdempotencyScope = 'order' | 'card_issue' | 'card_message' | 'bank_credit'
+export type IdempotencyScope =
+  | 'order'
+  | 'card_issue'
+  | 'card_message'
+  | 'bank_credit'
+  /** A transfer between people (transfers/service.ts), keyed by the client's request_id. */
+  | 'transfer'
 
 /** Every idempotency key and its first answer (migration 0016; domain/idempotency.ts). */
 export interface IdempotencyKeysTable {
@@ -829,8 +840,8 @@ export interface DemoSeedsTable {
   seeded_at: CreatedAt
 }
 
-/** Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31) in statements-schema.ts. */
-export interface DB extends EventTables, ProofTables, StatementTables {
+/** Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31) in statements-schema.ts, 0035's (issue 32) in pay-people-schema.ts. */
+export interface DB extends EventTables, ProofTables, StatementTables, PayPeopleTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable

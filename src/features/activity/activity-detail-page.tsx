@@ -121,6 +121,8 @@ export function failureWords(t: Translate, item: ActivityDetail): string | undef
   const code = item.failure_code
   if (!code) return undefined
   if (item.source.type === 'order') return t(ORDER_FAILURES[code] ?? 'orders.failure.other')
+  // A payment to a contact nobody claimed: its only failure, and the money came back.
+  if (item.source.type === 'transfer') return t('activity.transfer.notClaimed')
   const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
   return declineWords(t, code, limit)
 }

@@ -225,6 +225,36 @@ describe('a payment’s note', () => {
   })
 })
 
+describe('a payment to a person', () => {
+  it('that nobody claimed says so on its detail, and where the money is', async () => {
+    const returned: ActivityDetail = {
+      ...exchange,
+      id: '0190b0a4-0000-7000-8000-00000000aa09',
+      type: 'send',
+      status: 'failed',
+      direction: 'out',
+      amount: side('EUR', '20', null),
+      fee: null,
+      total: side('EUR', '20', null),
+      received: null,
+      rate: null,
+      counterparty_name: 'anna@example.com',
+      failure_code: 'NOT_CLAIMED',
+      source: { type: 'transfer', id: '0190b0a4-0000-7000-8000-00000000bb09', order_type: null },
+      timeline: [],
+      records: [],
+      card_transactions: [],
+    }
+    mockApi({ [`GET /activity/${returned.id}`]: { body: returned } })
+    renderApp(<ActivityDetailPage id={returned.id} />, { path: `/activity/${returned.id}` })
+    expect(
+      await screen.findByText(
+        'Nobody signed up with this contact within 7 days: the money is back in your wallet.',
+      ),
+    ).toBeInTheDocument()
+  })
+})
+
 describe('a card top-up', () => {
   const topUp: ActivityItem = {
     ...exchange,

@@ -37,6 +37,20 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
     ],
   },
   {
+    label: 'notifications.group.people',
+    kinds: [
+      'transfer.received',
+      'transfer.sent',
+      'transfer.claimed',
+      'transfer.returned',
+      'payment_request.paid',
+    ],
+  },
+  {
+    label: 'notifications.group.schedules',
+    kinds: ['schedule.run_failed', 'schedule.run_skipped'],
+  },
+  {
     label: 'notifications.group.account',
     kinds: ['kyc.status_changed'],
   },
@@ -56,7 +70,18 @@ type AccountKind = Exclude<
   | 'fiat.credit.received'
   | 'order.completed'
   | 'order.failed'
+  | PeopleKind
 >
+
+/** A payment between people or a scheduled run: titled by its kind, naming the other person. */
+type PeopleKind =
+  | 'transfer.sent'
+  | 'transfer.received'
+  | 'transfer.claimed'
+  | 'transfer.returned'
+  | 'payment_request.paid'
+  | 'schedule.run_failed'
+  | 'schedule.run_skipped'
 
 /** A kind as the preferences name it ("Card refunds"). */
 export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
@@ -228,6 +253,65 @@ export function describeNotification(
         title: titled(item.kind),
         detail: t('notifications.detail.contact', { masked: text(data, 'masked') }),
       }
+    case 'transfer.sent':
+    case 'transfer.received':
+    case 'transfer.claimed':
+    case 'transfer.returned':
+    case 'payment_request.paid':
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return describePeople(item.kind, data, t, card)
+  }
+}
+
+/** A payment between people, the payer's note under it as in the feed; a scheduled run that moved nothing. */
+function describePeople(
+  kind: PeopleKind,
+  data: Data,
+  t: Translate,
+  amount: (sign?: MoneySign) => string,
+): { title: string; detail: string; amount?: string; failed?: boolean } {
+  const name = text(data, 'to_name') || text(data, 'from_name') || text(data, 'payer_name')
+  const title = t(`notifications.kind.${kind}`, { name })
+  switch (kind) {
+    case 'transfer.sent':
+      return {
+        title,
+        detail:
+          data.status === 'AWAITING_CLAIM'
+            ? t('notifications.detail.awaitingClaim')
+            : text(data, 'note'),
+        amount: amount('out'),
+      }
+    case 'transfer.claimed':
+      return {
+        title,
+        detail: text(data, 'note') || t('activity.event.CLAIMED'),
+        amount: amount('out'),
+      }
+    case 'transfer.received':
+    case 'payment_request.paid':
+      return { title, detail: text(data, 'note'), amount: amount('in') }
+    case 'transfer.returned':
+      return {
+        title,
+        detail: t('notifications.detail.notClaimed', { name: text(data, 'to_name') }),
+        amount: amount('in'),
+      }
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped': {
+      const reason = text(data, 'reason')
+      return {
+        title,
+        detail:
+          reason === 'INSUFFICIENT_FUNDS'
+            ? t('notifications.detail.runShort', { amount: amount() })
+            : reason === 'PRICE_MOVED'
+              ? t('notifications.detail.runPriceMoved')
+              : t('notifications.detail.runRefused', { reason }),
+        ...(kind === 'schedule.run_failed' ? { failed: true } : {}),
+      }
+    }
   }
 }
 
