@@ -10,6 +10,9 @@ export const EVENT_KINDS = [
   'card.transaction.settled',
   'card.transaction.refunded',
   'card.issued',
+  'card.dispute.updated',
+  'card.auto_top_up.placed',
+  'card.auto_top_up.failed',
   'deposit.detected',
   'deposit.confirmed',
   'order.completed',
@@ -25,6 +28,7 @@ export const EVENT_KINDS = [
   'security.push_subscription_added',
   'security.passkey_added',
   'security.passkey_removed',
+  'security.lockdown',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 

@@ -89,6 +89,8 @@ export function limitGuards(app: FastifyInstance, config: Config): Record<LimitN
       { max: REVEALS_PER_MINUTE, windowMs: 60_000 },
       'Too many reveals. Wait a moment and try again.',
     ),
+    // A token is 128 bits of MAC: the limit keeps a flood of guesses off the database.
+    'lockdown-links': calls((request) => `lockdown-link-ip:${request.ip}`, perIp),
     'kyc-sessions': calls(
       (request) => `kyc-token:${person(request)}`,
       { max: TOKENS_PER_MINUTE, windowMs: 60_000 },

@@ -7,6 +7,8 @@ import { CardCrypto } from './cards/card-crypto.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
 import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
 import { KycService, SANDBOX_REVIEW_JOB } from './kyc/service.ts'
+import { LockdownLinks } from './lockdown/links.ts'
+import { LockdownService } from './lockdown/service.ts'
 import { ORDER_JOB } from './orders/order-job.ts'
 import {
   pruneStaleQuotes,
@@ -34,6 +36,8 @@ export interface Services {
   cardCrypto: CardCrypto
   /** The sandbox chain's deposits (its routes exist in sandbox mode only). */
   deposits: DepositService
+  /** "That wasn't me": the person's lockdown, and one tap on an alert (issue 30). */
+  lockdown: LockdownService
 }
 
 declare module 'fastify' {
@@ -87,6 +91,7 @@ export default fp(
         ttlSeconds: config.quoteTtlSeconds,
       }),
       kyc: verification,
+      lockdown: new LockdownService(app.db, new LockdownLinks(config.secrets.refreshKey)),
       otp: new OtpService(app.db, messaging, new AuthService(app.db, app.tokens, config), {
         ...config.otp,
         key: config.secrets.refreshKey,

@@ -1,5 +1,12 @@
 import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
+import {
+  autoTopUpMessage,
+  controlDeclineLine,
+  disputeMessage,
+  lockdownMessage,
+  wayOutLine,
+} from './control-wording.ts'
 
 /**
  * Pure rules of the event pipeline: which screen an event is about, what a
@@ -19,6 +26,14 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'card.transaction.refunded':
     case 'card.issued':
       return `/cards/${seg(text(data, 'card_id'))}`
+    // The disputed payment, where its status and steps show.
+    case 'card.dispute.updated':
+      return typeof data.activity_id === 'string'
+        ? `/activity/${seg(data.activity_id)}`
+        : `/cards/${seg(text(data, 'card_id'))}`
+    case 'card.auto_top_up.placed':
+    case 'card.auto_top_up.failed':
+      return `/accounts/${seg(text(data, 'fiat_account_id'))}`
     case 'deposit.detected':
     case 'deposit.confirmed':
       return `/wallets/${seg(text(data, 'wallet_id'))}/transactions/${seg(text(data, 'transaction_id'))}`
@@ -38,6 +53,7 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'security.password_changed':
     case 'security.passkey_added':
     case 'security.passkey_removed':
+    case 'security.lockdown':
       return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
@@ -63,11 +79,13 @@ export function eventMessage(
         title: ru ? 'Оплата картой' : 'Card payment',
         body: `${text(data, 'merchant_name')}: ${money(data)}`,
       }
-    case 'card.authorization.declined':
+    case 'card.authorization.declined': {
+      const why = controlDeclineLine(data, language)
       return {
         title: ru ? 'Оплата картой отклонена' : 'Card payment declined',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
+        body: `${text(data, 'merchant_name')}: ${money(data)}${why ? `. ${why}` : ''}`,
       }
+    }
     case 'card.transaction.settled':
       return {
         title: ru ? 'Оплата картой проведена' : 'Card payment settled',
@@ -165,6 +183,13 @@ export function eventMessage(
       return { title: ru ? 'Добавлен ключ доступа' : 'Passkey added', body: text(data, 'name') }
     case 'security.passkey_removed':
       return { title: ru ? 'Удалён ключ доступа' : 'Passkey removed', body: text(data, 'name') }
+    case 'card.dispute.updated':
+      return disputeMessage(data, language)
+    case 'card.auto_top_up.placed':
+    case 'card.auto_top_up.failed':
+      return autoTopUpMessage(kind, data, language)
+    case 'security.lockdown':
+      return lockdownMessage(data, language)
   }
 }
 
@@ -188,6 +213,8 @@ export function securityEmail(
   data: Data,
   language: Language,
   link: string,
+  /** The one-time lockdown link, when the alert can mean theft (issue 30). */
+  lockdownLink?: string,
 ): { subject: string; body: string } {
   const { title, body } = eventMessage(kind, data, language)
   const ru = language === 'ru'
@@ -196,7 +223,15 @@ export function securityEmail(
     : 'If this wasn’t you, open Sign-in and security, sign out every other session and remove what they added.'
   return {
     subject: `Finplatform: ${title}`,
-    body: [title, body, '', `${ru ? 'Подробнее' : 'See it'}: ${link}`, '', advice].join('\n'),
+    body: [
+      title,
+      body,
+      '',
+      `${ru ? 'Подробнее' : 'See it'}: ${link}`,
+      '',
+      ...(lockdownLink ? [wayOutLine(language, lockdownLink), ''] : []),
+      advice,
+    ].join('\n'),
   }
 }
 
