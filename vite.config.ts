@@ -8,7 +8,7 @@ import { appSettingProblems } from './scripts/app-settings.mjs'
 import { englishParts } from './scripts/i18n-parts.ts'
 import { precompress } from './scripts/precompress.mjs'
 
-/** The manifest lives at the top level (DESIGN.md); the PWA plugin emits and links it. */
+/** The manifest lives at the top level (docs/architecture.md); the PWA plugin emits and links it. */
 const manifest = JSON.parse(
   readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8'),
 )

@@ -4,7 +4,7 @@
  * "Show card details" is clicked and the page's own clock (performance.now())
  * runs from the click (a capturing listener on window, before React's) to the
  * moment a MutationObserver sees the grouped 16-digit number in the DOM: the
- * whole exchange of SPEC.md §7 in the card-secret worker (fresh AES key,
+ * whole exchange of docs/product.md §7 in the card-secret worker (fresh AES key,
  * RSA-OAEP, the POST through the auth-proxy core, AES-CBC) plus the render.
  * A PerformanceObserver for 'longtask' (buffered: false), started before each
  * click and read SETTLE_MS after the number appeared (the render that follows

@@ -132,6 +132,8 @@ export const ActivityItem = Type.Object({
   /** A bank deposit's payment reference. */
   reference: Nullable(Type.String()),
   tx_hash: Nullable(Type.String()),
+  /** The note the payer typed on the order ("Rent for May"), on the payee's item too; `q` finds it. */
+  note: Nullable(Type.String()),
   /** Crypto deposits: confirmations so far, and how many complete it. */
   confirmations: Nullable(Type.Integer()),
   required_confirmations: Nullable(Type.Integer()),
@@ -184,6 +186,9 @@ export type ActivityDetail = Static<typeof ActivityDetail>
 export const ACTIVITY_DEFAULT_LIMIT = 20
 export const ACTIVITY_MAX_LIMIT = 100
 
+/** A bound of `min`/`max`: a plain decimal, at most 18 places. */
+export const ACTIVITY_AMOUNT_PATTERN = '^[0-9]{1,30}(\\.[0-9]{1,18})?$'
+
 /**
  * `GET /api/v2/activity`: the person's feed, newest first, by keyset.
  * `cursor` is the previous page's `next_cursor`, opaque. Narrowing:
@@ -191,7 +196,10 @@ export const ACTIVITY_MAX_LIMIT = 100
  * included), `card_id`, `fiat_account_id`; `type`; `currency` (a code, any
  * letter case, of the amount or what was received); `q` (words in the
  * merchant, the counterparty, the currencies, the card's last four, the
- * reference or the address, any case).
+ * reference, the address or the note, any case); `from` (inclusive) and `to`
+ * (exclusive), ISO 8601 date-times of when it happened; `min` and `max`
+ * (inclusive), decimal bounds of its `amount` in its own currency (with
+ * `currency`, exactly that currency's); `status`.
  */
 export const ActivityQuery = Type.Object({
   wallet_uuid: Type.Optional(Uuid),
@@ -200,6 +208,11 @@ export const ActivityQuery = Type.Object({
   type: Type.Optional(oneOf(ACTIVITY_TYPES)),
   currency: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  from: Type.Optional(Type.String({ format: 'date-time' })),
+  to: Type.Optional(Type.String({ format: 'date-time' })),
+  min: Type.Optional(Type.String({ pattern: ACTIVITY_AMOUNT_PATTERN })),
+  max: Type.Optional(Type.String({ pattern: ACTIVITY_AMOUNT_PATTERN })),
+  status: Type.Optional(oneOf(ACTIVITY_STATUSES)),
   limit: Type.Integer({ minimum: 1, maximum: ACTIVITY_MAX_LIMIT, default: ACTIVITY_DEFAULT_LIMIT }),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 })

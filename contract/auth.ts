@@ -52,7 +52,7 @@ export const PasswordChanged = Type.Object({
 })
 export type PasswordChanged = Static<typeof PasswordChanged>
 
-/** Every call that signs someone in answers with this pair (SPEC.md §7). */
+/** Every call that signs someone in answers with this pair (docs/product.md §7). */
 export const TokenPair = Type.Object({
   access_token: Type.String(),
   refresh_token: Type.String(),

@@ -4,7 +4,7 @@ import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
 import { HistoryPage, HistoryQuery } from './pagination.ts'
 
-/** SPEC.md §3 */
+/** docs/product.md §3 */
 export const CARD_TRANSACTION_TYPES = [
   'AUTHORIZATION',
   'CLEARING',

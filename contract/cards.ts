@@ -17,7 +17,7 @@ import { Amount } from './money.ts'
 import { VISIBLE_CHARACTER } from './names.ts'
 import { Page, PageQuery } from './pagination.ts'
 
-/** SPEC.md §4 (defined in fiat-accounts.ts, which lists an account's cards). */
+/** docs/product.md §4 (defined in fiat-accounts.ts, which lists an account's cards). */
 export { CARD_STATUSES }
 export type CardStatus = (typeof CARD_STATUSES)[number]
 export type CardFormFactor = (typeof CARD_FORM_FACTORS)[number]
@@ -112,7 +112,7 @@ export type Card = Static<typeof Card>
 
 /**
  * `GET /issuing/cards/{id}`: the card with the full fiat account it spends
- * from, whose `type` is the card's own account type (SPEC.md §3).
+ * from, whose `type` is the card's own account type (docs/product.md §3).
  */
 export const CardDetail = Type.Composite([
   Type.Omit(Card, ['fiat_account']),
@@ -225,7 +225,7 @@ export const UpdateCardBody = Type.Object(
 export type UpdateCardBody = Static<typeof UpdateCardBody>
 
 /**
- * `POST /issuing/cards/{id}/sensitive/secretkey` (SPEC.md §5, §7, §9).
+ * `POST /issuing/cards/{id}/sensitive/secretkey` (docs/product.md §5, §7, §9).
  *
  * The client makes a fresh random 32-byte key K, then encrypts the UTF-8 JSON
  * `{"key":"<K, standard base64>","timestamp":<Date.now(), milliseconds>}`

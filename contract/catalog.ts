@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { oneOf } from './enums.ts'
 import { Page } from './pagination.ts'
 
-/** SPEC.md §3 */
+/** docs/product.md §3 */
 export const CURRENCY_TYPES = ['token', 'native', 'fiat'] as const
 export type CurrencyType = (typeof CURRENCY_TYPES)[number]
 

@@ -4,11 +4,11 @@ import { oneOf } from './enums.ts'
 import { Page, PageQuery } from './pagination.ts'
 import { Address } from './user.ts'
 
-/** SPEC.md §3 */
+/** docs/product.md §3 */
 export const COUNTERPARTY_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const
 export type CounterpartyType = (typeof COUNTERPARTY_TYPES)[number]
 
-/** SPEC.md §3: the payout rails a destination can be. */
+/** docs/product.md §3: the payout rails a destination can be. */
 export const DESTINATION_TYPES = [
   'DOMESTIC_WIRE',
   'ACH',

@@ -82,7 +82,7 @@ export const UpdateApiKeyBody = Type.Object(
 )
 export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBody>
 
-/** SPEC.md §1: the kinds of party a deployment relies on. */
+/** docs/product.md §1: the kinds of party a deployment relies on. */
 export const VENDOR_KINDS = [
   'chain',
   'card_processor',

@@ -4,7 +4,7 @@ import { type TLiteral, type TUnion, Type } from '@sinclair/typebox'
 export const oneOf = <const T extends readonly string[]>(values: T) =>
   Type.Union(values.map((value) => Type.Literal(value))) as TUnion<TLiteral<T[number]>[]>
 
-/** SPEC.md §4: the verification states a user's identity check can be in. */
+/** docs/product.md §4: the verification states a user's identity check can be in. */
 export const KYC_STATUSES = [
   'APPROVED',
   'DECLINED',

@@ -45,6 +45,13 @@ const Deposit = {
   tx_hash: Type.String(),
 }
 
+const NullableText = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Null()], { description }))
+
+/**
+ * An order's outcome (v1). The fields after `to_currency` came later (issue
+ * 27), so events written before them lack them: read them as optional.
+ */
 const OrderOutcome = {
   order_id: Uuid,
   wallet_id: Uuid,
@@ -53,6 +60,19 @@ const OrderOutcome = {
   from_currency: Type.String(),
   to_amount: Amount,
   to_currency: Type.String(),
+  fee_amount: Type.Optional(
+    Type.String({ description: 'Every fee, in `from_currency`, on top of `from_amount`.' }),
+  ),
+  total_amount: Type.Optional(
+    Type.String({ description: 'What left the wallet: `from_amount` + `fee_amount`.' }),
+  ),
+  counterparty_name: NullableText(
+    'Whom it went to or came from: the payee of a send, the sender of a bank deposit.',
+  ),
+  address: NullableText('The chain address or IBAN paid, or a bank deposit’s sender’s IBAN.'),
+  card_last4: NullableText(
+    'A top-up onto a stand-alone card’s own account: that card’s last four.',
+  ),
 }
 
 /** Every kind's payload schema and its current version. */
@@ -267,6 +287,13 @@ export type PushConfig = Static<typeof PushConfig>
 export const PushSubscriptionBody = Type.Object(
   {
     endpoint: Type.String({ format: 'uri', maxLength: 2048 }),
+    /**
+     * When the push service will drop the subscription (ms since the epoch),
+     * or null for never, as `PushSubscription.toJSON()` gives it (Chromium:
+     * null). Not kept: an expired subscription's push answers 404/410, and
+     * that forgets it.
+     */
+    expirationTime: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     keys: Type.Object(
       {
         p256dh: Type.String({ minLength: 1, maxLength: 256 }),

@@ -3,17 +3,17 @@ import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
 import { Page, PageQuery } from './pagination.ts'
 
-/** SPEC.md §3 */
+/** docs/product.md §3 */
 export const CARD_FORM_FACTORS = ['VIRTUAL', 'PHYSICAL'] as const
 export const CARD_TYPES = ['CREDIT', 'DEBIT'] as const
 export const SUB_ACCOUNT_TYPES = ['prepaid', 'balance'] as const
 export type SubAccountType = (typeof SUB_ACCOUNT_TYPES)[number]
 
-/** SPEC.md §4 */
+/** docs/product.md §4 */
 export const PROGRAM_STATUSES = ['ACTIVE', 'ARCHIVED'] as const
 export const FIAT_ACCOUNT_STATUSES = ['ACTIVE', 'BLOCKED', 'INACTIVE', 'CANCELED'] as const
 export type FiatAccountStatus = (typeof FIAT_ACCOUNT_STATUSES)[number]
-/** SPEC.md §4 (here rather than in cards.ts, which builds on this file; cards.ts re-exports it). */
+/** docs/product.md §4 (here rather than in cards.ts, which builds on this file; cards.ts re-exports it). */
 export const CARD_STATUSES = [
   'ACTIVE',
   'FROZEN',

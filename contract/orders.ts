@@ -6,7 +6,7 @@ import { Amount } from './money.ts'
 import { ORDER_EVENT_CODES } from './order-event-codes.ts'
 import { HistoryPage, HistoryQuery, Page } from './pagination.ts'
 
-/** SPEC.md §3: every order type. */
+/** docs/product.md §3: every order type. */
 export const ORDER_TYPES = [
   'DEPOSIT_FIAT_SEPA',
   'DEPOSIT_FIAT_SWIFT',
@@ -20,7 +20,7 @@ export const ORDER_TYPES = [
 export type OrderType = (typeof ORDER_TYPES)[number]
 
 /**
- * SPEC.md §4. NEW (accepted, funds held) → PENDING (handed to the rail) →
+ * docs/product.md §4. NEW (accepted, funds held) → PENDING (handed to the rail) →
  * COMPLETE; FAILED when the rail refuses, ERROR when processing broke and
  * gave up, CANCELED by the person (while NEW, or a deposit still awaiting its
  * transfer). The last four are final; failing, erring and cancelling release
@@ -207,7 +207,7 @@ export const Order = Type.Object({
 })
 export type Order = Static<typeof Order>
 
-/** `GET /orders` (v1, added: SPEC.md names no history call — docs/decisions.md). Newest first. */
+/** `GET /orders` (v1, added: docs/product.md §7 names no history call — docs/decisions.md). Newest first. */
 export const OrderQuery = Type.Composite([
   HistoryQuery,
   Type.Object({

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { Email, Password } from './auth.ts'
 import { oneOf } from './enums.ts'
 
-/** A phone as typed: "+1 (415) 555-2671". The server validates and keeps digits only (SPEC.md §3). */
+/** A phone as typed: "+1 (415) 555-2671". The server validates and keeps digits only (docs/product.md §3). */
 export const Phone = Type.String({ minLength: 3, maxLength: 32 })
 
 /** Six digits, as sent. */
@@ -55,14 +55,14 @@ export const OtpSent = Type.Object({
 })
 export type OtpSent = Static<typeof OtpSent>
 
-/** `POST /auth/verify/email/otp` (SPEC.md §7) */
+/** `POST /auth/verify/email/otp` (docs/product.md §7) */
 export const EmailOtpVerify = Type.Object(
   { email: Email, token: OtpToken, type: Type.Literal('email') },
   { additionalProperties: false },
 )
 export type EmailOtpVerify = Static<typeof EmailOtpVerify>
 
-/** `POST /auth/verify/phone/otp` (SPEC.md §7) */
+/** `POST /auth/verify/phone/otp` (docs/product.md §7) */
 export const PhoneOtpVerify = Type.Object(
   { phone: Phone, token: OtpToken, type: Type.Literal('sms') },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 /** Paging bounds, importing nothing: the app takes them without TypeBox. */
 
-/** SPEC.md §9: the shared pagination defaults. */
+/** docs/product.md §9: the shared pagination defaults. */
 export const DEFAULT_LIMIT = 10
 export const DEFAULT_OFFSET = 0
 export const MAX_LIMIT = 100

@@ -8,7 +8,7 @@ export const PageQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: DEFAULT_OFFSET }),
 })
 
-/** Every list answers `{ data, total, limit, offset, is_last_page }` (DESIGN.md). */
+/** Every list answers `{ data, total, limit, offset, is_last_page }` (docs/architecture.md). */
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({
     data: Type.Array(item),

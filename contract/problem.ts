@@ -42,6 +42,11 @@ export const Problem = Type.Object({
   card_status: Type.Optional(
     Type.String({ description: 'The card’s current status, when it forbids the call (409)' }),
   ),
+  statement_status: Type.Optional(
+    Type.String({
+      description: 'The statement’s status while its file is not there (409 STATEMENT_NOT_READY)',
+    }),
+  ),
   required_role: Type.Optional(
     Type.String({
       description: 'The API key role the call needs (403 API_KEY_ROLE_FORBIDDEN)',

@@ -17,7 +17,7 @@ export const TelegramSignUpBody = Type.Object(
 )
 export type TelegramSignUpBody = Static<typeof TelegramSignUpBody>
 
-/** SPEC.md §3: the Telegram launch user. */
+/** docs/product.md §3: the Telegram launch user. */
 export const TelegramUser = Type.Object({
   id: Type.Integer(),
   first_name: Type.String(),

@@ -4,7 +4,7 @@
  * app can take these values without shipping a byte of TypeBox.
  */
 
-/** SPEC.md §3: the application environments a request can come from. */
+/** docs/product.md §3: the application environments a request can come from. */
 export const APP_ENVS = ['web', 'telegram'] as const
 export type AppEnv = (typeof APP_ENVS)[number]
 

@@ -7,7 +7,7 @@ const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
 export const User = Type.Object({
   id: Type.String({ format: 'uuid' }),
   email: nullable(Type.String()),
-  /** Digits only, as used to sign in (SPEC.md §3). */
+  /** Digits only, as used to sign in (docs/product.md §3). */
   phone: nullable(Type.String()),
   /** The Telegram account this user signs in with, if any. */
   telegram_id: nullable(Type.String()),

@@ -5,7 +5,7 @@ import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
 import { HistoryPage, HistoryQuery, Page } from './pagination.ts'
 
-/** SPEC.md §3: wallet types. */
+/** docs/product.md §3: wallet types. */
 export const WALLET_TYPES = [
   'business',
   'personal',
@@ -19,7 +19,7 @@ export const WALLET_TYPES = [
 export type WalletType = (typeof WALLET_TYPES)[number]
 
 /**
- * SPEC.md §3: the label entries. Note the trading wallet — the P2P wallet —
+ * docs/product.md §3: the label entries. Note the trading wallet — the P2P wallet —
  * whose label entry uses the value `p2p`, not `trading`.
  */
 export const WALLET_TYPE_LABELS = [
@@ -83,7 +83,7 @@ export const CreateAddressBody = Type.Object(
 export const WalletAddressList = Page(WalletAddress)
 export type WalletAddressList = Static<typeof WalletAddressList>
 
-/** SPEC.md §3–§4: the wallet transaction enumerations. */
+/** docs/product.md §3–§4: the wallet transaction enumerations. */
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal'] as const
 export const TRANSACTION_METHODS = ['p2p', 'crypto', 'bank_transfer', 'exchange', 'sbp'] as const
 export const RECORD_TYPES = [

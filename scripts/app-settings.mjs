@@ -35,7 +35,7 @@ export const APP_SETTINGS = {
   VITE_API_V2_URL: base,
   VITE_TENANT_ID: (value) => (UUID.test(value) ? null : 'must be a tenant id (a UUID)'),
   VITE_LOGOUT_LOCATION: pathOrUrl,
-  // SPEC.md §5's flag: "false", "0", "" and "FALSE" are off, anything else on.
+  // docs/product.md §5's flag: "false", "0", "" and "FALSE" are off, anything else on.
   VITE_TELEGRAM_MINI_APP: () => null,
   VITE_CARD_SECRET_PUBLIC_KEY: rsaPublicKey,
 }

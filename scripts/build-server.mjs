@@ -33,7 +33,8 @@ export function serverIsStale(root = process.cwd()) {
  * Packages left to Node, each for a reason: PGlite loads its WebAssembly and
  * data files from beside its own module; argon2 is a native addon; pino starts
  * worker threads from its own files (transports); swagger-ui and static serve
- * files from their package directories; pg-native is optional and absent.
+ * files from their package directories; pg-native is optional and absent;
+ * pdfkit reads its font metrics from beside its own module.
  */
 const EXTERNAL = [
   '@electric-sql/pglite',
@@ -44,6 +45,7 @@ const EXTERNAL = [
   '@fastify/swagger-ui',
   '@fastify/static',
   'pg-native',
+  'pdfkit',
 ]
 
 /** Bundles server/main.ts (esbuild, about a second). */

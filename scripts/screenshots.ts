@@ -1,7 +1,7 @@
 // `npm run screenshots`: every screen of the app with the sandbox demo, at a
 // phone's and a desktop's size, light and dark, in English and Russian, into
 // .screens/<language>-<theme>-<size>/<screen>.png (git ignores it), plus the
-// Mini App and an exchange's review step. With --readme it also writes the
+// Mini App, an exchange's review step and home with amounts hidden. With --readme it also writes the
 // README's four (their first screenful) into docs/screens/.
 //
 //   npm run screenshots                      # a fresh server of its own, every screen
@@ -231,6 +231,15 @@ async function main() {
             await page.locator('#password input[autocomplete=new-password]').fill('Orbit-Lan')
             await shoot(page, folder, 'securityPassword')
             written.push(join(folder, 'securityPassword'))
+          }
+          if (wanted('hiddenAmounts')) {
+            // Home with every amount hidden, as one tap on the eye leaves it (issue 31).
+            await page.evaluate(() => localStorage.setItem('amountsHidden', '1'))
+            await page.goto(`${base}/`)
+            await settle(page)
+            await shoot(page, folder, 'hiddenAmounts')
+            written.push(join(folder, 'hiddenAmounts'))
+            await page.evaluate(() => localStorage.removeItem('amountsHidden'))
           }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)

@@ -21,6 +21,7 @@ import events from './domain/events/plugin.ts'
 import { notificationRoutes, sandboxBotRoutes, webhookRoutes } from './domain/events/routes.ts'
 import fiatAccountRoutes, { fiatAccountV1Routes } from './domain/fiat-accounts/routes.ts'
 import sandboxSepaCreditRoutes from './domain/fiat-accounts/sandbox-routes.ts'
+import insightRoutes from './domain/insights/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
@@ -36,6 +37,8 @@ import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
 import services from './domain/services.ts'
+import statements from './domain/statements/plugin.ts'
+import statementRoutes, { statementVerifyRoutes } from './domain/statements/routes.ts'
 import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
 import tenantSeed from './domain/tenants/seed.ts'
@@ -132,6 +135,7 @@ export async function buildApp(
   })
   await app.register(vendors, { config, degradedMs: options.vendorDegradedMs })
   await app.register(events, { config })
+  await app.register(statements, { config })
   await app.register(proofs, { config })
   await app.register(readiness, { node: config.nodeName })
   await app.register(statistics, { config })
@@ -162,6 +166,8 @@ export async function buildApp(
       fiatAccountRoutes,
       counterpartyRoutes,
       notificationRoutes,
+      statementRoutes,
+      insightRoutes,
       myProofRoutes,
       lockdownRoutes,
       ...(options.extraRoutes?.v2 ?? []),
@@ -190,6 +196,8 @@ export async function buildApp(
   )
   // Sumsub calls it with neither tenant nor token: outside the v1 scope, checked by its digest.
   await app.register(kycWebhookRoutes, { prefix: '/api/v1', config })
+  // Whoever holds a statement checks it with neither tenant nor sign-in: rate-limited per address.
+  await app.register(statementVerifyRoutes, { prefix: '/api', config })
   // Anyone checks a tenant's proof of balances: its roots and key name the tenant in the path.
   await app.register(proofRoutes, { prefix: '/api' })
 

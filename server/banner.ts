@@ -35,8 +35,9 @@ export function demoSignIn(config: Pick<Config, 'sandbox' | 'demo'>): string | u
 
 /**
  * What `npm start` shows a person once the server listens: where to open it,
- * which database, whether the sandbox plays the outside parties, and how to
- * sign in as the demo user — a few lines, nothing else.
+ * which database, whether the sandbox plays the outside parties, whether the
+ * Telegram Mini App is on, and how to sign in as the demo user — a few
+ * lines, nothing else.
  */
 export function startBanner(config: Config, port: number): string {
   const { url, reach } = address(config.host, port)
@@ -49,6 +50,12 @@ export function startBanner(config: Config, port: number): string {
       config.sandbox
         ? 'on: /api/sandbox/* plays the banks, chains, card network and KYC'
         : 'off (production mode)',
+    ],
+    [
+      'Telegram',
+      config.telegram.botToken
+        ? `Mini App on: point the bot's Mini App at ${config.events.publicUrl}`
+        : 'Mini App off (set TELEGRAM_BOT_TOKEN to turn it on)',
     ],
     ...(demo ? ([['Demo sign-in', demo]] as [string, string][]) : []),
     ['Stop', 'Ctrl+C'],

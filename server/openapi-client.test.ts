@@ -87,7 +87,7 @@ describeServer('the OpenAPI document as a client’s source', () => {
     )
   })
 
-  it('every SPEC.md path the document renames or leaves out still answers as SPEC.md names it', async () => {
+  it('every docs/product.md §7 path the document renames or leaves out still answers as docs/product.md §7 names it', async () => {
     const pair = await signUp(app)
     const v1 = headers({ authorization: pair.access_token })
     const v2 = headers(bearer(pair.access_token))

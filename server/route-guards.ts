@@ -15,14 +15,14 @@ import { ProblemError } from './infra/problem.ts'
 import { limitGuards } from './route-limits.ts'
 import type { PersonPolicy, RoutePolicies, RoutePolicy } from './route-policy.ts'
 
-/** The routes the policy covers: the two API bases and the sandbox's. */
-const BASES = ['/api/v1/', '/api/v2/', '/api/sandbox/'] as const
+/** The routes the policy covers: the two API bases, the sandbox's, and the public checks'. */
+const BASES = ['/api/v1/', '/api/v2/', '/api/sandbox/', '/api/statements/', '/api/proofs/'] as const
 
 /** `/a/:b/c/` as the document writes it: `/a/{b}/c`. */
 export const documentPath = (url: string) =>
   url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1')
 
-/** A path's shape, its parameters unnamed: SPEC.md names some two ways (`{chain}`, `{chain_id}`). */
+/** A path's shape, its parameters unnamed: docs/product.md §7 names some two ways (`{chain}`, `{chain_id}`). */
 const shapeOf = (key: string) => key.replace(/\{[^}]+\}/g, '{}')
 
 /** The policies by the shape of `METHOD /path`; two entries of one shape are a mistake. */

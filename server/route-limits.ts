@@ -5,6 +5,7 @@ import { normaliseEmail } from './domain/auth/rules.ts'
 import { REVEALS_PER_MINUTE } from './domain/cards/routes.ts'
 import { TOKENS_PER_MINUTE } from './domain/kyc/routes.ts'
 import { recipientOf } from './domain/otp/http.ts'
+import { VERIFY_CALLS, VERIFY_MISSES } from './domain/statements/routes.ts'
 import { type Limit, limitCalls, limitFailures } from './infra/rate-limit.ts'
 import type { LimitName } from './route-policy.ts'
 
@@ -95,6 +96,18 @@ export function limitGuards(app: FastifyInstance, config: Config): Record<LimitN
       (request) => `kyc-token:${person(request)}`,
       { max: TOKENS_PER_MINUTE, windowMs: 60_000 },
       'Too many verification sessions opened. Wait a moment and try again.',
+    ),
+    'statement-checks': calls(
+      (request) => `statement-verify:${request.ip}`,
+      VERIFY_CALLS,
+      'Too many checks from this address: wait and try again.',
+    ),
+    // A miss is reserved before the lookup: past the limit even a right code answers 429,
+    // so a guesser learns nothing from what a hit or a miss would have said.
+    'statement-misses': limitFailures(
+      app,
+      { ...VERIFY_MISSES, key: (request) => `statement-verify-miss:${request.ip}` },
+      'Too many checks that matched nothing: wait and try again.',
     ),
   }
 }

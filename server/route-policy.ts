@@ -48,6 +48,10 @@ export type LimitName =
   | 'card-secrets'
   /** Identity verification SDK sessions per person. */
   | 'kyc-sessions'
+  /** Statement checks and link downloads per client address. */
+  | 'statement-checks'
+  /** Statement checks and links that match nothing, per client address (a match is given back). */
+  | 'statement-misses'
   /** One-tap lockdown tokens tried per client address. */
   | 'lockdown-links'
 
@@ -121,6 +125,12 @@ export const ROUTE_POLICY: RoutePolicies = {
   // Anyone may fetch a tenant's signed roots and its key to check a proof (issue 33).
   'GET /api/proofs/{tenant_id}/roots': open(),
   'GET /api/proofs/{tenant_id}/key': open(),
+  // Whoever holds a statement checks it, and its owner's link downloads it (issue 31):
+  // no tenant, no sign-in; guessing codes or links is counted per address.
+  'GET /api/statements/verify/{code}': open('statement-checks', 'statement-misses'),
+  'POST /api/statements/verify': open('statement-checks', 'statement-misses'),
+  'POST /api/statements/verify/file': open('statement-checks', 'statement-misses'),
+  'GET /api/statements/files/{token}': open('statement-checks', 'statement-misses'),
 
   // The account's ways in, its sessions and its proofs: the person, never a key.
   'GET /api/v2/user/passkeys': person(),
@@ -170,6 +180,15 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v1/wallets/transactions/{wallet_uuid}/csv': personOrKey('read'),
   'GET /api/v2/activity': personOrKey('read'),
   'GET /api/v2/activity/{id}': personOrKey('read'),
+  'GET /api/v2/activity/{id}/receipt': personOrKey('read'),
+  // Statements and insights read the history a key may already read (issue 31); the link
+  // is for Telegram's downloadFile, a person's.
+  'POST /api/v2/statements': personOrKey('write'),
+  'GET /api/v2/statements/{id}': personOrKey('read'),
+  'GET /api/v2/statements/{id}/file': personOrKey('read'),
+  'POST /api/v2/statements/{id}/link': person(),
+  'GET /api/v2/insights/spending': personOrKey('read'),
+  'GET /api/v2/insights/balance-history': personOrKey('read'),
   'GET /api/v2/fiat-accounts/{wallet_uuid}': personOrKey('read'),
   'POST /api/v2/fiat-accounts/{wallet_uuid}': personOrKey('write'),
   'GET /api/v2/fiat-accounts/{wallet_uuid}/{fiat_account_id}': personOrKey('read'),

@@ -218,7 +218,7 @@ async function admin(work: (client: pg.Client) => Promise<unknown>) {
   }
 }
 
-/** The headers the app sends on every call (SPEC.md §7), for the demo tenant. */
+/** The headers the app sends on every call (docs/product.md §7), for the demo tenant. */
 export function headers(extra: Record<string, string> = {}): Record<string, string> {
   return {
     'x-tenant-id': DEMO_TENANT_ID,

@@ -36,6 +36,10 @@ export const paths = {
   fiatAccount: '/accounts/:id',
   /** Issue 20: the notification centre. */
   notifications: '/notifications',
+  /** Issue 31: a statement of the wallet, account or card `?wallet=|account=|card=` names. */
+  statements: '/statements',
+  /** Issue 31: spending by category and month, balances over time. */
+  insights: '/insights',
 } as const
 
 /** Query strings of links: only the parameters given, in a stable order. */
@@ -87,7 +91,9 @@ export const href = {
   exchange: (params: { wallet?: string; from?: string; to?: string } = {}) =>
     fill(paths.exchange, {}, params),
   deposit: (params: { wallet?: string; currency?: string } = {}) => fill(paths.deposit, {}, params),
-  topUp: (params: { wallet?: string; account?: string } = {}) => fill(paths.topUp, {}, params),
+  /** `card`: opened from that card's "Add money" (back and "Done" return to it). */
+  topUp: (params: { wallet?: string; account?: string; card?: string } = {}) =>
+    fill(paths.topUp, {}, params),
   /** The order history, its filters in the query string so they survive a visit to an order. */
   orders: (params: { wallet?: string; status?: string; type?: string } = {}) =>
     fill(paths.orders, {}, params),
@@ -95,7 +101,8 @@ export const href = {
   cards: (params: { wallet?: string } = {}) => fill(paths.cards, {}, params),
   /** `account` preselects issuing on that fiat account. */
   newCard: (params: { wallet?: string; account?: string } = {}) => fill(paths.newCard, {}, params),
-  card: (id: string) => fill(paths.card, { id }),
+  /** `issued`: the card was just issued, and "Add money" opens by itself (the flow's last step). */
+  card: (id: string, params: { issued?: '1' } = {}) => fill(paths.card, { id }, params),
   fiatAccounts: (params: { wallet?: string } = {}) => fill(paths.fiatAccounts, {}, params),
   /** The feed's search and filters live in the query string, so they survive a visit to an item. */
   activity: (
@@ -107,6 +114,12 @@ export const href = {
       /** One card's items; its last four name the filter. */
       card?: string
       card_last4?: string
+      /** Issue 31: days (both included), amount bounds, a status. */
+      from?: string
+      to?: string
+      min?: string
+      max?: string
+      status?: string
     } = {},
   ) => fill(paths.activity, {}, params),
   activityItem: (id: string) => fill(paths.activityItem, { id }),
@@ -115,4 +128,14 @@ export const href = {
   /** The wallet lets the page ask v2, which names it in the path. */
   fiatAccount: (id: string, params: { wallet?: string } = {}) =>
     fill(paths.fiatAccount, { id }, params),
+  /** One of `wallet`, `account` (with its wallet as `from`) or `card`; `last4` names it. */
+  statements: (
+    params: {
+      wallet?: string
+      account?: string
+      from?: string
+      card?: string
+      last4?: string
+    } = {},
+  ) => fill(paths.statements, {}, params),
 } as const

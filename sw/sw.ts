@@ -38,7 +38,8 @@ precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/api\//, /^\/metrics$/, /^\/healthz$/],
+    // The legal pages (public/legal/) are documents of their own, not the app's routes.
+    denylist: [/^\/api\//, /^\/metrics$/, /^\/healthz$/, /^\/legal\//],
   }),
 )
 

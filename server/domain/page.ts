@@ -1,4 +1,4 @@
-/** One page of a list as every list call answers it (DESIGN.md): `{ data, total, limit, offset, is_last_page }`. */
+/** One page of a list as every list call answers it (docs/architecture.md): `{ data, total, limit, offset, is_last_page }`. */
 export interface PageOf<T> {
   data: T[]
   total: number

@@ -3,7 +3,7 @@ import compress from '@fastify/compress'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { Config } from '../config.ts'
 
-/** v2 sends `Authorization: Bearer <token>`, v1 the raw token (SPEC.md §6). */
+/** v2 sends `Authorization: Bearer <token>`, v1 the raw token (docs/product.md §6). */
 export type AuthScheme = 'bearer' | 'raw'
 
 export type RoutesPlugin = FastifyPluginAsync<{ config: Config }>

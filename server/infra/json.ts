@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { ProblemError } from './problem.ts'
 
 /**
- * The app sends `Content-Type: application/json` on every request (SPEC.md §7),
+ * The app sends `Content-Type: application/json` on every request (docs/product.md §7),
  * GET and DELETE included. An empty body is therefore "no body", not malformed
  * JSON; anything else must parse.
  *

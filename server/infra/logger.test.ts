@@ -77,7 +77,19 @@ describe('the start banner', () => {
     expect(banner).toContain(`embedded PGlite in ${config.dataDir}`)
     expect(banner).toContain('Sandbox       on')
     expect(banner).toMatch(/Demo sign-in {2}demo@finplatform\.local \/ \S+/)
+    expect(banner).toContain('Telegram      Mini App off (set TELEGRAM_BOT_TOKEN to turn it on)')
     expect(banner.trim().split('\n').length).toBeLessThanOrEqual(8)
+  })
+
+  it('says the Mini App is on, and where the bot should point, when TELEGRAM_BOT_TOKEN is set', () => {
+    const withBot = loadConfig({
+      DATA_DIR: tempDir(),
+      TELEGRAM_BOT_TOKEN: '123456:abc',
+      PUBLIC_URL: 'https://app.example',
+    })
+    expect(startBanner(withBot, 8080)).toContain(
+      "Telegram      Mini App on: point the bot's Mini App at https://app.example",
+    )
   })
 
   it('names the network when HOST opens it, and never prints a database password', () => {

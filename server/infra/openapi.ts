@@ -49,7 +49,7 @@ export function documentedPaths(
 
 /**
  * The document a client is generated from (it passes `redocly lint`, `npm test`):
- * one path per shape — SPEC.md's pairs that name a parameter two ways
+ * one path per shape — docs/product.md §7's pairs that name a parameter two ways
  * (`addresses/{chain}` and `{chain_id}`) are documented under the first name, the
  * server answering either way, and the order types each get their path — then an
  * operationId for every operation, from operation-ids.ts.
@@ -123,7 +123,7 @@ export default fp(
         components: {
           securitySchemes: {
             bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-            // v1 sends the access token raw, without "Bearer " (SPEC.md §6).
+            // v1 sends the access token raw, without "Bearer " (docs/product.md §6).
             raw: { type: 'apiKey', in: 'header', name: 'authorization' },
             // Developer keys (issue 8), accepted on both bases instead of a session.
             apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

@@ -61,6 +61,18 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/wallets/{wallet_uuid}/transactions/{uuid}': 'getWalletTransaction',
   'GET /api/v2/activity': 'listActivity',
   'GET /api/v2/activity/{id}': 'getActivity',
+  // Issue 31: statements, receipts, insights (the checks and the link's download are public)
+  'GET /api/v2/activity/{id}/receipt': 'getActivityReceipt',
+  'POST /api/v2/statements': 'createStatement',
+  'GET /api/v2/statements/{id}': 'getStatement',
+  'GET /api/v2/statements/{id}/file': 'getStatementFile',
+  'POST /api/v2/statements/{id}/link': 'createStatementLink',
+  'GET /api/statements/verify/{code}': 'verifyStatementByCode',
+  'POST /api/statements/verify': 'verifyStatementByHash',
+  'POST /api/statements/verify/file': 'verifyStatementFile',
+  'GET /api/statements/files/{token}': 'getStatementFileByLink',
+  'GET /api/v2/insights/spending': 'getSpendingInsights',
+  'GET /api/v2/insights/balance-history': 'getBalanceHistory',
   // Issue 33: the proof of balances (the roots and key are public, outside the two bases)
   'GET /api/v2/proofs/latest/mine': 'getMyProof',
   'GET /api/proofs/{tenant_id}/roots': 'listProofRoots',

@@ -11,6 +11,7 @@ export type ProblemExtensions = Pick<
   | 'attempts_left'
   | 'order_status'
   | 'card_status'
+  | 'statement_status'
   | 'required_role'
   | 'kyc_status'
   | 'methods'

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { meQuery, userDataQuery } from '../features/profile/queries.ts'
 import { hasSession } from '../net/session.ts'
 import { paths } from '../paths.ts'
 import { tenantConfigQuery } from '../queries/tenant.ts'
+import { meQuery, userDataQuery } from '../queries/user.ts'
 import { currenciesQuery, ratesQuery, walletsQuery } from '../queries/wallets.ts'
 
 /**

@@ -6,7 +6,7 @@ import { WalletsOverview } from '../features/wallets/wallets-overview.tsx'
 import { NextSteps } from './next-steps.tsx'
 
 /**
- * Home composes features that never import each other (DESIGN.md): money
+ * Home composes features that never import each other (docs/architecture.md): money
  * first — what you have in all and what you can do with it — then what to do
  * next, your wallets, and what happened. Two columns on a desktop: the money
  * on the left, the activity on the right.

@@ -1,14 +1,19 @@
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { Link } from 'wouter'
 import { NotificationBell } from '../features/notifications/bell.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
 import { paths } from '../paths.ts'
 import { isTelegram } from '../telegram/launch.ts'
+import { HideAmountsButton } from '../ui/hide-amounts-button.tsx'
 import { SignOutIcon } from '../ui/icons.tsx'
+import { install } from '../ui/install-offer.ts'
 import { LanguageSelect } from '../ui/language-select.tsx'
 import { Navigation } from './navigation.tsx'
-import { InstallButton, OfflineBanner, UpdatePrompt } from './pwa.tsx'
+import { OfflineBanner, UpdatePrompt } from './pwa.tsx'
 import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding.tsx'
+
+/** The shell's offer to install, loaded only where the browser makes one (src/ui/install-offer.ts). */
+const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
 
 /**
  * The one frame of every screen. Signed in: on a phone or tablet a top bar
@@ -60,7 +65,10 @@ export function Layout(props: {
           <Link href={paths.home} className="brand">
             <TenantBrand />
           </Link>
-          <NotificationBell href={paths.notifications} className="bell-topbar" />
+          <div className="topbar-actions">
+            <HideAmountsButton />
+            <NotificationBell href={paths.notifications} className="bell-topbar" />
+          </div>
         </header>
       )}
       <div className="sidebar">
@@ -68,7 +76,10 @@ export function Layout(props: {
           <Link href={paths.home} className="brand sidebar-brand">
             <TenantBrand />
           </Link>
-          <NotificationBell href={paths.notifications} className="bell-sidebar" />
+          <div className="topbar-actions">
+            <HideAmountsButton />
+            <NotificationBell href={paths.notifications} className="bell-sidebar" />
+          </div>
         </div>
         <Navigation />
         <div className="sidebar-footer">
@@ -84,13 +95,18 @@ export function Layout(props: {
       <div className="content">
         {inTelegram && (
           <div className="telegram-bar">
+            <HideAmountsButton />
             <NotificationBell href={paths.notifications} />
           </div>
         )}
         <OfflineBanner />
         <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}
-          {!inTelegram && <InstallButton />}
+          {!inTelegram && install.offer && (
+            <Suspense fallback={null}>
+              <InstallOnce />
+            </Suspense>
+          )}
         </main>
         <TenantSupport />
       </div>

@@ -12,6 +12,11 @@ import { registerServiceWorker } from './service-worker.ts'
 import '../ui/tokens.css'
 import '../ui/ui.css'
 
+// The theme chosen on this device (src/ui/theme.ts) before the first paint.
+try {
+  document.documentElement.dataset.theme = localStorage.theme
+} catch {}
+
 // Before anything can call the API: until a service worker controls this
 // page, the page itself runs the auth proxy.
 installPageProxy()

@@ -58,7 +58,7 @@ describe('the navigation landmark', () => {
       within(more!)
         .getAllByRole('link', { hidden: true })
         .map((link) => link.textContent),
-    ).toEqual(['Accounts', 'Counterparties', 'Verify', 'Developer'])
+    ).toEqual(['Accounts', 'Counterparties', 'Insights', 'Verify', 'Developer'])
     // happy-dom has no desktop width: the phone's tab for /accounts is Cards.
     expect(within(nav).getByRole('link', { name: 'Cards' })).toHaveAttribute('aria-current', 'page')
     expect(

@@ -10,6 +10,7 @@ import {
   AccountsIcon,
   ActivityIcon,
   CardIcon,
+  ChartIcon,
   CodeIcon,
   HomeIcon,
   MoveMoneyIcon,
@@ -18,7 +19,7 @@ import {
   ShieldIcon,
 } from '../ui/icons.tsx'
 
-/** Where the side navigation takes over from the tab bar (EXPERIENCE.md: desktop ≥ 1024 px). */
+/** Where the side navigation takes over from the tab bar (docs/experience.md: desktop ≥ 1024 px). */
 export const DESKTOP_QUERY = '(min-width: 1024px)'
 
 type Key =
@@ -29,6 +30,7 @@ type Key =
   | 'profile'
   | 'accounts'
   | 'counterparties'
+  | 'insights'
   | 'verify'
   | 'developer'
 
@@ -109,6 +111,14 @@ export const DESTINATIONS: Destination[] = [
     icon: PeopleIcon,
     owns: ['/counterparties', '/wallets/:/counterparties'],
     tab: 'move',
+  },
+  {
+    key: 'insights',
+    href: paths.insights,
+    label: 'nav.insights',
+    icon: ChartIcon,
+    owns: ['/insights'],
+    tab: 'activity',
   },
   {
     key: 'verify',

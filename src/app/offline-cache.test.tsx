@@ -12,7 +12,7 @@ import { aUser } from '../../tests/support/builders.ts'
 import { mockApi } from '../../tests/support/mock-api.ts'
 import { renderApp } from '../../tests/support/render-app.tsx'
 import LogoutPage from '../features/auth/logout-page.tsx'
-import { userKeys } from '../features/profile/queries.ts'
+import { userKeys } from '../queries/user.ts'
 import {
   forgetPersistedQueries,
   openQueryCacheStore,

@@ -5,8 +5,8 @@ import {
 } from '@tanstack/query-persist-client-core'
 import type { QueryClient } from '@tanstack/react-query'
 import type { User } from '../../contract/user.ts'
-import { userKeys } from '../features/profile/queries.ts'
 import { hasSession } from '../net/session.ts'
+import { userKeys } from '../queries/user.ts'
 import {
   onPersistedQueriesForgotten,
   persistable,

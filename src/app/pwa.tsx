@@ -1,7 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react'
-import { useI18n } from '../i18n/i18n.tsx'
-import { Button } from '../ui/components.tsx'
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react'
 import { useOnline } from '../ui/online.tsx'
 import { updateStore } from './service-worker.ts'
 
@@ -77,42 +75,5 @@ export function OfflineBanner() {
     <Suspense fallback={null}>
       <OfflineNotice />
     </Suspense>
-  )
-}
-
-interface InstallPromptEvent extends Event {
-  prompt(): Promise<void>
-  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>
-}
-
-/** Offered only where the browser says the app can be installed (and is not yet). */
-export function InstallButton() {
-  const { t } = useI18n()
-  const [event, setEvent] = useState<InstallPromptEvent>()
-  useEffect(() => {
-    const capture = (e: Event) => {
-      e.preventDefault()
-      setEvent(e as InstallPromptEvent)
-    }
-    const installed = () => setEvent(undefined)
-    window.addEventListener('beforeinstallprompt', capture)
-    window.addEventListener('appinstalled', installed)
-    return () => {
-      window.removeEventListener('beforeinstallprompt', capture)
-      window.removeEventListener('appinstalled', installed)
-    }
-  }, [])
-  if (!event) return null
-  return (
-    <Button
-      variant="secondary"
-      onClick={async () => {
-        await event.prompt()
-        await event.userChoice
-        setEvent(undefined)
-      }}
-    >
-      {t('pwa.install')}
-    </Button>
   )
 }

@@ -101,6 +101,12 @@ const FiatAccountsPage = lazy(() =>
 const FiatAccountPage = lazy(() =>
   withMessages(import('../features/cards/fiat-account-page.tsx'), 'cards', 'home'),
 )
+const StatementPage = lazy(() =>
+  withMessages(import('../features/statements/statement-page.tsx'), 'statements', 'home'),
+)
+const InsightsPage = lazy(() =>
+  withMessages(import('../features/insights/insights-page.tsx'), 'insights', 'home'),
+)
 const WebhooksSection = lazy(() =>
   withMessages(
     import('../features/notifications/webhooks-section.tsx'),
@@ -200,6 +206,8 @@ export const ROUTES: {
     page: () => <DeveloperPage webhooks={<WebhooksSection />} />,
   },
   { path: paths.verify, access: 'signedIn', page: () => <VerifyPage /> },
+  { path: paths.statements, access: 'signedIn', page: () => <StatementPage /> },
+  { path: paths.insights, access: 'signedIn', page: () => <InsightsPage /> },
   { path: paths.home, access: 'signedIn', page: () => <HomePage /> },
 ]
 
@@ -261,7 +269,9 @@ export function Routes() {
   const { signedIn } = session
 
   return (
-    <Layout signedIn={signedIn} location={session.location}>
+    // The logout screen is framed as signed out: the tokens are going, and the bell
+    // and what else the signed-in frame reads would ask with none.
+    <Layout signedIn={signedIn && session.location !== paths.logout} location={session.location}>
       <Screen>
         <Switch location={session.location}>
           {ROUTES.map((route) => (

@@ -14,7 +14,7 @@ const answer = (status: number, code?: ProblemCode, extra: Partial<Problem> = {}
     code ? { type: 'x', title: 'x', status, code, detail: 'English detail', ...extra } : undefined,
   )
 
-describe('every status of SPEC.md §8 has words in both languages', () => {
+describe('every status of docs/product.md §8 has words in both languages', () => {
   it.each([
     [400, 'We could not process this request.', 'Не удалось выполнить запрос.'],
     [401, 'Your session has ended.', 'Сеанс завершён.'],

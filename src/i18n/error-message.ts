@@ -130,6 +130,8 @@ const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
   SESSION_NOT_FOUND: 'error.SESSION_NOT_FOUND',
   SESSION_REQUIRED: 'error.SESSION_REQUIRED',
   SHUTTING_DOWN: 'error.SHUTTING_DOWN',
+  STATEMENT_NOT_FOUND: 'error.STATEMENT_NOT_FOUND',
+  STATEMENT_NOT_READY: 'error.STATEMENT_NOT_READY',
   STEP_UP_REQUIRED: 'error.STEP_UP_REQUIRED',
   TARGET_IS_SOURCE: 'error.TARGET_IS_SOURCE',
   TELEGRAM_BIOMETRICS_INVALID: 'error.TELEGRAM_BIOMETRICS_INVALID',
@@ -161,7 +163,7 @@ const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
 
 const isProblemCode = (code: string): code is ProblemCode => Object.hasOwn(PROBLEM_WORDS, code)
 
-/** SPEC.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */
+/** docs/product.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */
 const STATUSES = [400, 401, 403, 404, 409, 419, 422, 423, 429, 500, 502, 503] as const
 
 export interface Wording {

@@ -1,3 +1,4 @@
+import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
 
 /*
@@ -35,6 +36,7 @@ export function formatAmount(
   decimals: number,
   currency?: string,
 ): string {
+  if (amountsHidden()) return HIDDEN_AMOUNT
   // More digits than the currency's decimals are shown too: an amount is never rounded.
   const scale = Math.min(100, Math.max(decimals, amount.split('.')[1]?.length ?? 0))
   const number = numberFormat(language, scale).format(amount as Intl.StringNumericLiteral)

@@ -12,6 +12,7 @@ import {
 } from 'react'
 import { telegramLaunchLanguage } from '../telegram/launch-language.ts'
 import type { MessageKey, Messages } from './en.ts'
+import { amountsHidden, subscribeAmountsHidden } from './hidden-amounts.ts'
 import { type EnPart, partOf } from './parts.ts'
 
 export const LANGUAGES = ['en', 'ru'] as const
@@ -221,8 +222,10 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
 
   const setLanguage = useCallback((next: Language) => show(next, true), [show])
   const version = useSyncExternalStore(subscribeParts, readPartsVersion)
+  // Every screen words its amounts again when they are hidden or shown (money.ts reads it).
+  const hidden = useSyncExternalStore(subscribeAmountsHidden, amountsHidden)
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` counts the English parts in memory; each new one needs a new `t`
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` counts the English parts in memory (each needs a new `t`); `hidden` makes every consumer format its amounts again
   const value = useMemo<I18n>(() => {
     const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long' })
     document.documentElement.lang = language
@@ -232,7 +235,7 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
       t: translator(language),
       formatDate: (date) => dates.format(typeof date === 'string' ? new Date(date) : date),
     }
-  }, [language, setLanguage, version])
+  }, [language, setLanguage, version, hidden])
 
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>
 }

@@ -1,8 +1,9 @@
 import { compare, type Decimal, parseDecimal } from '../ui/decimal.ts'
+import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
 
 /*
- * The app's one money formatter (EXPERIENCE.md, "Money on screen"). Every
+ * The app's one money formatter (docs/experience.md, "Money on screen"). Every
  * amount and rate on screen goes through here, from the API's decimal string
  * to the text — never through a float:
  *
@@ -15,7 +16,9 @@ import type { Language } from './i18n.tsx'
  * - a sign when the amount has a direction: "+" for money in, "−" (U+2212) for
  *   money out; a negative amount reads "−" without one;
  * - rates: "1 BTC = 98,150.12 USDT", the currency worth more on the left, at
- *   most 8 significant digits.
+ *   most 8 significant digits;
+ * - while the person has hidden amounts (hidden-amounts.ts), every amount
+ *   reads "•••" — a rate does not: it is no one's money.
  *
  * Formatters are cached per language and shape: a 10 000-row list must not
  * build 10 000 of them.
@@ -40,6 +43,8 @@ export interface MoneyOptions {
   sign?: MoneySign
   /** Every digit the amount has (a tap on a shortened amount), crypto and fiat alike. */
   exact?: boolean
+  /** Shown even while amounts are hidden: what the person is typing or confirming right now. */
+  shown?: boolean
 }
 
 /** At most this many significant fraction digits of a crypto amount on screen. */
@@ -128,6 +133,7 @@ function signOf(parts: Parts, options: MoneyOptions): string {
  */
 export function formatMoney(language: Language, money: Money, options: MoneyOptions = {}): string {
   const parts = split(money.amount)
+  if (!options.shown && amountsHidden()) return HIDDEN_AMOUNT
   const sign = signOf(parts, options)
   if (isFiat(money)) {
     const absolute = `${parts.whole}.${parts.fraction || '0'}` as Intl.StringNumericLiteral

@@ -62,6 +62,9 @@ export const EN_PARTS = {
   profile: ['profile', 'security.link', 'security.linkLead'],
   /** The notification centre, push preferences (profile) and webhooks (developer). */
   notifications: ['notifications', 'push', 'webhooks'],
+  /** Issue 31: statements (their screen) and insights (theirs). */
+  statements: ['statements'],
+  insights: ['insights'],
   /** Passkeys, sessions, the security page and the step-up dialog over any screen. */
   security: ['security', 'sessions', 'passkey', 'stepUp', 'auth.passkey'],
 } as const satisfies Record<string, readonly string[]>

@@ -3,7 +3,7 @@ import type { MessageKey } from './en.ts'
 import type { Translate } from './i18n.tsx'
 
 /**
- * SPEC.md §3: the trading wallet is "the P2P wallet" and its label entry uses
+ * docs/product.md §3: the trading wallet is "the P2P wallet" and its label entry uses
  * the value `p2p` (contract WALLET_TYPE_LABELS); every other type labels itself.
  */
 export const WALLET_LABEL_ENTRY: Record<WalletType, string> = {

@@ -4,7 +4,7 @@ import type { NetConfig } from './config.ts'
 import type { Locks } from './locks.ts'
 
 /**
- * The auth proxy of SPEC.md §4, one implementation for every host: the
+ * The auth proxy of docs/product.md §4, one implementation for every host: the
  * service worker runs it on intercepted requests, and the page runs it
  * whenever no worker controls it (first load, hard reload, Telegram on iOS).
  *
@@ -52,7 +52,7 @@ export const INIT_DATA_HEADER = 'X-Telegram-Init-Data'
 
 const REFRESH_PATH = '/auth/refresh/refresh-token'
 const TELEGRAM_SIGN_IN_PATH = '/auth/sign-in/telegram'
-/** A failing call to one of these can never be rescued by a refresh (SPEC.md §4). */
+/** A failing call to one of these can never be rescued by a refresh (docs/product.md §4). */
 const NO_REFRESH_PATHS = [REFRESH_PATH, TELEGRAM_SIGN_IN_PATH, '/auth/sign-up/telegram']
 /** Answers of these calls carry a new token pair, which goes straight into the vault. */
 const ISSUES_TOKENS = /^\/auth\/(sign-in|sign-up|verify|refresh|password\/reset)\//
@@ -131,7 +131,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     return issue(REFRESH_PATH, { refresh_token: refreshToken }, appEnv, origin, 'token refresh')
   }
 
-  /** SPEC.md §4 in the Mini App: no refresh token, so sign in again with the launch init data. */
+  /** docs/product.md §4 in the Mini App: no refresh token, so sign in again with the launch init data. */
   async function reauthenticate(
     appEnv: AppEnv,
     origin: string,
@@ -170,7 +170,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     headers.set(TENANT_HEADER, config.tenantId)
     headers.set(APP_ENV_HEADER, appEnv)
     // A string body gets text/plain from the browser unless told otherwise;
-    // the API speaks JSON (SPEC.md §7). Uploads keep their own type.
+    // the API speaks JSON (docs/product.md §7). Uploads keep their own type.
     const type = headers.get('Content-Type')
     if (!type || type.startsWith('text/plain')) headers.set('Content-Type', 'application/json')
     return headers
@@ -217,7 +217,7 @@ export function createAuthProxy(deps: AuthProxyDeps): AuthProxy {
     const response = await send(sentWith, alreadyRetried)
     if (response.status !== 401) return settle(response)
 
-    // SPEC.md §4, in its order: calls a refresh cannot rescue, a second 401
+    // docs/product.md §4, in its order: calls a refresh cannot rescue, a second 401
     // after a replay, no refresh token outside the Mini App.
     if (target.base === 'v2' && NO_REFRESH_PATHS.includes(target.path)) return loggedOut(response)
     if (alreadyRetried) return loggedOut(response)

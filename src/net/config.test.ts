@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { flag, isFalsy } from './config.ts'
 
-describe('isFalsy (SPEC.md §5)', () => {
+describe('isFalsy (docs/product.md §5)', () => {
   it.each([
     ['the string "false"', 'false'],
     ['the string "0"', '0'],

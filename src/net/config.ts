@@ -12,7 +12,7 @@ export interface NetConfig {
 }
 
 /**
- * SPEC.md §5: the values that mean "off" wherever a launch parameter or a
+ * docs/product.md §5: the values that mean "off" wherever a launch parameter or a
  * config flag is read — the strings "false", "0", "" and "FALSE", boolean
  * false, null, undefined, NaN and the number 0. Everything else is "on".
  */
@@ -33,7 +33,7 @@ export const flag = (value: string | undefined, fallback: boolean): boolean =>
  */
 export const telegramEnabled = flag(import.meta.env.VITE_TELEGRAM_MINI_APP, true)
 
-/** SPEC.md §9 constants, overridable at build time through VITE_* variables (DESIGN.md). */
+/** docs/product.md §9 constants, overridable at build time through VITE_* variables (docs/architecture.md). */
 export const netConfig: NetConfig = {
   v1Base: import.meta.env.VITE_API_V1_URL || '/api/v1',
   v2Base: import.meta.env.VITE_API_V2_URL || '/api/v2',

@@ -13,7 +13,7 @@ import { webLocks } from './locks.ts'
  *
  * In the Telegram Mini App every API request says so (`X-App-Env: telegram`)
  * and carries the launch init data for whichever proxy handles it, so the
- * worker knows as well as the page, and either can sign in again (SPEC.md §4).
+ * worker knows as well as the page, and either can sign in again (docs/product.md §4).
  */
 /** What the Mini App tells every proxy on each API request; nothing outside Telegram. */
 export function launchHeaders(launch = telegramLaunch()): Record<string, string> {

@@ -35,7 +35,7 @@ export function useDisplayRates(): {
 
 /**
  * What an amount is worth in the display currency, formatted ("€98.15"), for
- * the secondary line beside a crypto amount (EXPERIENCE.md, "Money on
+ * the secondary line beside a crypto amount (docs/experience.md, "Money on
  * screen"): amount × the server's rate over the currency's own, exact until
  * one half-even rounding to the cent. Undefined when it would say nothing new
  * (the amount is in the display currency) or cannot be said (no rate for the

@@ -7,7 +7,7 @@ import { api } from '../net/api.ts'
 
 /**
  * Reads several features share: the person's wallets, the catalogues and the
- * rates. Features never import one another (DESIGN.md), so what more than one
+ * rates. Features never import one another (docs/architecture.md), so what more than one
  * of them shows lives here, with one key per thing so the cache is shared.
  */
 

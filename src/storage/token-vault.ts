@@ -1,6 +1,6 @@
 import { type DBSchema, openDB } from 'idb'
 
-/** The session tokens (SPEC.md §3). Only src/net reads them. */
+/** The session tokens (docs/product.md §3). Only src/net reads them. */
 export interface Tokens {
   access_token: string
   refresh_token?: string | null

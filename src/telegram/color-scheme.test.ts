@@ -32,4 +32,20 @@ describe('applyColorScheme', () => {
     expect(root.dataset.colorScheme).toBe('dark')
     expect(root.style.colorScheme).toBe('dark')
   })
+
+  it.each([
+    ['light', 'light'],
+    ['dark', 'dark'],
+    ['system', 'dark'],
+    [undefined, 'dark'],
+  ] as const)(
+    'under a theme chosen on the device (%s), the browser’s controls wear %s',
+    (theme, worn) => {
+      const root = document.createElement('html')
+      if (theme) root.dataset.theme = theme
+      applyColorScheme(root, 'dark')
+      expect(root.dataset.colorScheme).toBe('dark')
+      expect(root.style.colorScheme).toBe(worn)
+    },
+  )
 })

@@ -28,10 +28,15 @@ function parseHex(color: string): [number, number, number] | undefined {
     : undefined
 }
 
-/** Marks <html> with the scheme, for the tokens and for form controls and scrollbars. */
+/**
+ * Marks <html> with the scheme, for the tokens and for form controls and
+ * scrollbars — unless the person chose a theme on this device (src/ui/theme.ts),
+ * which outranks the chat's.
+ */
 export function applyColorScheme(root: HTMLElement, scheme: ColorScheme): void {
   root.dataset.colorScheme = scheme
-  root.style.colorScheme = scheme
+  const chosen = root.dataset.theme
+  root.style.colorScheme = chosen === 'light' || chosen === 'dark' ? chosen : scheme
 }
 
 /** The OS preference, where there is a window to ask. */

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §5 and §9: the limits of what a Mini App may ask of Telegram,
+ * docs/product.md §5 and §9: the limits of what a Mini App may ask of Telegram,
  * checked before the SDK is called. A value over a limit is refused with a
  * typed error that says which limit and by how much — never cut to fit.
  * Pure: no SDK, no DOM.

@@ -64,6 +64,7 @@ function fakeSdk() {
     popup: { open: safe(async (_: unknown) => 'ok') },
     sendData: safe((_: string) => {}),
     requestContact: safe((_: { abortSignal: AbortSignal }) => new Promise(() => {})),
+    downloadFile: safe(async (_url: string, _fileName: string) => {}),
   })
   return Object.assign(sdk, { themeSubscribers }) as unknown as Record<
     string,
@@ -72,6 +73,7 @@ function fakeSdk() {
     init: ReturnType<typeof vi.fn>
     sendData: ReturnType<typeof safe>
     requestContact: ReturnType<typeof safe>
+    downloadFile: ReturnType<typeof safe>
     themeSubscribers: Array<() => void>
   }
 }
@@ -240,5 +242,24 @@ describe('requestContact', () => {
     const app = await start()
     expect(app.requestContact).toBeUndefined()
     expect(fake.requestContact).not.toHaveBeenCalled()
+  })
+})
+
+describe('downloadFile', () => {
+  it('hands Telegram the link and the file name, and waits for it', async () => {
+    const fake = fakeSdk()
+    const app = await start()
+    await app.downloadFile!('https://app.example/api/statements/files/t0ken', 'statement.pdf')
+    expect(fake.downloadFile).toHaveBeenCalledWith(
+      'https://app.example/api/statements/files/t0ken',
+      'statement.pdf',
+    )
+  })
+
+  it('is not offered on a client before Bot API 8.0', async () => {
+    const fake = fakeSdk()
+    fake.downloadFile.isAvailable.mockReturnValue(false)
+    const app = await start()
+    expect(app.downloadFile).toBeUndefined()
   })
 })

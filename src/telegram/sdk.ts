@@ -2,6 +2,7 @@ import {
   backButton,
   biometry,
   closingBehavior,
+  downloadFile,
   hapticFeedback,
   init,
   mainButton,
@@ -66,6 +67,11 @@ export interface MiniAppControls {
    * clients without it.
    */
   biometrics?: TelegramBiometrics
+  /**
+   * Telegram saves the file at `url` (which it fetches itself, with no
+   * sign-in) after asking the person (Bot API 8.0). Missing on older clients.
+   */
+  downloadFile?: (url: string, fileName: string) => Promise<void>
 }
 
 export interface TelegramBiometrics {
@@ -205,5 +211,10 @@ export function startMiniApp(launch: TelegramLaunch): MiniAppControls {
           })
       : undefined,
     biometrics: biometry.isSupported() ? sdkBiometrics() : undefined,
+    downloadFile: downloadFile.isAvailable()
+      ? async (url, fileName) => {
+          await downloadFile(url, fileName)
+        }
+      : undefined,
   }
 }

@@ -2,8 +2,36 @@ import { useEffect, useState } from 'react'
 import { useI18n } from '../i18n/i18n.tsx'
 import { Button } from './components.tsx'
 
-/** Groups of four, as IBANs and addresses are read and compared by eye (copied without the spaces). */
+/**
+ * Groups of four, as IBANs and addresses are read and compared by eye
+ * (copied without the spaces): the app's one grouping, shown in a `.grouped`
+ * element so a line breaks between groups, never inside one.
+ */
 export const inFours = (text: string) => text.replace(/(.{4})(?=.)/g, '$1 ')
+
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/
+
+/**
+ * An address as a detail shows it: an IBAN in fours, broken only between
+ * groups; a chain address as it is, broken anywhere (it has no groups).
+ */
+export function AddressText(props: { value: string; shown?: string }) {
+  const iban = IBAN.test(props.value)
+  return (
+    <code className={iban ? 'address-text grouped' : 'address-text'} title={props.value}>
+      {props.shown ?? (iban ? inFours(props.value) : props.value)}
+    </code>
+  )
+}
+
+/**
+ * A label inside the button's sentence: "Copy address", not "Copy Address";
+ * an acronym or a code (IBAN, BIC, USDT) keeps its capitals.
+ */
+const inSentence = (thing: string, language: string) =>
+  /^\p{Lu}\p{Ll}/u.test(thing)
+    ? thing.charAt(0).toLocaleLowerCase(language) + thing.slice(1)
+    : thing
 
 /** How long "Copied" stays before the button reads "Copy" again. */
 const FEEDBACK_MS = 2000
@@ -22,8 +50,9 @@ export function CopyButton(props: {
   /** Reads just "Copy", named "Copy {thing}" for screen readers: where the row's label says what. */
   short?: boolean
 }) {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const [outcome, setOutcome] = useState<'copied' | 'failed'>()
+  const thing = props.thing && inSentence(props.thing, language)
 
   useEffect(() => {
     if (outcome !== 'copied') return
@@ -45,11 +74,9 @@ export function CopyButton(props: {
       <Button
         variant="secondary"
         onClick={copy}
-        aria-label={
-          props.short && props.thing ? t('copy.copyThing', { thing: props.thing }) : undefined
-        }
+        aria-label={props.short && thing ? t('copy.copyThing', { thing }) : undefined}
       >
-        {props.thing && !props.short ? t('copy.copyThing', { thing: props.thing }) : t('copy.copy')}
+        {thing && !props.short ? t('copy.copyThing', { thing }) : t('copy.copy')}
       </Button>
       <span role="status" className="copy-status">
         {outcome === 'copied'

@@ -1,5 +1,6 @@
 import {
   type InputHTMLAttributes,
+  type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
   useId,
@@ -17,14 +18,32 @@ import { Button } from './components.tsx'
 const describedByOf = (id: string, hint?: string, error?: string) =>
   [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
 
-/** A field's hint and error, under it and announced with it. */
-function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+/** A field's hint and error, under it and announced with it; `action` at the hint's end ("Max"). */
+function FieldNotes({
+  id,
+  hint,
+  error,
+  action,
+}: {
+  id: string
+  hint?: string | undefined
+  error?: string | undefined
+  action?: ReactNode
+}) {
+  const note = hint && (
+    <p id={`${id}-hint`} className="field-hint">
+      {hint}
+    </p>
+  )
   return (
     <>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
+      {action ? (
+        <div className="field-hint-row">
+          {note}
+          {action}
+        </div>
+      ) : (
+        note
       )}
       {error && (
         <p id={`${id}-error`} className="field-error">
@@ -44,9 +63,11 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   reveal?: { show: string; hide: string }
   /**
    * For amounts: the currency's code shown inside the field, at its end
-   * (EXPERIENCE.md, "Forms"). Decorative: the label names the currency too.
+   * (docs/experience.md, "Forms"). Decorative: the label names the currency too.
    */
   adornment?: string
+  /** A small action on the hint's line, at its end: "Max" beside "Available: …". */
+  hintAction?: ReactNode
 }
 
 /** A labelled input whose hint and error are announced with it (aria-describedby). */
@@ -56,6 +77,7 @@ export function TextField({
   error,
   reveal,
   adornment,
+  hintAction,
   type,
   ...input
 }: TextFieldProps) {
@@ -97,7 +119,7 @@ export function TextField({
           </Button>
         )}
       </div>
-      <FieldNotes id={id} hint={hint} error={error} />
+      <FieldNotes id={id} hint={hint} error={error} action={hintAction} />
     </div>
   )
 }

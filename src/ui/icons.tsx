@@ -117,3 +117,28 @@ export const BellIcon = (p: IconProps) => (
     <path d="M10 20a2.2 2.2 0 0 0 4 0" />
   </Icon>
 )
+
+/** Amounts shown: an open eye (the control hides them). */
+export const EyeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
+    <circle cx="12" cy="12" r="3" />
+  </Icon>
+)
+
+/** Amounts hidden: the eye struck through (the control shows them). */
+export const EyeOffIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9.9 5.2A10.6 10.6 0 0 1 12 5c6.4 0 10 7 10 7a17.7 17.7 0 0 1-3 3.9" />
+    <path d="M6.3 6.3C3.6 8.1 2 12 2 12s3.6 7 10 7a9.8 9.8 0 0 0 5.7-1.7" />
+    <path d="M9.9 9.9a3 3 0 0 0 4.2 4.2" />
+    <path d="m3 3 18 18" />
+  </Icon>
+)
+
+/** Insights: a ring and bars. */
+export const ChartIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20V10M10 20V4M16 20v-7M21 20H3" />
+  </Icon>
+)

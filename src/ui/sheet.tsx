@@ -3,7 +3,7 @@ import { useI18n } from '../i18n/i18n.tsx'
 import { CloseIcon } from './screen-icons.tsx'
 
 /**
- * A short task over the screen (EXPERIENCE.md, "Sheets"): a bottom sheet on a
+ * A short task over the screen (docs/experience.md, "Sheets"): a bottom sheet on a
  * phone, a dialog on a desktop — card settings, limits, filters. The native
  * modal <dialog>, so focus stays inside and the page behind is inert; Escape,
  * the close button and a tap on the dimmed page close it. The heading takes

@@ -2,7 +2,7 @@ import type { SecretKeyBody, SecretPublicKey } from '../../contract/cards.ts'
 import type { Problem } from '../../contract/problem.ts'
 
 /**
- * The card-secret exchange of SPEC.md §7 (contract/cards.ts SecretKeyBody),
+ * The card-secret exchange of docs/product.md §7 (contract/cards.ts SecretKeyBody),
  * without the thread around it: card-secrets.worker.ts runs it in a worker,
  * tests run it against the server's own crypto.
  *
@@ -25,14 +25,14 @@ export interface ExchangeFailure {
   retryAfter: number | undefined
 }
 
-/** SPEC.md §5, word for word. */
+/** docs/product.md §5, word for word. */
 export const EXCHANGE_FAILED = 'Failed to get encrypted secret key'
 /** The build-time setting that pins the public key; also the name in '<name> is not set'. */
 export const PUBLIC_KEY_SETTING = 'VITE_CARD_SECRET_PUBLIC_KEY'
 export const notSetMessage = (name: string) => `${name} is not set`
 
 /**
- * The exchange failed (SPEC.md §5's message). When the server refused it,
+ * The exchange failed (docs/product.md §5's message). When the server refused it,
  * `failure` says how, so the page can tell "card closed" from "too many reveals".
  */
 export class CardSecretsError extends Error {

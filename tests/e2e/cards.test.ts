@@ -46,8 +46,26 @@ test('issue a virtual card, reveal it, freeze it and see a payment declined, unf
   await page.getByRole('button', { name: 'Issue card' }).click()
   // Issuing makes money movable: it needs the second look (a password sign-in is not enough).
   await confirmWithCode(page, base, email)
-  await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
+  // The flow ends on the new card, offering to fund it: from the wallet, or to its own IBAN.
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}\?issued=1$/)
   const cardId = new URL(page.url()).pathname.split('/').at(-1)!
+  const offer = page.getByRole('dialog', { name: 'Your card is ready' })
+  await offer
+    .getByRole('region', { name: 'Pay in by bank transfer' })
+    .getByText(/^DE\d\d /)
+    .waitFor()
+  await offer.getByRole('link', { name: 'Top up from a wallet' }).click()
+  await page.getByRole('heading', { name: 'Top up a card account', level: 1 }).waitFor()
+  // The card's own account is named after the card, as the card is.
+  const last4 = (await v1<{ last4: string }>(page, 'GET', `/issuing/cards/${cardId}`)).last4
+  expect(
+    await page
+      .getByRole('combobox', { name: 'Card account' })
+      .locator('option:checked')
+      .textContent(),
+  ).toMatch(new RegExp(`^Travel ··\u00a0${last4} · prepaid · `))
+  await page.getByRole('link', { name: 'Back to the card' }).click()
+  await page.waitForURL(`${base}/cards/${cardId}`)
   await page.getByRole('heading', { name: 'Travel', level: 1 }).waitFor()
 
   // Money for it: euros into the wallet by SEPA, then a top-up of the card's account.
@@ -268,7 +286,7 @@ test('a card issued whose answer was lost, then the page reloaded and the same c
   // The person reloads and confirms the same card again.
   await page.reload()
   await confirmVirtualCard()
-  await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}\?issued=1$/)
 
   const cards = await v1<{ data: Array<{ id: string }> }>(
     page,

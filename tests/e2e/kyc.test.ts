@@ -70,7 +70,7 @@ test('complete the sandbox verification, see it approved, then issue a card', as
   await page.getByRole('link', { name: 'Go to cards' }).click()
   await fillCardForm(page, base, walletUuid, 'Verified')
   await page.getByRole('button', { name: 'Issue card' }).click()
-  await page.waitForURL(/\/cards\/[0-9a-f-]{36}$/)
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}\?issued=1$/)
   await page.getByRole('heading', { name: 'Verified', level: 1 }).waitFor()
 })
 

@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core'
+import { createECDH, randomBytes } from 'node:crypto'
+import type { Page, Response } from 'playwright-core'
 import { expect, test } from 'vitest'
 import { DEMO, signInAsDemo } from '../support/demo-routes.ts'
 import { confirmWithCode, readVault, waitForServiceWorkerControl } from '../support/e2e-app.ts'
@@ -11,7 +12,8 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  * screen; Profile's switch goes as far as the browser's permission prompt.
  */
 
-const session = e2eSession({ JOBS_POLL_MS: '100' })
+// Two tests take a step-up code for the demo person within a minute: no resend wait.
+const session = e2eSession({ JOBS_POLL_MS: '100', OTP_RESEND_INTERVAL: '0' })
 
 /** A v1 call as the signed-in person, with the token from the app's vault. */
 async function v1<T>(page: Page, path: string): Promise<T> {
@@ -203,4 +205,65 @@ test('Profile’s switch asks the browser for permission, and says so when it is
   await expect
     .poll(() => page.getByRole('checkbox', { name: 'Card refunds' }).isChecked())
     .toBe(false)
+})
+
+/**
+ * A subscription exactly as Chromium's PushSubscription.toJSON() gives it:
+ * an FCM endpoint, `expirationTime: null`, the P-256 key and auth secret in
+ * base64url, in this order. Headless Chromium cannot reach FCM here, so the
+ * page's PushManager answers with it (a real key pair: the server may check it).
+ */
+function chromiumSubscription() {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('base64url')}:APA91b${randomBytes(100).toString('base64url')}`,
+    expirationTime: null,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  }
+}
+
+test('Profile’s switch turns push on with what Chromium’s PushSubscription.toJSON() gives', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  await context.grantPermissions(['notifications'], { origin: session.server.url })
+  const shape = chromiumSubscription()
+  await context.addInitScript((json) => {
+    let current: PushSubscription | null = null
+    PushManager.prototype.getSubscription = async () => current
+    PushManager.prototype.subscribe = async () => {
+      current = {
+        endpoint: json.endpoint,
+        expirationTime: json.expirationTime,
+        toJSON: () => JSON.parse(JSON.stringify(json)),
+        unsubscribe: async () => {
+          current = null
+          return true
+        },
+      } as unknown as PushSubscription
+      return current
+    }
+  }, shape)
+  const page = await context.newPage()
+  await signInAsDemo(page, session.server.url)
+  await waitForServiceWorkerControl(page)
+  await page.goto(`${session.server.url}/profile`)
+  await page.getByTestId('push-state').getByText('Off for this device').waitFor()
+  const posted: Response[] = []
+  page.on('response', (response) => {
+    if (response.request().method() === 'POST' && response.url().endsWith('/push/subscriptions'))
+      posted.push(response)
+  })
+  await page.getByRole('button', { name: 'Turn on' }).click()
+  // A device that can be told things needs the second look; the app sends the body again after it.
+  await confirmWithCode(page, session.server.url, DEMO.email)
+  await page.getByTestId('push-state').getByText('On for this device').waitFor()
+  const taken = posted.at(-1)!
+  expect(taken.request().postDataJSON()).toEqual(shape)
+  expect(taken.status()).toBe(204)
+  // Off again: the dispatcher has no unreachable push service to try for the tests after.
+  await page.getByRole('button', { name: 'Turn off' }).click()
+  await page.getByTestId('push-state').getByText('Off for this device').waitFor()
 })

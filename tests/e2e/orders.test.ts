@@ -126,13 +126,16 @@ test('deposit euros by SEPA, add a counterparty with a SEPA account, send to it 
     .toMatch(/IBAN\s+DE89 3704 0044 0532 0130 00/)
   await review.getByRole('button', { name: 'Confirm' }).click()
 
-  // The result follows the order: accepted, handed to the bank, paid out.
-  const result = page.getByRole('region', { name: 'Transfer placed' })
+  // The result follows the order: accepted, handed to the bank, paid out; its headline says each.
+  const result = page.getByRole('region', {
+    name: /^(Transfer placed|Your transfer is on its way|Transfer sent)$/,
+  })
   await result.waitFor()
   await result
     .getByRole('status')
     .filter({ hasText: /^Complete$/ })
     .waitFor({ timeout: 20_000 })
+  await page.getByRole('region', { name: 'Transfer sent' }).waitFor()
   const steps = result.getByRole('list', { name: 'Order progress' }).getByRole('listitem')
   await expect
     .poll(() => steps.allInnerTexts(), { timeout: 5_000 })
@@ -248,20 +251,23 @@ test('exchange ether for USDT at a live quote and see both balances change', asy
   // A double tap places one order: the balances below and the history say so.
   await review.getByRole('button', { name: 'Confirm' }).dblclick()
 
-  const result = page.getByRole('region', { name: 'Exchange placed' })
+  const result = page.getByRole('region', {
+    name: /^(Exchange placed|Your exchange is under way|Exchange done)$/,
+  })
   await result.waitFor()
   await result.getByText(`${receivedText}\u00a0USDT`).waitFor()
   await result
     .getByRole('status')
     .filter({ hasText: /^Complete$/ })
     .waitFor({ timeout: 20_000 })
+  await page.getByRole('region', { name: 'Exchange done' }).waitFor()
 
   // The result is in the address: a reload shows it again, and back leaves the flow
   // (the spent review is not in the history) for the wallet it started from.
   expect(new URL(page.url()).searchParams.get('step')).toBeNull()
   expect(new URL(page.url()).searchParams.get('order')).toMatch(/^[0-9a-f-]{36}$/)
   await page.reload()
-  await page.getByRole('region', { name: 'Exchange placed' }).waitFor()
+  await page.getByRole('region', { name: 'Exchange done' }).waitFor()
   await page.goBack()
   await page.waitForURL('**/wallets/*')
   const ethLeft = units('0.5', 18) - units(totalText!, 18)

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from 'vitest'
-import { pathOf, signUpThroughUi, uniqueEmail } from '../support/e2e-app.ts'
+import {
+  pathOf,
+  signUpThroughUi,
+  uniqueEmail,
+  waitForServiceWorkerControl,
+} from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 
 /*
@@ -81,4 +86,21 @@ test('an order, a card or a wallet nobody has says it does not exist, never a va
 
   await page.goto(`${session.server.url}/wallets/${randomUUID()}`)
   await page.getByRole('heading', { level: 1, name: 'This wallet doesn’t exist' }).waitFor()
+})
+
+test('sign-up’s Terms and Privacy are pages of their own, in the language on screen, past the service worker', async () => {
+  const context = await session.newContext({ locale: 'ru-RU' })
+  const page = await context.newPage()
+  await page.goto(`${session.server.url}/auth/sign-up`)
+  await waitForServiceWorkerControl(page)
+  const [terms] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('link', { name: 'условия использования' }).click(),
+  ])
+  await terms.waitForURL((url) => url.pathname === '/legal/terms.ru.html')
+  await terms.getByRole('heading', { level: 1, name: 'Условия использования' }).waitFor()
+  // A document, not the app: the worker's app shell does not stand in for it.
+  expect(await terms.locator('#root').count()).toBe(0)
+  await terms.getByRole('link', { name: 'Политика конфиденциальности' }).click()
+  await terms.getByRole('heading', { level: 1, name: 'Политика конфиденциальности' }).waitFor()
 })

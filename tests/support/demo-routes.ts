@@ -120,13 +120,16 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     activityItem: activity!.id,
   }
   // Every route, so a route added to paths.ts without demo data to open it fails here.
+  // Screens that show what their query string names: a statement is of one wallet.
+  const queries: Partial<Record<RouteName, string>> = { statements: `?wallet=${personal}` }
   return (Object.entries(paths) as [RouteName, string][]).map(([name, pattern]) => ({
     name,
-    url: pattern.replace(/:(\w+)/g, (_, key: string) => {
-      const value = key === 'id' ? ids[name] : params[key]
-      if (!value) throw new Error(`no demo data opens :${key} of the route ${name} (${pattern})`)
-      return value
-    }),
+    url:
+      pattern.replace(/:(\w+)/g, (_, key: string) => {
+        const value = key === 'id' ? ids[name] : params[key]
+        if (!value) throw new Error(`no demo data opens :${key} of the route ${name} (${pattern})`)
+        return value
+      }) + (queries[name] ?? ''),
   }))
 }
 

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, sql } from 'kysely'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
-import { openPostgres } from '../../server/infra/db/database.ts'
+import { openPostgres, PGLITE_EXTENSIONS } from '../../server/infra/db/database.ts'
 import { migrate } from '../../server/infra/db/migrate.ts'
 import { PGliteDialect } from '../../server/infra/db/pglite-dialect.ts'
 
@@ -36,7 +36,7 @@ async function migrateAndAnalyze(db: Kysely<any>) {
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'pglite-template-'))
   const file = join(dir, 'migrated.tar')
-  const pglite = await PGlite.create()
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS })
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
   try {
     await migrateAndAnalyze(db)

@@ -16,7 +16,7 @@ import { ensureServerBuilt, SERVER_BUNDLE } from '../../scripts/build-server.mjs
 /** Debian's Chromium: Playwright cannot download its own browsers on this machine. */
 export const CHROMIUM = '/usr/bin/chromium'
 
-/** The demo tenant every request of the web app carries (DESIGN.md, API conventions). */
+/** The demo tenant every request of the web app carries (docs/architecture.md, API conventions). */
 export const TENANT_HEADERS = {
   [TENANT_HEADER]: DEMO_TENANT_ID,
   [APP_ENV_HEADER]: 'web',

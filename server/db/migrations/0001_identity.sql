@@ -12,7 +12,7 @@ create table users (
   tenant_id uuid not null references tenants (id),
   -- Stored trimmed and lower-cased: one person, one address, whatever they type.
   email text,
-  -- Digits only (SPEC.md §3): "+1 (415) 555-2671" and "14155552671" are one login.
+  -- Digits only (docs/product.md §3): "+1 (415) 555-2671" and "14155552671" are one login.
   phone text,
   password_hash text,
   kyc_status text not null default 'UNVERIFIED'

@@ -39,7 +39,7 @@ create index wallet_addresses_wallet on wallet_addresses (wallet_id, chain, crea
 -- ---------------------------------------------------------------------------
 -- What a person sees in their history. Money itself moves only through the
 -- ledger (journal_entries); a record points at the entries it caused, and its
--- status follows SPEC.md §4 (new → pending → complete, or failed/canceled).
+-- status follows docs/product.md §4 (new → pending → complete, or failed/canceled).
 create table wallet_transactions (
   id uuid primary key,
   tenant_id uuid not null references tenants (id),

@@ -5,7 +5,7 @@
 
 -- ---------------------------------------------------------------------------
 -- Counterparties: the people and businesses a wallet's owner pays. Scoped by
--- wallet (SPEC.md §7 paths), and through it by tenant and owner.
+-- wallet (docs/product.md §7 paths), and through it by tenant and owner.
 
 create table counterparties (
   id uuid primary key,

@@ -30,7 +30,7 @@ alter table otp_codes add constraint otp_codes_purpose_check
   check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'password_reset'));
 alter table sandbox_outbox drop constraint sandbox_outbox_purpose_check;
 alter table sandbox_outbox add constraint sandbox_outbox_purpose_check
-  check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'password_reset'));
+  check (purpose in ('sign_in', 'change_email', 'change_phone', 'step_up', 'security_notice', 'password_reset'));
 
 -- Wrong codes, blocks and the resend interval now count per identifier AND
 -- purpose: guesses at the public sign-in or reset calls must never block the

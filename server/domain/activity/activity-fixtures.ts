@@ -10,7 +10,10 @@ import { CURRENCY } from '../transactions/transaction-fixtures.ts'
  * `count` items of one person in one INSERT … SELECT over generate_series:
  * deposits, sends and exchanges in turn, two per second counting back from
  * `newest` (ties on created_at cross page boundaries), every fifth in a
- * second wallet so a wallet's feed is not the person's.
+ * second wallet so a wallet's feed is not the person's. Amounts (0.001 to
+ * 100.003 USDT) are scattered, not growing with age: real amounts do not
+ * follow time, and a search by amount must not look faster or slower than
+ * it is because they did.
  */
 export async function insertGeneratedActivities(
   db: Kysely<DB>,
@@ -28,7 +31,8 @@ export async function insertGeneratedActivities(
       (array['in', 'out', 'own'])[i % 3 + 1],
       'wallet_transaction', gen_random_uuid(),
       case when i % 5 = 0 then ${owner.otherWalletId}::uuid else ${owner.walletId}::uuid end,
-      ${CURRENCY.USDT_TRON}::uuid, i * 1000, case when i % 3 = 1 then 1000000 else 0 end,
+      ${CURRENCY.USDT_TRON}::uuid, ((i * 7919) % 100003 + 1) * 1000,
+      case when i % 3 = 1 then 1000000 else 0 end,
       case when i % 3 = 2 then ${CURRENCY.BTC}::uuid end,
       case when i % 3 = 2 then i end,
       case when i % 3 = 1 then 'Payee ' || i end,

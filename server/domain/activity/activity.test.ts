@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityPage, ActivityType } from '../../../contract/activity.ts'
 import type { Merchant } from '../../../contract/card-transactions.ts'
+import type { Card } from '../../../contract/cards.ts'
 import type { TransactionList } from '../../../contract/wallets.ts'
 import {
   bearer,
@@ -13,7 +14,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { cardCalls, ok, testCardKeys } from '../cards/card-test-support.ts'
+import { cardCalls, ok, PREPAID, testCardKeys } from '../cards/card-test-support.ts'
 import {
   CUR,
   feeSum,
@@ -22,6 +23,7 @@ import {
   insertDestination,
   type OrderUser,
   orderUser,
+  place,
   placed,
   plus,
   quote,
@@ -47,7 +49,7 @@ describeServer('the activity feed: one item per thing that happened', () => {
   })
   afterAll(() => app?.close())
 
-  const { fundedCard } = cardCalls(() => app)
+  const { fundedCard, call } = cardCalls(() => app)
 
   const { get, feed, everything, detail, network, deposit } = activityCalls(() => app)
 
@@ -380,7 +382,8 @@ describeServer('the activity feed: one item per thing that happened', () => {
     ])
   })
 
-  it('an internal transfer is a send for the payer and a receive for the payee, one item each', async () => {
+  /** A quote for 50 USDT from a funded person's wallet into another person's, by its address. */
+  async function transferBetweenPeople() {
     const sender = await orderUser(app)
     const receiver = await orderUser(app)
     await fund(app.db, sender.walletId, CUR.USDT_TRON, '80')
@@ -391,6 +394,11 @@ describeServer('the activity feed: one item per thing that happened', () => {
       address,
       amount_from: '50',
     })
+    return { sender, receiver, address, q }
+  }
+
+  it('an internal transfer is a send for the payer and a receive for the payee, one item each', async () => {
+    const { sender, receiver, address, q } = await transferBetweenPeople()
     await placed(app, sender, q)
     // Nothing shows for the payee before the money has arrived.
     expect(await everything(receiver.token)).toEqual([])
@@ -412,6 +420,57 @@ describeServer('the activity feed: one item per thing that happened', () => {
     expect((await detail(sender.token, sent.id)).records.map((r) => r.wallet_uuid)).toEqual([
       sender.walletId,
     ])
+  })
+
+  it('the note typed on a transfer is on both sides’ items, their detail and their search', async () => {
+    const { sender, receiver, q } = await transferBetweenPeople()
+    const response = await place(app, sender, q.order_type, {
+      quote_id: q.quote_id,
+      note: 'Rent for May',
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    await app.jobs.runDue({ now: new Date() })
+
+    const sent = await only(sender, 'send')
+    expect(sent.note).toBe('Rent for May')
+    expect((await detail(sender.token, sent.id)).note).toBe('Rent for May')
+    expect((await feed(sender.token, { q: 'RENT for' })).data.map((i) => i.id)).toEqual([sent.id])
+    expect((await feed(sender.token, { q: 'rent for june' })).data).toEqual([])
+    // The payee reads it too, as a bank payout's payee reads the reference on their statement.
+    const received = await only(receiver, 'receive')
+    expect(received.note).toBe('Rent for May')
+    expect((await feed(receiver.token, { q: 'rent' })).data.map((i) => i.id)).toEqual([received.id])
+  })
+
+  it('a top-up onto a stand-alone card’s own account is that card’s: named by it, in its feed', async () => {
+    const user = await orderUser(app)
+    const card = ok<Card>(
+      await call(user.token, 'POST', '/issuing/cards/create', {
+        wallet_uuid: user.walletId,
+        program_id: PREPAID,
+        form_factor: 'VIRTUAL',
+      }),
+      201,
+    )
+    await fund(app.db, user.walletId, CUR.EUR, '300.00')
+    const q = await quote(app, user, {
+      order_type: 'TRANSFER_CARD_PREPAID',
+      from_uuid: CUR.EUR,
+      fiat_account_id: card.fiat_account.id,
+      amount_from: '200.00',
+    })
+    await placed(app, user, q)
+    const topUp = (await everything(user.token, { type: 'card_top_up' }))[0]!
+    expect(topUp).toMatchObject({
+      card_id: card.id,
+      card_last4: card.last4,
+      fiat_account_id: card.fiat_account.id,
+      direction: 'own',
+      amount: { amount: '200.00', currency: 'EUR' },
+    })
+    expect((await everything(user.token, { card_id: card.id })).map((i) => i.id)).toContain(
+      topUp.id,
+    )
   })
 
   it('between two of the person’s own wallets is one transfer item, in both wallets', async () => {

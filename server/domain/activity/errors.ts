@@ -11,5 +11,7 @@ export type ActivityFailure =
     }
   /** A `cursor` this API did not answer as `next_cursor`. */
   | { kind: 'INVALID_CURSOR' }
+  /** A range that holds nothing: `from` after `to`, or `min` above `max`. */
+  | { kind: 'EMPTY_RANGE'; field: 'from' | 'min'; other: 'to' | 'max' }
 
 export class ActivityError extends DomainError<ActivityFailure> {}

@@ -45,6 +45,7 @@ type Order = Pick<
   | 'fiat_account_id'
   | 'deposit_reference'
   | 'tx_hash'
+  | 'note'
   | 'failure_code'
   | 'created_at'
 >
@@ -80,7 +81,8 @@ const landsIn = (order: Order) => order.target.wallet_uuid ?? order.wallet_id
  * The payer's item, written with the order: a deposit, a send, a transfer
  * between their own wallets, an exchange or a card top-up. Built before the
  * placing transaction from what does not change under it (who holds the
- * target wallet, the counterparty's name), and inserted with the order in
+ * target wallet, the counterparty's name, the stand-alone card a top-up is
+ * for), and inserted with the order in
  * one statement (orders/repository.ts insertPlacedOrder).
  */
 export async function orderPlacedItem(
@@ -104,6 +106,10 @@ export async function orderPlacedItem(
   )
   const converts = order.from_currency_uuid !== order.to_currency_uuid
   const { payee, target } = order
+  const fiatAccountId = order.fiat_account_id ?? target.fiat_account_id
+  const card = fiatAccountId
+    ? await repo.standAloneCard(db, order.tenant_id, fiatAccountId)
+    : undefined
   const counterparty =
     payee?.kind === 'bank_account'
       ? payee.beneficiary
@@ -122,7 +128,9 @@ export async function orderPlacedItem(
     order_type: order.order_type,
     wallet_id: order.wallet_id,
     counter_wallet_id: shape.direction === 'own' && lands !== order.wallet_id ? lands : null,
-    fiat_account_id: order.fiat_account_id ?? target.fiat_account_id,
+    fiat_account_id: fiatAccountId,
+    card_id: card?.id ?? null,
+    card_last4: card?.last4 ?? null,
     currency_uuid: shape.type === 'deposit' ? order.to_currency_uuid : order.from_currency_uuid,
     amount_minor: shape.amount.toString(),
     fee_minor: shape.fee.toString(),
@@ -133,6 +141,7 @@ export async function orderPlacedItem(
     address: payee?.kind === 'bank_account' ? payee.iban : target.address,
     reference: order.deposit_reference,
     tx_hash: order.tx_hash,
+    note: order.note,
     failure_code: order.failure_code,
     created_at: order.created_at,
     updated_at: at,
@@ -176,6 +185,8 @@ export async function orderCompleted(trx: Trx, order: Order, at: Date): Promise<
     currency_uuid: order.to_currency_uuid,
     amount_minor: order.amount_to_minor,
     counterparty_name: await repo.personName(trx, order.user_id),
+    // The payer's note reaches the payee, as a bank payout's reference reaches their statement.
+    note: order.note,
     timeline: JSON.stringify([event('complete', 'DELIVERED_TO_WALLET', at)]),
     created_at: at,
     updated_at: at,

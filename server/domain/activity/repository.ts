@@ -7,7 +7,11 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely'
-import type { ActivitySourceType, ActivityType } from '../../../contract/activity.ts'
+import type {
+  ActivitySourceType,
+  ActivityStatus,
+  ActivityType,
+} from '../../../contract/activity.ts'
 import type { ActivitiesTable, DB, StoredActivityEvent } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 import type { ActivityCursor } from './rules.ts'
@@ -119,6 +123,20 @@ export async function personName(db: Executor, userId: string): Promise<string |
   return [row?.first_name, row?.last_name].filter(Boolean).join(' ') || null
 }
 
+/**
+ * The stand-alone card whose own account this is, if it is one: money onto
+ * such an account is that card's top-up, in the card's feed and named by it.
+ */
+export function standAloneCard(db: Executor, tenantId: string, fiatAccountId: string) {
+  return db
+    .selectFrom('cards')
+    .select(['id', 'last4'])
+    .where('tenant_id', '=', tenantId)
+    .where('fiat_account_id', '=', fiatAccountId)
+    .where('stand_alone', '=', true)
+    .executeTakeFirst()
+}
+
 export async function cardLast4(db: Executor, cardId: string): Promise<string> {
   const row = await db
     .selectFrom('cards')
@@ -150,6 +168,47 @@ export interface FeedFilter {
   currency?: string
   /** A LIKE pattern over `search` (rules.ts searchPattern). */
   search?: string
+  /** When it happened: `from` inclusive, `to` exclusive, ISO 8601. */
+  from?: string
+  to?: string
+  /** Bounds of the amount in its own currency, inclusive, plain decimals. */
+  min?: string
+  max?: string
+  status?: ActivityStatus
+  /**
+   * Few items match (fewInAmountRange): sort them rather than walk the feed,
+   * whose index the planner would otherwise follow, filtering as it goes.
+   */
+  sortMatches?: boolean
+}
+
+/** The most items of an amount range a page sorts; more, and walking the feed finds a page sooner. */
+export const AMOUNT_RANGE_SORTED = 2_000
+
+/**
+ * Whether the person has at most AMOUNT_RANGE_SORTED items in the amount
+ * range: counted on activities_person_amount, never past the cap. The
+ * planner cannot know it — it takes matches to be spread over the feed and
+ * walks the feed expecting a page soon, while a narrow range's few items may
+ * all be years down it.
+ */
+export async function fewInAmountRange(
+  db: Executor,
+  owner: Owner,
+  range: { min?: string; max?: string },
+): Promise<boolean> {
+  let inner = db
+    .selectFrom('activities')
+    .select(sql.lit(1).as('one'))
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+  if (range.min) inner = inner.where(sql<boolean>`amount_value >= ${range.min}::numeric`)
+  if (range.max) inner = inner.where(sql<boolean>`amount_value <= ${range.max}::numeric`)
+  const row = await db
+    .selectFrom(inner.limit(AMOUNT_RANGE_SORTED + 1).as('m'))
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count) <= AMOUNT_RANGE_SORTED
 }
 
 function items(db: Executor, owner: Owner) {
@@ -196,6 +255,7 @@ const selectItem = <O>(query: SelectQueryBuilder<Feed, 'a' | 'c' | 'r', O>) =>
     'a.address',
     'a.reference',
     'a.tx_hash',
+    'a.note',
     'a.confirmations',
     'a.required_confirmations',
     'a.fee_kind',
@@ -232,12 +292,22 @@ export function findPage(
       query = query.where((eb) => eb.or([eb('c.code', '=', code), eb('r.code', '=', code)]))
     }
     if (filter.search) query = query.where('a.search', 'like', filter.search)
+    if (filter.status) query = query.where('a.status', '=', filter.status)
+    if (filter.from) query = query.where('a.created_at', '>=', new Date(filter.from))
+    if (filter.to) query = query.where('a.created_at', '<', new Date(filter.to))
+    // Compared as numeric: a bound is never a float on its way (activities_person_amount).
+    if (filter.min) query = query.where(sql<boolean>`a.amount_value >= ${filter.min}::numeric`)
+    if (filter.max) query = query.where(sql<boolean>`a.amount_value <= ${filter.max}::numeric`)
     if (after) {
       query = query.where(
         sql<boolean>`(a.created_at, a.id) < (${after.at}::timestamptz, ${after.id}::uuid)`,
       )
     }
-    return selectItem(query).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(size)
+    // The same order either way; an expression no index holds makes the planner sort the matches.
+    const newest = filter.sortMatches
+      ? sql<Date>`a.created_at + interval '0 seconds'`
+      : sql<Date>`a.created_at`
+    return selectItem(query).orderBy(newest, 'desc').orderBy('a.id', 'desc').limit(size)
   }
   const walletId = scope.walletId
   if (walletId === undefined) return branch((query) => query).execute()

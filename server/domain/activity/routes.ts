@@ -28,6 +28,14 @@ const toProblem = (error: unknown) => {
           { field: '/querystring/cursor', message: 'must be a next_cursor this API answered' },
         ],
       })
+    case 'EMPTY_RANGE': {
+      const field = `/querystring/${failure.field}`
+      const message = `must not be above ${failure.other}`
+      return new ProblemError(422, 'VALIDATION_FAILED', `${field} ${message}`, {
+        title: 'Unprocessable Content',
+        errors: [{ field, message }],
+      })
+    }
     default:
       return assertNever(failure)
   }
@@ -40,7 +48,10 @@ export default async function activityRoutes(app: FastifyInstance) {
   // An item, wallet, card or account the replica does not hold yet: the primary is asked.
   const reads = app.lagTolerant(
     (db) => new ActivityService(db),
-    (error) => error instanceof ActivityError && error.failure.kind !== 'INVALID_CURSOR',
+    (error) =>
+      error instanceof ActivityError &&
+      error.failure.kind !== 'INVALID_CURSOR' &&
+      error.failure.kind !== 'EMPTY_RANGE',
   )
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -55,7 +66,10 @@ export default async function activityRoutes(app: FastifyInstance) {
           'top-up, a fee), by keyset: pass the answer’s `next_cursor` as `cursor` for the ' +
           'next page (null on the last). Pages never repeat or skip an item while new ones ' +
           'arrive; new items show on a read from the top. Narrow with `wallet_uuid`, ' +
-          '`card_id`, `fiat_account_id` (another person’s: 404), `type`, `currency`, `q`.',
+          '`card_id`, `fiat_account_id` (another person’s: 404), `type`, `currency`, `q`, ' +
+          '`status`, `from` (inclusive) and `to` (exclusive) date-times, `min` and `max` ' +
+          '(inclusive) decimal bounds of the amount in its own currency; `from` after `to` or ' +
+          '`min` above `max` is 422.',
         querystring: ActivityQuery,
         response: { 200: ActivityPage, ...problems },
       },

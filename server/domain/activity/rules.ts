@@ -4,7 +4,12 @@
  * through, what it changed the person's money by, and the keyset cursor.
  * No IO here.
  */
-import type { ActivityDirection, ActivityStatus, ActivityType } from '../../../contract/activity.ts'
+import type {
+  ActivityDirection,
+  ActivityQuery,
+  ActivityStatus,
+  ActivityType,
+} from '../../../contract/activity.ts'
 import type { CardTransactionStatus } from '../../../contract/card-transactions.ts'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
@@ -196,3 +201,27 @@ export const searchPattern = (q: string) =>
     .trim()
     .toLowerCase()
     .replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** Compares two plain decimals ("12.5", "12.50") exactly: negative, zero or positive. */
+function compareDecimals(a: string, b: string): number {
+  const [wholeA = '', fractionA = ''] = a.split('.')
+  const [wholeB = '', fractionB = ''] = b.split('.')
+  const places = Math.max(fractionA.length, fractionB.length)
+  const scaled = (whole: string, fraction: string) => BigInt(whole + fraction.padEnd(places, '0'))
+  const difference = scaled(wholeA, fractionA) - scaled(wholeB, fractionB)
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0
+}
+
+/**
+ * A feed's ranges must hold something: `from` not after `to`, `min` not
+ * above `max` (the query's schema has checked each is a date-time or decimal).
+ * @throws ActivityError EMPTY_RANGE
+ */
+export function checkRanges(query: Pick<ActivityQuery, 'from' | 'to' | 'min' | 'max'>): void {
+  if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
+    throw new ActivityError({ kind: 'EMPTY_RANGE', field: 'from', other: 'to' })
+  }
+  if (query.min && query.max && compareDecimals(query.min, query.max) > 0) {
+    throw new ActivityError({ kind: 'EMPTY_RANGE', field: 'min', other: 'max' })
+  }
+}

@@ -23,6 +23,7 @@ import { labelFor, recordLabels } from './labels.ts'
 import * as repo from './repository.ts'
 import {
   activityTotal,
+  checkRanges,
   decodeCursor,
   encodeCursor,
   orderActivityStatus,
@@ -42,9 +43,11 @@ export class ActivityService {
    * follows; nothing is counted.
    * @throws ActivityError WALLET_NOT_FOUND, CARD_NOT_FOUND, FIAT_ACCOUNT_NOT_FOUND for one that is not the owner's
    * @throws ActivityError INVALID_CURSOR for a cursor this service did not make
+   * @throws ActivityError EMPTY_RANGE for `from` after `to` or `min` above `max`
    */
   async page(owner: Owner, query: ActivityQuery): Promise<ActivityPage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+    checkRanges(query)
     await this.#checkScope(owner, query)
     const rows = await repo.findPage(
       this.db,
@@ -58,6 +61,14 @@ export class ActivityService {
         type: query.type,
         currency: query.currency?.trim().toUpperCase(),
         search: query.q === undefined ? undefined : searchPattern(query.q),
+        from: query.from,
+        to: query.to,
+        min: query.min,
+        max: query.max,
+        status: query.status,
+        sortMatches:
+          (query.min !== undefined || query.max !== undefined) &&
+          (await repo.fewInAmountRange(this.db, owner, query)),
       },
       after,
       query.limit + 1,
@@ -185,6 +196,7 @@ export function toItem(row: Row): ActivityItem {
     address: row.address,
     reference: row.reference,
     tx_hash: row.tx_hash,
+    note: row.note,
     confirmations: row.confirmations,
     required_confirmations: row.required_confirmations,
     fee_kind: row.fee_kind,

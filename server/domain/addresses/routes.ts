@@ -28,7 +28,7 @@ const ListParams = Type.Object({
 })
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
-/** Deposit addresses of the signed-in user's wallets (SPEC.md §7). Protected. */
+/** Deposit addresses of the signed-in user's wallets (docs/product.md §7). Protected. */
 export default async function addressRoutes(app: FastifyInstance, opts: { config: Config }) {
   belongsTo(app, 'crypto')
   const service = new AddressService(app.db, new SeedStore(opts.config.secrets.addressSeedKey))

@@ -53,7 +53,7 @@ const unauthorized = (detail: string) =>
   new ProblemError(401, 'UNAUTHORIZED', detail, { headers: { 'www-authenticate': 'Bearer' } })
 
 /**
- * The answer for an account the tenant blocked (SPEC.md §8: 423), on every
+ * The answer for an account the tenant blocked (docs/product.md §8: 423), on every
  * protected call and at every sign-in that proved who the person is.
  */
 export const userBlocked = () =>

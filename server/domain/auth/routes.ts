@@ -62,7 +62,7 @@ function toProblem(failure: AuthFailure): ProblemError {
     case 'TELEGRAM_NOT_CONFIGURED':
       return new ProblemError(503, failure.kind, 'Telegram sign-in is not set up on this server.')
     // 401 on purpose (unlike INVALID_CREDENTIALS): in the Mini App, init data
-    // that does not check out cannot be fixed by the person, and SPEC.md §4
+    // that does not check out cannot be fixed by the person, and docs/product.md §4
     // has the app sign out when Telegram sign-in fails.
     case 'TELEGRAM_INIT_DATA_INVALID':
       return new ProblemError(401, failure.kind, TELEGRAM_INVALID[failure.reason])

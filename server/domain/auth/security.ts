@@ -31,7 +31,7 @@ declare module 'fastify' {
 /** The one switch from step-up failures to HTTP answers. */
 export function stepUpProblem(failure: StepUpFailure): ProblemError {
   switch (failure.kind) {
-    // 403, not 401: a 401 starts the app's token refresh (SPEC.md §4); the
+    // 403, not 401: a 401 starts the app's token refresh (docs/product.md §4); the
     // session is fine, it only has to show its person is still there.
     case 'STEP_UP_REQUIRED':
       return new ProblemError(

@@ -67,7 +67,7 @@ export function verifyInitData(
   return { ok: true, user, authDate: new Date(authDate * 1000), hash: hash.toLowerCase() }
 }
 
-/** The profile fields a Telegram account starts with (SPEC.md §3, the launch user). */
+/** The profile fields a Telegram account starts with (docs/product.md §3, the launch user). */
 export function profileFromLaunchUser(user: TelegramUser) {
   // Telegram sends an IETF tag ("en", "ru", "pt-br"); we speak what USER_LANGUAGES lists.
   const primary = user.language_code?.toLowerCase().split('-')[0]

@@ -91,7 +91,7 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
       response: { 200: CardTransactionList, ...problems },
     },
   }
-  // SPEC.md names the path with its trailing slash: the same list, left out of the document.
+  // docs/product.md §7 names the path with its trailing slash: the same list, left out of the document.
   const alias = { ...list, schema: { ...list.schema, hide: true } }
   for (const [path, options] of [
     ['/issuing/transactions', list],

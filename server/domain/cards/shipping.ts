@@ -9,7 +9,7 @@ import { nextDelivery } from './rules.ts'
 export const CARD_DELIVERY_JOB = 'cards.delivery'
 
 /**
- * Who carries a PHYSICAL card to its address (DESIGN.md: an outside service
+ * Who carries a PHYSICAL card to its address (docs/architecture.md: an outside service
  * behind an interface). `ship` is called in the issuing transaction of every
  * new PHYSICAL card; the provider then moves the card's delivery ORDERED →
  * SHIPPED → DELIVERED as the parcel goes. Without a provider (production mode

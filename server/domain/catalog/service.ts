@@ -5,7 +5,7 @@ import { wholePage } from '../page.ts'
 import * as repo from './repository.ts'
 
 /**
- * The whole catalogue fits on one page (DESIGN.md's page shape, with
+ * The whole catalogue fits on one page (docs/architecture.md's page shape, with
  * limit = total): clients cache it, and a filter narrows it, never pages it.
  */
 const onePage = wholePage

@@ -68,7 +68,7 @@ const base = '/counterparties/:wallet_id'
 const one = `${base}/:counterparty_account_id`
 const destinations = `${one}/destinations`
 
-/** The signed-in user's counterparty book, per wallet (SPEC.md §7). Protected. */
+/** The signed-in user's counterparty book, per wallet (docs/product.md §7). Protected. */
 export default async function counterpartyRoutes(app: FastifyInstance) {
   const service = new CounterpartyService(app.db)
   const api = app.withTypeProvider<TypeBoxTypeProvider>()

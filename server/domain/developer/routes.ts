@@ -46,7 +46,7 @@ const toProblem = (error: unknown) => {
 const problems = developerProblems
 const keys = developerSchema
 
-/** v1 (raw token): the developer's API keys and the deployment's vendors (SPEC.md §7). */
+/** v1 (raw token): the developer's API keys and the deployment's vendors (docs/product.md §7). */
 export default async function developerRoutes(app: FastifyInstance, opts: { config: Config }) {
   const service = new DeveloperService(app.db, {
     defaultOverlapSeconds: opts.config.apiKeys.rotationOverlapSeconds,

@@ -15,7 +15,7 @@ export const MAX_ACTIVE_KEYS = 25
  */
 export type KeyAction = 'read' | 'write' | 'money' | 'payout'
 
-/** Each role may do what the roles before it may (SPEC.md §6). */
+/** Each role may do what the roles before it may (docs/product.md §6). */
 const RANK: Record<ApiKeyRole, number> = { READ_ONLY: 0, DEVELOPER: 1, PRODUCTION: 2 }
 
 /** Each action may be done where the actions before it are refused. */

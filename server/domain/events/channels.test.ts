@@ -130,6 +130,33 @@ describeServer('events: web push and Telegram, sandbox', () => {
     }
   })
 
+  it.each([
+    ['null (Chromium)', null],
+    ['a time (Firefox, once the service sets one)', 1_767_225_600_000],
+  ])(
+    'a subscription as the browser’s toJSON() gives it is taken, expirationTime %s',
+    async (_, expirationTime) => {
+      const pair = await signUp(app, { kyc: false, stepUp: true })
+      const subscribed = await v2(pair, 'POST', '/push/subscriptions', {
+        endpoint: `https://push.example/send/${expirationTime}`,
+        expirationTime,
+        keys: browserKeys().keys,
+      })
+      expect(subscribed.statusCode, subscribed.body).toBe(204)
+    },
+  )
+
+  it('an expirationTime that is no time is refused with 422', async () => {
+    const pair = await signUp(app, { kyc: false, stepUp: true })
+    const subscribed = await v2(pair, 'POST', '/push/subscriptions', {
+      endpoint: 'https://push.example/send/soon',
+      expirationTime: 'soon',
+      keys: browserKeys().keys,
+    })
+    expect(subscribed.statusCode).toBe(422)
+    expect(subscribed.json()).toMatchObject({ code: 'VALIDATION_FAILED' })
+  })
+
   it('keys no browser made are refused at registration with 422 PUSH_KEYS_INVALID', async () => {
     const pair = await signUp(app, { kyc: false, stepUp: true })
     const { keys } = browserKeys()

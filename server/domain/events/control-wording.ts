@@ -16,6 +16,8 @@ import { lockdownDone } from '../lockdown/rules.ts'
 type Data = Record<string, unknown>
 type Language = 'en' | 'ru'
 const text = (data: Data, key: string) => String(data[key] ?? '')
+/** An amount of the payload, as the feed shows it (messages.ts formatAmount). */
+type Money = (key: string, sign?: 'in' | 'out') => string
 
 const CHANNELS: Record<string, { en: string; ru: string }> = {
   online: {
@@ -88,29 +90,27 @@ const DISPUTE_TITLES: Record<string, { en: string; ru: string }> = {
 }
 
 /** A dispute's step: its title by status, the payment, and what was credited. */
-export function disputeMessage(data: Data, language: Language) {
+export function disputeMessage(data: Data, language: Language, money: Money) {
   const ru = language === 'ru'
   const title = DISPUTE_TITLES[text(data, 'status')]?.[language] ?? (ru ? 'Спор' : 'Dispute')
-  const payment = `${text(data, 'merchant_name')}: ${text(data, 'amount')} ${text(data, 'currency')}`
-  const credited =
-    typeof data.credited === 'string' ? `${data.credited} ${text(data, 'currency')}` : ''
+  const payment = `${text(data, 'merchant_name')}: ${money('amount')}`
+  if (typeof data.credited !== 'string') return { title, body: payment }
+  const credited = money('credited', 'in')
   const note =
-    credited === ''
-      ? ''
-      : data.provisional === true
-        ? ru
-          ? `. Зачислено ${credited} на время проверки`
-          : `. ${credited} credited while it is reviewed`
-        : ru
-          ? `. Возвращено ${credited}`
-          : `. ${credited} returned to you`
-  return { title, body: `${payment}${note}` }
+    data.provisional === true
+      ? ru
+        ? `${credited} на время проверки`
+        : `${credited} while it is reviewed`
+      : ru
+        ? `${credited} возвращено`
+        : `${credited} back to you`
+  return { title, body: `${payment} · ${note}` }
 }
 
 const TOP_UP_FAILURES: Record<string, { en: string; ru: string }> = {
-  INSUFFICIENT_FUNDS: { en: 'not enough in the wallet', ru: 'в кошельке недостаточно средств' },
+  INSUFFICIENT_FUNDS: { en: 'not enough in the wallet', ru: 'в кошельке недостаточно денег' },
   DAILY_CAP_REACHED: { en: 'today’s cap is used up', ru: 'дневной лимит исчерпан' },
-  RATES_UNAVAILABLE: { en: 'no exchange rate right now', ru: 'нет курса обмена' },
+  RATES_UNAVAILABLE: { en: 'no exchange rate right now', ru: 'сейчас нет курса обмена' },
   QUOTE_REFUSED: {
     en: 'the amount is outside what we can move',
     ru: 'сумма вне допустимых пределов',
@@ -122,16 +122,19 @@ const TOP_UP_FAILURES: Record<string, { en: string; ru: string }> = {
   KYC_REQUIRED: { en: 'verify your identity first', ru: 'сначала подтвердите личность' },
 }
 
-export function autoTopUpMessage(kind: EventKind, data: Data, language: Language) {
+/** An auto top-up placed ("+€150.00 · On its way to the card") or why it did not happen. */
+export function autoTopUpMessage(kind: EventKind, data: Data, language: Language, money: Money) {
   const ru = language === 'ru'
-  const money = `${text(data, 'amount')} ${text(data, 'currency')}`
   if (kind === 'card.auto_top_up.placed') {
-    return { title: ru ? 'Карта пополняется' : 'Card account topping up', body: `+${money}` }
+    return {
+      title: ru ? 'Автопополнение карты' : 'Card auto top-up',
+      body: `${money('amount', 'in')} · ${ru ? 'в пути на карту' : 'on its way to the card'}`,
+    }
   }
   const why = TOP_UP_FAILURES[text(data, 'reason')]?.[language] ?? ''
   return {
     title: ru ? 'Автопополнение не удалось' : 'Auto top-up didn’t happen',
-    body: ru ? `${money}: ${why}` : `${money}: ${why}`,
+    body: [money('amount'), why].filter(Boolean).join(' · '),
   }
 }
 

@@ -7,15 +7,14 @@ import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
 import type { LinkChannel, LockdownLinks } from '../lockdown/links.ts'
 import { DISPATCH_JOB } from '../outbox.ts'
 import { carriesWayOut, wayOutButton } from './control-wording.ts'
+import { eventMessage, openButtonText } from './messages.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
 import {
   deliveryBackoffMs,
   endpointWants,
-  eventMessage,
   eventPath,
   MAX_DELIVERY_ATTEMPTS,
-  openButtonText,
   securityEmail,
 } from './rules.ts'
 import type { Resolve } from './ssrf.ts'

@@ -1,10 +1,19 @@
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { cardCalls, testCardKeys } from '../cards/card-test-support.ts'
-import { CUR, fund, getOrder, orderUser, placed, quote } from '../orders/order-fixtures.ts'
+import {
+  bankTransfer,
+  CUR,
+  fund,
+  getOrder,
+  orderUser,
+  placed,
+  quote,
+} from '../orders/order-fixtures.ts'
 import { DISPATCH, eventKinds } from './events-test-support.ts'
 
 const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
@@ -108,7 +117,7 @@ describeServer('events: card payments and orders', () => {
     ).toEqual([])
   })
 
-  it('order.completed when an exchange completes; order.failed (with the reason) when a withdrawal fails', async () => {
+  it('order.completed when an exchange completes, with its total and fee; order.failed (with the reason and whom it was for) when a withdrawal fails', async () => {
     const user = await orderUser(app)
     const userId = (
       await app.db
@@ -143,6 +152,10 @@ describeServer('events: card payments and orders', () => {
           type: 'EXCHANGE_CRYPTO_INTERNAL',
           from_currency: 'USDT',
           to_currency: 'EUR',
+          total_amount: exchange.total,
+          fee_amount: expect.stringMatching(/^\d+\.\d+$/),
+          counterparty_name: null,
+          card_last4: null,
         }),
       },
     ])
@@ -162,8 +175,51 @@ describeServer('events: card payments and orders', () => {
     expect(failing).toEqual([
       {
         kind: 'order.failed',
-        payload: expect.objectContaining({ order_id: orderId, reason: 'ADDRESS_REJECTED' }),
+        // Whom it was for, as the feed names it: the address paid.
+        payload: expect.objectContaining({
+          order_id: orderId,
+          reason: 'ADDRESS_REJECTED',
+          address: SANCTIONED_ADDRESSES.tron[0]!,
+        }),
       },
     ])
+  })
+})
+
+describeServer('events: a bank deposit names its sender', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp(DISPATCH)
+  })
+  afterAll(() => app?.close())
+
+  it('order.completed of a bank deposit carries who sent the money', async () => {
+    const user = await orderUser(app)
+    const deposit = await placed(
+      app,
+      user,
+      await quote(app, user, {
+        order_type: 'DEPOSIT_FIAT_SEPA',
+        from_uuid: CUR.EUR,
+        amount_from: '200.00',
+      }),
+    )
+    const arrived = await bankTransfer(app, {
+      reference: deposit.deposit_instructions!.reference,
+      amount: deposit.total,
+      currency: 'EUR',
+      sender_name: 'Max Mustermann',
+    })
+    expect(arrived.statusCode, arrived.body).toBe(201)
+    const [event] = await app.db
+      .selectFrom('events')
+      .select(['kind', 'payload'])
+      .where('kind', '=', 'order.completed')
+      .where(sql<boolean>`payload->>'order_id' = ${deposit.id}`)
+      .execute()
+    expect(event?.payload).toMatchObject({
+      type: 'DEPOSIT_FIAT_SEPA',
+      counterparty_name: 'Max Mustermann',
+    })
   })
 })

@@ -20,14 +20,28 @@ export async function emitOrderEvent(trx: Transaction<DB>, order: OrderRow, to: 
   const of = (uuid: string) => currencies.find((currency) => currency.uuid === uuid)
   const from = of(order.from_currency_uuid)
   const into = of(order.to_currency_uuid)
+  // Who it went to or came from, as the payer's feed item names them (written before this move).
+  const item = await trx
+    .selectFrom('activities')
+    .select(['counterparty_name', 'address', 'card_last4'])
+    .where('source_type', '=', 'order')
+    .where('source_id', '=', order.id)
+    .where('user_id', '=', order.user_id)
+    .executeTakeFirst()
+  const paid = (minor: bigint) => fromMinor(minor, from?.decimals ?? 0)
   const payload = {
     order_id: order.id,
     wallet_id: order.wallet_id,
     type: order.order_type,
-    from_amount: fromMinor(BigInt(order.amount_from_minor), from?.decimals ?? 0),
+    from_amount: paid(BigInt(order.amount_from_minor)),
     from_currency: from?.code ?? '',
     to_amount: fromMinor(BigInt(order.amount_to_minor), into?.decimals ?? 0),
     to_currency: into?.code ?? '',
+    fee_amount: paid(BigInt(order.total_minor) - BigInt(order.amount_from_minor)),
+    total_amount: paid(BigInt(order.total_minor)),
+    counterparty_name: item?.counterparty_name ?? null,
+    address: item?.address ?? null,
+    card_last4: item?.card_last4 ?? null,
   }
   // The move's time: moveOrder stamps it on the row it hands over.
   const owner = { tenantId: order.tenant_id, userId: order.user_id, at: order.updated_at }

@@ -1,6 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { eventMessage, eventPath, pushKeysProblem } from './rules.ts'
+import { eventMessage } from './messages.ts'
+import { eventPath, pushKeysProblem } from './rules.ts'
 
 /** A browser's key pair, as PushSubscription.toJSON spells its public half. */
 const ecdh = createECDH('prime256v1')

@@ -1,16 +1,13 @@
 import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
-import {
-  autoTopUpMessage,
-  controlDeclineLine,
-  disputeMessage,
-  lockdownMessage,
-  wayOutLine,
-} from './control-wording.ts'
+import { wayOutLine } from './control-wording.ts'
+import { eventMessage, type Language } from './messages.ts'
 
 /**
- * Pure rules of the event pipeline: which screen an event is about, what a
- * push or bot message says, who may hear it, and how deliveries retry.
+ * Pure rules of the event pipeline: which screen an event is about, who may
+ * hear it, how deliveries retry, what a security event's e-mail adds and which
+ * push keys a browser could have made. What a push or bot message says is
+ * messages.ts.
  */
 
 type Data = Record<string, unknown>
@@ -60,149 +57,6 @@ export function eventPath(kind: EventKind, data: Data): string {
   }
 }
 
-export type Language = 'en' | 'ru'
-
-const money = (data: Data) => `${text(data, 'amount')} ${text(data, 'currency')}`.trim()
-const orderMoney = (data: Data) =>
-  `${text(data, 'from_amount')} ${text(data, 'from_currency')} → ${text(data, 'to_amount')} ${text(data, 'to_currency')}`
-
-/** What a push notification or a bot message says, in the person's language. */
-export function eventMessage(
-  kind: EventKind,
-  data: Data,
-  language: Language,
-): { title: string; body: string } {
-  const ru = language === 'ru'
-  switch (kind) {
-    case 'card.authorization.approved':
-      return {
-        title: ru ? 'Оплата картой' : 'Card payment',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
-      }
-    case 'card.authorization.declined': {
-      const why = controlDeclineLine(data, language)
-      return {
-        title: ru ? 'Оплата картой отклонена' : 'Card payment declined',
-        body: `${text(data, 'merchant_name')}: ${money(data)}${why ? `. ${why}` : ''}`,
-      }
-    }
-    case 'card.transaction.settled':
-      return {
-        title: ru ? 'Оплата картой проведена' : 'Card payment settled',
-        body: `${text(data, 'merchant_name')}: ${money(data)}`,
-      }
-    case 'card.transaction.refunded':
-      return {
-        title: ru ? 'Возврат на карту' : 'Card refund',
-        body: `${text(data, 'merchant_name')}: +${money(data)}`,
-      }
-    case 'deposit.detected':
-      return {
-        title: ru ? 'Входящий перевод' : 'Incoming deposit',
-        body: ru ? `${money(data)} в пути` : `${money(data)} on its way`,
-      }
-    case 'deposit.confirmed':
-      return {
-        title: ru ? 'Перевод зачислен' : 'Deposit received',
-        body: ru ? `${money(data)} зачислено` : `${money(data)} arrived`,
-      }
-    case 'order.completed':
-      return { title: ru ? 'Заявка исполнена' : 'Order completed', body: orderMoney(data) }
-    case 'order.failed':
-      return { title: ru ? 'Заявка не исполнена' : 'Order failed', body: orderMoney(data) }
-    case 'kyc.status_changed':
-      return {
-        title: ru ? 'Проверка личности' : 'Identity verification',
-        body: kycLine(String(data.status), ru),
-      }
-    case 'security.sign_in_new_device':
-      return {
-        title: ru ? 'Вход с нового устройства' : 'Sign-in from a new device',
-        body: ru
-          ? 'Если это были не вы, смените пароль в разделе «Вход и безопасность».'
-          : 'If this wasn’t you, change your password in Sign-in and security.',
-      }
-    case 'security.password_changed':
-      return {
-        title: ru ? 'Пароль изменён' : 'Password changed',
-        body: ru
-          ? 'Если это были не вы, сбросьте пароль на экране входа.'
-          : 'If this wasn’t you, reset your password from the sign-in screen.',
-      }
-    case 'security.api_key_created':
-      return {
-        title: ru ? 'Создан API-ключ' : 'API key created',
-        body: text(data, 'name'),
-      }
-    case 'security.contact_changed':
-      return {
-        title:
-          data.contact === 'email'
-            ? ru
-              ? 'Изменён e-mail'
-              : 'E-mail changed'
-            : ru
-              ? 'Изменён телефон'
-              : 'Phone changed',
-        body: text(data, 'masked'),
-      }
-    case 'card.issued':
-      return { title: ru ? 'Выпущена карта' : 'Card issued', body: issuedCard(data, ru) }
-    case 'security.api_key_changed':
-      return {
-        title:
-          data.change === 'rotated'
-            ? ru
-              ? 'Новый секрет API-ключа'
-              : 'API key given a new secret'
-            : ru
-              ? 'Изменён API-ключ'
-              : 'API key changed',
-        body: text(data, 'name'),
-      }
-    case 'security.webhook_endpoint_added':
-      return { title: ru ? 'Добавлен вебхук' : 'Webhook endpoint added', body: text(data, 'url') }
-    case 'security.webhook_endpoint_changed':
-      return {
-        title:
-          data.change === 'secret'
-            ? ru
-              ? 'Новый секрет вебхука'
-              : 'Webhook given a new secret'
-            : ru
-              ? 'Изменён адрес вебхука'
-              : 'Webhook address changed',
-        body: text(data, 'url'),
-      }
-    case 'security.push_subscription_added':
-      return {
-        title: ru ? 'Включены push-уведомления' : 'Push notifications turned on',
-        body: text(data, 'device') || (ru ? 'Новое устройство' : 'A new device'),
-      }
-    case 'security.passkey_added':
-      return { title: ru ? 'Добавлен ключ доступа' : 'Passkey added', body: text(data, 'name') }
-    case 'security.passkey_removed':
-      return { title: ru ? 'Удалён ключ доступа' : 'Passkey removed', body: text(data, 'name') }
-    case 'card.dispute.updated':
-      return disputeMessage(data, language)
-    case 'card.auto_top_up.placed':
-    case 'card.auto_top_up.failed':
-      return autoTopUpMessage(kind, data, language)
-    case 'security.lockdown':
-      return lockdownMessage(data, language)
-  }
-}
-
-/** "Physical card •• 4242, to London, GB". */
-function issuedCard(data: Data, ru: boolean): string {
-  const last4 = `•• ${text(data, 'last4')}`
-  const to = text(data, 'delivery_to')
-  if (data.form_factor !== 'PHYSICAL')
-    return `${ru ? 'Виртуальная карта' : 'Virtual card'} ${last4}`
-  const card = `${ru ? 'Пластиковая карта' : 'Physical card'} ${last4}`
-  return to ? `${card}, ${ru ? 'доставка' : 'to'} ${to}` : card
-}
-
 /**
  * The e-mail of a security event (alwaysTold kinds): the push message's words,
  * where to look, and what to do if it was not the person — the channel a thief
@@ -234,21 +88,6 @@ export function securityEmail(
     ].join('\n'),
   }
 }
-
-function kycLine(status: string, ru: boolean): string {
-  switch (status) {
-    case 'APPROVED':
-      return ru ? 'Личность подтверждена' : 'You’re verified'
-    case 'PENDING':
-    case 'HOLD':
-      return ru ? 'Документы на проверке' : 'Your documents are being checked'
-    default:
-      return ru ? 'Нужно ваше внимание' : 'Your verification needs attention'
-  }
-}
-
-/** The button under a bot message. */
-export const openButtonText = (language: Language) => (language === 'ru' ? 'Открыть' : 'Open')
 
 /** Base64url as PushSubscription.toJSON writes it; `=` padding tolerated. */
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/

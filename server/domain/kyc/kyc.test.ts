@@ -103,6 +103,39 @@ describeServer('identity verification (sandbox provider)', () => {
     expect((await status(token)).history).toHaveLength(2)
   })
 
+  const userData = async (token: string) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v2/user/user-data',
+      headers: headers(bearer(token)),
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    return response.json<{ first_name: string | null; last_name: string | null }>()
+  }
+
+  it('an approval gives the profile the verified name when it has none', async () => {
+    const token = await unverified()
+    expect(await userData(token)).toMatchObject({ first_name: null, last_name: null })
+    await submit(token, { ...applicant, first_name: ' Anna ', last_name: 'Novak' })
+    expect(await userData(token)).toMatchObject({ first_name: null, last_name: null })
+    await after(DECISION_MS + 1_000)
+    expect(await userData(token)).toMatchObject({ first_name: 'Anna', last_name: 'Novak' })
+  })
+
+  it('an approval keeps a name the person gave themselves, and fills only the one missing', async () => {
+    const token = await unverified()
+    const named = await app.inject({
+      method: 'PATCH',
+      url: '/api/v2/user/user-data',
+      headers: headers(bearer(token)),
+      payload: { first_name: 'Annie' },
+    })
+    expect(named.statusCode, named.body).toBe(200)
+    await submit(token, { ...applicant, first_name: 'Anna', last_name: 'Novak' })
+    await decideKyc(app, token, 'APPROVED')
+    expect(await userData(token)).toMatchObject({ first_name: 'Annie', last_name: 'Novak' })
+  })
+
   it('a country the tenant does not serve is refused on the field, and nothing is submitted', async () => {
     const tenants = new TenantService(app.db)
     const tenantId = (await tenants.create({ name: 'UK Only', supported_countries: ['GB'] })).id

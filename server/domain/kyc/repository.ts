@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { KycDocumentType, KycProviderName, KycStatusSource } from '../../../contract/kyc.ts'
@@ -157,6 +157,46 @@ export function findOpenVerification(trx: Transaction<DB>, owner: Owner) {
     .orderBy('submitted_at', 'desc')
     .limit(1)
     .executeTakeFirst()
+}
+
+/** The names the person verified with, from their latest submission that carried any (the sandbox screen's). */
+export function verifiedName(trx: Transaction<DB>, owner: Owner) {
+  return trx
+    .selectFrom('kyc_verifications')
+    .select(['first_name', 'last_name'])
+    .where('tenant_id', '=', owner.tenantId)
+    .where('user_id', '=', owner.userId)
+    .where('first_name', 'is not', null)
+    .orderBy('submitted_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/**
+ * Gives the profile the verified name where it has none (null or blank):
+ * a name the person typed themselves is theirs to keep.
+ */
+export function fillProfileName(
+  trx: Transaction<DB>,
+  owner: Owner,
+  name: { first_name: string | null; last_name: string | null },
+) {
+  return trx
+    .updateTable('user_profiles')
+    .set({
+      first_name: sql<string | null>`coalesce(nullif(trim(first_name), ''), ${name.first_name})`,
+      last_name: sql<string | null>`coalesce(nullif(trim(last_name), ''), ${name.last_name})`,
+      updated_at: new Date(),
+    })
+    .where('user_id', '=', owner.userId)
+    .where('tenant_id', '=', owner.tenantId)
+    .where((eb) =>
+      eb.or([
+        eb(sql`nullif(trim(first_name), '')`, 'is', null),
+        eb(sql`nullif(trim(last_name), '')`, 'is', null),
+      ]),
+    )
+    .execute()
 }
 
 export function updateVerification(

@@ -89,7 +89,7 @@ export default async function kycRoutes(app: FastifyInstance, _opts: { config: C
         tags: ['kyc'],
         summary: 'Where the signed-in person’s identity verification stands',
         description:
-          'The status (SPEC.md §4), whether a new submission is accepted now (`can_retry`: ' +
+          'The status (docs/product.md §4), whether a new submission is accepted now (`can_retry`: ' +
           'UNVERIFIED, SOFT_REJECT and DECLINED), the provider, and the history, newest first.',
         response: { 200: KycStatusReply, ...problems },
       },
@@ -227,7 +227,7 @@ export async function sandboxKycRoutes(app: FastifyInstance, _opts: { config: Co
         tags: ['sandbox'],
         summary: 'Decide the signed-in person’s identity verification (sandbox)',
         description:
-          'Sets the status to any of SPEC.md §4 at once, as the provider’s reviewer would, with ' +
+          'Sets the status to any of docs/product.md §4 at once, as the provider’s reviewer would, with ' +
           'an optional reason; the same status again changes nothing. Answers the new status.',
         body: SandboxKycDecisionBody,
         response: { 200: KycStatusReply, 401: Problem, 404: Problem, 422: Problem },

@@ -22,7 +22,7 @@ describe('what each KYC status allows', () => {
     DOUBLE: { retry: false, submit: 'KYC_FINAL', token: 'KYC_FINAL' },
   } as const
 
-  it('the table covers every status of SPEC.md §4', () => {
+  it('the table covers every status of docs/product.md §4', () => {
     expect(Object.keys(table).sort()).toEqual([...KYC_STATUSES].sort())
   })
 

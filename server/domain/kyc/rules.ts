@@ -2,7 +2,7 @@ import type { KycStatus } from '../../../contract/enums.ts'
 import type { OrderType } from '../../../contract/orders.ts'
 
 /**
- * The states of a person's identity verification (SPEC.md §4) and what each
+ * The states of a person's identity verification (docs/product.md §4) and what each
  * allows. Pure: no IO.
  *
  * - UNVERIFIED: never submitted (or reset by the provider): may submit.

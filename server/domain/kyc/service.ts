@@ -254,11 +254,17 @@ export class KycService {
   /**
    * Moves the status (the user's row already locked by the caller), writes
    * the history, and carries the open verification along: a provider's
-   * PENDING with none open opens one.
+   * PENDING with none open opens one. An approval fills the profile's empty
+   * names with the verified ones.
    */
   async #move(trx: Trx, owner: Owner, from: KycStatus, move: Move) {
     if (move.status === from) return
     await writeStatus(trx, owner, from, move)
+    // The verified name greets the person ("Hello, Anna") unless they named themselves already.
+    if (move.status === 'APPROVED') {
+      const name = await repo.verifiedName(trx, owner)
+      if (name) await repo.fillProfileName(trx, owner, name)
+    }
     const open = await repo.findOpenVerification(trx, owner)
     const stillOpen = move.status === 'PENDING' || move.status === 'HOLD'
     if (open) {

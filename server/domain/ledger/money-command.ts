@@ -22,8 +22,9 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
  *    command that posted twice (two entries break the global lock order).
  *
- * Nothing else calls the ledger's post() or reverse(): Biome refuses the import
- * outside this module (biome.json, the layers of docs/architecture.md).
+ * The use cases that still call the ledger's post() themselves move here one
+ * by one (docs/architecture.md lists them); once none is left, the lint will
+ * refuse the import outside this module.
  */
 
 /** A command broke the runner's rules: a bug, answered 500, and nothing was written. */

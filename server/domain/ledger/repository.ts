@@ -43,6 +43,8 @@ export async function writeEntry(
     reverses: string | null
     postings: readonly Posting[]
     deltas: readonly BalanceDelta[]
+    /** When it was booked; undefined: now() (booking-time.ts). */
+    bookedAt?: Date
   },
 ): Promise<(EntryRow & { moved: string[]; known: string[] }) | undefined> {
   const { postings, deltas } = entry
@@ -52,9 +54,10 @@ export async function writeEntry(
       select id, may_go_negative from ledger_accounts
       where tenant_id = ${entry.tenantId}::uuid and id = any(${accounts}::uuid[])
     ), entry as (
-      insert into journal_entries (id, tenant_id, kind, idempotency_key, reverses_entry_id)
+      insert into journal_entries (id, tenant_id, kind, idempotency_key, reverses_entry_id,
+        created_at)
       values (${entry.id}::uuid, ${entry.tenantId}::uuid, ${entry.kind}, ${entry.idempotencyKey},
-        ${entry.reverses}::uuid)
+        ${entry.reverses}::uuid, coalesce(${entry.bookedAt ?? null}::timestamptz, now()))
       on conflict (tenant_id, idempotency_key) do nothing
       returning id, kind, idempotency_key, reverses_entry_id, created_at
     ), legs as (

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
+import { bookingTime } from './booking-time.ts'
 import { LedgerError } from './errors.ts'
 import * as repo from './repository.ts'
 import { balanceDeltas, checkEntry, type Posting, reversal, samePostings } from './rules.ts'
@@ -137,6 +138,7 @@ async function write(
     postings: entry.postings,
     // In lock order (balanceDeltas sorts): see the note at the top.
     deltas,
+    bookedAt: bookingTime(),
   })
   if (!written) return replay(trx, entry, reverses)
 

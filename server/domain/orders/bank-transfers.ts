@@ -89,11 +89,12 @@ export async function receiveBankTransfer(
         factsOf(row),
       ),
     })
-    await moveOrder(trx, row, 'bank_in', 'COMPLETE', null, now)
+    // The sender first: the completion's event names who sent the money, from the item.
     await activity.depositSender(trx, row, {
       name: request.senderName ?? null,
       iban: request.senderIban ?? null,
     })
+    await moveOrder(trx, row, 'bank_in', 'COMPLETE', null, now)
     return {
       id,
       reference,

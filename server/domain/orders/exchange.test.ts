@@ -266,7 +266,7 @@ describeServer('exchange directions: GET /api/v1/exchange/', () => {
     for (const path of ['/api/v1/orders/calc', '/api/v1/exchange']) {
       expect(document.paths[path].get.security, path).toEqual([{ raw: [] }, { apiKey: [] }])
     }
-    // A linted document has no trailing-slash paths: SPEC.md's slash is an alias (see above).
+    // A linted document has no trailing-slash paths: docs/product.md §7's slash is an alias (see above).
     expect(document.paths['/api/v1/exchange/']).toBeUndefined()
     expect(document.paths['/api/v1/orders/calc'].get.description).toContain('NOT checked')
   })

@@ -119,7 +119,7 @@ export default async function quoteRoutes(app: FastifyInstance) {
   const listDirections = (request: { auth: { tenantId: string }; query: ExchangeQuery }) =>
     translateErrors(service.directions(request.auth.tenantId, request.query), toProblem)
 
-  // SPEC.md names the path with its trailing slash: the same list, left out of the
+  // docs/product.md §7 names the path with its trailing slash: the same list, left out of the
   // document (a linted API document has no trailing-slash paths).
   api.get('/exchange', directions, listDirections)
   api.get('/exchange/', { schema: { ...directions.schema, hide: true } }, listDirections)

@@ -8,7 +8,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 const TYPED_PHONE = /^\+?[0-9\s().-]+$/
 
 /**
- * A phone as a login identifier (SPEC.md §3): validated against the full
+ * A phone as a login identifier (docs/product.md §3): validated against the full
  * ("max") metadata of libphonenumber-js, then kept as its E.164 digits without
  * the "+". "+1 (415) 555-2671", "+14155552671" and "14155552671" are one person.
  *

@@ -96,6 +96,22 @@ describeServer('the sandbox demo’s history', () => {
     expect(seen.events.every((at) => at.getTime() <= now)).toBe(true)
   })
 
+  it('the ledger books each step’s entries at the step’s time, as its activity items are dated', async () => {
+    const booked = await app.db
+      .selectFrom('journal_entries as e')
+      .innerJoin('postings as p', 'p.entry_id', 'e.id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .innerJoin('wallets as w', 'w.id', 'a.wallet_id')
+      .innerJoin('users as u', 'u.id', 'w.user_id')
+      .select('e.created_at')
+      .where('u.email', '=', DEMO_EMAIL)
+      .execute()
+    const days = new Set(booked.map((row) => row.created_at.toDateString()))
+    expect(days.size).toBeGreaterThanOrEqual(10)
+    const oldest = Math.min(...booked.map((row) => row.created_at.getTime()))
+    expect(Date.now() - oldest).toBeGreaterThan(28 * DAY)
+  })
+
   it('seeding again (a restart, or two at once) changes nothing, its times included, and the queued jobs find nothing to do', async () => {
     const reader = await demoReader(app)
     const before = { census: await census(), times: await times(reader) }

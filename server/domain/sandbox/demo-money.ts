@@ -5,6 +5,7 @@ import type { Order, OrderType, QuoteQuery } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
 import { DEPOSIT_JOB, type DepositService } from '../deposits/service.ts'
+import { bookedAt } from '../ledger/booking-time.ts'
 import { ORDER_JOB } from '../orders/order-job.ts'
 import type { QuoteService } from '../orders/quotes.ts'
 import type { OrderService } from '../orders/service.ts'
@@ -49,7 +50,10 @@ async function runToTheEnd(
 ): Promise<void> {
   let now = at
   for (let run = 1; run <= MAX_RUNS; run++) {
-    const result = await handler({ ...job, attempt: 1 }, { db: money.db, log: money.log, now })
+    const at = now
+    const result = await bookedAt(at, () =>
+      handler({ ...job, attempt: 1 }, { db: money.db, log: money.log, now: at }),
+    )
     if (!result) return
     now = new Date(Math.max(now.getTime(), result.again.getTime()))
   }

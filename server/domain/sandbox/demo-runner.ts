@@ -19,6 +19,7 @@ import { CounterpartyService } from '../counterparties/service.ts'
 import { type DefaultProgramKey, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { receiveSepaCredit } from '../fiat-accounts/sepa-credits.ts'
 import { ensureDefaultPrograms, FiatAccountService } from '../fiat-accounts/service.ts'
+import { bookedAt } from '../ledger/booking-time.ts'
 import type { Owner } from '../owner.ts'
 import type { Services } from '../services.ts'
 import { findWallets } from '../wallets/repository.ts'
@@ -105,8 +106,13 @@ export class DemoRunner {
     return this.#owner
   }
 
-  async play(event: DemoEvent, at: Date): Promise<void> {
+  /** Plays one step, its ledger entries booked at its time (ledger/booking-time.ts). */
+  play(event: DemoEvent, at: Date): Promise<void> {
     this.#at = at
+    return bookedAt(at, () => this.#play(event, at))
+  }
+
+  async #play(event: DemoEvent, at: Date): Promise<void> {
     switch (event.kind) {
       case 'join':
         this.#owner = await joinDemo(this.deps.db, this.deps.config.demo.password, at)

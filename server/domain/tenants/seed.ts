@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { seedTenants } from './service.ts'
 
 /**
- * The demo tenant the app talks to unless configured otherwise (DESIGN.md),
+ * The demo tenant the app talks to unless configured otherwise (docs/architecture.md),
  * configured from server/db/tenants.seed.json until an operator changes it,
  * with its card programs: made at boot, once the database is open.
  */

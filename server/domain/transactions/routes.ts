@@ -42,7 +42,7 @@ const ExportQuery = Type.Omit(TransactionQuery, ['limit', 'offset', 'with_total'
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 const FILTERS_DESCRIPTION =
-  'Filters combine with AND: `type`, `method`, `status`, `record_type` (SPEC.md enumerations), ' +
+  'Filters combine with AND: `type`, `method`, `status`, `record_type` (docs/product.md §3 enumerations), ' +
   '`currency` (a code in any letter case — every chain’s — or a currency uuid), ' +
   '`from` (inclusive) and `to` (exclusive), ISO 8601 date-times; `from` after `to` is 422.'
 

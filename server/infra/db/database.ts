@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PGliteDialect } from './pglite-dialect.ts'
@@ -22,6 +23,13 @@ export interface Database {
 const AS_TEXT = [20, 1700, 1082] as const // int8, numeric, date
 const identity = (value: string) => value
 
+/**
+ * The PostgreSQL extensions the migrations create, as PGlite loads them (a
+ * PostgreSQL server ships them in its contrib): trigrams for the activity
+ * search (migration 0032).
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm }
+
 export async function openDatabase(options: {
   databaseUrl: string | undefined
   dataDir: string
@@ -39,6 +47,7 @@ export async function openDatabase(options: {
   const pglite = await PGlite.create({
     dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
     loadDataDir: options.loadDataDir,
+    extensions: PGLITE_EXTENSIONS,
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })

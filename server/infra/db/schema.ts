@@ -45,6 +45,7 @@ import type { RecordType, TransactionStatus, WalletType } from '../../../contrac
 import type { CardsControlTables } from './cards-control-schema.ts'
 import type { EventTables } from './events-schema.ts'
 import type { ProofTables } from './proofs-schema.ts'
+import type { StatementTables } from './statements-schema.ts'
 
 /** A column the database fills in on insert (`default now()`), readable as a Date. */
 type CreatedAt = ColumnType<Date, Date | undefined, Date>
@@ -733,12 +734,16 @@ export interface ActivitiesTable {
   address: Optional<string>
   reference: Optional<string>
   tx_hash: Optional<string>
+  /** The payer's note on an order (migration 0029). */
+  note: Optional<string>
   confirmations: Optional<number>
   required_confirmations: Optional<number>
   fee_kind: Optional<CardFeeKind>
   failure_code: Optional<string>
   timeline: ColumnType<StoredActivityEvent[], string | undefined, string>
   search: ColumnType<string, string | undefined, string>
+  /** Migration 0032: amount_minor in whole units, kept by a trigger (the search's `min`/`max`). */
+  amount_value: ColumnType<string, never, never>
   /** Migration 0034: a card payment's channel, and its dispute. */
   card_channel: Optional<CardChannel>
   dispute_id: Optional<string>
@@ -843,8 +848,11 @@ export interface DemoSeedsTable {
   seeded_at: CreatedAt
 }
 
-/** Migration 0022's tables (issue 20) live in events-schema.ts. */
-export interface DB extends EventTables, ProofTables, CardsControlTables {
+/**
+ * Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31)
+ * in statements-schema.ts, 0034's (issue 30) in cards-control-schema.ts.
+ */
+export interface DB extends EventTables, ProofTables, StatementTables, CardsControlTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable

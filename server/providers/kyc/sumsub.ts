@@ -72,7 +72,7 @@ export function verifyWebhookDigest(input: {
 }
 
 /**
- * Sumsub's user-verification webhook, in our statuses (SPEC.md §4):
+ * Sumsub's user-verification webhook, in our statuses (docs/product.md §4):
  * applicantPending → PENDING, applicantOnHold → HOLD, applicantReset →
  * UNVERIFIED; applicantReviewed GREEN → APPROVED, RED with reviewRejectType
  * RETRY → SOFT_REJECT, RED FINAL → REJECT (DOUBLE when a rejection label says

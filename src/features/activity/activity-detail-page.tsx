@@ -1,22 +1,25 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { Link } from 'wouter'
 import type { ActivityDetail, ActivityItem } from '../../../contract/activity.ts'
 import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { formatDateTime } from '../../i18n/format.ts'
-import { type Translate, useI18n } from '../../i18n/i18n.tsx'
+import { type Language, type Translate, useI18n } from '../../i18n/i18n.tsx'
 import { exactAmount, formatMoney, formatRate, isShortened } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
 import { activityQuery } from '../../queries/activity.ts'
 import { useDisplayValue } from '../../queries/display-value.ts'
-import { CopyButton } from '../../ui/copy-button.tsx'
+import { Alert, Button } from '../../ui/components.tsx'
+import { AddressText, CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
-import { Pending } from '../../ui/online.tsx'
+import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
 import './activity.css'
+import { receiptFile } from './receipt.ts'
 import {
   activityTitle,
   avatarOf,
@@ -25,6 +28,7 @@ import {
   shortAddress,
   statusWord,
   TYPE_WORDS,
+  topUpWords,
 } from './wording.ts'
 
 /**
@@ -51,6 +55,7 @@ export default function ActivityDetailPage(props: { id: string }) {
       <Summary item={detail} />
       <Facts item={detail} />
       <Progress detail={detail} />
+      <Receipt id={detail.id} />
       <Technical detail={detail} />
     </div>
   )
@@ -58,11 +63,13 @@ export default function ActivityDetailPage(props: { id: string }) {
 
 /** The item at the top, under its name: its picture, the amount large, its status. */
 function Summary(props: { item: ActivityItem }) {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const displayValue = useDisplayValue()
   const { item } = props
   const { primary, secondary } = figures(item)
-  const under = secondary ? undefined : displayValue(primary.money)
+  const under = secondary
+    ? undefined
+    : (topUpWords(t, language, item)?.toCard ?? displayValue(primary.money))
   const tone =
     item.status === 'failed' || item.status === 'declined'
       ? 'failed'
@@ -148,6 +155,7 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
       item.counterparty_name,
     ])
   }
+  if (item.note) rows.push([t('activity.detail.note'), item.note])
   if (item.address) {
     rows.push([
       item.type === 'deposit' && item.amount.chain !== null
@@ -156,9 +164,10 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
           ? t('activity.detail.fromAccount')
           : t('activity.detail.toAccount'),
       <span key="address" className="copy-line">
-        <code className="address-text" title={item.address}>
-          {item.address.length > 34 ? shortAddress(item.address) : item.address}
-        </code>
+        <AddressText
+          value={item.address}
+          shown={item.address.length > 34 ? shortAddress(item.address) : undefined}
+        />
         <CopyButton text={item.address} />
       </span>,
     ])
@@ -189,6 +198,11 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
     ])
   }
   const own = item.direction === 'own'
+  if (item.type === 'card_top_up') {
+    rows.push(...topUpFacts(t, language, item))
+    if (item.reference) rows.push([t('activity.detail.reference'), item.reference])
+    return rows
+  }
   rows.push([
     own
       ? t('activity.detail.paid')
@@ -204,20 +218,39 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
   if (!incoming && (item.fee || item.refunded)) {
     rows.push([t('activity.detail.total'), <Amount key="total" money={item.total} />])
   }
-  if (item.rate && item.received && item.received.currency !== item.amount.currency) {
-    rows.push([
-      t('activity.detail.rate'),
-      formatRate(language, {
-        from: item.amount.currency,
-        to: item.received.currency,
-        rate: item.rate,
-      }),
-    ])
-  }
+  const rate = rateRow(t, language, item)
+  if (rate) rows.push(rate)
   if (own && item.received) {
     rows.push([t('activity.detail.arrived'), <Amount key="received" money={item.received} />])
   }
   if (item.reference) rows.push([t('activity.detail.reference'), item.reference])
+  return rows
+}
+
+/** The rate an item converted at, when what arrived is in another currency. */
+function rateRow(t: Translate, language: Language, item: ActivityItem): [string, ReactNode] | null {
+  if (!item.rate || !item.received || item.received.currency === item.amount.currency) return null
+  const { rate } = item
+  return [
+    t('activity.detail.rate'),
+    formatRate(language, { from: item.amount.currency, to: item.received.currency, rate }),
+  ]
+}
+
+/**
+ * A top-up as one movement: what the person gave (fee included), the fee, the
+ * rate when it converted, and what the card got.
+ */
+function topUpFacts(t: Translate, language: Language, item: ActivityItem): [string, ReactNode][] {
+  const rows: [string, ReactNode][] = [
+    [t('activity.detail.gave'), <Amount key="gave" money={item.total} />],
+  ]
+  if (item.fee) rows.push([t('activity.detail.fee'), <Amount key="fee" money={item.fee} />])
+  const rate = rateRow(t, language, item)
+  if (rate) rows.push(rate)
+  if (item.received) {
+    rows.push([t('activity.detail.cardGot'), <Amount key="got" money={item.received} />])
+  }
   return rows
 }
 
@@ -345,5 +378,58 @@ function Technical(props: { detail: ActivityDetail }) {
         )}
       </div>
     </details>
+  )
+}
+
+/** The item as a PDF receipt: saved, or shared where the device shares files. */
+function Receipt(props: { id: string }) {
+  const { t, language } = useI18n()
+  const server = useNeedsServer()
+  const [busy, setBusy] = useState<'save' | 'share' | undefined>()
+  const [failed, setFailed] = useState(false)
+  const hand = async (how: 'save' | 'share') => {
+    setBusy(how)
+    setFailed(false)
+    try {
+      const file = await receiptFile(props.id, {
+        language,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+      })
+      if (how === 'share' && canShareFile(file)) await shareFile(file, t('activity.receipt.title'))
+      else saveFile(file)
+    } catch (error) {
+      console.error('[activity] the receipt could not be handed over', error)
+      setFailed(true)
+    } finally {
+      setBusy(undefined)
+    }
+  }
+  return (
+    <section className="card stack" aria-labelledby="activity-receipt">
+      <h2 id="activity-receipt">{t('activity.receipt.title')}</h2>
+      <p className="muted">{t('activity.receipt.lead')}</p>
+      <div className="row activity-receipt-actions">
+        <Button
+          variant="secondary"
+          busy={busy === 'save'}
+          onClick={() => hand('save')}
+          {...server.disabledProps}
+        >
+          {t('activity.receipt.download')}
+        </Button>
+        {canShareFile() && (
+          <Button
+            variant="secondary"
+            busy={busy === 'share'}
+            onClick={() => hand('share')}
+            {...server.disabledProps}
+          >
+            {t('activity.receipt.share')}
+          </Button>
+        )}
+      </div>
+      {server.reason}
+      {failed && <Alert>{t('activity.receipt.failed')}</Alert>}
+    </section>
   )
 }

@@ -1,14 +1,20 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import type { ActivityItem } from '../../../contract/activity.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { type ActivityFilters, activityFeedQuery } from '../../queries/activity.ts'
+import {
+  type ActivityFilters,
+  activityFeedQuery,
+  activityKeys,
+  feedFilters,
+} from '../../queries/activity.ts'
 import { useBalancesFollow } from '../../queries/money-moved.ts'
 import { Button, Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { ActivityIcon } from '../../ui/icons.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { ActivityRow } from './activity-row.tsx'
+import { cachedItems, matches } from './offline-search.ts'
 import './activity.css'
 import { dayLabel, groupByDay, type Perspective } from './wording.ts'
 
@@ -97,6 +103,16 @@ export function ActivityFeed(props: {
   }, [hasNextPage, fetchNextPage, isFetchNextPageError])
 
   if (feed.isPending) {
+    // Offline with a search this device never sent: search what it kept.
+    if (feed.isPaused && Object.keys(feedFilters(props.filters)).length > 0) {
+      return (
+        <OfflineResults
+          filters={props.filters}
+          perspective={props.perspective}
+          level={props.level}
+        />
+      )
+    }
     return feed.isPaused ? (
       <Pending paused />
     ) : (
@@ -132,6 +148,31 @@ export function ActivityFeed(props: {
           </Button>
           {server.reason}
         </div>
+      )}
+    </div>
+  )
+}
+
+/**
+ * Offline, a search or filter this device never sent is answered from what it
+ * kept of the feed — and says so, since what it never read cannot be found.
+ */
+function OfflineResults(props: {
+  filters: ActivityFilters
+  perspective?: Perspective
+  level?: 2 | 3
+}) {
+  const { t } = useI18n()
+  const client = useQueryClient()
+  const kept = client.getQueriesData({ queryKey: activityKeys.all }).map(([, data]) => data)
+  const found = cachedItems(kept).filter((item) => matches(item, props.filters))
+  return (
+    <div className="stack activity-feed" data-testid="activity-offline-results">
+      <p className="muted" role="status">
+        {found.length > 0 ? t('activity.offlineSearch') : t('activity.offlineSearchNone')}
+      </p>
+      {found.length > 0 && (
+        <DayGroups items={found} perspective={props.perspective} level={props.level} />
       )}
     </div>
   )

@@ -1,10 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ActivityItem, ActivityPage as Page } from '../../../contract/activity.ts'
+import type {
+  ActivityDetail,
+  ActivityItem,
+  ActivityPage as Page,
+} from '../../../contract/activity.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import { aBalance, aPage, aWallet } from '../../../tests/support/builders.ts'
 import { mockApi } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import ActivityDetailPage from './activity-detail-page.tsx'
 import ActivityPage from './activity-page.tsx'
 
 const side = (currency: string, amount: string, chain: MoneySide['chain']): MoneySide => ({
@@ -36,6 +41,7 @@ const exchange = {
   address: null,
   reference: null,
   tx_hash: null,
+  note: null,
   confirmations: null,
   required_confirmations: null,
   fee_kind: null,
@@ -135,6 +141,41 @@ describe('the Activity tab', () => {
     expect(history.at(-1)).toBe('/activity')
   })
 
+  it('dates, amounts and a status from the address go to the API as its own filters, each a chip', async () => {
+    const { api, user, history } = renderActivity(
+      '?status=declined&from=2025-03-01&to=2025-03-05&min=10&max=20.5',
+    )
+    await screen.findAllByTestId('activity-row')
+    const asked = api.to('GET /activity').at(-1)!.query
+    expect(asked.get('status')).toBe('declined')
+    expect(asked.get('from')).toBe(new Date(2025, 2, 1).toISOString())
+    expect(asked.get('to')).toBe(new Date(2025, 2, 6).toISOString())
+    expect(asked.get('min')).toBe('10')
+    expect(asked.get('max')).toBe('20.5')
+    expect(screen.getByRole('button', { name: 'Filters · 3' })).toBeVisible()
+    expect(screen.getByRole('button', { name: 'Remove the filter Declined' })).toBeVisible()
+    expect(screen.getByRole('button', { name: 'Remove the filter Mar 1 – Mar 5' })).toBeVisible()
+    await user.click(screen.getByRole('button', { name: 'Remove the filter from 10 · up to 20.5' }))
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('min')).toBeNull())
+    expect(history.at(-1)).toBe('/activity?from=2025-03-01&to=2025-03-05&status=declined')
+  })
+
+  it('an amount bound is sent once the field is left, and one that is not a number says so', async () => {
+    const { api, user } = renderActivity()
+    await screen.findAllByTestId('activity-row')
+    await user.click(screen.getByRole('button', { name: 'Filters' }))
+    const sheet = await screen.findByRole('dialog', { name: 'Filters' })
+    const least = within(sheet).getByRole('textbox', { name: 'At least' })
+    await user.type(least, '12,5')
+    await user.tab()
+    await waitFor(() => expect(api.to('GET /activity').at(-1)?.query.get('min')).toBe('12.5'))
+    await user.clear(least)
+    await user.type(least, 'ten')
+    await user.tab()
+    expect(within(sheet).getByText('Type a number, such as 12.50.')).toBeVisible()
+    expect(api.to('GET /activity').at(-1)?.query.get('min')).toBe('12.5')
+  })
+
   it('offers a way out when nothing matches', async () => {
     mockApi({
       'GET /wallets': { body: aPage([aWallet()]) },
@@ -146,5 +187,80 @@ describe('the Activity tab', () => {
     ).toBeVisible()
     await user.click(screen.getByRole('button', { name: 'Clear search and filters' }))
     await waitFor(() => expect(screen.getByRole('searchbox')).toHaveValue(''))
+  })
+})
+
+describe('a payment’s note', () => {
+  const rent: ActivityItem = {
+    ...exchange,
+    id: '0190b0a4-0000-7000-8000-00000000aa03',
+    type: 'send',
+    direction: 'out',
+    amount: side('EUR', '800', null),
+    fee: null,
+    total: side('EUR', '800', null),
+    received: null,
+    rate: null,
+    counterparty_name: 'Anna Schmidt',
+    note: 'Rent for May',
+  }
+
+  it('shows on the row, beside its time', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /activity': { body: page([rent]) },
+    })
+    renderApp(<ActivityPage />, { path: '/activity' })
+    const [row] = await screen.findAllByTestId('activity-row')
+    expect(row).toHaveTextContent('To Anna Schmidt')
+    expect(row).toHaveTextContent(/\d:\d\d\s?(AM|PM)? · Rent for May/)
+  })
+
+  it('shows on the detail, named', async () => {
+    const detail: ActivityDetail = { ...rent, timeline: [], records: [], card_transactions: [] }
+    mockApi({ [`GET /activity/${rent.id}`]: { body: detail } })
+    renderApp(<ActivityDetailPage id={rent.id} />, { path: `/activity/${rent.id}` })
+    const label = await screen.findByText('Note')
+    expect(label.nextSibling).toHaveTextContent('Rent for May')
+  })
+})
+
+describe('a card top-up', () => {
+  const topUp: ActivityItem = {
+    ...exchange,
+    id: '0190b0a4-0000-7000-8000-00000000aa04',
+    type: 'card_top_up',
+    card_last4: '3044',
+    amount: side('EUR', '200', null),
+    fee: side('EUR', '2', null),
+    total: side('EUR', '202', null),
+    received: side('EUR', '200', null),
+    rate: null,
+  }
+
+  it('is one movement on its row: what the person gave, what the card got, the fee named', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /activity': { body: page([topUp]) },
+    })
+    renderApp(<ActivityPage />, { path: '/activity' })
+    const [row] = await screen.findAllByTestId('activity-row')
+    expect(row).toHaveTextContent('Top-up of card ·· 3044')
+    expect(row).toHaveTextContent('−€202.00')
+    expect(row).toHaveTextContent('€200.00 to the card')
+    expect(row).toHaveTextContent('€2.00 fee')
+    expect(row).not.toHaveTextContent('+€200.00')
+  })
+
+  it('says on its detail what was given, the fee and what the card got', async () => {
+    const detail: ActivityDetail = { ...topUp, timeline: [], records: [], card_transactions: [] }
+    mockApi({ [`GET /activity/${topUp.id}`]: { body: detail } })
+    renderApp(<ActivityDetailPage id={topUp.id} />, { path: `/activity/${topUp.id}` })
+    const value = async (label: string) => (await screen.findByText(label)).nextSibling
+    expect(await value('You gave')).toHaveTextContent('€202.00')
+    expect(await value('Fee')).toHaveTextContent('€2.00')
+    expect(await value('The card got')).toHaveTextContent('€200.00')
+    expect(screen.getByTestId('activity-amount')).toHaveTextContent('−€202.00')
+    expect(screen.queryByText('You got')).toBeNull()
   })
 })

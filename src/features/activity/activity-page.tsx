@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
-import type { ActivityType } from '../../../contract/activity.ts'
+import type { ActivityStatus, ActivityType } from '../../../contract/activity.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletName } from '../../i18n/wallet-names.ts'
-import { href } from '../../paths.ts'
+import { href, paths } from '../../paths.ts'
 import type { ActivityFilters } from '../../queries/activity.ts'
 import { walletsQuery } from '../../queries/wallets.ts'
 import { Button, buttonClass } from '../../ui/components.tsx'
@@ -13,7 +13,7 @@ import { CloseIcon, FilterIcon, SearchIcon } from '../../ui/screen-icons.tsx'
 import { Sheet } from '../../ui/sheet.tsx'
 import { ActivityFeed, QuietStart } from './activity-feed.tsx'
 import './activity.css'
-import { ACTIVITY_TYPE_LIST, TYPE_WORDS } from './wording.ts'
+import { ACTIVITY_TYPE_LIST, STATUS_WORDS, TYPE_WORDS } from './wording.ts'
 
 /**
  * What the screen is narrowed to, as its address holds it
@@ -27,10 +27,38 @@ interface Narrowing {
   wallet?: string
   card?: string
   card_last4?: string
+  /** Issue 31: days ("2026-03-01"), both included; amounts (plain decimals); a status. */
+  from?: string
+  to?: string
+  min?: string
+  max?: string
+  status?: ActivityStatus
 }
 
 const isType = (value: string | null): value is ActivityType =>
   (ACTIVITY_TYPE_LIST as readonly (string | null)[]).includes(value)
+
+const STATUSES: ActivityStatus[] = [
+  'pending',
+  'complete',
+  'failed',
+  'declined',
+  'canceled',
+  'reversed',
+  'refunded',
+]
+const isStatus = (value: string | null): value is ActivityStatus =>
+  (STATUSES as readonly (string | null)[]).includes(value)
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const AMOUNT = /^\d{1,30}(\.\d{1,18})?$/
+const day = (value: string | null) => (value && DAY.test(value) ? value : undefined)
+const amount = (value: string | null) => (value && AMOUNT.test(value) ? value : undefined)
+
+/** A day's first local instant, or the next day's (`after`): what the API's `from`/`to` take. */
+function dayStart(value: string, after = false): string {
+  const [year, month, date] = value.split('-').map(Number) as [number, number, number]
+  return new Date(year, month - 1, date + (after ? 1 : 0)).toISOString()
+}
 
 function readNarrowing(search: string): Narrowing {
   const params = new URLSearchParams(search)
@@ -42,6 +70,11 @@ function readNarrowing(search: string): Narrowing {
     wallet: params.get('wallet') || undefined,
     card: params.get('card') || undefined,
     card_last4: params.get('card_last4') || undefined,
+    from: day(params.get('from')),
+    to: day(params.get('to')),
+    min: amount(params.get('min')),
+    max: amount(params.get('max')),
+    status: isStatus(params.get('status')) ? (params.get('status') as ActivityStatus) : undefined,
   }
 }
 
@@ -57,7 +90,7 @@ const SEARCH_MAX = 100
  * On a phone the filters are a sheet; what is chosen shows as chips.
  */
 export default function ActivityPage() {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const [, navigate] = useLocation()
   const search = useSearch()
   const narrowing = readNarrowing(search)
@@ -75,8 +108,23 @@ export default function ActivityPage() {
     currency: narrowing.currency,
     wallet_uuid: wallet?.uuid,
     card_id: narrowing.card,
+    status: narrowing.status,
+    from: narrowing.from && dayStart(narrowing.from),
+    to: narrowing.to && dayStart(narrowing.to, true),
+    min: narrowing.min,
+    max: narrowing.max,
   }
-  const chosen = [narrowing.type, narrowing.currency, wallet, narrowing.card].filter(Boolean).length
+  const dates = narrowing.from || narrowing.to
+  const amounts = narrowing.min || narrowing.max
+  const chosen = [
+    narrowing.type,
+    narrowing.currency,
+    wallet,
+    narrowing.card,
+    narrowing.status,
+    dates,
+    amounts,
+  ].filter(Boolean).length
   const narrowed = chosen > 0 || narrowing.q !== undefined
   // Held currencies first, then the rest the wallets know.
   const currencies = [
@@ -96,6 +144,36 @@ export default function ActivityPage() {
   }
   if (wallet)
     chips.push({ key: 'wallet', label: walletName(t, wallet), clear: { wallet: undefined } })
+  if (narrowing.status) {
+    chips.push({
+      key: 'status',
+      label: t(STATUS_WORDS[narrowing.status]),
+      clear: { status: undefined },
+    })
+  }
+  if (dates) {
+    const short = (value: string) =>
+      new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short' }).format(
+        new Date(`${value}T12:00:00`),
+      )
+    chips.push({
+      key: 'dates',
+      label: `${narrowing.from ? short(narrowing.from) : '…'} – ${narrowing.to ? short(narrowing.to) : '…'}`,
+      clear: { from: undefined, to: undefined },
+    })
+  }
+  if (amounts) {
+    chips.push({
+      key: 'amounts',
+      label: [
+        narrowing.min && t('activity.filters.atLeast', { amount: narrowing.min }),
+        narrowing.max && t('activity.filters.atMost', { amount: narrowing.max }),
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      clear: { min: undefined, max: undefined },
+    })
+  }
   if (narrowing.card) {
     chips.push({
       key: 'card',
@@ -112,26 +190,36 @@ export default function ActivityPage() {
         id="activity-title"
         title={t('nav.activity')}
         actions={
-          <Link
-            href={href.orders(wallet ? { wallet: wallet.uuid } : {})}
-            className={buttonClass('secondary')}
-          >
-            {t('orders.action.history')}
-          </Link>
+          <>
+            <Link href={paths.insights} className={buttonClass('secondary')}>
+              {t('activity.insights')}
+            </Link>
+            <Link
+              href={href.orders(wallet ? { wallet: wallet.uuid } : {})}
+              className={buttonClass('secondary')}
+            >
+              {t('orders.action.history')}
+            </Link>
+          </>
         }
       />
       <div className="activity-tools">
         <SearchBox value={narrowing.q ?? ''} onSearch={(q) => change({ q })} />
+        {/* On a phone the button is its icon and count: the search field gets the width. */}
         <Button
           variant="secondary"
           className="activity-filter-button"
           aria-haspopup="dialog"
+          aria-label={
+            chosen > 0
+              ? t('activity.filters.openCount', { count: chosen })
+              : t('activity.filters.open')
+          }
           onClick={() => setFiltersOpen(true)}
         >
           <FilterIcon size={20} />
-          {chosen > 0
-            ? t('activity.filters.openCount', { count: chosen })
-            : t('activity.filters.open')}
+          <span className="activity-filter-label">{t('activity.filters.open')}</span>
+          {chosen > 0 && <span className="activity-filter-count">{chosen}</span>}
         </Button>
       </div>
       {chips.length > 0 && (
@@ -168,6 +256,11 @@ export default function ActivityPage() {
                     wallet: undefined,
                     card: undefined,
                     card_last4: undefined,
+                    status: undefined,
+                    from: undefined,
+                    to: undefined,
+                    min: undefined,
+                    max: undefined,
                   })
                 }
               >
@@ -184,6 +277,42 @@ export default function ActivityPage() {
           options={ACTIVITY_TYPE_LIST.map((type) => ({ value: type, label: t(TYPE_WORDS[type]) }))}
           onChange={(value) => change({ type: isType(value) ? value : undefined })}
         />
+        <ChipGroup
+          legend={t('activity.filters.status')}
+          value={narrowing.status ?? ''}
+          options={STATUSES.map((status) => ({ value: status, label: t(STATUS_WORDS[status]) }))}
+          onChange={(value) => change({ status: isStatus(value) ? value : undefined })}
+        />
+        <fieldset className="chip-group">
+          <legend>{t('activity.filters.when')}</legend>
+          <div className="activity-range">
+            <DayField
+              label={t('activity.filters.fromDay')}
+              value={narrowing.from}
+              onChange={(from) => change({ from })}
+            />
+            <DayField
+              label={t('activity.filters.toDay')}
+              value={narrowing.to}
+              onChange={(to) => change({ to })}
+            />
+          </div>
+        </fieldset>
+        <fieldset className="chip-group">
+          <legend>{t('activity.filters.amount')}</legend>
+          <div className="activity-range">
+            <AmountField
+              label={t('activity.filters.min')}
+              value={narrowing.min}
+              onChange={(min) => change({ min })}
+            />
+            <AmountField
+              label={t('activity.filters.max')}
+              value={narrowing.max}
+              onChange={(max) => change({ max })}
+            />
+          </div>
+        </fieldset>
         {currencies.length > 0 && (
           <ChipGroup
             legend={t('activity.filters.currency')}
@@ -318,5 +447,62 @@ function ChipGroup(props: {
         ))}
       </div>
     </fieldset>
+  )
+}
+
+/** A day for the date range, sent as soon as it is picked. */
+function DayField(props: { label: string; value?: string; onChange: (value?: string) => void }) {
+  const id = useId()
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="date"
+        value={props.value ?? ''}
+        onChange={(event) => props.onChange(day(event.target.value))}
+      />
+    </div>
+  )
+}
+
+/**
+ * An amount bound, sent when the field is left or Enter pressed (not on each
+ * key); one that is not a plain number says so and is not sent.
+ */
+function AmountField(props: { label: string; value?: string; onChange: (value?: string) => void }) {
+  const { t } = useI18n()
+  const id = useId()
+  const [text, setText] = useState(props.value ?? '')
+  const typed = text.trim().replace(',', '.')
+  const wrong = typed !== '' && !AMOUNT.test(typed)
+  const send = () => {
+    if (!wrong) props.onChange(typed || undefined)
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        inputMode="decimal"
+        autoComplete="off"
+        value={text}
+        aria-invalid={wrong || undefined}
+        aria-describedby={wrong ? `${id}-error` : undefined}
+        onChange={(event) => setText(event.target.value)}
+        onBlur={send}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault()
+            send()
+          }
+        }}
+      />
+      {wrong && (
+        <p id={`${id}-error`} className="field-error">
+          {t('activity.filters.amountWrong')}
+        </p>
+      )}
+    </div>
   )
 }

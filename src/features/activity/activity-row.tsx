@@ -18,6 +18,7 @@ import {
   signOf,
   statusText,
   timeOf,
+  topUpWords,
 } from './wording.ts'
 
 const ICONS = {
@@ -77,8 +78,8 @@ export function FigureText(props: { figure: Figure; className?: string }) {
 /**
  * One thing that happened, as a 64 px row that is one link to its detail: the
  * picture, what it was and its status (or its time once done), the amount
- * signed for its direction, and under it the other side of an exchange or
- * the amount's value in the display currency.
+ * signed for its direction, and under it the other side of an exchange, what
+ * a top-up gave the card, or the amount's value in the display currency.
  */
 export function ActivityRow(props: { item: ActivityItem; perspective?: Perspective }) {
   const { t, language } = useI18n()
@@ -87,7 +88,10 @@ export function ActivityRow(props: { item: ActivityItem; perspective?: Perspecti
   const { primary, secondary } = figures(item, props.perspective)
   const status = statusText(t, item)
   const refundedInPart = item.status === 'complete' && item.refunded !== null
-  const under = secondary ? undefined : displayValue(primary.money)
+  const topUp = topUpWords(t, language, item)
+  // A top-up's other side is said in words; the card's own feed shows what it got already.
+  const toCard = props.perspective?.account ? undefined : topUp?.toCard
+  const under = secondary ? undefined : (toCard ?? displayValue(primary.money))
   return (
     <Link
       href={href.activityItem(item.id)}
@@ -111,6 +115,9 @@ export function ActivityRow(props: { item: ActivityItem; perspective?: Perspecti
               {refundedInPart && ` · ${t('activity.status.partlyRefunded')}`}
             </>
           )}
+          {topUp?.fee && ` · ${topUp.fee}`}
+          {/* The person's own words name a payment best: "Rent for May", cut to the line. */}
+          {item.note && ` · ${item.note}`}
         </span>
       </span>
       <span className="activity-row-amounts">

@@ -11,6 +11,7 @@ import {
   groupByDay,
   initials,
   statusText,
+  topUpWords,
 } from './wording.ts'
 
 const en = translator('en')
@@ -52,6 +53,7 @@ const anItem = (overrides: Partial<ActivityItem> = {}): ActivityItem => ({
   address: null,
   reference: null,
   tx_hash: null,
+  note: null,
   confirmations: null,
   required_confirmations: null,
   fee_kind: null,
@@ -188,6 +190,31 @@ describe('an activity item’s amounts', () => {
       tone: 'in',
     })
     expect(figures(topUp, { wallet: WALLET }).primary.tone).toBe('out')
+  })
+
+  it('reads a card top-up as one movement anywhere else: what the person gave, nothing beside it', () => {
+    const topUp = anItem({ type: 'card_top_up', received: side('EUR', '92', null) })
+    expect(figures(topUp)).toEqual({ primary: { money: side('USDT', '100.1'), tone: 'out' } })
+  })
+})
+
+describe('a card top-up in words', () => {
+  const eur = (amount: string) => side('EUR', amount, null)
+  const topUp = anItem({
+    type: 'card_top_up',
+    amount: eur('200'),
+    fee: eur('2'),
+    total: eur('202'),
+    received: eur('200'),
+    rate: null,
+  })
+  it.each([
+    ['en', topUp, { toCard: '€200.00 to the card', fee: '€2.00 fee' }],
+    ['ru', topUp, { toCard: '200,00\u00a0€ на карту', fee: 'комиссия 2,00\u00a0€' }],
+    ['en', { ...topUp, fee: null }, { toCard: '€200.00 to the card' }],
+    ['en', anItem(), undefined],
+  ] as const)('in %s: %j', (language, item, words) => {
+    expect(topUpWords(language === 'en' ? en : ru, language, item)).toEqual(words)
   })
 })
 

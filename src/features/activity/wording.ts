@@ -4,14 +4,15 @@ import type {
   ActivityStatus,
   ActivityType,
 } from '../../../contract/activity.ts'
+import { shortAddress } from '../../../contract/display-rules.ts'
 import { ORDER_EVENT_CODES } from '../../../contract/order-event-codes.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
-import type { MoneySign } from '../../i18n/money.ts'
+import { formatMoney, type MoneySign } from '../../i18n/money.ts'
 
 /*
- * An activity item in people's words (EXPERIENCE.md, "People's words, not the
+ * An activity item in people's words (docs/experience.md, "People's words, not the
  * ledger's"): what it is called, how it stands, which amounts it shows with
  * which sign and tone, its picture, and the day it belongs to. Pure: the row,
  * the detail page and the tests share it.
@@ -70,11 +71,7 @@ export function activityTitle(t: Translate, item: ActivityItem): string {
   }
 }
 
-/** A chain address shortened in the middle ("0x52f1…9a3c"); the full value is on copy. */
-export function shortAddress(address: string): string {
-  if (address.length <= 14) return address
-  return `${address.slice(0, 6)}…${address.slice(-4)}`
-}
+export { shortAddress }
 
 /** Where an item stands in a word, or undefined when it is simply done (then the row says its time). */
 export function statusText(t: Translate, item: ActivityItem): string | undefined {
@@ -100,7 +97,7 @@ export function statusText(t: Translate, item: ActivityItem): string | undefined
   }
 }
 
-const STATUS_WORDS: Record<ActivityStatus, MessageKey> = {
+export const STATUS_WORDS: Record<ActivityStatus, MessageKey> = {
   pending: 'activity.status.pending',
   complete: 'activity.status.complete',
   failed: 'activity.status.failed',
@@ -158,11 +155,28 @@ export function figures(
         if (perspective.wallet === item.wallet_uuid) return { primary: spent }
         return { primary: { money: item.amount, tone: 'own' } }
       }
-      if (item.type === 'card_top_up') {
-        if (perspective.account) return { primary: arrived }
-        if (perspective.wallet) return { primary: spent }
-      }
+      // A top-up is one movement: the card's feed counts what it got, any
+      // other what the person gave; topUpWords says the other side in words.
+      if (item.type === 'card_top_up') return { primary: perspective.account ? arrived : spent }
       return { primary: arrived, secondary: spent }
+  }
+}
+
+/**
+ * What a card top-up gave the card and what it cost, in words, under what the
+ * person gave: "€200.00 to the card" and "€2.00 fee" — one movement, never a
+ * second signed amount beside the first. Nothing for any other item.
+ */
+export function topUpWords(
+  t: Translate,
+  language: Language,
+  item: ActivityItem,
+): { toCard: string; fee?: string } | undefined {
+  if (item.type !== 'card_top_up' || item.received === null) return undefined
+  const money = (side: MoneySide) => formatMoney(language, side)
+  return {
+    toCard: t('activity.topUp.toCard', { amount: money(item.received) }),
+    ...(item.fee && { fee: t('activity.topUp.fee', { amount: money(item.fee) }) }),
   }
 }
 

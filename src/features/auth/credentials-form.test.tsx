@@ -27,6 +27,22 @@ function renderForm(props: Partial<Parameters<typeof CredentialsForm>[0]> = {}) 
 }
 
 describe('CredentialsForm', () => {
+  it('links the Terms of Service and the Privacy Policy it asks consent to, as pages of their own', () => {
+    renderForm()
+    const consent = screen.getByRole('checkbox', {
+      name: 'I agree to the Terms of Service and the Privacy Policy',
+    })
+    expect(consent).not.toBeChecked()
+    expect(screen.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+      'href',
+      '/legal/terms.en.html',
+    )
+    expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+      'href',
+      '/legal/privacy.en.html',
+    )
+  })
+
   it('submits the e-mail trimmed and the password as typed', async () => {
     const { onSubmit, user } = renderForm()
     await user.type(screen.getByLabelText('Email'), '  ada@example.com ')

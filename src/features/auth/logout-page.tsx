@@ -11,7 +11,7 @@ import { Spinner } from '../../ui/components.tsx'
 import { forgetConfirmations } from '../../ui/confirm-once.ts'
 
 /**
- * SPEC.md §2: the logout location. Whoever sends a window here — the person,
+ * docs/product.md §2: the logout location. Whoever sends a window here — the person,
  * or the auth proxy after an unrecoverable 401 — the tokens, every cached
  * answer, in memory and on disk, and the tab's unanswered confirmations are
  * gone before sign-in shows.
@@ -25,7 +25,7 @@ export default function LogoutPage() {
     void (async () => {
       // Read before the cache is cleared: the tenant's own page after a sign-out, if it has one.
       // Not in the Mini App: every logout there is the proxy giving up, and the app
-      // signs in again with Telegram (SPEC.md §4) — a web page would strand it.
+      // signs in again with Telegram (docs/product.md §4) — a web page would strand it.
       const destination = isTelegram() ? undefined : logoutDestination(queryClient)
       await signOut()
       // A confirmation left waiting is this person's: never resumed or reused for the next.

@@ -19,14 +19,38 @@ import type { CodeCheck } from '../../ui/otp-steps.tsx'
  * proxy (worker or page) stores it in the vault on the way back.
  */
 
+/**
+ * Whether someone has signed in on this device, kept outside any session: a
+ * first visit is greeted "Welcome", a return "Welcome back" (issue 27). Every
+ * sign-in and sign-up of this feature marks it (a passkey's, in the security
+ * feature, does not: its person is greeted as new until they sign in here once).
+ */
+const SIGNED_IN_BEFORE = 'signedInBefore'
+export function markSignedIn(): void {
+  try {
+    localStorage.setItem(SIGNED_IN_BEFORE, '1')
+  } catch {
+    // Storage refused: the next visit is greeted as a first one, nothing worse.
+  }
+}
+export function signedInBefore(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_BEFORE) === '1'
+  } catch {
+    return false
+  }
+}
+
 export const useSignIn = () =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: (body: EmailPasswordBody) =>
       api.v2.post<TokenPair>('/auth/sign-in/password/email', body),
   })
 
 export const useSignUp = () =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: (body: EmailPasswordBody) =>
       api.v2.post<TokenPair>('/auth/sign-up/password/email', body),
   })
@@ -48,6 +72,7 @@ export const useSendSignInCode = (channel: 'email' | 'sms', language: Language) 
 
 export const useVerifySignInCode = (channel: 'email' | 'sms') =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: ({ target, code }: CodeCheck) =>
       channel === 'email'
         ? api.v2.post<TokenPair>('/auth/verify/email/otp', {
@@ -65,6 +90,7 @@ export const useVerifySignInCode = (channel: 'email' | 'sms') =>
 /** Signs in with the Mini App's launch init data; 404 USER_NOT_FOUND: sign up first. */
 export const useTelegramSignIn = () =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: (initData: string) =>
       api.v2.post<TokenPair>('/auth/sign-in/telegram', {
         init_data: initData,
@@ -74,6 +100,7 @@ export const useTelegramSignIn = () =>
 /** Creates the account of the Telegram launch user, once they agreed to the terms. */
 export const useTelegramSignUp = () =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: (initData: string) =>
       api.v2.post<TokenPair>('/auth/sign-up/telegram', {
         init_data: initData,
@@ -98,6 +125,7 @@ export const useRequestPasswordReset = (channel: 'email' | 'sms', language: Lang
 /** The code and the new password: every other session ends, and this one is signed in. */
 export const useResetPassword = (channel: 'email' | 'sms') =>
   useMutation({
+    onSuccess: markSignedIn,
     mutationFn: (input: { target: string; code: string; password: string }) =>
       api.v2.post<TokenPair>('/auth/password/reset/confirm', {
         ...contact(channel, input.target),

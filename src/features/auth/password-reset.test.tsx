@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mockApi, otpSent, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import { signedInBefore } from './mutations.ts'
 import SignInPage from './sign-in-page.tsx'
 
 /*
@@ -14,7 +15,10 @@ const TOKENS = {
 }
 const STRONG = 'Orbit-Lantern-Maple-42'
 
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  localStorage.clear()
+})
 
 describe('resetting a forgotten password', () => {
   it('is offered under the password, and opens on the same screen', async () => {
@@ -27,6 +31,7 @@ describe('resetting a forgotten password', () => {
   })
 
   it('e-mail → code → new password → signed in at home', async () => {
+    localStorage.clear()
     const api = mockApi({
       'POST /auth/password/reset': { status: 202, ...otpSent() },
       'POST /auth/password/reset/confirm': TOKENS,
@@ -59,6 +64,8 @@ describe('resetting a forgotten password', () => {
       token: '123456',
       new_password: STRONG,
     })
+    // Signed in on this device: the sign-in screen greets it "Welcome back" from now on.
+    expect(signedInBefore()).toBe(true)
   })
 
   it('a wrong code goes back to the code, saying so; the password is asked again after', async () => {

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COUNTRIES, mockApi, otpSent, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import { markSignedIn } from './mutations.ts'
 import SignInPage from './sign-in-page.tsx'
 
 const TOKENS = {
@@ -14,6 +15,20 @@ afterEach(() => {
 })
 
 describe('the sign-in screen', () => {
+  it('greets a first visit as one, and a device someone signed in on as a return', () => {
+    mockApi({})
+    localStorage.clear()
+    const first = renderApp(<SignInPage />, { path: '/auth/sign-in' })
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Welcome')
+    expect(screen.queryByText('Welcome back')).toBeNull()
+    expect(screen.getByText('Sign in, or create an account: it takes a minute.')).toBeVisible()
+    first.unmount()
+    markSignedIn()
+    renderApp(<SignInPage />, { path: '/auth/sign-in' })
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Welcome back')
+    localStorage.clear()
+  })
+
   it('opens on e-mail and password, with the labels the other screens use', () => {
     mockApi({})
     renderApp(<SignInPage />, { path: '/auth/sign-in' })

@@ -6,7 +6,7 @@ import { OtpSteps } from '../../ui/otp-steps.tsx'
 import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
-import { useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
+import { signedInBefore, useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
 import { PasswordReset } from './password-reset.tsx'
 
 type Method = 'password' | 'email' | 'phone'
@@ -48,8 +48,9 @@ export default function SignInPage(props: { passkey?: ReactNode }) {
   return (
     <AuthScreen
       id="sign-in"
-      title="auth.signInTitle"
-      lead="auth.signInLead"
+      // "Welcome back" to someone never signed in here would be a stranger's greeting.
+      title={signedInBefore() ? 'auth.signInTitle' : 'auth.signInTitleFirst'}
+      lead={signedInBefore() ? 'auth.signInLead' : 'auth.signInLeadFirst'}
       other={{ question: 'auth.noAccount', label: 'auth.createAccount', href: paths.signUp }}
     >
       <Tabs label={t('auth.methods')} tabs={tabs} selected={method} onSelect={setMethod}>

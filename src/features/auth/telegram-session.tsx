@@ -30,7 +30,7 @@ import {
  * anything else is wiped — tokens, cached answers in memory and on disk —
  * before the launch user signs in.
  *
- * A failing Telegram sign-in makes the auth proxy sign out (SPEC.md §4),
+ * A failing Telegram sign-in makes the auth proxy sign out (docs/product.md §4),
  * which reloads the page at the logout location. So that the reload does not
  * try again and again, a failed attempt is remembered for this tab and the
  * person retries by hand; so is a sign-in that keeps being followed by a

@@ -24,7 +24,11 @@ const SECRETS = { pan: '4000123412344242', expiry: '11/29', cvv: '042' }
 const CARD = `/issuing/cards/${CARD_ID}`
 
 /** The page against a small server that remembers the card's status. */
-function renderPage(routes: Record<string, Route> = {}, card: Partial<CardDetail> = {}) {
+function renderPage(
+  routes: Record<string, Route> = {},
+  card: Partial<CardDetail> = {},
+  path = `/cards/${CARD_ID}`,
+) {
   let stored = aCardDetail(card)
   const move = (to: CardStatus) => () => {
     stored = { ...stored, status: to }
@@ -40,7 +44,7 @@ function renderPage(routes: Record<string, Route> = {}, card: Partial<CardDetail
     [`DELETE ${CARD}`]: move('CLOSED'),
     ...routes,
   })
-  return { api, ...renderApp(<CardPage id={CARD_ID} />, { timers: 'fake' }) }
+  return { api, ...renderApp(<CardPage id={CARD_ID} />, { timers: 'fake', path }) }
 }
 
 const setVisibility = (state: DocumentVisibilityState) => {
@@ -156,7 +160,7 @@ describe('card page: revealing the card details', () => {
     worker.reveal.mockResolvedValue(SECRETS)
     const { user } = renderPage()
     await user.click(await screen.findByRole('button', { name: 'Show card details' }))
-    await user.click(await screen.findByRole('button', { name: 'Copy Card number' }))
+    await user.click(await screen.findByRole('button', { name: 'Copy card number' }))
     expect(await navigator.clipboard.readText()).toBe(SECRETS.pan)
     expect(screen.getByText('Copied. The clipboard is cleared in 30 seconds.')).toBeVisible()
     await act(async () => {
@@ -280,5 +284,51 @@ describe('card page: closing', () => {
     expect(screen.getByText('Closed')).toBeVisible()
     expect(screen.queryByRole('button', { name: 'Freeze card' })).not.toBeInTheDocument()
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+})
+
+describe('card page: adding money', () => {
+  const withIban = {
+    ...aCardDetail().fiat_account,
+    balance: '0',
+    bank_details: {
+      iban: 'DE89370400440532013000',
+      bic: 'FNPLDEB1XXX',
+      bank_name: 'Finplatform Bank',
+      account_holder: 'Anna Novak',
+    },
+  }
+
+  it('offers a top-up from the wallet onto the card’s account, and its own IBAN to copy', async () => {
+    const { user } = renderPage({}, { fiat_account: withIban })
+    await user.click(await screen.findByRole('button', { name: 'Add money' }))
+    const sheet = await screen.findByRole('dialog', { name: 'Add money to this card' })
+    expect(within(sheet).getByRole('link', { name: 'Top up from a wallet' })).toHaveAttribute(
+      'href',
+      `/top-up?wallet=${aCardDetail().wallet_uuid}&account=${withIban.id}&card=${CARD_ID}`,
+    )
+    const bank = await within(sheet).findByRole('region', { name: 'Pay in by bank transfer' })
+    expect(within(bank).getByText('DE89 3704 0044 0532 0130 00')).toBeVisible()
+    await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
+    expect(await navigator.clipboard.readText()).toBe('DE89370400440532013000')
+  })
+
+  it('opens by itself on a card just issued, and “Not now” leaves the card as it is', async () => {
+    const { user, history } = renderPage(
+      {},
+      { fiat_account: withIban },
+      `/cards/${CARD_ID}?issued=1`,
+    )
+    const sheet = await screen.findByRole('dialog', { name: 'Your card is ready' })
+    expect(sheet).toHaveTextContent('Add money to it to start paying.')
+    await user.click(within(sheet).getByRole('button', { name: 'Not now' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(history.at(-1)).toBe(`/cards/${CARD_ID}`)
+  })
+
+  it('is not offered on a closed card', async () => {
+    renderPage({}, { status: 'CLOSED' })
+    await screen.findByTestId('card-balance')
+    expect(screen.queryByRole('button', { name: 'Add money' })).toBeNull()
   })
 })

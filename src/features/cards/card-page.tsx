@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ComponentType, type ReactNode, useEffect, useId, useState } from 'react'
-import { Link } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import { cardFinished, cardRevealable } from '../../../contract/card-rules.ts'
 import type { CardDetail } from '../../../contract/cards.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
-import { Button, Notice } from '../../ui/components.tsx'
+import { Button, buttonClass, Notice } from '../../ui/components.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { useSecondsLeft } from '../../ui/countdown.ts'
 import { CsvButton } from '../../ui/csv-button.tsx'
@@ -17,6 +17,7 @@ import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { EyeIcon, GaugeIcon, MoreIcon, SnowflakeIcon } from '../../ui/screen-icons.tsx'
 import { Sheet } from '../../ui/sheet.tsx'
+import { AddMoney } from './add-money.tsx'
 import { CardDelivery } from './card-delivery.tsx'
 import { CardError, CardOtpPanel, SecretCopyButtons } from './card-secrets-panel.tsx'
 import { LimitsEditor, LimitsSummary, RenameCard } from './card-settings.tsx'
@@ -31,7 +32,8 @@ type Panel = 'limits' | 'more'
 
 /**
  * /cards/:id — the card first: its picture (the number, expiry and CVV
- * appear on it when revealed), its balance, a row of quick actions (Freeze,
+ * appear on it when revealed), its balance and "Add money" (`?issued=1`, the
+ * issue flow's end, opens it by itself), a row of quick actions (Freeze,
  * Details, Limits, More), then what it paid for (`activity`, composed in by
  * src/app). Settings open in sheets, so the page stays short on a phone.
  */
@@ -40,6 +42,7 @@ export default function CardPage(props: {
   activity?: (card: CardDetail) => ReactNode
 }) {
   const { t } = useI18n()
+  const search = useSearch()
   const card = useQuery(cardQuery(props.id))
 
   if (card.isPending) return <Pending paused={card.isPaused} shape="page" />
@@ -60,15 +63,15 @@ export default function CardPage(props: {
         title={data.nick_name ?? t('cards.unnamed')}
         back={{ href: href.cards({ wallet: data.wallet_uuid }), label: t('cards.back') }}
       />
-      <CardFront card={data} />
+      <CardFront card={data} issued={new URLSearchParams(search).get('issued') === '1'} />
       <CardDelivery card={data} />
       {props.activity?.(data)}
     </div>
   )
 }
 
-/** The picture, the balance under it, the quick actions and their sheets. */
-function CardFront(props: { card: CardDetail }) {
+/** The picture, the balance under it with "Add money", the quick actions and their sheets. */
+function CardFront(props: { card: CardDetail; issued: boolean }) {
   const { t, language } = useI18n()
   const { card } = props
   const server = useNeedsServer()
@@ -171,11 +174,12 @@ function CardFront(props: { card: CardDetail }) {
               t('cards.balanceOwn')
             ) : (
               <Link href={href.fiatAccount(account.id, { wallet: card.wallet_uuid })}>
-                {accountName(account)}
+                {accountName(t, account)}
               </Link>
             )}
           </span>
         </p>
+        <AddMoney card={card} issued={props.issued} />
         {actions.length > 0 && <QuickActions actions={actions} label={t('cards.quick.label')} />}
         {server.reason}
         {frozeNow && (
@@ -266,6 +270,14 @@ function MoreSettings(props: { card: CardDetail }) {
         <p className="muted">{t('cards.statement.lead')}</p>
         <div>
           <CsvButton url={cardCsvUrl(card.id)} fileName={`card-${card.last4}-transactions.csv`} />
+        </div>
+        <div>
+          <Link
+            href={href.statements({ card: card.id, last4: card.last4 })}
+            className={buttonClass('secondary')}
+          >
+            {t('cards.statement.pdf')}
+          </Link>
         </div>
       </Part>
       <RevealLog card={card} />

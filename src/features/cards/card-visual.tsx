@@ -69,7 +69,7 @@ export function CardVisual(props: { card: PictureCard; secrets?: RevealedSecrets
         ) : (
           card.expiry_month !== undefined &&
           card.expiry_year !== undefined && (
-            <span>
+            <span className="card-visual-expiry">
               {t('cards.expires', { expiry: printedExpiry(card.expiry_month, card.expiry_year) })}
             </span>
           )

@@ -78,7 +78,7 @@ describe('issuing a card', () => {
     await user.type(screen.getByRole('textbox', { name: 'Card name (optional)' }), ' Groceries ')
     await user.click(screen.getByRole('button', { name: 'Continue' }))
     await user.click(await screen.findByRole('button', { name: 'Issue card' }))
-    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}?issued=1`))
     expect(api.to('POST /issuing/cards/create')[0]?.body).toEqual({
       wallet_uuid: CARD_WALLET,
       program_id: PROGRAM_ID,

@@ -116,7 +116,7 @@ function AccountRow(props: { account: FiatAccount }) {
       className="account-row"
     >
       <span className="account-row-main">
-        <span className="card-tx-title">{accountName(account)}</span>
+        <span className="card-tx-title">{accountName(t, account)}</span>
         <span className="muted">
           {account.currency} · {cardCountLabel(t, language, cards)}
         </span>

@@ -240,10 +240,10 @@ describe('fiat account page', () => {
         .getAllByRole('button')
         .map((button) => [button.textContent, button.getAttribute('aria-label')].join(' / ')),
     ).toEqual([
-      'Copy / Copy Account holder',
+      'Copy / Copy account holder',
       'Copy / Copy IBAN',
       'Copy / Copy BIC',
-      'Copy / Copy Bank',
+      'Copy / Copy bank',
     ])
     await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
     expect(await navigator.clipboard.readText()).toBe('DE89100100108123454821')

@@ -104,7 +104,7 @@ describe('issuing a physical card', () => {
       'Ada Lovelace, 12 Square, SW1Y 4JH London, GB',
     )
     await user.click(screen.getByRole('button', { name: 'Issue card' }))
-    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}?issued=1`))
     expect(api.to(CREATE)[0]?.body).toEqual({
       wallet_uuid: CARD_WALLET,
       program_id: PROGRAM_ID,
@@ -209,7 +209,7 @@ describe('issuing after a lost answer', () => {
     const again = renderIssue({ [CREATE]: created() })
     await again.user.click(await screen.findByRole('button', { name: 'Continue' }))
     await again.user.click(await screen.findByRole('button', { name: 'Issue card' }))
-    await waitFor(() => expect(again.history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    await waitFor(() => expect(again.history.at(-1)).toBe(`/cards/${CARD_ID}?issued=1`))
     expect(again.api.to(CREATE)[0]?.body).toEqual(sent)
     // Answered: nothing is left to resume, and the next card is another request.
     expect(sessionStorage.length).toBe(0)
@@ -277,7 +277,7 @@ describe('issuing: the issue fee', () => {
     const seen: readonly (readonly string[])[] = [detail, transactions]
     await user.click(await screen.findByRole('button', { name: 'Continue' }))
     await user.click(await screen.findByRole('button', { name: 'Issue card' }))
-    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}?issued=1`))
     for (const key of seen)
       expect(queryClient.getQueryState(key)?.isInvalidated, key.join('/')).toBe(true)
   })
@@ -336,7 +336,7 @@ describe('issuing in Telegram', () => {
     await tg.pressMain()
 
     answer()
-    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}`))
+    await waitFor(() => expect(history.at(-1)).toBe(`/cards/${CARD_ID}?issued=1`))
     expect(api.to(CREATE)).toHaveLength(1)
     expect(tg.state.closing).toBe(false)
     expect(tg.state.haptics).toEqual(['success'])

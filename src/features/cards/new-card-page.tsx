@@ -191,7 +191,8 @@ function IssueFlow(props: {
       {
         onSuccess: (card) => {
           haptic('success')
-          navigate(href.card(card.id))
+          // The flow ends on the new card offering to fund it: a new account holds nothing yet.
+          navigate(href.card(card.id, { issued: '1' }))
         },
         onError: (error) => {
           haptic('error')
@@ -386,7 +387,7 @@ function ChooseStep(props: {
           {props.accounts.map((item) => (
             <option key={item.id} value={item.id}>
               {t('cards.new.accountOption', {
-                program: accountName(item),
+                program: accountName(t, item),
                 balance: formatMoney(language, {
                   amount: item.balance,
                   currency: item.currency,
@@ -563,7 +564,7 @@ function ReviewStep(props: {
       t('cards.funding'),
       props.account
         ? t('cards.new.accountOption', {
-            program: accountName(props.account),
+            program: accountName(t, props.account),
             balance: money(props.account.balance),
           })
         : t('cards.standAlone'),

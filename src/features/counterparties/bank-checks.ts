@@ -6,6 +6,8 @@
  * than the rest of the screen, and the server has them.
  */
 
+import { inFours } from '../../ui/copy-button.tsx'
+
 /** Letters and digits only, upper case: the "electronic format" the server stores. */
 export const electronicIban = (text: string) => text.replace(/[^0-9a-z]/gi, '').toUpperCase()
 
@@ -13,10 +15,7 @@ export const electronicIban = (text: string) => text.replace(/[^0-9a-z]/gi, '').
 export const IBAN_MAX_LENGTH = 34
 
 /** Grouped in fours as printed on statements: "DE89 3704 0044 0532 0130 00". */
-export const groupIban = (text: string) =>
-  electronicIban(text)
-    .slice(0, IBAN_MAX_LENGTH)
-    .replace(/(.{4})(?=.)/g, '$1 ')
+export const groupIban = (text: string) => inFours(electronicIban(text).slice(0, IBAN_MAX_LENGTH))
 
 /**
  * Where the caret belongs in `grouped` so that `characters` letters and

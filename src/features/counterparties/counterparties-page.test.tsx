@@ -63,7 +63,7 @@ describe('the counterparty list', () => {
     expect(ada).toHaveTextContent('2 destinations')
     expect(ada).toHaveAttribute('href', `${PAGE}/${aCounterparty().counterparty_account_id}`)
     expect(screen.getByRole('link', { name: /Acme Trading GmbH/ })).toHaveTextContent(
-      'Business · Germany0 destinations',
+      'Business · Germany · 0 destinations',
     )
     // Everything is shown: no "2 of 2".
     expect(screen.queryByText('2 of 2')).toBeNull()

@@ -235,13 +235,12 @@ function CounterpartyRow(props: { walletUuid: string; counterparty: Counterparty
         </span>
         <span className="cp-row-main">
           <span className="cp-row-name">{counterparty.name}</span>
-          <span className="muted">
+          {/* The count under the name, not beside it: a name is what is looked for, and gets the width. */}
+          <span className="muted cp-row-sub">
             {counterpartyTypeLabel(t, counterparty.type)} ·{' '}
-            {countryName(language, counterparty.country)}
+            {countryName(language, counterparty.country)} ·{' '}
+            {destinationsCount(t, language, counterparty.destinations_count)}
           </span>
-        </span>
-        <span className="cp-row-side muted">
-          {destinationsCount(t, language, counterparty.destinations_count)}
         </span>
       </Link>
     </li>

@@ -52,6 +52,9 @@ const INPUT: Partial<Record<CounterpartyField, { autoComplete: string; maxLength
   state: { autoComplete: 'off', maxLength: 100 },
 }
 
+/** What no payment rail needs: asked for only when the person opens them. */
+const EXTRAS = ['email', 'phone', 'line1', 'line2', 'city', 'postal_code', 'state'] as const
+
 /**
  * Adds a counterparty, or edits one (`counterparty` given; its type is then
  * fixed: the API cannot change it). Problems show when a field is left and
@@ -71,6 +74,8 @@ export function CounterpartyEditor(props: {
   const [loaded] = useState(() => (editing ? toForm(editing) : emptyCounterparty()))
   const [form, setForm] = useState(loaded)
   const [phone, setPhone] = useState<PhoneDraft>({ choice: '', national: loaded.phone })
+  // Contacts and an address are extras no rail needs: folded unless the counterparty has some.
+  const [moreOpen, setMoreOpen] = useState(() => EXTRAS.some((field) => loaded[field].trim()))
   const check = useFormCheck<CounterpartyField>()
   const create = useCreateCounterparty(props.walletUuid)
   const update = useUpdateCounterparty(props.walletUuid, editing?.counterparty_account_id ?? '')
@@ -131,6 +136,8 @@ export function CounterpartyEditor(props: {
     </FieldSlot>
   )
 
+  // A refused extra opens them: its message and the summary's link lead into the fold.
+  const extrasWrong = check.attempt > 0 && EXTRAS.some((field) => problems[field])
   const lines = check.summary(
     problems,
     visibleFields(form.type).map((field) => ({ field, label: t(LABELS[field]) })),
@@ -188,47 +195,61 @@ export function CounterpartyEditor(props: {
           required
         />
       </FieldSlot>
-      {text('email', { type: 'email', inputMode: 'email', autoComplete: 'off', maxLength: 254 })}
-      <FieldSlot field="phone" onLeave={() => check.touch('phone')}>
-        <fieldset className="fieldset phone-field">
-          <legend className="visually-hidden">{t(LABELS.phone)}</legend>
-          {!countriesFailed && (
-            <CountryPicker
-              kind="dial"
-              label={t('phone.country')}
-              value={effectiveChoice(phone, countries)}
-              onChange={(choice) => setPhone((current) => ({ ...current, choice }))}
-              countries={countries}
-            />
-          )}
-          <TextField
-            label={t(LABELS.phone)}
-            type="tel"
-            name="phone"
-            inputMode="tel"
-            autoComplete="off"
-            value={phone.national}
-            onChange={(event) => {
-              const national = event.target.value
-              setPhone((current) => ({ ...current, national }))
-              check.edited('phone')
-            }}
-            hint={countriesFailed ? t('phone.countriesFailed') : t('phone.numberHint')}
-            error={errorOf('phone')}
-          />
-        </fieldset>
-      </FieldSlot>
-      <fieldset className="fieldset stack">
-        <legend>{t('cp.field.address')}</legend>
-        <p className="field-hint cp-legend-hint">{t('cp.field.addressHint')}</p>
-        {text('line1')}
-        {text('line2')}
-        <div className="grid-2">
-          {text('city')}
-          {text('postal_code')}
+      <details
+        className="more-details"
+        open={moreOpen || extrasWrong}
+        onToggle={(event) => setMoreOpen(event.currentTarget.open)}
+      >
+        <summary>{t('cp.field.more')}</summary>
+        <div className="stack cp-more-fields">
+          {text('email', {
+            type: 'email',
+            inputMode: 'email',
+            autoComplete: 'off',
+            maxLength: 254,
+          })}
+          <FieldSlot field="phone" onLeave={() => check.touch('phone')}>
+            <fieldset className="fieldset phone-field">
+              <legend className="visually-hidden">{t(LABELS.phone)}</legend>
+              {!countriesFailed && (
+                <CountryPicker
+                  kind="dial"
+                  label={t('phone.country')}
+                  value={effectiveChoice(phone, countries)}
+                  onChange={(choice) => setPhone((current) => ({ ...current, choice }))}
+                  countries={countries}
+                />
+              )}
+              <TextField
+                label={t(LABELS.phone)}
+                type="tel"
+                name="phone"
+                inputMode="tel"
+                autoComplete="off"
+                value={phone.national}
+                onChange={(event) => {
+                  const national = event.target.value
+                  setPhone((current) => ({ ...current, national }))
+                  check.edited('phone')
+                }}
+                hint={countriesFailed ? t('phone.countriesFailed') : t('phone.numberHint')}
+                error={errorOf('phone')}
+              />
+            </fieldset>
+          </FieldSlot>
+          <fieldset className="fieldset stack">
+            <legend>{t('cp.field.address')}</legend>
+            <p className="field-hint cp-legend-hint">{t('cp.field.addressHint')}</p>
+            {text('line1')}
+            {text('line2')}
+            <div className="grid-2">
+              {text('city')}
+              {text('postal_code')}
+            </div>
+            {text('state')}
+          </fieldset>
         </div>
-        {text('state')}
-      </fieldset>
+      </details>
       <div className="row">
         <Button type="submit" busy={save.isPending} {...server.disabledProps}>
           {save.isPending ? t('cp.saving') : editing ? t('cp.saveChanges') : t('cp.create')}

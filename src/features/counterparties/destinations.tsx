@@ -242,7 +242,7 @@ function DestinationView(props: { destination: Destination; actions: ReactNode }
       case 'iban':
         return (
           <span className="cp-copyable">
-            <code className="cp-mono">{groupIban(raw)}</code>
+            <code className="cp-mono grouped">{groupIban(raw)}</code>
             <CopyButton text={raw} thing={destinationFieldName(t, 'iban')} />
           </span>
         )

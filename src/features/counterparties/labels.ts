@@ -8,7 +8,7 @@ import type { Language, Translate } from '../../i18n/i18n.tsx'
 import type { DestinationField } from './destination-form.ts'
 
 /*
- * The SPEC.md §3 enumerations as this screen lists them. The contract's arrays
+ * The docs/product.md §3 enumerations as this screen lists them. The contract's arrays
  * are TypeBox values the app must not ship (import type only): each list is a
  * Record over the contract's type, so a value added there is a type error here
  * until it is listed and labelled in en and ru.

@@ -29,6 +29,25 @@ afterEach(() => {
 })
 
 describe('adding a counterparty', () => {
+  it('asks only for a name and a country: contacts and an address are folded away', async () => {
+    const saved = aCounterparty()
+    const { api, user } = renderNew({ [`POST ${LIST}`]: { status: 201, body: saved } })
+    await user.type(screen.getByLabelText('First name'), 'Ada')
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace')
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'GB')
+    for (const label of ['Street and house', 'City', 'Postal code', 'Email (optional)']) {
+      expect(screen.getByLabelText(label)).not.toBeVisible()
+    }
+    await user.click(screen.getByRole('button', { name: 'Save counterparty' }))
+    await vi.waitFor(() => expect(api.to(`POST ${LIST}`)).toHaveLength(1))
+    expect(api.to(`POST ${LIST}`)[0]!.body).toEqual({
+      type: 'INDIVIDUAL',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      country: 'GB',
+    })
+  })
+
   it('saves a person with contacts and an address, then opens their page', async () => {
     const saved = aCounterparty()
     const { api, user, history } = renderNew({
@@ -37,6 +56,7 @@ describe('adding a counterparty', () => {
     await user.type(screen.getByLabelText('First name'), 'Ada')
     await user.type(screen.getByLabelText('Last name'), 'Lovelace')
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Country' }), 'GB')
+    await user.click(screen.getByText('Contact details and address (optional)'))
     await user.type(screen.getByLabelText('Email (optional)'), 'ada@example.com')
     await user.selectOptions(screen.getByRole('combobox', { name: 'Country code' }), 'GB:44')
     await user.type(screen.getByLabelText('Phone number (optional)'), '07911 123456')

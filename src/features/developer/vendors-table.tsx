@@ -44,14 +44,16 @@ export function VendorsTable() {
             {vendors.data.data.map((vendor) => (
               <tr key={`${vendor.kind}:${vendor.name}`}>
                 <th scope="row">{t(`dev.vendors.kind.${vendor.kind}`)}</th>
-                <td>{vendor.name}</td>
-                <td>{t(`dev.vendors.mode.${vendor.mode}`)}</td>
-                <td>
+                <td data-label={t('dev.vendors.name')}>{vendor.name}</td>
+                <td data-label={t('dev.vendors.mode')}>{t(`dev.vendors.mode.${vendor.mode}`)}</td>
+                <td data-label={t('dev.vendors.health')}>
                   <span className={`dev-health dev-health-${vendor.health}`}>
                     {t(`dev.vendors.health.${vendor.health}`)}
                   </span>
                 </td>
-                <td>{formatDateTime(language, vendor.checked_at)}</td>
+                <td data-label={t('dev.vendors.checked')}>
+                  {formatDateTime(language, vendor.checked_at)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -5,6 +5,7 @@ import type { KycHistoryEntry, KycStatusReply } from '../../../contract/kyc.ts'
 import { COUNTRIES, mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import { ApiError } from '../../net/api.ts'
+import { userKeys } from '../../queries/user.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { pollInterval } from './queries.ts'
 import VerifyPage from './verify-page.tsx'
@@ -107,6 +108,17 @@ describe('the verification page says where it stands, in words, for every status
     // The PENDING entry is the same element, moved down: keyed by its time and status.
     expect(items[1]).toBe(pending)
     expect(items[0]).toHaveTextContent('Verified')
+  })
+
+  it('reads the person again once decided: an approval may have named them', async () => {
+    let current = kycStatus('PENDING', [{ status: 'PENDING', at: '2024-05-01T10:00:00.000Z' }])
+    const { queryClient } = renderVerify({ 'GET /kyc/status': () => ({ body: current }) })
+    await statusSays('Status: In review')
+    queryClient.setQueryData(userKeys.data(), { first_name: null })
+    expect(queryClient.getQueryState(userKeys.data())?.isInvalidated).toBe(false)
+    current = kycStatus('APPROVED', [{ status: 'APPROVED', at: '2024-05-01T10:05:00.000Z' }])
+    await statusSays('Status: Verified')
+    expect(queryClient.getQueryState(userKeys.data())?.isInvalidated).toBe(true)
   })
 
   it('shows the reason of a refusal and the history, in Russian too', async () => {

@@ -5,6 +5,7 @@ import type { KycHistoryEntry, KycToken } from '../../../contract/kyc.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
 import { useOffers } from '../../queries/tenant.ts'
+import { userKeys } from '../../queries/user.ts'
 import { Button, Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -35,6 +36,15 @@ export default function VerifyPage() {
   useEffect(() => {
     if (current && !statusView(current).canStart) setFlow(undefined)
   }, [current])
+  // A change of status changes the person too: their status, and an approval's verified name
+  // (the server fills an empty profile name with it), which home greets them by.
+  const seen = useRef(current)
+  useEffect(() => {
+    if (seen.current !== undefined && seen.current !== current) {
+      void queryClient.invalidateQueries({ queryKey: userKeys.all })
+    }
+    seen.current = current
+  }, [current, queryClient])
 
   if (status.isPending) return <Pending paused={status.isPaused} />
   if (status.isError) {

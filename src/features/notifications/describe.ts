@@ -1,3 +1,4 @@
+import { orderKindOf, shortAddress } from '../../../contract/display-rules.ts'
 import type { EventKind, Notification } from '../../../contract/events.ts'
 import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
@@ -33,13 +34,34 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
   },
 ]
 
+/** The kinds about the person's account, not a movement of money: each titled by its kind. */
+type AccountKind = Exclude<
+  EventKind,
+  | 'card.authorization.approved'
+  | 'card.authorization.declined'
+  | 'card.transaction.settled'
+  | 'card.transaction.refunded'
+  | 'deposit.detected'
+  | 'deposit.confirmed'
+  | 'order.completed'
+  | 'order.failed'
+>
+
 /** A kind as the preferences name it ("Card refunds"). */
 export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
 
+/** Why an order failed, in a sentence that says where the money is (the server's messages.ts says the same). */
+const ORDER_FAILURES: Record<string, MessageKey> = {
+  ADDRESS_REJECTED: 'notifications.orderFailed.ADDRESS_REJECTED',
+  ACCOUNT_CLOSED: 'notifications.orderFailed.ACCOUNT_CLOSED',
+}
+
 /**
- * What one notification says: a title in the person's words and a line of
- * detail (the amount, the reason). Reads only fields of the payload's version
- * 1; a field a newer version adds is ignored, one missing shows as blank.
+ * What one notification says, in the activity feed's words (issue 27): who
+ * or what it is about as the title, what happened as the detail, the amount
+ * signed as the feed signs it — never the ledger's "Order completed".
+ * Reads the payload's fields by name; one an older event lacks shows as
+ * nothing, one a newer version adds is ignored.
  */
 export function describeNotification(
   item: Pick<Notification, 'kind' | 'data'>,
@@ -49,57 +71,50 @@ export function describeNotification(
   const data = item.data
   const money = (amount: string, currency: string, sign?: MoneySign) =>
     amount && currency ? formatMoney(language, { amount, currency }, sign ? { sign } : {}) : ''
-  const title = t(`notifications.kind.${item.kind}`, {
-    merchant: text(data, 'merchant_name'),
-    name: text(data, 'name'),
-  })
+  const card = (sign?: MoneySign) => money(text(data, 'amount'), text(data, 'currency'), sign)
+  const merchant = text(data, 'merchant_name')
   const device = text(data, 'device')
+  // An account line's title is its kind's, naming the key or passkey where there is one.
+  const titled = (kind: AccountKind) =>
+    t(`notifications.kind.${kind}`, { name: text(data, 'name') })
   switch (item.kind) {
-    // A card line is the merchant, as in the card's history (EXPERIENCE.md: people's words).
+    // A card line is the merchant, as in the card's history (docs/experience.md: people's words).
     case 'card.authorization.approved':
     case 'card.transaction.settled':
       return {
-        title: text(data, 'merchant_name') || title,
+        title: merchant || t('notifications.card.approved'),
         detail: t(
           item.kind === 'card.transaction.settled'
             ? 'notifications.card.settled'
             : 'notifications.card.approved',
         ),
-        amount: money(text(data, 'amount'), text(data, 'currency'), 'out'),
+        amount: card('out'),
       }
     case 'card.authorization.declined':
       return {
-        title: text(data, 'merchant_name') || title,
+        title: merchant || t('notifications.card.approved'),
         detail: declineWords(t, text(data, 'reason')),
-        amount: money(text(data, 'amount'), text(data, 'currency')),
+        amount: card(),
         failed: true,
       }
     case 'card.transaction.refunded':
       return {
-        title: text(data, 'merchant_name') || title,
+        title: merchant || t('notifications.card.refunded'),
         detail: t('notifications.card.refunded'),
-        amount: money(text(data, 'amount'), text(data, 'currency'), 'in'),
+        amount: card('in'),
       }
     case 'deposit.detected':
+    case 'deposit.confirmed': {
+      const confirmed = item.kind === 'deposit.confirmed'
       return {
-        title,
-        detail: t('notifications.detail.onTheWay', {
-          amount: money(text(data, 'amount'), text(data, 'currency')),
-        }),
+        title: t('activity.title.deposit', { currency: text(data, 'currency') }),
+        detail: t(confirmed ? 'notifications.detail.arrived' : 'notifications.detail.onTheWay'),
+        amount: card(confirmed ? 'in' : undefined),
       }
-    case 'deposit.confirmed':
-      return {
-        title,
-        detail: '',
-        amount: money(text(data, 'amount'), text(data, 'currency'), 'in'),
-      }
+    }
     case 'order.completed':
     case 'order.failed':
-      return {
-        title,
-        detail: `${money(text(data, 'from_amount'), text(data, 'from_currency'))} → ${money(text(data, 'to_amount'), text(data, 'to_currency'))}`,
-        failed: item.kind === 'order.failed',
-      }
+      return describeOrder(item.kind === 'order.failed', data, t, money)
     case 'kyc.status_changed': {
       const status = text(data, 'status')
       const key: MessageKey =
@@ -108,19 +123,18 @@ export function describeNotification(
           : status === 'PENDING' || status === 'HOLD'
             ? 'notifications.detail.kycPending'
             : 'notifications.detail.kycAttention'
-      return { title, detail: t(key) }
+      return { title: titled(item.kind), detail: t(key) }
     }
     case 'security.sign_in_new_device':
-      return { title, detail: t('notifications.detail.newDevice') }
+      return { title: titled(item.kind), detail: t('notifications.detail.newDevice') }
     case 'security.api_key_created':
+      return { title: titled(item.kind), detail: '' }
     case 'security.passkey_added':
     case 'security.passkey_removed':
-      return { title, detail: t('notifications.detail.notYou') }
-    case 'security.contact_changed':
-      return { title, detail: t('notifications.detail.contact', { masked: text(data, 'masked') }) }
+      return { title: titled(item.kind), detail: t('notifications.detail.notYou') }
     case 'security.password_changed':
       return {
-        title,
+        title: titled(item.kind),
         detail: t(
           data.via === 'reset'
             ? 'notifications.detail.passwordReset'
@@ -129,7 +143,7 @@ export function describeNotification(
       }
     case 'card.issued':
       return {
-        title,
+        title: titled(item.kind),
         detail:
           data.form_factor === 'PHYSICAL'
             ? t('notifications.detail.cardPhysical', {
@@ -140,7 +154,7 @@ export function describeNotification(
       }
     case 'security.api_key_changed':
       return {
-        title,
+        title: titled(item.kind),
         detail: t(
           data.change === 'rotated'
             ? 'notifications.detail.keyRotated'
@@ -148,10 +162,10 @@ export function describeNotification(
         ),
       }
     case 'security.webhook_endpoint_added':
-      return { title, detail: text(data, 'url') }
+      return { title: titled(item.kind), detail: text(data, 'url') }
     case 'security.webhook_endpoint_changed':
       return {
-        title,
+        title: titled(item.kind),
         detail:
           data.change === 'secret'
             ? t('notifications.detail.webhookSecret')
@@ -159,11 +173,71 @@ export function describeNotification(
       }
     case 'security.push_subscription_added':
       return {
-        title,
+        title: titled(item.kind),
         detail: device
           ? t('notifications.detail.pushDevice', { device })
           : t('notifications.detail.unknownDevice'),
       }
+    case 'security.contact_changed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.contact', { masked: text(data, 'masked') }),
+      }
+  }
+}
+
+/** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */
+function describeOrder(
+  failed: boolean,
+  data: Data,
+  t: Translate,
+  money: (amount: string, currency: string, sign?: MoneySign) => string,
+): { title: string; detail: string; amount?: string; failed?: boolean } {
+  const who = text(data, 'counterparty_name')
+  const from = text(data, 'from_currency')
+  const to = text(data, 'to_currency')
+  const address = text(data, 'address')
+  // What left the person: the amount with its fee (older events carry no total).
+  const paid = (sign?: MoneySign) =>
+    money(text(data, 'total_amount') || text(data, 'from_amount'), from, sign)
+  const got = (sign?: MoneySign) => money(text(data, 'to_amount'), to, sign)
+  const kind = orderKindOf(text(data, 'type'))
+  const title =
+    kind === 'exchange'
+      ? t('activity.title.exchange', { from, to })
+      : kind === 'deposit'
+        ? who
+          ? t('activity.title.from', { name: who })
+          : t('activity.title.bankDeposit')
+        : kind === 'topUp'
+          ? text(data, 'card_last4')
+            ? t('activity.title.topUpCard', { last4: text(data, 'card_last4') })
+            : t('activity.title.topUp')
+          : who || address
+            ? t('activity.title.to', { name: who || shortAddress(address) })
+            : t('activity.title.send', { currency: from })
+  if (failed) {
+    return {
+      title,
+      detail: t(ORDER_FAILURES[text(data, 'reason')] ?? 'notifications.orderFailed.other'),
+      amount: money(text(data, 'from_amount'), from),
+      failed: true,
+    }
+  }
+  switch (kind) {
+    case 'exchange':
+      return { title, detail: t('notifications.order.for', { amount: paid() }), amount: got('in') }
+    case 'deposit':
+      return { title, detail: t('notifications.detail.arrived'), amount: got('in') }
+    case 'topUp': {
+      const fee = text(data, 'fee_amount')
+      const words = [t('activity.topUp.toCard', { amount: got() })]
+      if (/[1-9]/.test(fee)) words.push(t('activity.topUp.fee', { amount: money(fee, from) }))
+      return { title, detail: words.join(' · '), amount: paid('out') }
+    }
+    case 'send':
+    case undefined:
+      return { title, detail: t('notifications.order.sent'), amount: paid('out') }
   }
 }
 

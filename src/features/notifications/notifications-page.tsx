@@ -111,12 +111,13 @@ function NotificationRow(props: { item: Notification; onOpen: () => void }) {
             {unread && <span className="visually-hidden">{t('notifications.unread')}: </span>}
             {said.title}
           </span>
+          {/* The amount under the title, not beside it: a phone leaves the words room to wrap whole. */}
+          {said.amount && <span className="notification-amount">{said.amount}</span>}
           {said.detail && (
             <span className="link-row-explain notification-detail">{said.detail}</span>
           )}
         </span>
         <span className="notification-side">
-          {said.amount && <span className="notification-amount">{said.amount}</span>}
           <time className="muted" dateTime={item.created_at}>
             {shortTime(language, item.created_at)}
           </time>

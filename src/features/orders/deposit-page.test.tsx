@@ -123,21 +123,21 @@ describe('a bank deposit', () => {
       .getAllByRole('button')
       .map((button) => button.getAttribute('aria-label'))
     expect(copies).toEqual([
-      'Copy Reference',
-      'Copy Amount',
-      'Copy Beneficiary',
+      'Copy reference',
+      'Copy amount',
+      'Copy beneficiary',
       'Copy IBAN',
       'Copy BIC / SWIFT',
-      'Copy Bank',
-      'Copy Bank address',
+      'Copy bank',
+      'Copy bank address',
     ])
     expect(within(bank).getByText('€251.00')).toBeInTheDocument()
 
     await user.click(within(bank).getByRole('button', { name: 'Copy IBAN' }))
     expect(await navigator.clipboard.readText()).toBe('DE02120300000000202051')
-    await user.click(within(bank).getByRole('button', { name: 'Copy Amount' }))
+    await user.click(within(bank).getByRole('button', { name: 'Copy amount' }))
     expect(await navigator.clipboard.readText()).toBe('251.00')
-    await user.click(within(bank).getByRole('button', { name: 'Copy Reference' }))
+    await user.click(within(bank).getByRole('button', { name: 'Copy reference' }))
     expect(await navigator.clipboard.readText()).toBe('FP-7K3M9Q')
     expect(api.to('POST /orders/DEPOSIT_FIAT_SEPA')).toHaveLength(1)
   })
@@ -165,7 +165,7 @@ describe('a bank deposit', () => {
     expect(api.to('GET /orders/calc')[0]!.query.get('order_type')).toBe('DEPOSIT_FIAT_SWIFT')
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
     const bank = await screen.findByRole('region', { name: 'Send your bank transfer to' })
-    expect(within(bank).getByRole('button', { name: 'Copy Account number' })).toBeInTheDocument()
+    expect(within(bank).getByRole('button', { name: 'Copy account number' })).toBeInTheDocument()
     expect(within(bank).queryByRole('button', { name: 'Copy IBAN' })).toBeNull()
   })
 })
@@ -208,7 +208,7 @@ describe('a crypto deposit', () => {
       await screen.findByRole('img', { name: `QR code of the address ${address.address}` }),
     ).toBeInTheDocument()
     expect(screen.getByRole('note')).toHaveTextContent('Send only ETH on Ethereum to this address.')
-    await user.click(screen.getByRole('button', { name: 'Copy Address' }))
+    await user.click(screen.getByRole('button', { name: 'Copy address' }))
     expect(await navigator.clipboard.readText()).toBe(address.address)
   })
 

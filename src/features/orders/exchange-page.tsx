@@ -8,6 +8,7 @@ import { Button } from '../../ui/components.tsx'
 import { compare, parseDecimal } from '../../ui/decimal.ts'
 import { SelectField } from '../../ui/fields.tsx'
 import { formKey } from './flow-url.ts'
+import { maxPayable, shownBound } from './limits.ts'
 import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { OrderFlow } from './order-flow.tsx'
 import { directionsQuery } from './queries.ts'
@@ -71,11 +72,22 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
     setTo(from)
   }
 
+  const bound = (amount: string, way: 'min' | 'max') =>
+    fromCurrency &&
+    formatMoney(language, {
+      amount: shownBound(
+        amount,
+        { decimals: fromCurrency.decimals, fiat: fromCurrency.type === 'fiat' },
+        way,
+      ),
+      currency: fromCurrency.code,
+      chain: fromCurrency.chain,
+    })
   const limits =
     direction && fromCurrency && compare(parseDecimal(direction.max_amount), parseDecimal('0')) > 0
       ? t('orders.exchange.limits', {
-          min: formatMoney(language, { amount: direction.min_amount, currency: fromCurrency.code }),
-          max: formatMoney(language, { amount: direction.max_amount, currency: fromCurrency.code }),
+          min: bound(direction.min_amount, 'min')!,
+          max: bound(direction.max_amount, 'max')!,
         })
       : undefined
   const indicative =
@@ -105,6 +117,20 @@ function ExchangeForm(props: { basics: Basics; from?: string; to?: string }) {
       from={fromCurrency && { currency: fromCurrency.code, decimals: fromCurrency.decimals }}
       to={toCurrency && { currency: toCurrency.code, decimals: toCurrency.decimals }}
       available={from ? basics.available(from) : undefined}
+      max={
+        direction && from && fromCurrency
+          ? maxPayable(
+              basics.available(from),
+              {
+                fixed: direction.fee_fixed,
+                percent: direction.fee_percent,
+                network: direction.network_fee,
+              },
+              fromCurrency.decimals,
+              direction.max_amount,
+            )
+          : undefined
+      }
       fields={
         <>
           {basics.walletField}

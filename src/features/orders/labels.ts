@@ -1,9 +1,10 @@
+import { ORDER_KINDS, type OrderKind } from '../../../contract/display-rules.ts'
 import type { FeeKind, OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Translate } from '../../i18n/i18n.tsx'
 
 /*
- * The SPEC.md §3–§4 order enumerations as the app lists them: Records over
+ * The docs/product.md §3–§4 order enumerations as the app lists them: Records over
  * the contract's types (the contract's arrays are TypeBox values the app must
  * not ship), so a value added to the contract is a type error here until it
  * is listed and labelled.
@@ -66,19 +67,51 @@ const FAILURES: Record<string, MessageKey> = {
 export const failureText = (t: Translate, code: string) =>
   t(FAILURES[code] ?? 'orders.failure.other')
 
+export type { OrderKind }
 /** Which money action an order type belongs to: the words around its amounts follow it. */
-export type OrderKind = 'send' | 'exchange' | 'deposit' | 'topUp'
-const KIND: Record<OrderType, OrderKind> = {
-  DEPOSIT_FIAT_SEPA: 'deposit',
-  DEPOSIT_FIAT_SWIFT: 'deposit',
-  WITHDRAWAL_FIAT_SEPA: 'send',
-  WITHDRAWAL_CRYPTO: 'send',
-  EXCHANGE_CRYPTO_INTERNAL: 'exchange',
-  TRANSFER_CARD_PREPAID: 'topUp',
-  TRANSFER_CARD_SUBACCOUNT: 'topUp',
-  TRANSFER_CARD_WHOLESALE: 'topUp',
+export const orderKind = (type: OrderType) => ORDER_KINDS[type]
+
+/**
+ * What an order's page says first, for its kind and where it stands: a bank
+ * deposit asks for the transfer only while it waits for it — once the money
+ * is in, asking again could make someone pay twice.
+ */
+const HEADLINES: Record<OrderKind, Record<'NEW' | 'PENDING' | 'COMPLETE', MessageKey>> = {
+  send: {
+    NEW: 'orders.result.send',
+    PENDING: 'orders.result.sendMoving',
+    COMPLETE: 'orders.result.sendDone',
+  },
+  exchange: {
+    NEW: 'orders.result.exchange',
+    PENDING: 'orders.result.exchangeMoving',
+    COMPLETE: 'orders.result.exchangeDone',
+  },
+  // A deposit waits for the person's transfer both while NEW and PENDING (AWAITING_TRANSFER).
+  deposit: {
+    NEW: 'orders.result.deposit',
+    PENDING: 'orders.result.deposit',
+    COMPLETE: 'orders.result.depositDone',
+  },
+  topUp: {
+    NEW: 'orders.result.topUp',
+    PENDING: 'orders.result.topUpMoving',
+    COMPLETE: 'orders.result.topUpDone',
+  },
 }
-export const orderKind = (type: OrderType) => KIND[type]
+export function orderHeadline(type: OrderType, status: OrderStatus): MessageKey {
+  switch (status) {
+    case 'CANCELED':
+      return 'orders.result.canceled'
+    case 'FAILED':
+    case 'ERROR':
+      return 'orders.result.failed'
+    case 'NEW':
+    case 'PENDING':
+    case 'COMPLETE':
+      return HEADLINES[orderKind(type)][status]
+  }
+}
 
 /** "You send" / "They receive" and the total's name, as the action has them. */
 export const sideLabels = (t: Translate, kind: OrderKind) => ({

@@ -43,6 +43,8 @@ export function MoneyPage(props: {
   title: string
   /** `?wallet=` of the link that led here; else the first wallet. */
   wallet: string | undefined
+  /** Where the screen was opened from, when not a wallet (a card): back and "Done" go there. */
+  back?: { href: string; label: string }
   children: (basics: Basics) => ReactNode
 }) {
   const { t, language } = useI18n()
@@ -70,16 +72,18 @@ export function MoneyPage(props: {
     frameRef.current?.querySelector<HTMLSelectElement>('select[name="wallet"]')?.focus()
   }, [wallet?.uuid])
 
-  const back = props.wallet
-    ? { href: href.wallet(props.wallet), label: t('orders.backToWallet') }
-    : { href: paths.move, label: t('nav.move') }
+  const back =
+    props.back ??
+    (props.wallet
+      ? { href: href.wallet(props.wallet), label: t('orders.backToWallet') }
+      : { href: paths.move, label: t('nav.move') })
   const frame = (body: ReactNode) => (
     <div className="stack" ref={frameRef}>
       <BackLink back={back} />
       {body}
     </div>
   )
-  if (placed) return frame(<OrderResult orderId={placed} />)
+  if (placed) return frame(<OrderResult orderId={placed} done={props.back?.href} />)
   if (pending && resumed === 'no') {
     return frame(
       <>

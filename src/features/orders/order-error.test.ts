@@ -89,7 +89,7 @@ describe('why there is no quote', () => {
       { message: 'error.VALIDATION_FAILED', field: undefined, retry: false },
     ],
     // Only what asking again can fix offers asking again.
-    [apiError(502, 'RATES_UNAVAILABLE'), { message: 'error.status.502', retry: true }],
+    [apiError(502, 'RATES_UNAVAILABLE'), { message: 'error.RATES_UNAVAILABLE', retry: true }],
     [apiError(429, 'RATE_LIMITED'), { retry: true }],
     [new TypeError('Failed to fetch'), { message: 'error.network', retry: true }],
   ] as const)('%#: %s', (error, expected) => {

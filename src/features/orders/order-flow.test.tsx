@@ -194,6 +194,29 @@ describe('the live quote', () => {
     expect(api.to('POST /orders/EXCHANGE_CRYPTO_INTERNAL')).toEqual([])
   })
 
+  it('says “more than you have” for more than the wallet holds, not the price’s maximum it also crosses', async () => {
+    const { user } = renderExchange({
+      'GET /orders/calc': {
+        status: 422,
+        body: {
+          type: 'about:blank',
+          title: 'Amount too large',
+          status: 422,
+          code: 'AMOUNT_TOO_LARGE',
+          detail: 'At most 100000 USDT.',
+          limit: { amount: '100000', currency: 'USDT' },
+        },
+      },
+    })
+    await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '250000')
+    await waitFor(() =>
+      expect(amountField()).toHaveAccessibleDescription(
+        'Available: 500\u00a0USDT That is more than you have, fees included.',
+      ),
+    )
+    expect(reviewButton()).toBeDisabled()
+  })
+
   it('checks the decimals of the currency typed in', async () => {
     const { api, user } = renderExchange()
     await user.type(await screen.findByRole('textbox', { name: 'You pay (USDT)' }), '1.1234567')
@@ -523,7 +546,9 @@ describe('the result’s heading', () => {
     ['FAILED', 'The order did not go through'],
     ['ERROR', 'The order did not go through'],
     ['CANCELED', 'The order is canceled'],
-    ['PENDING', 'Exchange placed'],
+    ['NEW', 'Exchange placed'],
+    ['PENDING', 'Your exchange is under way'],
+    ['COMPLETE', 'Exchange done'],
   ] as const)('of an order %s says %s', async (status, heading) => {
     mockApi({
       'GET /wallets': { body: aPage([WALLET]) },
@@ -607,11 +632,13 @@ describe('the result', () => {
     })
     await toReview(user)
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
-    await screen.findByRole('heading', { name: 'Exchange placed' })
+    await screen.findByRole('heading', { name: /Exchange placed|Your exchange is under way/ })
     expect(
       // Two real 2 s polls: PENDING, then COMPLETE.
       await screen.findByText('Complete', { selector: '[role=status]' }, { timeout: 10_000 }),
     ).toBeInTheDocument()
+    // The headline follows the order: it says the exchange is done once it is.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Exchange done')
     const reads = api.to(`GET /orders/${anOrder().id}`).length
     await new Promise((resolve) => setTimeout(resolve, 2500))
     expect(api.to(`GET /orders/${anOrder().id}`)).toHaveLength(reads)
@@ -697,5 +724,25 @@ describe('the exchange’s currency picker', () => {
     expect(codes()).toEqual(['USDT', 'BTC', 'ETH'])
     await user.click(screen.getByRole('button', { name: 'Show only what you hold' }))
     expect(codes()).toEqual(['USDT'])
+  })
+})
+
+describe('the exchange’s amount', () => {
+  it('offers “Max”: the most the wallet pays for with the fee on top, quoted at once', async () => {
+    const { api, user } = renderExchange()
+    await user.click(await screen.findByRole('button', { name: 'Max: 496.517411\u00a0USDT' }))
+    expect(amountField()).toHaveValue('496.517411')
+    await waitFor(() =>
+      expect(api.to('GET /orders/calc').at(-1)?.query.get('amount_from')).toBe('496.517411'),
+    )
+  })
+
+  it('reads its limits rounded to what people read: the minimum up, the maximum down', async () => {
+    renderExchange({
+      'GET /exchange/': {
+        body: aPage([{ ...DIRECTION, min_amount: '5.000836', max_amount: '100016.702789' }]),
+      },
+    })
+    expect(await screen.findByText(/From 5\.01 USDT to 100,016\.7 USDT/)).toBeInTheDocument()
   })
 })

@@ -74,6 +74,8 @@ export interface OrderFlowProps {
   to: Side | undefined
   /** What the paying wallet has in `from`; undefined when nothing leaves it (a deposit). */
   available?: string
+  /** The most `available` pays for with the fees on top: offered as "Max" beside it. */
+  max?: string | undefined
   /** The action's own fields: wallet, currencies, destination — with a refused quote's problems on them. */
   fields: ReactNode | ((problems: FieldProblems) => ReactNode)
   /** Said under the amounts: limits, an indicative rate. */
@@ -87,6 +89,8 @@ export interface OrderFlowProps {
    * must show what was priced) and when placing says the destination changed or went.
    */
   refreshTarget?: () => void
+  /** Where the result's "Done" leads, when not the wallet (a card the top-up was opened from). */
+  done?: string | undefined
 }
 
 /**
@@ -174,10 +178,14 @@ export function OrderFlow(props: OrderFlowProps) {
   }, [step])
 
   const labels = sideLabels(t, props.kind)
-  const overspent =
-    live.current &&
+  const more = (amount: string) =>
     props.available !== undefined &&
-    compare(parseDecimal(live.quote!.total), parseDecimal(props.available)) > 0
+    compare(parseDecimal(amount), parseDecimal(props.available)) > 0
+  // More than the wallet holds: typed so (whatever bound the price also crosses, this is the one
+  // to fix), or once the price adds the fees.
+  const overspent =
+    (amount.side === 'from' && reading?.ok === true && more(reading.amount)) ||
+    (live.current && more(live.quote!.total))
 
   const canReview = live.current && !live.expired && !overspent && query !== undefined
 
@@ -224,7 +232,7 @@ export function OrderFlow(props: OrderFlowProps) {
     } else navigate(result, { replace: true })
   }
 
-  if (step === 'result') return <OrderResult orderId={placedId!} />
+  if (step === 'result') return <OrderResult orderId={placedId!} done={props.done} />
 
   if (step === 'review' && review) {
     const refresh = async (why: 'price' | 'destination') => {
@@ -302,8 +310,8 @@ export function OrderFlow(props: OrderFlowProps) {
   const issue = live.error && !live.updating ? quoteProblem(live.error, t, language) : undefined
   const errorOf = (side: AmountSide) => {
     if (amount.side === side && readingError) return readingError
-    if (amount.side === side && issue?.field === 'amount') return issue.message
     if (side === 'from' && overspent) return t('orders.amount.overspent')
+    if (amount.side === side && issue?.field === 'amount') return issue.message
     return undefined
   }
   const fieldLabel = (side: AmountSide) => {
@@ -350,6 +358,24 @@ export function OrderFlow(props: OrderFlowProps) {
                   }),
                 })
               : undefined
+          }
+          hintAction={
+            props.max &&
+            props.from && (
+              <Button
+                variant="quiet"
+                className="order-max"
+                aria-label={t('orders.amount.maxName', {
+                  amount: formatMoney(language, {
+                    amount: props.max,
+                    currency: props.from.currency,
+                  }),
+                })}
+                onClick={() => type('from')(inputText(props.max!, language))}
+              >
+                {t('orders.amount.max')}
+              </Button>
+            )
           }
         />
         <TextField

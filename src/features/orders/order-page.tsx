@@ -12,7 +12,7 @@ import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { DepositInstructions } from './deposit-instructions.tsx'
-import { isCancellable, isDeposit, isFinal, orderTypeLabel } from './labels.ts'
+import { isCancellable, isDeposit, isFinal, orderHeadline, orderTypeLabel } from './labels.ts'
 import { useCancelOrder } from './mutations.ts'
 import { OrderHeadline } from './order-result.tsx'
 import { type Row, useTargetRows } from './order-target.tsx'
@@ -49,6 +49,10 @@ export default function OrderPage(props: { id: string }) {
       />
       <PendingPlacementNotice />
       <section className="card stack" aria-labelledby="order-title">
+        {/* What the person should know first in this state; the status line under the amount says it in a word. */}
+        <h2 className="order-page-headline">
+          {t(orderHeadline(current.order_type, current.status))}
+        </h2>
         <OrderHeadline order={current} />
         <OrderFields order={current} />
       </section>

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { Order } from '../../../contract/orders.ts'
-import type { MessageKey } from '../../i18n/en.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
@@ -9,24 +8,21 @@ import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { DepositInstructions } from './deposit-instructions.tsx'
-import { failureText, isFinal, orderKind, orderStatusLabel, statusTone } from './labels.ts'
+import { failureText, isFinal, orderHeadline, orderStatusLabel, statusTone } from './labels.ts'
 import { StatusTimeline } from './status-timeline.tsx'
 import { useLiveOrder } from './use-live-order.ts'
-
-/** The result's heading: what was placed while it is on its way or done, what happened when it is not. */
-function resultTitle(order: Order): MessageKey {
-  if (order.status === 'CANCELED') return 'orders.result.canceled'
-  if (order.status === 'FAILED' || order.status === 'ERROR') return 'orders.result.failed'
-  return `orders.result.${orderKind(order.order_type)}`
-}
 
 /**
  * The last step of a money action: the order placed, its status following
  * the server live until it is final, a deposit's bank details, a link to the
- * order, and "Done". Read by id (the money screen's `?order=`), so a reload
+ * order, and "Done" (back to the wallet, or to where the flow was opened). Read by id (the money screen's `?order=`), so a reload
  * shows it again, bank details included.
  */
-export function OrderResult(props: { orderId: string }) {
+export function OrderResult(props: {
+  orderId: string
+  /** Where "Done" leads; the order's wallet unless the flow was opened elsewhere (a card). */
+  done?: string | undefined
+}) {
   const { t } = useI18n()
   const [, navigate] = useLocation()
   const order = useLiveOrder(props.orderId)
@@ -49,7 +45,7 @@ export function OrderResult(props: { orderId: string }) {
           {tone === 'failure' ? '✕' : tone === 'success' ? '✓' : '…'}
         </span>
         <h1 id="order-result-title" ref={headingRef} tabIndex={-1}>
-          {t(resultTitle(current))}
+          {t(orderHeadline(current.order_type, current.status))}
         </h1>
         <OrderHeadline order={current} />
       </div>
@@ -64,7 +60,7 @@ export function OrderResult(props: { orderId: string }) {
         <StatusTimeline order={current} />
       </section>
       <Link href={href.order(current.id)}>{t('orders.result.view')}</Link>
-      <Button block onClick={() => navigate(href.wallet(current.wallet_uuid))}>
+      <Button block onClick={() => navigate(props.done ?? href.wallet(current.wallet_uuid))}>
         {t('orders.result.done')}
       </Button>
     </section>

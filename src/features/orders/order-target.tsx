@@ -55,7 +55,7 @@ export function useTargetText(order: Targeted): string {
       )
       return account
         ? t('orders.target.fiatAccount', {
-            program: accountName(account),
+            program: accountName(t, account),
             currency: account.currency,
           })
         : t('orders.target.cardAccount', { currency: order.to.currency })
@@ -77,7 +77,7 @@ export function useTargetRows(order: Targeted, label: string): Row[] {
   const { target } = order
   const chains = useQuery({ ...chainsQuery(), enabled: target.chain !== null })
   const address = target.address && (
-    <code key="address" className="address-text order-grouped" data-testid="target-address">
+    <code key="address" className="address-text grouped" data-testid="target-address">
       {inFours(target.address)}
     </code>
   )

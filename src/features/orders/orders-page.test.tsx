@@ -290,7 +290,7 @@ describe('an order', () => {
     expect(steps).toHaveLength(2)
     expect(steps[1]).toHaveClass('order-step-failure')
     expect(screen.getByText(hash)).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Copy Transaction hash' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Cancel the order' })).toBeNull()
   })
 
@@ -432,6 +432,14 @@ describe('an order', () => {
       'Банк получателя вернул перевод: счёт закрыт. Деньги вернулись в кошелёк.',
     )
     expect(timeline).not.toHaveTextContent(/[A-Za-z]{4,}/)
+  })
+
+  it('of a completed bank deposit says the money arrived, and shows no bank details to pay again', async () => {
+    renderOrder(anOrder({ order_type: 'DEPOSIT_FIAT_SEPA', status: 'COMPLETE' }))
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Your deposit arrived' }),
+    ).toBeInTheDocument()
+    expect(screen.queryByText(/send your bank transfer/i)).toBeNull()
   })
 
   it('cannot be canceled offline', async () => {

@@ -185,9 +185,10 @@ export const fiatAccountsQuery = (wallet: string) =>
   queryOptions({
     queryKey: orderKeys.fiatAccounts(wallet),
     queryFn: ({ signal }) =>
+      // With their cards: a stand-alone card's account is named after the card (accountName).
       api.v2.get<FiatAccountList>(`/fiat-accounts/${encodeURIComponent(wallet)}`, {
         signal,
-        query: { limit: PICKER_LIMIT },
+        query: { limit: PICKER_LIMIT, show_cards: true },
       }),
   })
 

@@ -147,7 +147,7 @@ function SendForm(props: {
     const rows: Row[] = [
       [
         t('orders.target.iban'),
-        <code key="iban" className="address-text order-grouped" data-testid="target-iban">
+        <code key="iban" className="address-text grouped" data-testid="target-iban">
           {inFours(chosen.iban)}
         </code>,
       ],

@@ -127,6 +127,44 @@ describe('topping up a card account', () => {
     expect(api.to('GET /orders/calc')[1]!.query.get('order_type')).toBe('TRANSFER_CARD_WHOLESALE')
   })
 
+  it('names a stand-alone card’s account after its card, asking for the accounts with their cards', async () => {
+    const card = { status: 'ACTIVE', form_factor: 'VIRTUAL' } as const
+    const online = account({
+      id: '0190b0a4-0000-7000-8000-00000000fa03',
+      program_name: 'Virtual EUR prepaid',
+      account_last4: '4781',
+      stand_alone: true,
+      balance: '0',
+      cards: [
+        {
+          ...card,
+          id: '0190b0a4-0000-7000-8000-00000000cc01',
+          last4: '3044',
+          nick_name: 'Online shopping',
+        },
+      ],
+    })
+    const unnamed = account({
+      id: '0190b0a4-0000-7000-8000-00000000fa04',
+      program_name: 'Virtual EUR prepaid',
+      account_last4: '4782',
+      stand_alone: true,
+      balance: '0',
+      cards: [
+        { ...card, id: '0190b0a4-0000-7000-8000-00000000cc02', last4: '3045', nick_name: null },
+      ],
+    })
+    const { api } = renderTopUp(`&account=${online.id}`, {
+      [`GET /fiat-accounts/${WALLET_UUID}`]: { body: aPage([online, unnamed, BALANCE]) },
+    })
+    const accountField = await screen.findByRole('combobox', { name: 'Card account' })
+    expect(accountField).toHaveDisplayValue(/^Online shopping ··\s3044 · prepaid · €0\.00$/)
+    expect(
+      [...(accountField as HTMLSelectElement).options].map((option) => option.text.split(' · ')[0]),
+    ).toEqual(['Online shopping ··\u00a03044', 'Card ··\u00a03045', 'Everyday card ··\u00a05678'])
+    expect(api.to(`GET /fiat-accounts/${WALLET_UUID}`)[0]!.query.get('show_cards')).toBe('true')
+  })
+
   it('pays by default in what the wallet holds: a stablecoin when it has none of the account’s currency', async () => {
     renderTopUp('', {
       'GET /wallets': {

@@ -6,6 +6,7 @@ import type { OrderType } from '../../../contract/orders.ts'
 import { accountName } from '../../i18n/account-names.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
+import { href } from '../../paths.ts'
 import { Button } from '../../ui/components.tsx'
 import { parseDecimal } from '../../ui/decimal.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
@@ -17,18 +18,26 @@ import { OrderFlow } from './order-flow.tsx'
 import { fiatAccountsQuery } from './queries.ts'
 import './orders.css'
 
-/** /top-up?wallet=&account= — money from the wallet onto a card's fiat account. */
+/**
+ * /top-up?wallet=&account=&card= — money from the wallet onto a card's fiat
+ * account. Opened from a card's "Add money" (`card`), back and "Done" lead to the card.
+ */
 export default function TopUpPage() {
   const search = useSearch()
   const { t } = useI18n()
   const params = new URLSearchParams(search)
+  const card = params.get('card')
+  const back = card ? { href: href.card(card), label: t('orders.topUp.backToCard') } : undefined
   return (
     <MoneyPage
       key={formKey(search)}
       title={t('orders.topUp.title')}
       wallet={params.get('wallet') ?? undefined}
+      back={back}
     >
-      {(basics) => <TopUp basics={basics} account={params.get('account') ?? undefined} />}
+      {(basics) => (
+        <TopUp basics={basics} account={params.get('account') ?? undefined} done={back?.href} />
+      )}
     </MoneyPage>
   )
 }
@@ -47,7 +56,7 @@ export function topUpType(account: FiatAccount, payWith: string): OrderType {
     : 'TRANSFER_CARD_SUBACCOUNT'
 }
 
-function TopUp(props: { basics: Basics; account?: string }) {
+function TopUp(props: { basics: Basics; account?: string; done?: string | undefined }) {
   const { t } = useI18n()
   const { basics } = props
   const accounts = useQuery(fiatAccountsQuery(basics.wallet.uuid))
@@ -83,10 +92,17 @@ function TopUp(props: { basics: Basics; account?: string }) {
       </div>
     )
   }
-  return <TopUpForm basics={basics} accounts={usable} preselected={props.account} />
+  return (
+    <TopUpForm basics={basics} accounts={usable} preselected={props.account} done={props.done} />
+  )
 }
 
-function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected?: string }) {
+function TopUpForm(props: {
+  basics: Basics
+  accounts: FiatAccount[]
+  preselected?: string | undefined
+  done?: string | undefined
+}) {
   const { t, language } = useI18n()
   const { basics, accounts } = props
   const [accountId, setAccountId] = useState(props.preselected)
@@ -110,6 +126,7 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
     <OrderFlow
       kind="topUp"
       title={t('orders.topUp.title')}
+      done={props.done}
       request={
         pay
           ? {
@@ -134,7 +151,7 @@ function TopUpForm(props: { basics: Basics; accounts: FiatAccount[]; preselected
             {accounts.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {t('orders.topUp.accountOption', {
-                  program: accountName(candidate),
+                  program: accountName(t, candidate),
                   kind: t(`orders.subAccount.${candidate.sub_account_type}`),
                   balance: formatMoney(language, {
                     amount: candidate.balance,

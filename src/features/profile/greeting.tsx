@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { meQuery, userDataQuery } from '../../queries/user.ts'
 import { telegramLaunch } from '../../telegram/launch.ts'
 import { displayPhone } from './display-phone.ts'
-import { meQuery, userDataQuery } from './queries.ts'
 
 /**
  * The top of the home screen: "Hello, Mia" by the first name the person gave

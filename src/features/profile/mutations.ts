@@ -8,8 +8,8 @@ import type {
 } from '../../../contract/otp.ts'
 import type { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import { api } from '../../net/api.ts'
+import { userKeys } from '../../queries/user.ts'
 import type { CodeCheck } from '../../ui/otp-steps.tsx'
-import { userKeys } from './queries.ts'
 
 /** Sends only what changed; the answer is the whole profile as now stored. */
 export function useUpdateUserData() {

@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query'
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { aUser as user, someUserData as userData } from '../../../tests/support/builders.ts'
 import {
@@ -147,11 +147,12 @@ describe('identity verification', () => {
     expect(link).toHaveTextContent('Not verified')
   })
 
-  it('once verified, says so and still leads to the details', async () => {
+  it('once verified, says so once and still leads to the details', async () => {
     renderProfile({ 'GET /user': { body: user({ kyc_status: 'APPROVED' }) } })
     const link = await screen.findByRole('link', { name: /^Identity verified/ })
     expect(link).toHaveAttribute('href', '/verify')
     expect(screen.queryByRole('link', { name: /^Verify your identity/ })).toBeNull()
+    expect(screen.getAllByText(/verified/i)).toHaveLength(1)
   })
 
   it('holds what lives under the Profile tab on a phone: accounts, counterparties, API keys', async () => {
@@ -281,5 +282,36 @@ describe('the profile offline', () => {
     expect(
       await screen.findByText(/You are offline, and this is not saved on this device yet/),
     ).toBeVisible()
+  })
+})
+
+describe('the theme', () => {
+  afterEach(() => {
+    delete document.documentElement.dataset.theme
+    delete document.documentElement.dataset.colorScheme
+    document.documentElement.style.colorScheme = ''
+  })
+
+  it('is the system’s until chosen; a choice is worn at once and kept on this device', async () => {
+    const { user: person } = renderProfile()
+    const group = await screen.findByRole('group', { name: 'Theme' })
+    expect(within(group).getByRole('radio', { name: 'System' })).toBeChecked()
+    expect(group).toHaveAccessibleDescription(/follows your device’s setting/)
+    await person.click(within(group).getByRole('radio', { name: 'Dark' }))
+    expect(document.documentElement.dataset.theme).toBe('dark')
+    expect(document.documentElement.style.colorScheme).toBe('dark')
+    expect(localStorage.getItem('theme')).toBe('dark')
+    cleanup()
+    renderProfile()
+    expect(await screen.findByRole('radio', { name: 'Dark' })).toBeChecked()
+  })
+
+  it('back on System, a chat’s own scheme (Telegram) is worn again', async () => {
+    document.documentElement.dataset.colorScheme = 'dark'
+    localStorage.setItem('theme', 'light')
+    const { user: person } = renderProfile()
+    await person.click(await screen.findByRole('radio', { name: 'System' }))
+    expect(document.documentElement.dataset.theme).toBe('system')
+    expect(document.documentElement.style.colorScheme).toBe('dark')
   })
 })

@@ -3,8 +3,11 @@ import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { href, paths } from '../../paths.ts'
+import { meQuery, userDataQuery } from '../../queries/user.ts'
 import { isTelegram } from '../../telegram/launch.ts'
 import { AccountsIcon, CodeIcon, PeopleIcon, ShieldIcon, SignOutIcon } from '../../ui/icons.tsx'
+import { InstallButton } from '../../ui/install-button.tsx'
+import { install } from '../../ui/install-offer.ts'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -12,12 +15,12 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon, SealCheckIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
 import { PersonalDetails } from './personal-details.tsx'
-import { meQuery, userDataQuery } from './queries.ts'
+import { ThemeChoice } from './theme-choice.tsx'
 
 /**
- * The Profile tab: who you are and where your verification stands, the
- * places that live under this tab on a phone (verification, accounts,
- * counterparties, the developer area), contacts, details and sign-out.
+ * The Profile tab: who you are, the places that live under this tab on a
+ * phone (verification and where it stands, accounts, counterparties, the
+ * developer area), contacts, details, the theme and sign-out.
  */
 export default function ProfilePage(props: {
   /** The notification settings, from their own feature (composed in src/app/routes.tsx). */
@@ -53,8 +56,10 @@ export default function ProfilePage(props: {
       key: 'verify',
       to: paths.verify,
       icon: ShieldIcon,
-      title: t(user.kyc_status === 'APPROVED' ? 'profile.verified' : 'kyc.profile.verify'),
-      explain: t(`kyc.${user.kyc_status}`),
+      // Verified is said once: the title says it, the line says what is behind it.
+      ...(user.kyc_status === 'APPROVED'
+        ? { title: t('profile.verified'), explain: t('profile.verifiedLead') }
+        : { title: t('kyc.profile.verify'), explain: t(`kyc.${user.kyc_status}`) }),
     },
     {
       key: 'security',
@@ -97,9 +102,8 @@ export default function ProfilePage(props: {
       <PageHeader id="profile-title" title={t('profile.title')} />
       <section className="card stack profile-card" aria-labelledby="profile-title">
         <p className="profile-name">{name || t('profile.noName')}</p>
+        {/* The verification's status is said once, by its row below. */}
         <dl className="details">
-          <dt>{t('profile.verification')}</dt>
-          <dd>{t(`kyc.${user.kyc_status}`)}</dd>
           <dt>{t('profile.memberSince')}</dt>
           <dd>{formatDate(user.created_at)}</dd>
         </dl>
@@ -117,6 +121,17 @@ export default function ProfilePage(props: {
       </section>
       {props.sessions}
       {props.notifications}
+      <ThemeChoice />
+      {/* Where the app can be installed: the shell offered it once, Profile keeps offering. */}
+      {install.offer && !isTelegram() && (
+        <section className="card stack" aria-labelledby="install-title">
+          <h2 id="install-title">{t('profile.installTitle')}</h2>
+          <p className="muted">{t('profile.installLead')}</p>
+          <div>
+            <InstallButton />
+          </div>
+        </section>
+      )}
       {!isTelegram() && (
         <section className="card stack" aria-labelledby="session-title">
           <h2 id="session-title">{t('profile.session')}</h2>

@@ -25,9 +25,11 @@ export function Balances(props: { proof: MyProof }) {
         wallet: part.source === 'wallet',
         name: part.wallet_type
           ? walletName(t, { type: part.wallet_type })
-          : accountName({
+          : // A proof's part names no card, so a card's own account reads by its program here.
+            accountName(t, {
               program_name: part.program_name ?? '',
               account_last4: part.account_last4 ?? '',
+              stand_alone: false,
             }),
         amounts: [],
       }

@@ -10,7 +10,7 @@ import { WALLET_LABEL_ENTRY, walletTypeLabel } from '../../i18n/wallet-names.ts'
 export { walletTypeLabel }
 
 /*
- * The SPEC.md §3–§4 enumerations as the app lists them. The contract's arrays
+ * The docs/product.md §3–§4 enumerations as the app lists them. The contract's arrays
  * are values built with TypeBox, which the app must not ship (import type
  * only), so each list is a Record over the contract's type: a value added to
  * the contract is a type error here until it is listed and labelled.

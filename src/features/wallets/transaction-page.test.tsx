@@ -42,7 +42,7 @@ describe('transaction detail', () => {
     expect(field('Transaction ID')).toHaveTextContent(tx.uuid)
     expect(screen.getByRole('link', { name: 'Back to the wallet' })).toHaveAttribute('href', W)
 
-    await user.click(within(field('Address')).getByRole('button', { name: 'Copy Address' }))
+    await user.click(within(field('Address')).getByRole('button', { name: 'Copy address' }))
     expect(await navigator.clipboard.readText()).toBe(tx.address)
     expect(within(field('Address')).getByRole('status')).toHaveTextContent('Copied')
   })

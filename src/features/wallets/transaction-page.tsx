@@ -4,7 +4,7 @@ import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { href } from '../../paths.ts'
-import { CopyButton } from '../../ui/copy-button.tsx'
+import { AddressText, CopyButton } from '../../ui/copy-button.tsx'
 import { FieldList } from '../../ui/field-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
@@ -44,7 +44,7 @@ export default function TransactionPage(props: { walletUuid: string; tx: string 
       t('tx.address'),
       tx.address ? (
         <span key="address" className="stack">
-          <code className="address-text">{tx.address}</code>
+          <AddressText value={tx.address} />
           <CopyButton text={tx.address} thing={t('tx.address')} />
         </span>
       ) : (

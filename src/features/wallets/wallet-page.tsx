@@ -11,7 +11,7 @@ import { LinkList } from '../../ui/link-list.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { ListIcon } from '../../ui/screen-icons.tsx'
+import { ListIcon, ReceiptIcon } from '../../ui/screen-icons.tsx'
 import { Addresses } from './addresses.tsx'
 import { BalanceList } from './balance-list.tsx'
 import { csvUrl } from './csv-export.ts'
@@ -70,6 +70,13 @@ export default function WalletPage(props: {
               icon: ListIcon,
               title: t('orders.action.history'),
               explain: t('move.history'),
+            },
+            {
+              key: 'statements',
+              to: href.statements({ wallet: props.uuid }),
+              icon: ReceiptIcon,
+              title: t('wallets.statement'),
+              explain: t('wallets.statementLead'),
             },
             {
               key: 'counterparties',

@@ -1,8 +1,12 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { User, UserData } from '../../../contract/user.ts'
-import { api } from '../../net/api.ts'
+import type { User, UserData } from '../../contract/user.ts'
+import { api } from '../net/api.ts'
 
-/** Query keys of this feature; mutations invalidate through these, never by literal. */
+/**
+ * The signed-in person and their profile: home greets them, the next steps
+ * and the profile read them, and a KYC decision changes them (the verified
+ * name). Invalidate through these keys, never by literal.
+ */
 export const userKeys = {
   all: ['user'] as const,
   me: () => [...userKeys.all, 'me'] as const,
