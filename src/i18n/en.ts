@@ -215,6 +215,16 @@ export const en = {
     'You’ve reached the limit of webhook endpoints. Delete one you no longer use.',
   'error.WEBHOOK_ENDPOINT_NOT_FOUND': 'This webhook endpoint no longer exists.',
   'error.WEBHOOK_URL_REFUSED': 'This address can’t receive webhooks. Use a public https address.',
+  'error.CHANNEL_NOT_APPLICABLE':
+    'Only an authorisation says how the card was presented: leave channel out.',
+  'error.INVALID_CONTROLS': 'Some of these card controls can’t be kept. Check the marked fields.',
+  'error.LOCKDOWN_ACTIVE':
+    'Your account is locked down. Lift the lockdown in Sign-in and security first.',
+  'error.LOCKDOWN_LINK_INVALID':
+    'This link no longer works. Open the app and lock your account from Sign-in and security.',
+  'error.LOCKDOWN_NOT_ACTIVE': 'Your account isn’t locked down.',
+  'error.LOCKDOWN_TOO_EARLY':
+    'A lockdown can be lifted 10 minutes after it began. Try again a little later.',
   'error.network': 'No connection to the server. Check your internet and try again.',
   'error.offline': 'You are offline. Connect to the internet and try again.',
   'error.timeout': 'The server took too long to answer. Please try again.',
@@ -1282,6 +1292,16 @@ export const en = {
   'dev.keys.loadingMore': 'Loading more keys…',
   // card 3-DS (s4): a payment the one-time code did not confirm
   'cards.tx.declined.THREE_DS_FAILED': 'Declined: not confirmed with the card’s one-time code',
+  'cards.tx.declined.CHANNEL_BLOCKED': 'This way of paying is off for this card',
+  'cards.tx.declined.channel.online': 'Online payments are off for this card',
+  'cards.tx.declined.channel.contactless': 'Contactless payments are off for this card',
+  'cards.tx.declined.channel.chip': 'Chip and PIN payments are off for this card',
+  'cards.tx.declined.channel.magstripe': 'Magnetic stripe payments are off for this card',
+  'cards.tx.declined.channel.atm': 'ATM withdrawals are off for this card',
+  'cards.tx.declined.CATEGORY_BLOCKED': 'This kind of shop is blocked on this card',
+  'cards.tx.declined.COUNTRY_BLOCKED': 'Payments in this country are off for this card',
+  'cards.tx.declined.MERCHANT_BLOCKED': 'This merchant is blocked on this card',
+  'cards.tx.declined.CATEGORY_LIMIT_EXCEEDED': 'Over this card’s limit for the category',
   // confirm dialog (s4): what a screen reader hears while the confirmed action runs
   'confirm.busy': 'Working on it…',
   // Issue 13 — the shell: navigation, not found, onboarding, sign-up
@@ -1380,6 +1400,18 @@ export const en = {
   'notifications.kind.security.push_subscription_added': 'Notifications turned on for a device',
   'notifications.kind.security.passkey_added': 'Passkey added: {name}',
   'notifications.kind.security.passkey_removed': 'Passkey removed: {name}',
+  'notifications.kind.card.dispute.updated': 'Dispute',
+  'notifications.kind.card.auto_top_up.placed': 'Card auto top-up',
+  'notifications.kind.card.auto_top_up.failed': 'Auto top-up didn’t happen',
+  'notifications.kind.security.lockdown': 'Lockdown',
+  'notifications.detail.dispute.SUBMITTED': 'Dispute sent',
+  'notifications.detail.dispute.UNDER_REVIEW': 'Dispute under review',
+  'notifications.detail.dispute.WON': 'Dispute won',
+  'notifications.detail.dispute.LOST': 'Dispute lost',
+  'notifications.detail.autoTopUp': 'On its way to the card',
+  'notifications.detail.autoTopUpFailed': 'Didn’t happen: check the wallet and the daily cap',
+  'notifications.detail.lockdownStarted': 'Your cards are frozen and other devices are signed out',
+  'notifications.detail.lockdownLifted': 'Lifted. Your cards stay frozen: unfreeze them one by one',
   'notifications.card.approved': 'Card payment',
   'notifications.card.settled': 'Card payment settled',
   'notifications.card.refunded': 'Refund to your card',
@@ -1453,6 +1485,10 @@ export const en = {
   'push.kind.security.push_subscription_added': 'Notifications turned on for a device',
   'push.kind.security.passkey_added': 'New passkeys',
   'push.kind.security.passkey_removed': 'Removed passkeys',
+  'push.kind.card.dispute.updated': 'Disputes',
+  'push.kind.card.auto_top_up.placed': 'Auto top-ups',
+  'push.kind.card.auto_top_up.failed': 'Auto top-ups that didn’t happen',
+  'push.kind.security.lockdown': 'Lockdowns',
   'push.alwaysOn': 'Security alerts — always on',
   'push.alwaysOnLead':
     'Sign-ins from a new device, new cards, and changes to your e-mail, phone, passkeys, API keys, webhooks and notification devices always reach you: here, in Telegram and by e-mail.',

@@ -212,6 +212,17 @@ export const ru: Messages = {
   'error.WEBHOOK_ENDPOINT_NOT_FOUND': 'Этого адреса вебхука больше нет.',
   'error.WEBHOOK_URL_REFUSED':
     'На этот адрес нельзя отправлять вебхуки. Укажите публичный адрес https.',
+  'error.CHANNEL_NOT_APPLICABLE':
+    'Способ оплаты указывается только в авторизации: уберите channel.',
+  'error.INVALID_CONTROLS':
+    'Некоторые настройки карты сохранить нельзя. Проверьте отмеченные поля.',
+  'error.LOCKDOWN_ACTIVE':
+    'Аккаунт заблокирован. Сначала снимите блокировку в разделе «Вход и безопасность».',
+  'error.LOCKDOWN_LINK_INVALID':
+    'Эта ссылка больше не действует. Откройте приложение и заблокируйте аккаунт в разделе «Вход и безопасность».',
+  'error.LOCKDOWN_NOT_ACTIVE': 'Аккаунт не заблокирован.',
+  'error.LOCKDOWN_TOO_EARLY':
+    'Блокировку можно снять через 10 минут после начала. Попробуйте чуть позже.',
   'error.network': 'Нет связи с сервером. Проверьте интернет и попробуйте снова.',
   'error.offline': 'Нет сети. Подключитесь к интернету и попробуйте снова.',
   'error.timeout': 'Сервер слишком долго не отвечает. Попробуйте ещё раз.',
@@ -1274,6 +1285,16 @@ export const ru: Messages = {
   'dev.keys.loadingMore': 'Загружаем ещё ключи…',
   // card 3-DS (s4): a payment the one-time code did not confirm
   'cards.tx.declined.THREE_DS_FAILED': 'Отклонена: не подтверждена одноразовым кодом карты',
+  'cards.tx.declined.CHANNEL_BLOCKED': 'Этот способ оплаты выключен для карты',
+  'cards.tx.declined.channel.online': 'Оплата в интернете выключена для этой карты',
+  'cards.tx.declined.channel.contactless': 'Бесконтактная оплата выключена для этой карты',
+  'cards.tx.declined.channel.chip': 'Оплата по чипу выключена для этой карты',
+  'cards.tx.declined.channel.magstripe': 'Оплата по магнитной полосе выключена для этой карты',
+  'cards.tx.declined.channel.atm': 'Снятие наличных в банкоматах выключено для этой карты',
+  'cards.tx.declined.CATEGORY_BLOCKED': 'Такие магазины заблокированы для этой карты',
+  'cards.tx.declined.COUNTRY_BLOCKED': 'Оплата в этой стране выключена для карты',
+  'cards.tx.declined.MERCHANT_BLOCKED': 'Этот продавец заблокирован для карты',
+  'cards.tx.declined.CATEGORY_LIMIT_EXCEEDED': 'Превышен лимит карты на эту категорию',
   // confirm dialog (s4): what a screen reader hears while the confirmed action runs
   'confirm.busy': 'Выполняется…',
   // Issue 13 — the shell: navigation, not found, onboarding, sign-up
@@ -1371,6 +1392,19 @@ export const ru: Messages = {
   'notifications.kind.security.push_subscription_added': 'Уведомления включены на устройстве',
   'notifications.kind.security.passkey_added': 'Добавлен ключ доступа: {name}',
   'notifications.kind.security.passkey_removed': 'Удалён ключ доступа: {name}',
+  'notifications.kind.card.dispute.updated': 'Спор',
+  'notifications.kind.card.auto_top_up.placed': 'Автопополнение карты',
+  'notifications.kind.card.auto_top_up.failed': 'Автопополнение не удалось',
+  'notifications.kind.security.lockdown': 'Блокировка',
+  'notifications.detail.dispute.SUBMITTED': 'Спор отправлен',
+  'notifications.detail.dispute.UNDER_REVIEW': 'Спор на рассмотрении',
+  'notifications.detail.dispute.WON': 'Спор выигран',
+  'notifications.detail.dispute.LOST': 'Спор проигран',
+  'notifications.detail.autoTopUp': 'В пути на карту',
+  'notifications.detail.autoTopUpFailed': 'Не удалось: проверьте кошелёк и дневной лимит',
+  'notifications.detail.lockdownStarted': 'Карты заморожены, другие устройства отключены',
+  'notifications.detail.lockdownLifted':
+    'Снята. Карты остаются замороженными: размораживайте их по одной',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1442,6 +1476,10 @@ export const ru: Messages = {
   'push.kind.security.push_subscription_added': 'Уведомления на новом устройстве',
   'push.kind.security.passkey_added': 'Новые ключи доступа',
   'push.kind.security.passkey_removed': 'Удалённые ключи доступа',
+  'push.kind.card.dispute.updated': 'Споры',
+  'push.kind.card.auto_top_up.placed': 'Автопополнения',
+  'push.kind.card.auto_top_up.failed': 'Несостоявшиеся автопополнения',
+  'push.kind.security.lockdown': 'Блокировки',
   'push.alwaysOn': 'Оповещения безопасности — всегда',
   'push.alwaysOnLead':
     'Входы с нового устройства, новые карты, смена почты, телефона, ключей доступа, API-ключей, вебхуков и устройств для уведомлений — об этом мы сообщаем всегда: здесь, в Telegram и по почте.',

@@ -1,4 +1,5 @@
 import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
+import type { CardChannel } from '../../../contract/card-choices.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 
@@ -147,7 +148,7 @@ export interface NewCardTransaction {
   /** The card payment's activity item (activity/record.ts). */
   activityId: string | null
   /** How the card was presented: an authorisation's. */
-  channel?: DB['card_transactions']['channel']
+  channel?: CardChannel | null
   at: Date
 }
 

@@ -2,13 +2,14 @@
  * Lockdown, the pure part (issue 30): when one may be lifted, and what its
  * answer says. No IO here.
  */
+
 import {
   LOCKDOWN_ACTS,
   LOCKDOWN_MIN_SECONDS,
   type Lockdown,
   type LockdownAct,
+  type LockdownVia,
 } from '../../../contract/lockdown.ts'
-import type { DB } from '../../infra/db/schema.ts'
 
 /** The earliest a lockdown begun at `startedAt` may be lifted. */
 export const liftAfter = (startedAt: Date) =>
@@ -18,7 +19,14 @@ export const liftAfter = (startedAt: Date) =>
 export const mayLift = (startedAt: Date, now: Date) =>
   now.getTime() >= liftAfter(startedAt).getTime()
 
-type Row = Pick<LockdownsTable, 'started_at' | 'reason' | 'via' | 'cards_frozen' | 'sessions_ended'>
+/** A lockdown as stored (repository.ts). */
+interface Row {
+  started_at: Date
+  reason: string | null
+  via: LockdownVia
+  cards_frozen: number
+  sessions_ended: number
+}
 
 /** The answer of GET /user/lockdown: the active lockdown, or none. */
 export function lockdownOf(row: Row | undefined): Lockdown {

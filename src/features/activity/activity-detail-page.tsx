@@ -122,7 +122,7 @@ export function failureWords(t: Translate, item: ActivityDetail): string | undef
   if (!code) return undefined
   if (item.source.type === 'order') return t(ORDER_FAILURES[code] ?? 'orders.failure.other')
   const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
-  return declineWords(t, code, limit)
+  return declineWords(t, code, limit, item.channel)
 }
 
 function Facts(props: { item: ActivityDetail }) {

@@ -22,11 +22,19 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'card.authorization.declined',
       'card.transaction.settled',
       'card.transaction.refunded',
+      'card.dispute.updated',
     ],
   },
   {
     label: 'notifications.group.money',
-    kinds: ['deposit.detected', 'deposit.confirmed', 'order.completed', 'order.failed'],
+    kinds: [
+      'deposit.detected',
+      'deposit.confirmed',
+      'order.completed',
+      'order.failed',
+      'card.auto_top_up.placed',
+      'card.auto_top_up.failed',
+    ],
   },
   {
     label: 'notifications.group.account',
@@ -93,7 +101,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title: merchant || t('notifications.card.approved'),
-        detail: declineWords(t, text(data, 'reason')),
+        detail: declineWords(t, text(data, 'reason'), null, text(data, 'channel')),
         amount: card(),
         failed: true,
       }
@@ -183,7 +191,46 @@ export function describeNotification(
         title: titled(item.kind),
         detail: t('notifications.detail.contact', { masked: text(data, 'masked') }),
       }
+    case 'card.dispute.updated':
+      return {
+        title: merchant || titled(item.kind),
+        detail: t(DISPUTE_STEPS[text(data, 'status')] ?? 'notifications.detail.dispute.SUBMITTED'),
+        amount:
+          typeof data.credited === 'string'
+            ? money(data.credited, text(data, 'currency'), 'in')
+            : card(),
+      }
+    case 'card.auto_top_up.placed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUp'),
+        amount: card('in'),
+      }
+    case 'card.auto_top_up.failed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUpFailed'),
+        amount: card(),
+        failed: true,
+      }
+    case 'security.lockdown':
+      return {
+        title: titled(item.kind),
+        detail: t(
+          data.state === 'lifted'
+            ? 'notifications.detail.lockdownLifted'
+            : 'notifications.detail.lockdownStarted',
+        ),
+      }
   }
+}
+
+/** A dispute's step, as its notification says it. */
+const DISPUTE_STEPS: Record<string, MessageKey> = {
+  SUBMITTED: 'notifications.detail.dispute.SUBMITTED',
+  UNDER_REVIEW: 'notifications.detail.dispute.UNDER_REVIEW',
+  WON: 'notifications.detail.dispute.WON',
+  LOST: 'notifications.detail.dispute.LOST',
 }
 
 /** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */
