@@ -3,6 +3,7 @@ import type {
   FastifyRequest,
   onSendHookHandler,
   preHandlerHookHandler,
+  preValidationHookHandler,
   RouteOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
@@ -116,9 +117,9 @@ const asList = <T>(hooks: T | T[] | undefined): T[] =>
 /**
  * Applies server/route-policy.ts to every route of the API as it is registered:
  * who may call (`config.public`, `sessionOnly`, the key's action for
- * auth/authenticate.ts), a lockdown's refusal (409 LOCKDOWN_ACTIVE), the second
- * look (`app.requireStepUp`) and the limits, in that order, before the route's
- * own preHandlers; and the document's `security`. A route under the API bases
+ * auth/authenticate.ts), a lockdown's refusal (409 LOCKDOWN_ACTIVE, before the
+ * body is validated), the second look (`app.requireStepUp`) and the limits, in
+ * that order, before the route's own preHandlers; and the document's `security`. A route under the API bases
  * without an entry stops the boot.
  */
 export default fp(
@@ -148,18 +149,20 @@ export default fp(
       }
       route.schema = { ...route.schema, security: securityFor(route.url, policy) }
 
-      const guards: preHandlerHookHandler[] = []
       if (refusedInLockdown) {
-        // Before the second look: a proof asked for an act refused anyway would be wasted.
-        guards.push(async (request) => {
+        // Before the body is read and before the second look: the act is refused whatever it
+        // says, and a proof asked for an act refused anyway would be wasted.
+        const lockdown: preValidationHookHandler = async (request) => {
           const act = refusedInLockdown(request)
           if (act && (await isLockedDown(app.db, request.auth))) {
             throw new ProblemError(409, 'LOCKDOWN_ACTIVE', lockdownRefusal(act), {
               extensions: { act },
             })
           }
-        })
+        }
+        route.preValidation = [lockdown, ...asList(route.preValidation)]
       }
+      const guards: preHandlerHookHandler[] = []
       if (stepUp) {
         guards.push(async (request) => {
           const when = stepUp(request)
