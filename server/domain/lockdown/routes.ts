@@ -143,7 +143,7 @@ export async function sandboxTelegramCallbackRoutes(app: FastifyInstance) {
           'their own chat (`chat_id`), once, within 24 hours. A forged, altered, replayed or ' +
           'misdirected one answers `locked: false` and locks nobody.',
         body: TelegramCallbackBody,
-        response: { 200: TelegramCallbackAnswer },
+        response: { 200: TelegramCallbackAnswer, 422: Problem },
       },
     },
     async (request) => {
