@@ -1523,6 +1523,11 @@ export const en = {
   'webhooks.status.failed': 'Failed',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Sign-in and security',
+  'lockdown.link.title': 'Lock your account',
+  'lockdown.link.locking': 'Locking your account…',
+  'lockdown.link.missing':
+    'This link is incomplete. Open the app and lock your account from Sign-in and security.',
+  'lockdown.link.signIn': 'Sign in',
   'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
   'security.password.title': 'Password',
   'security.password.loading': 'Loading your password…',

@@ -1514,6 +1514,11 @@ export const ru: Messages = {
   'webhooks.status.failed': 'Не доставлено',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Вход и безопасность',
+  'lockdown.link.title': 'Заблокировать аккаунт',
+  'lockdown.link.locking': 'Блокируем аккаунт…',
+  'lockdown.link.missing':
+    'Ссылка неполная. Откройте приложение и заблокируйте аккаунт в разделе «Вход и безопасность».',
+  'lockdown.link.signIn': 'Войти',
   'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
   'security.password.title': 'Пароль',
   'security.password.loading': 'Загружаем данные о пароле…',
