@@ -18,6 +18,7 @@ import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
+import { AllowChannel } from './allow-channel.tsx'
 import './activity.css'
 import { receiptFile } from './receipt.ts'
 import {
@@ -187,7 +188,23 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
   rows.push([t('activity.detail.when'), formatDateTime(language, item.created_at)])
   rows.push([t('activity.detail.status'), statusWord(t, item)])
   const failure = failureWords(t, item)
-  if (failure) rows.push([t('activity.detail.why'), failure])
+  if (failure) {
+    const fix =
+      item.failure_code === 'CHANNEL_BLOCKED' && item.channel && item.card_id ? (
+        <AllowChannel cardId={item.card_id} channel={item.channel} />
+      ) : null
+    rows.push([
+      t('activity.detail.why'),
+      fix ? (
+        <span key="why" className="stack">
+          {failure}
+          {fix}
+        </span>
+      ) : (
+        failure
+      ),
+    ])
+  }
   if (item.confirmations !== null && item.required_confirmations !== null) {
     rows.push([
       t('activity.detail.confirmations'),
