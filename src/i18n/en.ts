@@ -1528,6 +1528,7 @@ export const en = {
   'lockdown.link.missing':
     'This link is incomplete. Open the app and lock your account from Sign-in and security.',
   'lockdown.link.signIn': 'Sign in',
+  'lockdown.link.security': 'Open Sign-in and security',
   'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
   'security.password.title': 'Password',
   'security.password.loading': 'Loading your password…',

@@ -1519,6 +1519,7 @@ export const ru: Messages = {
   'lockdown.link.missing':
     'Ссылка неполная. Откройте приложение и заблокируйте аккаунт в разделе «Вход и безопасность».',
   'lockdown.link.signIn': 'Войти',
+  'lockdown.link.security': 'Открыть «Вход и безопасность»',
   'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
   'security.password.title': 'Пароль',
   'security.password.loading': 'Загружаем данные о пароле…',

@@ -48,5 +48,7 @@ describe('the security e-mail’s one-tap lockdown link', () => {
     const { api } = openLink('', { body: {} })
     expect(await screen.findByText(/This link is incomplete/)).toBeVisible()
     expect(api.calls).toEqual([])
+    // Signed out (as a link from an e-mail usually finds the device): the way on is signing in.
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/auth/sign-in')
   })
 })

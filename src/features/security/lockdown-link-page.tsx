@@ -4,6 +4,7 @@ import type { LockdownDone } from '../../../contract/lockdown.ts'
 import { errorMessage } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { api } from '../../net/api.ts'
+import { hasSession } from '../../net/session.ts'
 import { paths } from '../../paths.ts'
 import { Alert, Notice, Spinner } from '../../ui/components.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -28,10 +29,19 @@ export default function LockdownLinkPage() {
     mutationFn: (value: string) => api.v2.post<LockdownDone>('/lockdown/link', { token: value }),
   })
   const { mutate } = lock
+  // Signed in here, the way on is the security screen; else signing in.
+  const [signedIn, setSignedIn] = useState(false)
   useEffect(() => {
     window.history.replaceState(null, '', window.location.pathname)
     if (token) mutate(token)
   }, [token, mutate])
+  useEffect(() => {
+    let current = true
+    void hasSession().then((yes) => current && setSignedIn(yes))
+    return () => {
+      current = false
+    }
+  }, [])
   return (
     <>
       <PageHeader id="lockdown-title" title={t('lockdown.link.title')} />
@@ -45,7 +55,11 @@ export default function LockdownLinkPage() {
         <Spinner label={t('lockdown.link.locking')} />
       )}
       <p>
-        <a href={paths.signIn}>{t('lockdown.link.signIn')}</a>
+        {signedIn ? (
+          <a href={paths.security}>{t('lockdown.link.security')}</a>
+        ) : (
+          <a href={paths.signIn}>{t('lockdown.link.signIn')}</a>
+        )}
       </p>
     </>
   )
