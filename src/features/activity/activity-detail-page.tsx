@@ -196,7 +196,7 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
     rows.push([
       t('activity.detail.why'),
       fix ? (
-        <span key="why" className="stack">
+        <span key="why" className="stack activity-why">
           {failure}
           {fix}
         </span>
