@@ -1529,6 +1529,22 @@ export const en = {
     'This link is incomplete. Open the app and lock your account from Sign-in and security.',
   'lockdown.link.signIn': 'Sign in',
   'lockdown.link.security': 'Open Sign-in and security',
+  'lockdown.title': 'That wasn’t me',
+  'lockdown.loading': 'Checking your account…',
+  'lockdown.lead':
+    'If someone else is using your account, lock it: every card is frozen and every other device is signed out at once.',
+  'lockdown.start': 'Lock my account',
+  'lockdown.active':
+    'Your account is locked down. Your cards are frozen and other devices are signed out.',
+  'lockdown.refusedLead': 'Until you lift it, these are refused:',
+  'lockdown.refused.withdrawals': 'Withdrawals',
+  'lockdown.refused.payouts': 'New payout destinations',
+  'lockdown.refused.api_keys': 'New or changed API keys',
+  'lockdown.refused.webhooks': 'New or changed webhooks',
+  'lockdown.refused.contact_changes': 'Changing your e-mail or phone',
+  'lockdown.liftAfter':
+    'You can lift it from {time}. Cards stay frozen: unfreeze each one yourself.',
+  'lockdown.lift': 'Lift the lockdown',
   'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
   'security.password.title': 'Password',
   'security.password.loading': 'Loading your password…',
