@@ -250,6 +250,17 @@ async function main() {
             await shoot(page, folder, 'controlDecline')
             written.push(join(folder, 'controlDecline'))
           }
+          if (only?.has('securityLocked')) {
+            // Locked down (issue 30), by name only: it signs every other session out.
+            await visit(page, '/profile/security')
+            const locked = page.locator('#lockdown-title ~ .alert')
+            await page.locator('#lockdown-title ~ :is(.alert, p)').first().waitFor()
+            if (!(await locked.isVisible()))
+              await page.locator('#lockdown-title ~ div button').click()
+            await locked.waitFor()
+            await shoot(page, folder, 'securityLocked')
+            written.push(join(folder, 'securityLocked'))
+          }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)
             await shoot(page, folder, 'exchangeReview')
