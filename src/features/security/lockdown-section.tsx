@@ -66,16 +66,20 @@ export function LockdownSection() {
               time: formatMoment(status.data.lift_after ?? '', language) ?? '',
             })}
           </p>
-          <Button variant="secondary" busy={lift.isPending} onClick={() => lift.mutate()}>
-            {t('lockdown.lift')}
-          </Button>
+          <div>
+            <Button variant="secondary" busy={lift.isPending} onClick={() => lift.mutate()}>
+              {t('lockdown.lift')}
+            </Button>
+          </div>
         </>
       ) : (
         <>
           <p className="muted">{t('lockdown.lead')}</p>
-          <Button variant="danger" busy={lock.isPending} onClick={() => lock.mutate()}>
-            {t('lockdown.start')}
-          </Button>
+          <div>
+            <Button variant="danger" busy={lock.isPending} onClick={() => lock.mutate()}>
+              {t('lockdown.start')}
+            </Button>
+          </div>
         </>
       )}
       {failed && <Alert>{errorMessage(failed, t)}</Alert>}
