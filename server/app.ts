@@ -10,6 +10,7 @@ import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-rout
 import cardTransactionRoutes, {
   sandboxCardTransactionRoutes,
 } from './domain/card-transactions/routes.ts'
+import cardControlRoutes from './domain/cards/controls-routes.ts'
 import cardRoutes from './domain/cards/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
 import counterpartyRoutes from './domain/counterparties/routes.ts'
@@ -24,6 +25,7 @@ import insightRoutes from './domain/insights/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
+import lockdownRoutes, { sandboxTelegramCallbackRoutes } from './domain/lockdown/routes.ts'
 import quoteRoutes from './domain/orders/quote-routes.ts'
 import orderRoutes from './domain/orders/routes.ts'
 import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
@@ -173,6 +175,7 @@ export async function buildApp(
       transferRoutes,
       paymentRequestRoutes,
       scheduleRoutes,
+      lockdownRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -185,6 +188,7 @@ export async function buildApp(
       transactionCsvRoutes,
       programRoutes,
       cardRoutes,
+      cardControlRoutes,
       cardTransactionRoutes,
       fiatAccountV1Routes,
       quoteRoutes,
@@ -207,6 +211,7 @@ export async function buildApp(
   if (config.sandbox) {
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxBotRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxTelegramCallbackRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxSepaCreditRoutes, { prefix: '/api/sandbox' })

@@ -7,6 +7,8 @@ import { CardCrypto } from './cards/card-crypto.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
 import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
 import { KycService, SANDBOX_REVIEW_JOB } from './kyc/service.ts'
+import { LockdownLinks } from './lockdown/links.ts'
+import { LockdownService } from './lockdown/service.ts'
 import { CONTACT_JOINED_JOB } from './newcomers.ts'
 import { ORDER_JOB } from './orders/order-job.ts'
 import {
@@ -45,6 +47,8 @@ export interface Services {
   paymentRequests: PaymentRequestService
   /** Payments that repeat, and the job that runs each occurrence once. */
   schedules: ScheduleService
+  /** "That wasn't me": the person's lockdown, and one tap on an alert (issue 30). */
+  lockdown: LockdownService
 }
 
 declare module 'fastify' {
@@ -116,6 +120,7 @@ export default fp(
       }),
       schedules: new ScheduleService(app.db, quotes),
       kyc: verification,
+      lockdown: new LockdownService(app.db, new LockdownLinks(config.secrets.refreshKey)),
       otp: new OtpService(app.db, messaging, new AuthService(app.db, app.tokens, config), {
         ...config.otp,
         key: config.secrets.refreshKey,

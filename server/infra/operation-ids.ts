@@ -36,6 +36,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v2/user/sessions': 'listSessions',
   'DELETE /api/v2/user/sessions/{id}': 'deleteSession',
   'POST /api/v2/user/sessions/sign-out-others': 'signOutOtherSessions',
+  'GET /api/v2/user/lockdown': 'getLockdown',
+  'POST /api/v2/user/lockdown': 'startLockdown',
+  'DELETE /api/v2/user/lockdown': 'liftLockdown',
+  'POST /api/v2/lockdown/link': 'startLockdownFromLink',
   'GET /api/v2/user/password': 'getPasswordStatus',
   'POST /api/v2/user/password': 'changePassword',
   // v2: the user
@@ -134,6 +138,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /api/v1/issuing/cards/{id}/unfreeze': 'unfreezeCard',
   'PATCH /api/v1/issuing/cards/{id}/activate': 'activateCard',
   'PATCH /api/v1/issuing/cards/{id}/limits': 'updateCardLimits',
+  'GET /api/v1/issuing/cards/{id}/controls': 'getCardControls',
+  'PUT /api/v1/issuing/cards/{id}/controls': 'replaceCardControls',
   'PATCH /api/v1/issuing/cards/{id}/update': 'renameCard',
   'POST /api/v1/issuing/cards/{id}/sensitive/secretkey': 'revealCardSecrets',
   'GET /api/v1/vcards/cards/{id}/sensitive/otp': 'getCardOtp',
@@ -181,6 +187,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   // The sandbox's own routes (SANDBOX=true only)
   'GET /api/sandbox/outbox': 'listSandboxOutbox',
   'GET /api/sandbox/outbox/telegram': 'listSandboxTelegramOutbox',
+  'POST /api/sandbox/telegram/callback': 'simulateTelegramCallback',
   'POST /api/sandbox/deposits': 'simulateDeposit',
   'POST /api/sandbox/bank-transfers': 'simulateBankTransfer',
   'POST /api/sandbox/sepa-credits': 'simulateSepaCredit',

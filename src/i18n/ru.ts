@@ -222,6 +222,17 @@ export const ru: Messages = {
   'error.WEBHOOK_ENDPOINT_NOT_FOUND': 'Этого адреса вебхука больше нет.',
   'error.WEBHOOK_URL_REFUSED':
     'На этот адрес нельзя отправлять вебхуки. Укажите публичный адрес https.',
+  'error.CHANNEL_NOT_APPLICABLE':
+    'Способ оплаты указывается только в авторизации: уберите channel.',
+  'error.INVALID_CONTROLS':
+    'Некоторые настройки карты сохранить нельзя. Проверьте отмеченные поля.',
+  'error.LOCKDOWN_ACTIVE':
+    'Аккаунт заблокирован. Сначала снимите блокировку в разделе «Вход и безопасность».',
+  'error.LOCKDOWN_LINK_INVALID':
+    'Эта ссылка больше не действует. Откройте приложение и заблокируйте аккаунт в разделе «Вход и безопасность».',
+  'error.LOCKDOWN_NOT_ACTIVE': 'Аккаунт не заблокирован.',
+  'error.LOCKDOWN_TOO_EARLY':
+    'Блокировку можно снять через 10 минут после начала. Попробуйте чуть позже.',
   'error.network': 'Нет связи с сервером. Проверьте интернет и попробуйте снова.',
   'error.offline': 'Нет сети. Подключитесь к интернету и попробуйте снова.',
   'error.timeout': 'Сервер слишком долго не отвечает. Попробуйте ещё раз.',
@@ -1290,6 +1301,16 @@ export const ru: Messages = {
   'dev.keys.loadingMore': 'Загружаем ещё ключи…',
   // card 3-DS (s4): a payment the one-time code did not confirm
   'cards.tx.declined.THREE_DS_FAILED': 'Отклонена: не подтверждена одноразовым кодом карты',
+  'cards.tx.declined.CHANNEL_BLOCKED': 'Этот способ оплаты выключен для карты',
+  'cards.tx.declined.channel.online': 'Оплата в интернете выключена для этой карты',
+  'cards.tx.declined.channel.contactless': 'Бесконтактная оплата выключена для этой карты',
+  'cards.tx.declined.channel.chip': 'Оплата по чипу выключена для этой карты',
+  'cards.tx.declined.channel.magstripe': 'Оплата по магнитной полосе выключена для этой карты',
+  'cards.tx.declined.channel.atm': 'Снятие наличных в банкоматах выключено для этой карты',
+  'cards.tx.declined.CATEGORY_BLOCKED': 'Такие магазины заблокированы для этой карты',
+  'cards.tx.declined.COUNTRY_BLOCKED': 'Оплата в этой стране выключена для карты',
+  'cards.tx.declined.MERCHANT_BLOCKED': 'Этот продавец заблокирован для карты',
+  'cards.tx.declined.CATEGORY_LIMIT_EXCEEDED': 'Превышен лимит карты на эту категорию',
   // confirm dialog (s4): what a screen reader hears while the confirmed action runs
   'confirm.busy': 'Выполняется…',
   // Issue 13 — the shell: navigation, not found, onboarding, sign-up
@@ -1394,6 +1415,19 @@ export const ru: Messages = {
   'notifications.kind.payment_request.paid': '{name} оплатил(а) ваш запрос',
   'notifications.kind.schedule.run_failed': 'Регулярный платёж не прошёл',
   'notifications.kind.schedule.run_skipped': 'Регулярный обмен пропущен',
+  'notifications.kind.card.dispute.updated': 'Спор',
+  'notifications.kind.card.auto_top_up.placed': 'Автопополнение карты',
+  'notifications.kind.card.auto_top_up.failed': 'Автопополнение не удалось',
+  'notifications.kind.security.lockdown': 'Блокировка',
+  'notifications.detail.dispute.SUBMITTED': 'Спор отправлен',
+  'notifications.detail.dispute.UNDER_REVIEW': 'Спор на рассмотрении',
+  'notifications.detail.dispute.WON': 'Спор выигран',
+  'notifications.detail.dispute.LOST': 'Спор проигран',
+  'notifications.detail.autoTopUp': 'В пути на карту',
+  'notifications.detail.autoTopUpFailed': 'Не удалось: проверьте кошелёк и дневной лимит',
+  'notifications.detail.lockdownStarted': 'Карты заморожены, другие устройства отключены',
+  'notifications.detail.lockdownLifted':
+    'Снята. Карты остаются замороженными: размораживайте их по одной',
   'notifications.card.approved': 'Оплата картой',
   'notifications.card.settled': 'Оплата проведена',
   'notifications.card.refunded': 'Возврат на карту',
@@ -1489,6 +1523,10 @@ export const ru: Messages = {
   'push.kind.payment_request.paid': 'Оплаченные запросы',
   'push.kind.schedule.run_failed': 'Непрошедшие регулярные платежи',
   'push.kind.schedule.run_skipped': 'Пропущенные регулярные обмены',
+  'push.kind.card.dispute.updated': 'Споры',
+  'push.kind.card.auto_top_up.placed': 'Автопополнения',
+  'push.kind.card.auto_top_up.failed': 'Несостоявшиеся автопополнения',
+  'push.kind.security.lockdown': 'Блокировки',
   'push.alwaysOn': 'Оповещения безопасности — всегда',
   'push.alwaysOnLead':
     'Входы с нового устройства, новые карты, смена почты, телефона, ключей доступа, API-ключей, вебхуков и устройств для уведомлений — об этом мы сообщаем всегда: здесь, в Telegram и по почте.',
@@ -1523,6 +1561,27 @@ export const ru: Messages = {
   'webhooks.status.failed': 'Не доставлено',
   // Issue 21: passkeys, the second look (step-up), sessions and devices.
   'security.title': 'Вход и безопасность',
+  'lockdown.link.title': 'Заблокировать аккаунт',
+  'lockdown.link.locking': 'Блокируем аккаунт…',
+  'lockdown.link.missing':
+    'Ссылка неполная. Откройте приложение и заблокируйте аккаунт в разделе «Вход и безопасность».',
+  'lockdown.link.signIn': 'Войти',
+  'lockdown.link.security': 'Открыть «Вход и безопасность»',
+  'lockdown.title': 'Это не я',
+  'lockdown.loading': 'Проверяем аккаунт…',
+  'lockdown.lead':
+    'Если вашим аккаунтом пользуется кто-то другой, заблокируйте его: все карты заморозятся, а другие устройства сразу выйдут из аккаунта.',
+  'lockdown.start': 'Заблокировать аккаунт',
+  'lockdown.active': 'Аккаунт заблокирован. Карты заморожены, другие устройства отключены.',
+  'lockdown.refusedLead': 'Пока блокировка не снята, нельзя:',
+  'lockdown.refused.withdrawals': 'Выводить деньги',
+  'lockdown.refused.payouts': 'Добавлять получателей выплат',
+  'lockdown.refused.api_keys': 'Создавать и менять API-ключи',
+  'lockdown.refused.webhooks': 'Добавлять и менять вебхуки',
+  'lockdown.refused.contact_changes': 'Менять e-mail или телефон',
+  'lockdown.liftAfter':
+    'Снять блокировку можно с {time}. Карты останутся замороженными: размораживайте каждую сами.',
+  'lockdown.lift': 'Снять блокировку',
   'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
   'security.password.title': 'Пароль',
   'security.password.loading': 'Загружаем данные о пароле…',
@@ -1753,6 +1812,12 @@ export const ru: Messages = {
   'activity.detail.when': 'Когда',
   'activity.detail.status': 'Статус',
   'activity.detail.why': 'Что случилось',
+  'activity.fix.allow.online': 'Разрешить оплату в интернете',
+  'activity.fix.allow.contactless': 'Разрешить бесконтактную оплату',
+  'activity.fix.allow.chip': 'Разрешить оплату по чипу',
+  'activity.fix.allow.magstripe': 'Разрешить оплату по магнитной полосе',
+  'activity.fix.allow.atm': 'Разрешить снятие в банкоматах',
+  'activity.fix.allowed': 'Готово. Следующая оплата таким способом пройдёт.',
   'activity.detail.confirmations': 'Подтверждения',
   'activity.detail.confirmationsValue': '{count} из {of}',
   'activity.detail.gave': 'Вы отдали',

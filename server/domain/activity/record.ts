@@ -8,6 +8,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ActivityEventCode, ActivityStatus } from '../../../contract/activity.ts'
+import type { CardChannel } from '../../../contract/card-choices.ts'
 import type { CardFeeKind, Merchant } from '../../../contract/card-transactions.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, StoredActivityEvent } from '../../infra/db/schema.ts'
@@ -312,6 +313,7 @@ export async function cardAuthorized(
     amountMinor: bigint
     merchant: Merchant | null
     declineReason: string | null
+    channel?: CardChannel
     at: Date
   },
 ): Promise<void> {
@@ -330,6 +332,7 @@ export async function cardAuthorized(
     merchant_city: payment.merchant?.city ?? null,
     merchant_country: payment.merchant?.country ?? null,
     failure_code: payment.declineReason,
+    card_channel: payment.channel ?? null,
     timeline: JSON.stringify([
       event(status, status === 'declined' ? 'DECLINED' : 'AUTHORIZED', payment.at),
     ]),

@@ -1,5 +1,11 @@
 import { type OrderKind, orderKindOf, shortAddress } from '../../../contract/display-rules.ts'
 import type { EventKind } from '../../../contract/events.ts'
+import {
+  autoTopUpMessage,
+  controlDeclineLine,
+  disputeMessage,
+  lockdownMessage,
+} from './control-wording.ts'
 
 /*
  * What a push notification and a bot message say (issue 27): the activity
@@ -291,8 +297,9 @@ export function eventMessage(
   language: Language,
 ): { title: string; body: string } {
   const words = WORDS[language]
-  const card = (sign?: 'in' | 'out') =>
-    formatAmount(language, text(data, 'amount'), text(data, 'currency'), sign)
+  const money = (key: string, sign?: 'in' | 'out') =>
+    formatAmount(language, text(data, key), text(data, 'currency'), sign)
+  const card = (sign?: 'in' | 'out') => money('amount', sign)
   const merchant = text(data, 'merchant_name')
   switch (kind) {
     case 'card.authorization.approved':
@@ -300,7 +307,12 @@ export function eventMessage(
     case 'card.authorization.declined':
       return {
         title: merchant || words.cardPayment,
-        body: line(card(), words.declines[text(data, 'reason')] ?? words.declined),
+        body: line(
+          card(),
+          words.declines[text(data, 'reason')] ??
+            controlDeclineLine(data, language) ??
+            words.declined,
+        ),
       }
     case 'card.transaction.settled':
       return { title: merchant || words.cardPayment, body: line(card('out'), words.cardSettled) }
@@ -409,6 +421,13 @@ export function eventMessage(
         title: kind === 'schedule.run_failed' ? words.runFailed : words.runSkipped,
         body: runLine(words, text(data, 'reason'), card()),
       }
+    case 'card.dispute.updated':
+      return disputeMessage(data, language, money)
+    case 'card.auto_top_up.placed':
+    case 'card.auto_top_up.failed':
+      return autoTopUpMessage(kind, data, language, money)
+    case 'security.lockdown':
+      return lockdownMessage(data, language)
   }
 }
 

@@ -10,6 +10,7 @@ import { createTestApp, describeServer, expectProblem, headers } from '../../tes
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, fund } from '../orders/order-fixtures.ts'
 import { as, euros, eventsOf, type Person, person } from '../transfers/transfer-test-support.ts'
+import { VIEWS_PER_IP_PER_MINUTE } from './routes.ts'
 
 /**
  * Asking to be paid (issue 32 part 2): a request with its links and QR code,
@@ -77,6 +78,27 @@ describeServer('payment requests', () => {
     const mine = (await as(app, anna, 'GET', '/payment-requests')).json<PaymentRequestList>()
     expect(mine.data.map((item) => item.id)).toEqual([request.id])
     expectProblem(await open(crypto.randomUUID()), 404, 'PAYMENT_REQUEST_NOT_FOUND')
+  })
+
+  it('the public view is limited per address: past the limit a 429, for known and unknown ids alike', async () => {
+    const anna = await person(app, 'Anna', 'Limits')
+    const request = (await ask(anna, { amount: '5' })).json<PaymentRequest>()
+    const view = (id: string) =>
+      app.inject({
+        method: 'GET',
+        url: `/api/v2/payment-requests/${id}`,
+        headers: headers(),
+        remoteAddress: '203.0.113.77',
+      })
+    const statuses: number[] = []
+    for (let i = 0; i < VIEWS_PER_IP_PER_MINUTE; i++) {
+      statuses.push((await view(i % 2 ? request.id : crypto.randomUUID())).statusCode)
+    }
+    expect(new Set(statuses)).toEqual(new Set([200, 404]))
+    expectProblem(await view(request.id), 429, 'RATE_LIMITED')
+    expectProblem(await view(crypto.randomUUID()), 429, 'RATE_LIMITED')
+    // Another address is not held back by the first one's calls.
+    expect((await open(request.id)).statusCode).toBe(200)
   })
 
   it('is paid once: the money moves, the requester is told, a second payer gets 409 and pays nothing', async () => {

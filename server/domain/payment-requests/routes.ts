@@ -15,6 +15,9 @@ import { assertNever, ProblemError, translateErrors } from '../../infra/problem.
 import { translateTransferError } from '../transfers/routes.ts'
 import { PaymentRequestError } from './errors.ts'
 
+/** Public views of payment requests per client address a minute: a payer opens one, not thousands. */
+export const VIEWS_PER_IP_PER_MINUTE = 60
+
 /** The one switch from payment request failures (and a payment's transfer failures) to HTTP. */
 const toProblem = (error: unknown) => {
   const transferProblem = translateTransferError(error)

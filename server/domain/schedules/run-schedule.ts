@@ -5,6 +5,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import { ProblemError } from '../../infra/problem.ts'
 import { DomainError } from '../failure.ts'
+import { isLockedDown } from '../lockdown/repository.ts'
 import { OrderError } from '../orders/errors.ts'
 import type { QuoteService } from '../orders/quotes.ts'
 import type { OrderService } from '../orders/service.ts'
@@ -136,6 +137,10 @@ async function pay(
   const key = `schedule:${run.id}`
   if ((await repo.userBlocked(deps.db, owner))?.blocked_at) {
     return { status: 'FAILED', reason: 'USER_BLOCKED' }
+  }
+  // A lockdown refuses money out (issue 30); an exchange stays in the person's wallet.
+  if (schedule.kind !== 'exchange' && (await isLockedDown(deps.db, owner))) {
+    return { status: 'FAILED', reason: 'LOCKDOWN_ACTIVE' }
   }
   try {
     if (schedule.kind === 'transfer') {

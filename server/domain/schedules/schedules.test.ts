@@ -143,6 +143,23 @@ describeServer('schedules', () => {
     ])
   })
 
+  it('during a lockdown a run that pays out fails, moving nothing, and the schedule goes on', async () => {
+    const { mia, anna } = await pair()
+    await fund(app.db, mia.walletId, CUR.EUR, '50')
+    const schedule = (
+      await create(mia, { kind: 'transfer', template: transferTemplate(mia, anna, '10') })
+    ).json<Schedule>()
+    expect((await as(app, mia, 'POST', '/user/lockdown', {})).statusCode).toBe(200)
+
+    await drain(new Date(new Date(schedule.next_runs[0]!).getTime() + 1000))
+
+    const after = await get(mia, schedule.id)
+    expect(after.status).toBe('ACTIVE')
+    expect(after.recent_runs).toMatchObject([{ status: 'FAILED', reason: 'LOCKDOWN_ACTIVE' }])
+    expect(await euros(app, mia)).toBe('50.00')
+    expect(await euros(app, anna)).toBe('0.00')
+  })
+
   it('an exchange takes a firm quote at its run, and is skipped when the price moved too far', async () => {
     const mia = await person(app, 'Mia', 'Stacks')
     await fund(app.db, mia.walletId, CUR.USDT_TRON, '200')

@@ -35,6 +35,8 @@ const exchange = {
   total: side('USDT', '100.1', 'tron'),
   received: side('BTC', '0.00101885', 'bitcoin'),
   refunded: null,
+  channel: null,
+  dispute: null,
   rate: '0.00001018854339',
   counterparty_name: null,
   merchant: null,

@@ -24,6 +24,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'card.transaction.refunded',
       'card.fee.charged',
       'card.closed',
+      'card.dispute.updated',
     ],
   },
   {
@@ -34,6 +35,8 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'fiat.credit.received',
       'order.completed',
       'order.failed',
+      'card.auto_top_up.placed',
+      'card.auto_top_up.failed',
     ],
   },
   {
@@ -129,7 +132,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title: merchant || t('notifications.card.approved'),
-        detail: declineWords(t, text(data, 'reason')),
+        detail: declineWords(t, text(data, 'reason'), null, text(data, 'channel')),
         amount: card(),
         failed: true,
       }
@@ -261,6 +264,37 @@ export function describeNotification(
     case 'schedule.run_failed':
     case 'schedule.run_skipped':
       return describePeople(item.kind, data, t, card)
+    case 'card.dispute.updated':
+      return {
+        title: merchant || titled(item.kind),
+        detail: t(DISPUTE_STEPS[text(data, 'status')] ?? 'notifications.detail.dispute.SUBMITTED'),
+        amount:
+          typeof data.credited === 'string'
+            ? money(data.credited, text(data, 'currency'), 'in')
+            : card(),
+      }
+    case 'card.auto_top_up.placed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUp'),
+        amount: card('in'),
+      }
+    case 'card.auto_top_up.failed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUpFailed'),
+        amount: card(),
+        failed: true,
+      }
+    case 'security.lockdown':
+      return {
+        title: titled(item.kind),
+        detail: t(
+          data.state === 'lifted'
+            ? 'notifications.detail.lockdownLifted'
+            : 'notifications.detail.lockdownStarted',
+        ),
+      }
   }
 }
 
@@ -313,6 +347,14 @@ function describePeople(
       }
     }
   }
+}
+
+/** A dispute's step, as its notification says it. */
+const DISPUTE_STEPS: Record<string, MessageKey> = {
+  SUBMITTED: 'notifications.detail.dispute.SUBMITTED',
+  UNDER_REVIEW: 'notifications.detail.dispute.UNDER_REVIEW',
+  WON: 'notifications.detail.dispute.WON',
+  LOST: 'notifications.detail.dispute.LOST',
 }
 
 /** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */
