@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { ACTIVITY_TYPES } from './activity-types.ts'
+import { CARD_CHANNELS, DISPUTE_STATUSES } from './card-choices.ts'
 import { CARD_FEE_KINDS, CardTransaction, Merchant } from './card-transactions.ts'
 import { oneOf } from './enums.ts'
 import { MoneySide, ORDER_EVENT_CODES, ORDER_TYPES } from './orders.ts'
@@ -37,12 +38,16 @@ export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number]
 export const ACTIVITY_DIRECTIONS = ['in', 'out', 'own'] as const
 export type ActivityDirection = (typeof ACTIVITY_DIRECTIONS)[number]
 
-/** What an item was made from: its order, its card transaction, its wallet record or its card. */
+/**
+ * What an item was made from: its order, its card transaction, its wallet
+ * record, its card, or a transfer between people (issue 32).
+ */
 export const ACTIVITY_SOURCE_TYPES = [
   'order',
   'card_transaction',
   'wallet_transaction',
   'card',
+  'transfer',
 ] as const
 export type ActivitySourceType = (typeof ACTIVITY_SOURCE_TYPES)[number]
 
@@ -50,7 +55,12 @@ export type ActivitySourceType = (typeof ACTIVITY_SOURCE_TYPES)[number]
  * Steps of an item's timeline. Orders use their own codes (ORDER_EVENT_CODES);
  * the rest: a deposit DETECTED then CONFIRMED; a card payment AUTHORIZED (or
  * DECLINED), then CLEARED or REVERSED, then any REFUNDED; a fee CHARGED (or
- * DECLINED); a closed card's balance RETURNED.
+ * DECLINED); a closed card's balance RETURNED; a transfer to a person SENT,
+ * or AWAITING_CLAIM then CLAIMED or RETURNED (received: DELIVERED_TO_WALLET).
+ * DECLINED); a closed card's balance RETURNED. A disputed card payment
+ * (issue 30): DISPUTED, any DISPUTE_CREDITED (a fraud claim's provisional
+ * credit, or a won claim's), DISPUTE_REVIEWED, then DISPUTE_WON or
+ * DISPUTE_LOST, and a lost claim's credit DISPUTE_CREDIT_REVERSED.
  */
 export const ACTIVITY_EVENT_CODES = [
   ...ORDER_EVENT_CODES,
@@ -63,6 +73,15 @@ export const ACTIVITY_EVENT_CODES = [
   'REFUNDED',
   'CHARGED',
   'RETURNED',
+  'SENT',
+  'AWAITING_CLAIM',
+  'CLAIMED',
+  'DISPUTED',
+  'DISPUTE_CREDITED',
+  'DISPUTE_REVIEWED',
+  'DISPUTE_WON',
+  'DISPUTE_LOST',
+  'DISPUTE_CREDIT_REVERSED',
 ] as const
 export type ActivityEventCode = (typeof ACTIVITY_EVENT_CODES)[number]
 
@@ -110,7 +129,7 @@ export const ActivityItem = Type.Object({
   total: MoneySide,
   /** What arrived on the other side of an own movement (an exchange's proceeds). */
   received: Nullable(MoneySide),
-  /** Card payments: refunded so far, in `amount`'s currency. */
+  /** Card payments: refunded (or credited for a dispute) so far, in `amount`'s currency. */
   refunded: Nullable(MoneySide),
   /** Units of `received` per one unit of `amount`, as quoted (exchanges, converting top-ups). */
   rate: Nullable(Type.String()),
@@ -131,6 +150,10 @@ export const ActivityItem = Type.Object({
   fee_kind: Nullable(oneOf(CARD_FEE_KINDS)),
   /** Why it failed or was declined: the order's failure_code or the card's decline_reason. */
   failure_code: Nullable(Type.String()),
+  /** Card payments: how the card was presented (null for those made before it was told). */
+  channel: Nullable(oneOf(CARD_CHANNELS)),
+  /** A card payment the person disputed (issue 30): the dispute and where it stands. */
+  dispute: Nullable(Type.Object({ id: Uuid, status: oneOf(DISPUTE_STATUSES) })),
   source: Type.Object({
     type: oneOf(ACTIVITY_SOURCE_TYPES),
     id: Uuid,

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { CARD_CHANNELS } from './card-choices.ts'
 import { oneOf } from './enums.ts'
 import { Amount } from './money.ts'
 import { HistoryPage, HistoryQuery } from './pagination.ts'
@@ -42,6 +43,16 @@ export const DECLINE_REASONS = [
    * used or expired), or the card took too many wrong codes lately.
    */
   'THREE_DS_FAILED',
+  /** The card's controls (contract/card-controls.ts) refuse how it was used: `channel` says how. */
+  'CHANNEL_BLOCKED',
+  /** The merchant's category group is blocked on the card. */
+  'CATEGORY_BLOCKED',
+  /** The merchant's country is blocked, or not among the allowed ones. */
+  'COUNTRY_BLOCKED',
+  /** The merchant's name is blocked on the card. */
+  'MERCHANT_BLOCKED',
+  /** Over a category limit of the card: `exceeded_limit` says which window. */
+  'CATEGORY_LIMIT_EXCEEDED',
 ] as const
 export type DeclineReason = (typeof DECLINE_REASONS)[number]
 
@@ -93,8 +104,14 @@ export const CardTransaction = Type.Object({
   currency_uuid: uuid,
   merchant: Type.Union([Merchant, Type.Null()]),
   decline_reason: Type.Union([oneOf(DECLINE_REASONS), Type.Null()]),
-  /** With LIMIT_EXCEEDED: the first limit the amount would break. */
+  /**
+   * With LIMIT_EXCEEDED: the first limit the amount would break; with
+   * CATEGORY_LIMIT_EXCEEDED, the window of the category's limit (a payment,
+   * the day, the month).
+   */
   exceeded_limit: Type.Union([oneOf(CARD_LIMIT_KINDS), Type.Null()]),
+  /** An authorisation's channel: how the card was presented; null for every other record. */
+  channel: Type.Union([oneOf(CARD_CHANNELS), Type.Null()]),
   authorization_id: Type.Union([uuid, Type.Null()]),
   /** FEE records only. */
   fee_kind: Type.Optional(oneOf(CARD_FEE_KINDS)),
@@ -144,6 +161,9 @@ export const PROCESSOR_MESSAGE_TYPES = ['AUTHORIZATION', 'CLEARING', 'REVERSAL',
  *
  * `three_ds_code` (AUTHORIZATION only) is the 3-D Secure code the cardholder
  * typed: the card's one-time code (`GET /vcards/cards/{id}/sensitive/otp`).
+ *
+ * `channel` (AUTHORIZATION only; default `chip`) is how the card was
+ * presented, which the card's controls may refuse (CHANNEL_BLOCKED).
  */
 export const ProcessorMessageBody = Type.Object(
   {
@@ -155,6 +175,8 @@ export const ProcessorMessageBody = Type.Object(
     authorization_id: Type.Optional(uuid),
     network_message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     three_ds_code: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+    /** AUTHORIZATION only: how the card was presented; default `chip`. */
+    channel: Type.Optional(oneOf(CARD_CHANNELS)),
   },
   { additionalProperties: false },
 )

@@ -87,6 +87,11 @@ export const Card = Type.Object({
   expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
   expiry_year: Type.Integer({ minimum: 2000, maximum: 2999 }),
   status: oneOf(CARD_STATUSES),
+  /**
+   * FROZEN by a lockdown (issue 30): it stays frozen when the lockdown is
+   * lifted, until the person unfreezes it themselves.
+   */
+  frozen_by_lockdown: Type.Boolean(),
   form_factor: oneOf(CARD_FORM_FACTORS),
   card_type: oneOf(CARD_TYPES),
   currency_uuid: uuid,

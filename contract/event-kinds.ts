@@ -12,6 +12,9 @@ export const EVENT_KINDS = [
   'card.issued',
   'card.fee.charged',
   'card.closed',
+  'card.dispute.updated',
+  'card.auto_top_up.placed',
+  'card.auto_top_up.failed',
   'deposit.detected',
   'deposit.confirmed',
   'fiat.credit.received',
@@ -28,6 +31,14 @@ export const EVENT_KINDS = [
   'security.push_subscription_added',
   'security.passkey_added',
   'security.passkey_removed',
+  'transfer.sent',
+  'transfer.received',
+  'transfer.claimed',
+  'transfer.returned',
+  'payment_request.paid',
+  'schedule.run_failed',
+  'schedule.run_skipped',
+  'security.lockdown',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 

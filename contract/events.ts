@@ -1,6 +1,10 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { AUTO_TOP_UP_FAILURES } from './auto-top-up.ts'
+import { CARD_CHANNELS, DISPUTE_REASONS, DISPUTE_STATUSES } from './card-choices.ts'
 import { KycStatus, oneOf } from './enums.ts'
 import { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY } from './event-kinds.ts'
+import { LOCKDOWN_VIAS } from './lockdown.ts'
+import { MERCHANT_CATEGORY_GROUPS } from './merchant-categories.ts'
 import { Page, PageQuery } from './pagination.ts'
 
 export { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY }
@@ -18,6 +22,17 @@ const CardPayment = {
   amount: Amount,
   currency: Type.String({ description: 'ISO 4217 code of the card’s currency.' }),
   merchant_name: Type.String(),
+}
+
+/**
+ * An authorisation as both its events tell it (v1, fields added by issue 30):
+ * how the card was presented (null before channels existed) and the
+ * merchant's category group.
+ */
+const CardAuthorization = {
+  ...CardPayment,
+  channel: Type.Union([oneOf(CARD_CHANNELS), Type.Null()]),
+  category: oneOf(MERCHANT_CATEGORY_GROUPS),
 }
 
 /** One crypto deposit as both deposit events tell it (v1). */
@@ -60,13 +75,36 @@ const OrderOutcome = {
   ),
 }
 
+/** A transfer between people as its events tell it (v1): each person's own side. */
+const PersonTransfer = {
+  transfer_id: Uuid,
+  /** The person's own feed item of it (the screen the event opens). */
+  activity_id: Uuid,
+  wallet_id: Uuid,
+  amount: Amount,
+  currency: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+}
+
+/** A schedule's run that moved nothing (v1). */
+const ScheduleRunOutcome = {
+  schedule_id: Uuid,
+  run_id: Uuid,
+  kind: oneOf(['transfer', 'exchange', 'withdrawal'] as const),
+  /** INSUFFICIENT_FUNDS, PRICE_MOVED, or the refusal's problem code. */
+  reason: Type.String(),
+  occurrence_at: Time,
+  amount: Amount,
+  currency: Type.String(),
+}
+
 /** Every kind's payload schema and its current version. */
 export const EVENT_PAYLOADS = {
-  'card.authorization.approved': { version: 1, schema: Type.Object(CardPayment) },
+  'card.authorization.approved': { version: 1, schema: Type.Object(CardAuthorization) },
   'card.authorization.declined': {
     version: 1,
     schema: Type.Object({
-      ...CardPayment,
+      ...CardAuthorization,
       reason: Type.String({ description: 'The decline reason (contract/card-transactions.ts).' }),
     }),
   },
@@ -206,6 +244,91 @@ export const EVENT_PAYLOADS = {
     version: 1,
     schema: Type.Object({ passkey_id: Uuid, name: Type.String() }),
   },
+  'transfer.sent': {
+    version: 1,
+    schema: Type.Object({
+      ...PersonTransfer,
+      /** The recipient's display name, or the contact a claimable transfer waits for. */
+      to_name: Type.String(),
+      status: oneOf(['COMPLETE', 'AWAITING_CLAIM'] as const),
+    }),
+  },
+  'transfer.received': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, from_name: Type.String() }),
+  },
+  /** To the sender: the contact signed up and the money reached them. */
+  'transfer.claimed': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, to_name: Type.String() }),
+  },
+  /** To the sender: nobody claimed it in time; the money is back. */
+  'transfer.returned': {
+    version: 1,
+    schema: Type.Object({ ...PersonTransfer, to_name: Type.String() }),
+  },
+  /** To the requester: their request was paid (its transfer told nobody else twice). */
+  'payment_request.paid': {
+    version: 1,
+    schema: Type.Object({
+      ...PersonTransfer,
+      payment_request_id: Uuid,
+      payer_name: Type.String(),
+    }),
+  },
+  'schedule.run_failed': { version: 1, schema: Type.Object(ScheduleRunOutcome) },
+  'schedule.run_skipped': { version: 1, schema: Type.Object(ScheduleRunOutcome) },
+  'card.dispute.updated': {
+    version: 1,
+    schema: Type.Object({
+      dispute_id: Uuid,
+      card_id: Uuid,
+      transaction_id: Uuid,
+      /** The disputed payment's activity item. */
+      activity_id: Type.Union([Uuid, Type.Null()]),
+      status: oneOf(DISPUTE_STATUSES),
+      reason: oneOf(DISPUTE_REASONS),
+      amount: Amount,
+      currency: Type.String(),
+      merchant_name: Type.String(),
+      /** What is credited for it now: provisionally (a fraud claim) or for good; null: nothing. */
+      credited: Type.Union([Amount, Type.Null()]),
+      provisional: Type.Boolean(),
+    }),
+  },
+  'card.auto_top_up.placed': {
+    version: 1,
+    schema: Type.Object({
+      fiat_account_id: Uuid,
+      order_id: Uuid,
+      /** What will arrive on the card account, in its currency. */
+      amount: Amount,
+      currency: Type.String(),
+      /** What the wallet pays, fees included. */
+      from_amount: Amount,
+      from_currency: Type.String(),
+    }),
+  },
+  'card.auto_top_up.failed': {
+    version: 1,
+    schema: Type.Object({
+      fiat_account_id: Uuid,
+      reason: oneOf(AUTO_TOP_UP_FAILURES),
+      /** What the top-up would have brought (zero when the cap left nothing). */
+      amount: Amount,
+      currency: Type.String(),
+    }),
+  },
+  'security.lockdown': {
+    version: 1,
+    schema: Type.Object({
+      state: oneOf(['started', 'lifted'] as const),
+      via: oneOf(LOCKDOWN_VIAS),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      cards_frozen: Type.Integer({ minimum: 0 }),
+      sessions_ended: Type.Integer({ minimum: 0 }),
+    }),
+  },
 } as const satisfies Record<EventKind, { version: number; schema: TSchema }>
 
 export type EventPayload<K extends EventKind> = Static<(typeof EVENT_PAYLOADS)[K]['schema']>
@@ -304,6 +427,12 @@ export interface PushMessage {
   path: string
   event_id: string
   kind: EventKind
+  /**
+   * An alert that can mean theft carries the way out (issue 30): a one-time
+   * token the "That wasn't me" button sends to `POST /api/v2/lockdown/link`,
+   * and the button's words.
+   */
+  lockdown?: { token: string; button: string }
 }
 
 /** A developer's webhook endpoint. Its secret is shown by its own call, to its owner. */
@@ -400,6 +529,9 @@ export const BotMessage = Type.Object({
   text: Type.String(),
   button_text: Type.Union([Type.String(), Type.Null()]),
   button_url: Type.Union([Type.String(), Type.Null()]),
+  /** The "That wasn't me" button of an alert that can mean theft, and what it sends back. */
+  lock_button_text: Type.Union([Type.String(), Type.Null()]),
+  lock_callback_data: Type.Union([Type.String(), Type.Null()]),
   created_at: Time,
 })
 export type BotMessage = Static<typeof BotMessage>

@@ -47,6 +47,19 @@ export const Problem = Type.Object({
       description: 'The statement’s status while its file is not there (409 STATEMENT_NOT_READY)',
     }),
   ),
+  act: Type.Optional(
+    Type.String({
+      description:
+        'The act a lockdown refuses (409 LOCKDOWN_ACTIVE): withdrawals, payouts, api_keys, ' +
+        'webhooks, contact_changes',
+    }),
+  ),
+  lift_after: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'When the lockdown may be lifted (409 LOCKDOWN_TOO_EARLY)',
+    }),
+  ),
   required_role: Type.Optional(
     Type.String({
       description: 'The API key role the call needs (403 API_KEY_ROLE_FORBIDDEN)',

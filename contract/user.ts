@@ -43,6 +43,12 @@ export const UserData = Type.Object({
   username: nullable(Type.String()),
   photo_url: nullable(Type.String()),
   is_premium: Type.Boolean(),
+  /**
+   * Whether other people of the tenant may find the person by e-mail, phone
+   * or Telegram username (GET /people/lookup) and pay them at once. On for
+   * Telegram sign-ups, off for the rest (docs/decisions.md).
+   */
+  people_discoverable: Type.Boolean(),
   updated_at: Type.String({ format: 'date-time' }),
 })
 export type UserData = Static<typeof UserData>
@@ -61,6 +67,7 @@ export const UserDataPatch = Type.Object(
     date_of_birth: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()])),
     language: Type.Optional(Type.Union([oneOf(USER_LANGUAGES), Type.Null()])),
     address: Type.Optional(Type.Union([Address, Type.Null()])),
+    people_discoverable: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -19,6 +19,7 @@ import {
 } from '../server/domain/auth/telegram-test-support.ts'
 import {
   CHAT_THEMES,
+  controlDeclineUrl,
   DEMO,
   type DemoUrl,
   demoUrls,
@@ -194,6 +195,8 @@ async function main() {
   const written: string[] = []
   try {
     const urls = await demoUrls(base)
+    // Named only: the decline it makes would show in every other screen's recent activity.
+    const controlDecline = only?.has('controlDecline') ? await controlDeclineUrl(base) : undefined
     for (const language of list<Language>(values.languages)) {
       for (const theme of list<Theme>(values.themes)) {
         for (const size of list<Size>(values.sizes)) {
@@ -240,6 +243,23 @@ async function main() {
             await shoot(page, folder, 'hiddenAmounts')
             written.push(join(folder, 'hiddenAmounts'))
             await page.evaluate(() => localStorage.removeItem('amountsHidden'))
+          }
+          if (controlDecline) {
+            // A payment the card's controls declined: why, and the one-tap fix (issue 30).
+            await visit(page, controlDecline)
+            await shoot(page, folder, 'controlDecline')
+            written.push(join(folder, 'controlDecline'))
+          }
+          if (only?.has('securityLocked')) {
+            // Locked down (issue 30), by name only: it signs every other session out.
+            await visit(page, '/profile/security')
+            const locked = page.locator('#lockdown-title ~ .alert')
+            await page.locator('#lockdown-title ~ :is(.alert, p)').first().waitFor()
+            if (!(await locked.isVisible()))
+              await page.locator('#lockdown-title ~ div button').click()
+            await locked.waitFor()
+            await shoot(page, folder, 'securityLocked')
+            written.push(join(folder, 'securityLocked'))
           }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)

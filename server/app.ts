@@ -10,6 +10,7 @@ import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-rout
 import cardTransactionRoutes, {
   sandboxCardTransactionRoutes,
 } from './domain/card-transactions/routes.ts'
+import cardControlRoutes from './domain/cards/controls-routes.ts'
 import cardRoutes from './domain/cards/routes.ts'
 import catalogRoutes from './domain/catalog/routes.ts'
 import counterpartyRoutes from './domain/counterparties/routes.ts'
@@ -24,16 +25,19 @@ import insightRoutes from './domain/insights/routes.ts'
 import programRoutes from './domain/issuing/programs-routes.ts'
 import kycRoutes, { kycWebhookRoutes, sandboxKycRoutes } from './domain/kyc/routes.ts'
 import locationRoutes from './domain/location/routes.ts'
+import lockdownRoutes, { sandboxTelegramCallbackRoutes } from './domain/lockdown/routes.ts'
 import quoteRoutes from './domain/orders/quote-routes.ts'
 import orderRoutes from './domain/orders/routes.ts'
 import sandboxBankRoutes from './domain/orders/sandbox-routes.ts'
 import contactRoutes from './domain/otp/contact-routes.ts'
 import otpRoutes from './domain/otp/routes.ts'
+import paymentRequestRoutes from './domain/payment-requests/routes.ts'
 import proofs from './domain/proofs/plugin.ts'
 import proofRoutes, { myProofRoutes } from './domain/proofs/routes.ts'
 import rateRoutes from './domain/rates/routes.ts'
 import demoSeed from './domain/sandbox/demo-seed.ts'
 import sandboxRoutes from './domain/sandbox/routes.ts'
+import scheduleRoutes from './domain/schedules/routes.ts'
 import services from './domain/services.ts'
 import statements from './domain/statements/plugin.ts'
 import receiptRoutes, { receiptLinkRoutes } from './domain/statements/receipt-routes.ts'
@@ -42,6 +46,7 @@ import productGate from './domain/tenants/product-gate.ts'
 import tenantRoutes from './domain/tenants/routes.ts'
 import tenantSeed from './domain/tenants/seed.ts'
 import transactionRoutes, { transactionCsvRoutes } from './domain/transactions/routes.ts'
+import transferRoutes from './domain/transfers/routes.ts'
 import userRoutes from './domain/user/routes.ts'
 import walletRoutes from './domain/wallets/routes.ts'
 import { apiScope, type RoutesPlugin } from './infra/api-scope.ts'
@@ -169,6 +174,10 @@ export async function buildApp(
       receiptRoutes,
       insightRoutes,
       myProofRoutes,
+      transferRoutes,
+      paymentRequestRoutes,
+      scheduleRoutes,
+      lockdownRoutes,
       ...(options.extraRoutes?.v2 ?? []),
     ]),
     {
@@ -181,6 +190,7 @@ export async function buildApp(
       transactionCsvRoutes,
       programRoutes,
       cardRoutes,
+      cardControlRoutes,
       cardTransactionRoutes,
       fiatAccountV1Routes,
       quoteRoutes,
@@ -205,6 +215,7 @@ export async function buildApp(
   if (config.sandbox) {
     await app.register(sandboxRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxBotRoutes, { prefix: '/api/sandbox' })
+    await app.register(sandboxTelegramCallbackRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxDepositRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxSepaCreditRoutes, { prefix: '/api/sandbox' })

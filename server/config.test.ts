@@ -24,6 +24,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
   })
 
+  it('Telegram names for the Mini App link: "@" tolerated, anything else refused', () => {
+    const base = { DATA_DIR: tempDir() }
+    expect(loadConfig(base).telegram).toMatchObject({
+      botUsername: undefined,
+      miniAppName: undefined,
+    })
+    const named = loadConfig({
+      ...base,
+      TELEGRAM_BOT_USERNAME: '@finplatform_bot',
+      TELEGRAM_MINI_APP_NAME: 'wallet',
+    })
+    expect(named.telegram).toMatchObject({ botUsername: 'finplatform_bot', miniAppName: 'wallet' })
+    expect(() => loadConfig({ ...base, TELEGRAM_BOT_USERNAME: 'no spaces' })).toThrow(
+      /TELEGRAM_BOT_USERNAME must be a Telegram name/,
+    )
+  })
+
   it('turns the sandbox off by default when a real PostgreSQL is configured', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/app' })
     expect(config.sandbox).toBe(false)

@@ -54,6 +54,10 @@ export interface Config {
     botToken: string | undefined
     /** Seconds after which launch data is too old to sign in with. */
     authMaxAge: number
+    /** TELEGRAM_BOT_USERNAME: the bot's @name without "@", for the Mini App's direct links. */
+    botUsername: string | undefined
+    /** TELEGRAM_MINI_APP_NAME: the Mini App's short name (t.me/<bot>/<app>). */
+    miniAppName: string | undefined
   }
   /**
    * The WebAuthn relying party for tenants that configure none of their own
@@ -189,6 +193,17 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback
   }
 
+  /** A Telegram name (a bot's username, a Mini App's short name), "@" tolerated; unset: undefined. */
+  const telegramName = (name: string, shape: RegExp): string | undefined => {
+    const raw = env[name]?.trim().replace(/^@/, '')
+    if (!raw) return undefined
+    if (!shape.test(raw)) {
+      problems.push(`${name} must be a Telegram name (letters, digits, underscores), got "${raw}"`)
+      return undefined
+    }
+    return raw
+  }
+
   const databaseUrl = env.DATABASE_URL || undefined
   if (databaseUrl && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (or be memory://)')
@@ -241,6 +256,8 @@ export function loadConfig(env: Env = process.env): Config {
     telegram: {
       botToken: env.TELEGRAM_BOT_TOKEN || undefined,
       authMaxAge: int('TELEGRAM_AUTH_MAX_AGE', 3600, 1, 86_400 * 7),
+      botUsername: telegramName('TELEGRAM_BOT_USERNAME', /^[A-Za-z][A-Za-z0-9_]{4,31}$/),
+      miniAppName: telegramName('TELEGRAM_MINI_APP_NAME', /^[A-Za-z0-9_]{3,30}$/),
     },
     webauthn: webauthnConfig(env, int('PORT', 8080, 0, 65535), problems),
     distDir: resolve(env.DIST_DIR || 'dist'),

@@ -3,12 +3,16 @@ import type {
   FastifyRequest,
   onSendHookHandler,
   preHandlerHookHandler,
+  preValidationHookHandler,
   RouteOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.ts'
 import { type KeyAction, stricterAction } from './domain/developer/rules.ts'
+import { isLockedDown } from './domain/lockdown/repository.ts'
+import { lockdownRefusal } from './domain/lockdown/rules.ts'
 import { documentedPaths } from './infra/openapi.ts'
+import { ProblemError } from './infra/problem.ts'
 import { limitGuards } from './route-limits.ts'
 import type { PersonPolicy, RoutePolicies, RoutePolicy } from './route-policy.ts'
 
@@ -53,6 +57,8 @@ interface RouteGuard {
   keyAction?: KeyAction | ((request: FastifyRequest) => KeyAction)
   /** This call's second look, when any documented path of the route has one. */
   stepUp?: (request: FastifyRequest) => PersonPolicy['stepUp']
+  /** The act this call is to a lockdown, when any documented path of the route is refused in one. */
+  refusedInLockdown?: (request: FastifyRequest) => PersonPolicy['refusedInLockdown']
 }
 
 /**
@@ -97,6 +103,9 @@ function routeGuard(method: string, url: string, policies: Map<string, RoutePoli
       strictest &&
       (documented.length === 1 ? strictest : (request) => of(request)?.key ?? strictest),
     ...(people.some((policy) => policy.stepUp) && { stepUp: (request) => of(request)?.stepUp }),
+    ...(people.some((policy) => policy.refusedInLockdown) && {
+      refusedInLockdown: (request) => of(request)?.refusedInLockdown,
+    }),
   }
 }
 
@@ -108,9 +117,10 @@ const asList = <T>(hooks: T | T[] | undefined): T[] =>
 /**
  * Applies server/route-policy.ts to every route of the API as it is registered:
  * who may call (`config.public`, `sessionOnly`, the key's action for
- * auth/authenticate.ts), the second look (`app.requireStepUp`) and the limits,
- * in that order, before the route's own preHandlers; and the document's
- * `security`. A route under the API bases without an entry stops the boot.
+ * auth/authenticate.ts), a lockdown's refusal (409 LOCKDOWN_ACTIVE, before the
+ * body is validated), the second look (`app.requireStepUp`) and the limits, in
+ * that order, before the route's own preHandlers; and the document's `security`. A route under the API bases
+ * without an entry stops the boot.
  */
 export default fp(
   async function routeGuards(
@@ -125,7 +135,11 @@ export default fp(
       const [declared] = [route.method].flat()
       // Fastify's own HEAD beside a GET is the GET's: one entry serves both.
       const method = declared === 'HEAD' ? 'GET' : String(declared)
-      const { policy, keyAction, stepUp } = routeGuard(method, route.url, policies)
+      const { policy, keyAction, stepUp, refusedInLockdown } = routeGuard(
+        method,
+        route.url,
+        policies,
+      )
 
       route.config = {
         ...route.config,
@@ -135,6 +149,19 @@ export default fp(
       }
       route.schema = { ...route.schema, security: securityFor(route.url, policy) }
 
+      if (refusedInLockdown) {
+        // Before the body is read and before the second look: the act is refused whatever it
+        // says, and a proof asked for an act refused anyway would be wasted.
+        const lockdown: preValidationHookHandler = async (request) => {
+          const act = refusedInLockdown(request)
+          if (act && (await isLockedDown(app.db, request.auth))) {
+            throw new ProblemError(409, 'LOCKDOWN_ACTIVE', lockdownRefusal(act), {
+              extensions: { act },
+            })
+          }
+        }
+        route.preValidation = [lockdown, ...asList(route.preValidation)]
+      }
       const guards: preHandlerHookHandler[] = []
       if (stepUp) {
         guards.push(async (request) => {

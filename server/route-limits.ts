@@ -5,7 +5,9 @@ import { normaliseEmail } from './domain/auth/rules.ts'
 import { REVEALS_PER_MINUTE } from './domain/cards/routes.ts'
 import { TOKENS_PER_MINUTE } from './domain/kyc/routes.ts'
 import { recipientOf } from './domain/otp/http.ts'
+import { VIEWS_PER_IP_PER_MINUTE } from './domain/payment-requests/routes.ts'
 import { VERIFY_CALLS, VERIFY_MISSES } from './domain/statements/routes.ts'
+import { LOOKUPS_PER_IP_PER_MINUTE, LOOKUPS_PER_MINUTE } from './domain/transfers/routes.ts'
 import { type Limit, limitCalls, limitFailures } from './infra/rate-limit.ts'
 import type { LimitName } from './route-policy.ts'
 
@@ -90,10 +92,28 @@ export function limitGuards(app: FastifyInstance, config: Config): Record<LimitN
       { max: REVEALS_PER_MINUTE, windowMs: 60_000 },
       'Too many reveals. Wait a moment and try again.',
     ),
+    // A token is 128 bits of MAC: the limit keeps a flood of guesses off the database.
+    'lockdown-links': calls((request) => `lockdown-link-ip:${request.ip}`, perIp),
     'kyc-sessions': calls(
       (request) => `kyc-token:${person(request)}`,
       { max: TOKENS_PER_MINUTE, windowMs: 60_000 },
       'Too many verification sessions opened. Wait a moment and try again.',
+    ),
+    // Every lookup counts, found or not: a 429 tells nobody who has an account.
+    'people-lookup': calls(
+      (request) => `people-lookup:${person(request)}`,
+      { max: LOOKUPS_PER_MINUTE, windowMs: 60_000 },
+      'Too many look-ups. Wait a minute and try again.',
+    ),
+    'people-lookup-ip': calls(
+      (request) => `people-lookup-ip:${request.ip}`,
+      { max: LOOKUPS_PER_IP_PER_MINUTE, windowMs: 60_000 },
+      'Too many look-ups from this address. Wait a minute and try again.',
+    ),
+    'payment-request-views': calls(
+      (request) => `payment-request-view:${request.ip}`,
+      { max: VIEWS_PER_IP_PER_MINUTE, windowMs: 60_000 },
+      'Too many payment requests opened from this address. Wait a minute and try again.',
     ),
     'statement-checks': calls(
       (request) => `statement-verify:${request.ip}`,

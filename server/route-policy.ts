@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { raisesCardLimits } from './domain/cards/limits-step-up.ts'
+import type { LockdownAct } from '../contract/lockdown.ts'
+import { loosensCardControls, raisesCardLimits } from './domain/cards/limits-step-up.ts'
 import type { KeyAction } from './domain/developer/rules.ts'
+import { firstPaymentToRequester } from './domain/payment-requests/second-look.ts'
+import { movesMoneyOutLater } from './domain/schedules/second-look.ts'
+import { firstPaymentToNewPayee } from './domain/transfers/second-look.ts'
 
 /**
  * # One policy per route
@@ -20,6 +24,11 @@ import type { KeyAction } from './domain/developer/rules.ts'
  * may make such a call only where its entry names a key action — a payout with a
  * PRODUCTION key bound to an IP allow-list (developer/rules.ts) — and never
  * manages keys, webhooks, push, passkeys or sessions.
+ *
+ * A lockdown ("That wasn't me", issue 30) refuses the acts a thief cashes out
+ * or stays in with: each entry that names its act in `refusedInLockdown`
+ * answers 409 LOCKDOWN_ACTIVE while the person is locked down, whoever calls
+ * (their session or their key), before the second look is asked for.
  */
 
 /** A rate limit a route's calls count against (route-guards.ts defines each). */
@@ -42,10 +51,18 @@ export type LimitName =
   | 'card-secrets'
   /** Identity verification SDK sessions per person. */
   | 'kyc-sessions'
+  /** Looking people up by contact, per person: the tenant's customers are not a list to walk. */
+  | 'people-lookup'
+  /** Looking people up by contact, per client address, whoever is signed in. */
+  | 'people-lookup-ip'
   /** Statement checks and link downloads per client address. */
   | 'statement-checks'
   /** Statement checks and links that match nothing, per client address (a match is given back). */
   | 'statement-misses'
+  /** One-tap lockdown tokens tried per client address. */
+  | 'lockdown-links'
+  /** Payment requests opened by their public link, per client address: ids are not to be walked. */
+  | 'payment-request-views'
 
 /** Whether this call needs the second look, when the route needs it only for some. */
 export type StepUpWhen = (
@@ -63,6 +80,8 @@ export type RoutePolicy =
       /** The second look: always, or when the predicate says so. Keys never give it. */
       stepUp?: true | StepUpWhen
       limits?: LimitName[]
+      /** Refused while the person is locked down (409 LOCKDOWN_ACTIVE): the act it is. */
+      refusedInLockdown?: LockdownAct
     }
 
 export type PersonPolicy = Extract<RoutePolicy, { access: 'person' }>
@@ -85,6 +104,9 @@ const personOrKey = (
 ): RoutePolicy => ({ access: 'person', key, ...guards })
 
 const secondLook = { stepUp: true } as const
+
+/** The second look, and refused during a lockdown as `act`. */
+const lockedAct = (act: LockdownAct) => ({ stepUp: true, refusedInLockdown: act }) as const
 
 /** Signing oneself out never needs it; signing out another session (the owner's) does. */
 const endsAnotherSession: StepUpWhen = (request) =>
@@ -139,10 +161,16 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v2/proofs/latest/mine': person(),
   'DELETE /api/v2/user/sessions/{id}': person({ stepUp: endsAnotherSession }),
   'POST /api/v2/user/sessions/sign-out-others': person(secondLook),
-  'PATCH /api/v2/user/email': person(secondLook),
-  'POST /api/v2/user/email': person(),
-  'PATCH /api/v2/user/phone': person(secondLook),
-  'POST /api/v2/user/phone': person(),
+  // "That wasn't me" (issue 30): locking down never waits; lifting it is taking the account back.
+  'GET /api/v2/user/lockdown': person(),
+  'POST /api/v2/user/lockdown': person(),
+  'DELETE /api/v2/user/lockdown': person(secondLook),
+  // One tap on an alert: its signed one-time token is the caller's only credential.
+  'POST /api/v2/lockdown/link': open('lockdown-links'),
+  'PATCH /api/v2/user/email': person(lockedAct('contact_changes')),
+  'POST /api/v2/user/email': person({ refusedInLockdown: 'contact_changes' }),
+  'PATCH /api/v2/user/phone': person(lockedAct('contact_changes')),
+  'POST /api/v2/user/phone': person({ refusedInLockdown: 'contact_changes' }),
 
   'GET /api/v2/user': personOrKey('read'),
   'GET /api/v2/user/user-data': personOrKey('read'),
@@ -190,12 +218,12 @@ export const ROUTE_POLICY: RoutePolicies = {
     personOrKey('read'),
   'POST /api/v2/counterparties/{wallet_id}/{counterparty_account_id}/destinations': personOrKey(
     'payout',
-    secondLook,
+    lockedAct('payouts'),
   ),
   'GET /api/v2/counterparties/{wallet_id}/{counterparty_account_id}/destinations/{counterparty_destination_id}':
     personOrKey('read'),
   'PATCH /api/v2/counterparties/{wallet_id}/{counterparty_account_id}/destinations/{counterparty_destination_id}':
-    personOrKey('payout', secondLook),
+    personOrKey('payout', lockedAct('payouts')),
   'DELETE /api/v2/counterparties/{wallet_id}/{counterparty_account_id}/destinations/{counterparty_destination_id}':
     personOrKey('write'),
 
@@ -222,6 +250,9 @@ export const ROUTE_POLICY: RoutePolicies = {
   'PATCH /api/v1/issuing/cards/{id}/unfreeze': personOrKey('money', secondLook),
   'PATCH /api/v1/issuing/cards/{id}/activate': person(secondLook),
   'PATCH /api/v1/issuing/cards/{id}/limits': personOrKey('money', { stepUp: raisesCardLimits }),
+  // Controls (issue 30): loosening them makes money movable again; tightening never waits.
+  'GET /api/v1/issuing/cards/{id}/controls': personOrKey('read'),
+  'PUT /api/v1/issuing/cards/{id}/controls': personOrKey('money', { stepUp: loosensCardControls }),
   'PATCH /api/v1/issuing/cards/{id}/update': personOrKey('write'),
   'POST /api/v1/issuing/cards/{id}/sensitive/secretkey': person({
     ...secondLook,
@@ -241,14 +272,43 @@ export const ROUTE_POLICY: RoutePolicies = {
   'POST /api/v1/orders/DEPOSIT_FIAT_SEPA': personOrKey('money'),
   'POST /api/v1/orders/DEPOSIT_FIAT_SWIFT': personOrKey('money'),
   'POST /api/v1/orders/EXCHANGE_CRYPTO_INTERNAL': personOrKey('money'),
-  'POST /api/v1/orders/WITHDRAWAL_FIAT_SEPA': personOrKey('payout', secondLook),
-  'POST /api/v1/orders/WITHDRAWAL_CRYPTO': personOrKey('payout', secondLook),
+  'POST /api/v1/orders/WITHDRAWAL_FIAT_SEPA': personOrKey('payout', lockedAct('withdrawals')),
+  'POST /api/v1/orders/WITHDRAWAL_CRYPTO': personOrKey('payout', lockedAct('withdrawals')),
   'POST /api/v1/orders/TRANSFER_CARD_PREPAID': personOrKey('money', secondLook),
   'POST /api/v1/orders/TRANSFER_CARD_SUBACCOUNT': personOrKey('money', secondLook),
   'POST /api/v1/orders/TRANSFER_CARD_WHOLESALE': personOrKey('money', secondLook),
   'GET /api/v1/orders': personOrKey('read'),
   'GET /api/v1/orders/{id}': personOrKey('read'),
   'POST /api/v1/orders/{id}/cancel': personOrKey('money'),
+
+  // Paying people (issue 32). Money out — issue 30's lockdown refuses a transfer, paying
+  // a request, and setting up or changing a schedule. The second look: a first payment to someone new above the
+  // tenant's threshold; setting up or resuming a schedule that pays out.
+  'POST /api/v2/transfers': personOrKey('payout', {
+    stepUp: firstPaymentToNewPayee,
+    refusedInLockdown: 'payouts',
+  }),
+  'GET /api/v2/transfers/{id}': personOrKey('read'),
+  // Finding people is the person's own act, never a key's: a key must not walk the customers.
+  'GET /api/v2/people/lookup': person({ limits: ['people-lookup', 'people-lookup-ip'] }),
+  'GET /api/v2/people/recent': personOrKey('read'),
+  'POST /api/v2/payment-requests': personOrKey('write'),
+  'GET /api/v2/payment-requests': personOrKey('read'),
+  // Anyone with the link sees who asks, how much and for what: what a payer needs, no more.
+  'GET /api/v2/payment-requests/{id}': open('payment-request-views'),
+  'POST /api/v2/payment-requests/{id}/pay': personOrKey('payout', {
+    stepUp: firstPaymentToRequester,
+    refusedInLockdown: 'payouts',
+  }),
+  'DELETE /api/v2/payment-requests/{id}': personOrKey('write'),
+  'POST /api/v2/schedules': person({ stepUp: movesMoneyOutLater, refusedInLockdown: 'payouts' }),
+  'GET /api/v2/schedules': personOrKey('read'),
+  'GET /api/v2/schedules/{id}': personOrKey('read'),
+  'PATCH /api/v2/schedules/{id}': person({
+    stepUp: movesMoneyOutLater,
+    refusedInLockdown: 'payouts',
+  }),
+  'DELETE /api/v2/schedules/{id}': person(),
 
   // A person verifies themselves.
   'GET /api/v1/kyc/status': person(),
@@ -259,13 +319,13 @@ export const ROUTE_POLICY: RoutePolicies = {
 
   // The developer area: keys and webhooks are managed by the person, signed in.
   'GET /api/v1/developer/access/list': person(),
-  'POST /api/v1/developer/access/create': person(secondLook),
-  'POST /api/v1/developer/access/rotate': person(secondLook),
-  'POST /api/v1/developer/access/update': person(secondLook),
+  'POST /api/v1/developer/access/create': person(lockedAct('api_keys')),
+  'POST /api/v1/developer/access/rotate': person(lockedAct('api_keys')),
+  'POST /api/v1/developer/access/update': person(lockedAct('api_keys')),
   'GET /api/v1/developer/vendors/list': personOrKey('read'),
   'GET /api/v1/developer/webhooks': person(),
-  'POST /api/v1/developer/webhooks': person(secondLook),
-  'PATCH /api/v1/developer/webhooks/{id}': person(secondLook),
+  'POST /api/v1/developer/webhooks': person(lockedAct('webhooks')),
+  'PATCH /api/v1/developer/webhooks/{id}': person(lockedAct('webhooks')),
   'DELETE /api/v1/developer/webhooks/{id}': person(),
   'GET /api/v1/developer/webhooks/{id}/secret': person(secondLook),
   'POST /api/v1/developer/webhooks/{id}/rotate-secret': person(secondLook),
@@ -279,6 +339,8 @@ export const ROUTE_POLICY: RoutePolicies = {
   'POST /api/sandbox/bank-transfers': open(),
   'POST /api/sandbox/sepa-credits': open(),
   'POST /api/sandbox/card-transactions': open(),
+  // Telegram's callback query to the bot (a tap on an inline button): its token is checked.
+  'POST /api/sandbox/telegram/callback': open(),
   // The reviewer decides for the person whose token comes with it.
   'POST /api/sandbox/kyc/decision': person(),
 }

@@ -7,6 +7,8 @@ export const paths = {
   profile: '/profile',
   /** Passkeys and sessions (issue 21). */
   security: '/profile/security',
+  /** A security e-mail's one-tap lockdown link (issue 30): `#token=` in the fragment. */
+  lockdownLink: '/lockdown',
   /** The person's check of the day's proof of balances (issue 33). */
   proofs: '/profile/proofs',
   wallet: '/wallets/:uuid',

@@ -6,10 +6,22 @@ import type { PushMessage } from '../contract/events.ts'
  * app when one is open, else a new one.
  */
 
+/** A button on the notification (the Notifications API's actions, not in every lib's types). */
+export interface NotificationAction {
+  action: string
+  title: string
+}
+
 export interface ShownNotification {
   title: string
-  options: NotificationOptions & { data: { path: string } }
+  options: NotificationOptions & {
+    data: { path: string; lockdown?: string }
+    actions?: NotificationAction[]
+  }
 }
+
+/** The action of an alert that can mean theft: "That wasn't me — lock" (issue 30). */
+export const LOCKDOWN_ACTION = 'lockdown'
 
 /** A push message as the notification to show; a message not ours shows a generic one. */
 export function notificationFor(data: unknown, appName: string): ShownNotification {
@@ -17,6 +29,11 @@ export function notificationFor(data: unknown, appName: string): ShownNotificati
   // Only a path of this app: "//host" would be another origin.
   const path =
     typeof message.path === 'string' && /^\/(?![/\\])/.test(message.path) ? message.path : '/'
+  const lockdown = message.lockdown
+  const wayOut =
+    typeof lockdown?.token === 'string' && typeof lockdown.button === 'string' && lockdown.button
+      ? lockdown
+      : undefined
   return {
     title: typeof message.title === 'string' && message.title ? message.title : appName,
     options: {
@@ -25,8 +42,38 @@ export function notificationFor(data: unknown, appName: string): ShownNotificati
       badge: '/icons/icon-192.png',
       // One notification per event: a redelivered push replaces, never doubles.
       tag: typeof message.event_id === 'string' ? message.event_id : undefined,
-      data: { path },
+      data: { path, ...(wayOut && { lockdown: wayOut.token }) },
+      ...(wayOut && { actions: [{ action: LOCKDOWN_ACTION, title: wayOut.button }] }),
     },
+  }
+}
+
+/**
+ * A tap on "That wasn't me": the alert's one-time token goes to
+ * POST /api/v2/lockdown/link (through `send`, the worker's API proxy, which
+ * names the tenant). Answers what to show: the server's "Done: …" in the
+ * person's language, or why it did not work.
+ */
+export async function lockFromTap(
+  token: string,
+  send: (request: Request) => Promise<Response>,
+  origin: string,
+): Promise<{ title: string; body: string }> {
+  const failed = 'This button no longer works. Open the app to lock your account.'
+  try {
+    const answer = await send(
+      new Request(new URL('/api/v2/lockdown/link', origin), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+      }),
+    )
+    const said = (await answer.json().catch(() => ({}))) as { message?: string; detail?: string }
+    return answer.ok
+      ? { title: 'Finplatform', body: said.message ?? '' }
+      : { title: 'Finplatform', body: said.detail ?? failed }
+  } catch {
+    return { title: 'Finplatform', body: failed }
   }
 }
 

@@ -11,7 +11,7 @@ import { netConfig } from '../src/net/config.ts'
 import { webLocks } from '../src/net/locks.ts'
 import { openRememberingVault } from '../src/storage/remembering-vault.ts'
 import { sendEveryWindowTo } from './logout.ts'
-import { notificationFor, openFromTap, pushData } from './push.ts'
+import { LOCKDOWN_ACTION, lockFromTap, notificationFor, openFromTap, pushData } from './push.ts'
 
 declare const self: ServiceWorkerGlobalScope
 
@@ -57,7 +57,18 @@ self.addEventListener('push', (event) => {
 })
 self.addEventListener('notificationclick', (event) => {
   event.notification.close()
-  const path = (event.notification.data as { path?: string } | null)?.path ?? '/'
+  const data = event.notification.data as { path?: string; lockdown?: string } | null
+  // "That wasn't me": lock at once, from the notification, without opening the app.
+  if (event.action === LOCKDOWN_ACTION && data?.lockdown) {
+    event.waitUntil(
+      lockFromTap(data.lockdown, (request) => proxy.handle(request), self.location.origin).then(
+        ({ title, body }) =>
+          self.registration.showNotification(title, { body, icon: '/icons/icon-192.png' }),
+      ),
+    )
+    return
+  }
+  const path = data?.path ?? '/'
   event.waitUntil(
     self.clients
       .matchAll({ type: 'window', includeUncontrolled: true })

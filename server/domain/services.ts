@@ -7,6 +7,9 @@ import { CardCrypto } from './cards/card-crypto.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
 import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
 import { KycService, SANDBOX_REVIEW_JOB } from './kyc/service.ts'
+import { LockdownLinks } from './lockdown/links.ts'
+import { LockdownService } from './lockdown/service.ts'
+import { CONTACT_JOINED_JOB } from './newcomers.ts'
 import { ORDER_JOB } from './orders/order-job.ts'
 import {
   pruneStaleQuotes,
@@ -17,6 +20,10 @@ import {
 } from './orders/quotes.ts'
 import { OrderService } from './orders/service.ts'
 import { OtpService } from './otp/service.ts'
+import { PaymentRequestService } from './payment-requests/service.ts'
+import { runSchedule, SCHEDULE_RUN_JOB } from './schedules/run-schedule.ts'
+import { ScheduleService } from './schedules/service.ts'
+import { CLAIM_DELIVERY_JOB, CLAIM_RETURN_JOB, TransferService } from './transfers/service.ts'
 
 /** The use cases more than one plugin calls, each built once on the providers it needs. */
 export interface Services {
@@ -34,6 +41,14 @@ export interface Services {
   cardCrypto: CardCrypto
   /** The sandbox chain's deposits (its routes exist in sandbox mode only). */
   deposits: DepositService
+  /** Paying people of the tenant, claimable transfers, finding people (issue 32). */
+  transfers: TransferService
+  /** Asking to be paid, and paying such a request once. */
+  paymentRequests: PaymentRequestService
+  /** Payments that repeat, and the job that runs each occurrence once. */
+  schedules: ScheduleService
+  /** "That wasn't me": the person's lockdown, and one tap on an alert (issue 30). */
+  lockdown: LockdownService
 }
 
 declare module 'fastify' {
@@ -78,15 +93,34 @@ export default fp(
     app.jobs.register(CARD_MONTHLY_FEE_JOB, cards.chargeMonthly)
     const deposits = new DepositService(app.db, app.jobs, config.sandboxChain)
     if (config.sandbox) app.jobs.register(DEPOSIT_JOB, deposits.step)
+    const quotes = new QuoteService(app.db, app.rates, networkFees, {
+      ttlSeconds: config.quoteTtlSeconds,
+    })
+    const transfers = new TransferService(app.db, app.rates, {
+      messaging,
+      publicUrl: config.events.publicUrl,
+    })
+    app.jobs.register(CLAIM_DELIVERY_JOB, transfers.deliverClaimable)
+    app.jobs.register(CLAIM_RETURN_JOB, transfers.returnUnclaimed)
+    app.jobs.register(CONTACT_JOINED_JOB, transfers.claimForNewcomer)
+    app.jobs.register(SCHEDULE_RUN_JOB, (job, context) =>
+      runSchedule({ db: app.db, transfers, quotes, orders }, job, context),
+    )
     app.decorate('services', {
       cards,
       cardCrypto,
       deposits,
       orders,
-      quotes: new QuoteService(app.db, app.rates, networkFees, {
-        ttlSeconds: config.quoteTtlSeconds,
+      quotes,
+      transfers,
+      paymentRequests: new PaymentRequestService(app.db, transfers, {
+        publicUrl: config.events.publicUrl,
+        botUsername: config.telegram.botUsername,
+        miniAppName: config.telegram.miniAppName,
       }),
+      schedules: new ScheduleService(app.db, quotes),
       kyc: verification,
+      lockdown: new LockdownService(app.db, new LockdownLinks(config.secrets.refreshKey)),
       otp: new OtpService(app.db, messaging, new AuthService(app.db, app.tokens, config), {
         ...config.otp,
         key: config.secrets.refreshKey,

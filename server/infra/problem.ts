@@ -12,6 +12,8 @@ export type ProblemExtensions = Pick<
   | 'order_status'
   | 'card_status'
   | 'statement_status'
+  | 'act'
+  | 'lift_after'
   | 'required_role'
   | 'kyc_status'
   | 'methods'

@@ -14,6 +14,9 @@ const PasskeySignIn = lazy(() =>
 )
 const SignUpPage = lazy(() => withMessages(import('../features/auth/sign-up-page.tsx'), 'auth'))
 const LogoutPage = lazy(() => withMessages(import('../features/auth/logout-page.tsx'), 'auth'))
+const LockdownLinkPage = lazy(() =>
+  withMessages(import('../features/security/lockdown-link-page.tsx'), 'security'),
+)
 const HomePage = lazy(() => withMessages(import('./home-page.tsx'), 'home'))
 const NotFoundPage = lazy(() => withMessages(import('./not-found-page.tsx'), 'home'))
 const WalletPage = lazy(() =>
@@ -142,6 +145,7 @@ export const ROUTES: {
   page: (params: Params) => ReactNode
 }[] = [
   { path: paths.logout, access: 'anyone', page: () => <LogoutPage /> },
+  { path: paths.lockdownLink, access: 'anyone', page: () => <LockdownLinkPage /> },
   {
     path: paths.signIn,
     access: 'signedOut',

@@ -66,7 +66,7 @@ export const EN_PARTS = {
   statements: ['statements'],
   insights: ['insights'],
   /** Passkeys, sessions, the security page and the step-up dialog over any screen. */
-  security: ['security', 'sessions', 'passkey', 'stepUp', 'auth.passkey'],
+  security: ['security', 'sessions', 'passkey', 'stepUp', 'auth.passkey', 'lockdown'],
 } as const satisfies Record<string, readonly string[]>
 
 /** A chunk of the English catalogue that is not in the entry. */

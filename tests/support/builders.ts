@@ -30,6 +30,7 @@ export const someUserData = (overrides: Partial<UserData> = {}): UserData => ({
   username: null,
   photo_url: null,
   is_premium: false,
+  people_discoverable: false,
   updated_at: '2026-01-01T00:00:00Z',
   ...overrides,
 })

@@ -133,6 +133,44 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
   }))
 }
 
+/**
+ * Issue 30: the demo's active card with online payments turned off, an online
+ * payment the sandbox network tried and the controls declined. Answers the
+ * declined payment's activity item, which says why and offers "Allow online
+ * payments". The card keeps online payments off (turning them on again needs
+ * the second look): only for a server of its own, asked for by name.
+ */
+export async function controlDeclineUrl(base: string): Promise<string> {
+  const { access_token: token } = await call<{ access_token: string }>(
+    base,
+    '/api/v2/auth/sign-in/password/email',
+    { method: 'POST', body: JSON.stringify(DEMO) },
+  )
+  const cards = await call<List<{ id: string; status: string; currency: string }>>(
+    base,
+    '/api/v1/issuing/cards?limit=100',
+    { token },
+  )
+  const card = cards.data.find((item) => item.status === 'ACTIVE')!
+  const controls = `/api/v1/issuing/cards/${card.id}/controls`
+  const kept = await call<{ channels: Record<string, boolean> }>(base, controls, { token })
+  const put = (body: unknown) =>
+    call(base, controls, { method: 'PUT', token, body: JSON.stringify(body) })
+  await put({ ...kept, channels: { ...kept.channels, online: false } })
+  const declined = await call<{ activity_id: string }>(base, '/api/sandbox/card-transactions', {
+    method: 'POST',
+    body: JSON.stringify({
+      card_id: card.id,
+      type: 'AUTHORIZATION',
+      amount: '9.99',
+      currency: card.currency,
+      merchant: { name: 'Streaming Plus', mcc: '4899', city: 'Dublin', country: 'IE' },
+      channel: 'online',
+    }),
+  })
+  return `/activity/${declined.activity_id}`
+}
+
 /** An exchange of 25 USDT (Tron) to BTC from the personal wallet: an order with a page of its own. */
 async function placeExchange(base: string, token: string, wallet: string): Promise<string> {
   const currencies = await call<List<{ uuid: string; code: string; chain: string | null }>>(

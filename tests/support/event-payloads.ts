@@ -59,3 +59,12 @@ export const REFUSED_SEND = orderOutcome('WITHDRAWAL_CRYPTO', {
   address: '0x52908400098527886E0F7030069857D2E4169EE7',
   reason: 'ADDRESS_REJECTED',
 })
+
+/** A payment between people as its events carry it (issue 32; the ids are never shown). */
+export const PERSON_TRANSFER = {
+  transfer_id: 't',
+  activity_id: 'a',
+  wallet_id: 'w',
+  amount: '20.00',
+  currency: 'EUR',
+}

@@ -201,6 +201,11 @@ export function toItem(row: Row): ActivityItem {
     required_confirmations: row.required_confirmations,
     fee_kind: row.fee_kind,
     failure_code: row.failure_code,
+    channel: row.card_channel,
+    dispute:
+      row.dispute_id !== null && row.dispute_status !== null
+        ? { id: row.dispute_id, status: row.dispute_status }
+        : null,
     source: { type: row.source_type, id: row.source_id, order_type: row.order_type },
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

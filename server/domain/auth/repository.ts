@@ -53,7 +53,8 @@ export async function insertUserWithTelegram(
   if (!inserted) return undefined
   await db
     .insertInto('user_profiles')
-    .values({ user_id: id, tenant_id: user.tenantId, ...user.profile })
+    // Telegram makes a username searchable by design: such a person may be found here too.
+    .values({ user_id: id, tenant_id: user.tenantId, ...user.profile, people_discoverable: true })
     .execute()
   return id
 }

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
+import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
@@ -61,6 +62,7 @@ export class AuthService {
       })
       if (!userId) throw new AuthError({ kind: 'EMAIL_TAKEN' })
       await openStarterWallet(trx, { tenantId: context.tenantId, userId })
+      await contactJoined(trx, { tenantId: context.tenantId, userId })
       return this.startSession(trx, context, userId, 'password')
     })
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type {
   Session,
   SessionCreation,
@@ -7,7 +7,7 @@ import type {
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { DomainError } from '../failure.ts'
-import type { OwnerSession } from '../owner.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
 import { pageOf } from '../page.ts'
 import * as repo from './security-repository.ts'
 import { createdBySessions, removeCreatedBySessions } from './session-footprint.ts'
@@ -69,18 +69,34 @@ export class SessionService {
    * for the person (session-footprint.ts): a thief signed out keeps nothing.
    */
   async endOthers(owner: OwnerSession, removeCreated: boolean): Promise<SessionsEnded> {
+    return this.db
+      .transaction()
+      .execute((trx) => this.endOthersIn(trx, owner, owner.sessionId, { removeCreated }))
+  }
+
+  /**
+   * endOthers inside the caller's transaction (a lockdown freezes the cards
+   * in the same one): every session of the person but `keep` — all of them
+   * when there is none to keep (a lockdown from a link, made signed out).
+   */
+  async endOthersIn(
+    trx: Transaction<DB>,
+    owner: Owner,
+    keep: string | undefined,
+    options: { removeCreated: boolean; reason?: string },
+  ): Promise<SessionsEnded> {
     const now = this.clock()
-    return this.db.transaction().execute(async (trx) => {
-      const ended = await repo.revokeSessionIds(
-        trx,
-        owner,
-        { except: owner.sessionId },
-        'signed_out_remotely',
-        now,
-      )
-      const removed = removeCreated ? await removeCreatedBySessions(trx, owner, ended, now) : []
-      return { ended: ended.length, removed }
-    })
+    const ended = await repo.revokeSessionIds(
+      trx,
+      owner,
+      keep === undefined ? 'all' : { except: keep },
+      options.reason ?? 'signed_out_remotely',
+      now,
+    )
+    const removed = options.removeCreated
+      ? await removeCreatedBySessions(trx, owner, ended, now)
+      : []
+    return { ended: ended.length, removed }
   }
 
   private toSession(row: SessionRow, currentId: string, created: SessionCreation[]): Session {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { contactJoined } from '../newcomers.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
 import { AuthError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -60,6 +61,7 @@ export class TelegramAuthService {
       })
       if (!userId) throw new AuthError({ kind: 'TELEGRAM_USER_EXISTS' })
       await openStarterWallet(trx, { tenantId: context.tenantId, userId })
+      await contactJoined(trx, { tenantId: context.tenantId, userId })
       return this.open(trx, context, userId, launch)
     })
   }

@@ -20,6 +20,8 @@ export type CardTransactionFailure =
         | 'AMOUNT_EXCEEDS_REFUNDABLE'
         /** A 3-D Secure code on a message that is not an AUTHORIZATION. */
         | 'THREE_DS_NOT_APPLICABLE'
+        /** A `channel` on a message that is not an AUTHORIZATION. */
+        | 'CHANNEL_NOT_APPLICABLE'
       field: string
       message: string
     }

@@ -1,4 +1,5 @@
 import { type Kysely, type Nullable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
+import type { CardChannel } from '../../../contract/card-choices.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 
@@ -30,6 +31,7 @@ export function findCardForProcessing(
       'k.three_ds_failures',
       'k.three_ds_failed_since',
       'k.last4',
+      'k.controls',
       'f.status as account_status',
       'f.ledger_account_id',
       'f.hold_ledger_account_id',
@@ -78,6 +80,33 @@ export async function authorizedSince(trx: Transaction<DB>, cardId: string, sinc
   return BigInt(row.sum)
 }
 
+/**
+ * The card's approved (and since cleared) authorisations by merchant category
+ * code: this month's sum and, of it, today's — what a category limit counts.
+ */
+export async function authorizedByMcc(
+  trx: Transaction<DB>,
+  cardId: string,
+  since: { month: Date; day: Date },
+) {
+  const rows = await trx
+    .selectFrom('card_transactions')
+    .select([
+      'merchant_mcc as mcc',
+      sql<string>`sum(amount_minor)`.as('month'),
+      sql<string>`coalesce(sum(amount_minor) filter (where created_at >= ${since.day}), 0)`.as(
+        'day',
+      ),
+    ])
+    .where('card_id', '=', cardId)
+    .where('type', '=', 'AUTHORIZATION')
+    .where('status', 'in', ['APPROVED', 'SETTLED'])
+    .where('created_at', '>=', since.month)
+    .groupBy('merchant_mcc')
+    .execute()
+  return rows.map((row) => ({ mcc: row.mcc, month: BigInt(row.month), day: BigInt(row.day) }))
+}
+
 /** An authorisation of the card, locked (its clearing, reversal or refund is being written). */
 export function lockAuthorization(trx: Transaction<DB>, cardId: string, id: string) {
   return trx
@@ -118,6 +147,8 @@ export interface NewCardTransaction {
   message?: { id: string; hash: string }
   /** The card payment's activity item (activity/record.ts). */
   activityId: string | null
+  /** How the card was presented: an authorisation's. */
+  channel?: CardChannel | null
   at: Date
 }
 
@@ -145,6 +176,7 @@ export async function insertTransaction(trx: Transaction<DB>, t: NewCardTransact
       network_message_id: t.message?.id ?? null,
       message_hash: t.message?.hash ?? null,
       activity_id: t.activityId,
+      channel: t.channel ?? null,
       created_at: t.at,
       updated_at: t.at,
     })
@@ -271,6 +303,7 @@ const selectRow = <O>(query: SelectQueryBuilder<Listing, 't' | 'k' | 'c', O>) =>
     't.authorization_id',
     't.fee_kind',
     't.activity_id',
+    't.channel',
     't.created_at',
     't.updated_at',
   ])

@@ -55,6 +55,7 @@ export const toProblem = (error: unknown) => {
     case 'AMOUNT_NOT_AUTHORIZED':
     case 'AMOUNT_EXCEEDS_REFUNDABLE':
     case 'THREE_DS_NOT_APPLICABLE':
+    case 'CHANNEL_NOT_APPLICABLE':
       return new ProblemError(422, failure.kind, failure.message, {
         title: 'Unprocessable Content',
         errors: [{ field: failure.field, message: failure.message }],

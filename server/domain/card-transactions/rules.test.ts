@@ -18,6 +18,7 @@ const facts = (over: Partial<AuthorizationFacts> = {}): AuthorizationFacts => ({
   threeDs: 'NOT_ASKED',
   cardStatus: 'ACTIVE',
   accountStatus: 'ACTIVE',
+  controls: undefined,
   amount: 100n,
   balance: 1_000n,
   limits: { per_transaction: 500n, daily: 700n, monthly: 900n },
@@ -62,6 +63,21 @@ describe('decide: the processor’s answer to an authorisation', () => {
     [
       'account not active',
       { accountStatus: 'BLOCKED', amount: 501n },
+      { status: 'DECLINED', reason: 'ACCOUNT_UNAVAILABLE', limit: null },
+    ],
+    [
+      'the controls before the limits and the balance',
+      { controls: { reason: 'CHANNEL_BLOCKED', limit: null }, amount: 501n, balance: 0n },
+      { status: 'DECLINED', reason: 'CHANNEL_BLOCKED', limit: null },
+    ],
+    [
+      'a category limit names its window',
+      { controls: { reason: 'CATEGORY_LIMIT_EXCEEDED', limit: 'daily' } },
+      { status: 'DECLINED', reason: 'CATEGORY_LIMIT_EXCEEDED', limit: 'daily' },
+    ],
+    [
+      'the account before the controls',
+      { accountStatus: 'BLOCKED', controls: { reason: 'COUNTRY_BLOCKED', limit: null } },
       { status: 'DECLINED', reason: 'ACCOUNT_UNAVAILABLE', limit: null },
     ],
     [
@@ -168,6 +184,7 @@ describe('cardCsvLine', () => {
       merchant: { name: '@SUM(A1)', mcc: '5411', city: '-1, "x"', country: 'PT' },
       decline_reason: null,
       exceeded_limit: null,
+      channel: 'online',
       authorization_id: null,
       created_at: '2031-01-01T00:00:00.000Z',
       updated_at: '2031-01-01T00:00:00.000Z',

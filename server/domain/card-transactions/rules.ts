@@ -13,6 +13,7 @@ import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { type ActivationTries, activationRetryAfter } from '../cards/rules.ts'
 import type { Posting } from '../ledger/rules.ts'
 import { CRLF, csvField } from '../transactions/rules.ts'
+import type { ControlDecline } from './controls.ts'
 
 /**
  * The 3-D Secure step of an authorisation: no code sent, or the code sent
@@ -24,6 +25,8 @@ export interface AuthorizationFacts {
   threeDs: ThreeDsResult
   cardStatus: CardStatus
   accountStatus: FiatAccountStatus
+  /** The card's controls' answer (controls.ts controlDecline): undefined when they let it through. */
+  controls: ControlDecline | undefined
   /** Minor units, in the account's currency. */
   amount: bigint
   /** The account's spendable balance (its sub-account). */
@@ -55,13 +58,15 @@ const declined = (reason: DeclineReason, limit: CardLimitKind | null = null): De
 /**
  * The processor's answer to an authorisation, checked in this order: the
  * 3-D Secure code (the cardholder is authenticated before the issuer
- * authorises), the card's status, the account's status, the per-transaction,
- * daily and monthly limits, then the balance. The first failure is the reason.
+ * authorises), the card's status, the account's status, the card's controls
+ * (what the person refuses outright), the per-transaction, daily and monthly
+ * limits, then the balance. The first failure is the reason.
  */
 export function decide(facts: AuthorizationFacts): Decision {
   if (facts.threeDs === 'FAILED') return declined('THREE_DS_FAILED')
   if (facts.cardStatus !== 'ACTIVE') return declined(CARD_DECLINES[facts.cardStatus])
   if (facts.accountStatus !== 'ACTIVE') return declined('ACCOUNT_UNAVAILABLE')
+  if (facts.controls) return declined(facts.controls.reason, facts.controls.limit)
   const limit = exceededLimit(facts)
   if (limit) return declined('LIMIT_EXCEEDED', limit)
   if (facts.amount > facts.balance) return declined('INSUFFICIENT_FUNDS')

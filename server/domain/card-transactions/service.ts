@@ -5,10 +5,12 @@ import type {
   CardTransactionList,
   ProcessorMessageBody,
 } from '../../../contract/card-transactions.ts'
+import { merchantCategoryOf } from '../../../contract/merchant-categories.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardAuthorized, cardPaymentFollowed } from '../activity/record.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
+import { storedControls } from '../cards/controls-rules.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
 import { consumeOtp } from '../cards/service.ts'
 import { emitCardEvent } from '../events/card-events.ts'
@@ -24,6 +26,7 @@ import {
 } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
+import { type CategorySpent, categoryWindows, controlDecline } from './controls.ts'
 import { CardTransactionError } from './errors.ts'
 import * as repo from './repository.ts'
 import {
@@ -62,6 +65,9 @@ const bodyFault = (
  *
  * 3-D Secure: an authorisation's `three_ds_code` must be the card's current
  * one-time code (cards service consumeOtp spends it); `crypto` keys its hash.
+ *
+ * Controls (issue 30): the card's controls are checked after its status and
+ * before its limits and the balance (rules.ts decide, controls.ts).
  */
 export class CardProcessor {
   constructor(
@@ -137,6 +143,13 @@ export class CardProcessor {
         'Only an authorisation carries a 3-D Secure code.',
       )
     }
+    if (message.channel !== undefined) {
+      throw bodyFault(
+        'CHANNEL_NOT_APPLICABLE',
+        'channel',
+        'Only an authorisation says how the card was presented.',
+      )
+    }
     if (!message.authorization_id) {
       throw bodyFault('AUTHORIZATION_REQUIRED', 'authorization_id', `${message.type} needs one.`)
     }
@@ -160,11 +173,20 @@ export class CardProcessor {
   ): Promise<string> {
     if (!message.merchant)
       throw bodyFault('MERCHANT_REQUIRED', 'merchant', 'An authorisation names its merchant.')
+    const merchant = message.merchant
+    const channel = message.channel ?? 'chip'
     const account = await repo.lockFiatAccount(trx, card.fiat_account_id)
+    const controls = storedControls(card.controls)
     const decision = decide({
       threeDs: await this.checkThreeDs(trx, card, message.three_ds_code, now),
       cardStatus: card.status,
       accountStatus: card.account_status,
+      controls: controlDecline(
+        controls,
+        { channel, merchant, amount },
+        await categorySpent(trx, card.id, controls, merchant.mcc, now),
+        card.decimals,
+      ),
       amount,
       balance: await balanceOf(trx, card.ledger_account_id, card.currency_uuid),
       limits: {
@@ -185,12 +207,13 @@ export class CardProcessor {
         type: 'AUTHORIZATION',
         status: verdict.status,
         amountMinor: amount,
-        merchant: message.merchant ?? null,
+        merchant,
         declineReason,
         exceededLimit: verdict.status === 'DECLINED' ? verdict.limit : null,
         authorizationId: null,
         message: message.stamp,
         activityId,
+        channel,
         at: now,
       })
       await cardAuthorized(trx, {
@@ -199,8 +222,9 @@ export class CardProcessor {
         authorizationId: id,
         status: verdict.status,
         amountMinor: amount,
-        merchant: message.merchant ?? null,
+        merchant,
         declineReason,
+        channel,
         at: now,
       })
       await emitCardEvent(
@@ -212,9 +236,10 @@ export class CardProcessor {
         {
           transactionId: id,
           amountMinor: amount,
-          merchant: message.merchant ?? null,
+          merchant,
           at: now,
           reason: declineReason,
+          channel,
         },
       )
     }
@@ -464,7 +489,33 @@ function messageHash(message: ProcessorMessageBody, decimals: number, crypto: Ca
     ...(message.three_ds_code !== undefined && {
       three_ds_code: crypto.otpHash(message.card_id.toLowerCase(), message.three_ds_code),
     }),
+    ...(message.channel !== undefined && { channel: message.channel }),
   })
+}
+
+/**
+ * What the card's payments in the merchant's category add up to today and
+ * this month — read only when the card limits that category by day or month.
+ */
+async function categorySpent(
+  trx: Transaction<DB>,
+  cardId: string,
+  controls: ReturnType<typeof storedControls>,
+  mcc: string,
+  now: Date,
+): Promise<CategorySpent> {
+  const category = merchantCategoryOf(mcc)
+  if (categoryWindows(controls, category).length === 0) return { day: 0n, month: 0n }
+  const rows = await repo.authorizedByMcc(trx, cardId, {
+    month: monthStart(now),
+    day: dayStart(now),
+  })
+  return rows
+    .filter((row) => merchantCategoryOf(row.mcc) === category)
+    .reduce((sum, row) => ({ day: sum.day + row.day, month: sum.month + row.month }), {
+      day: 0n,
+      month: 0n,
+    })
 }
 
 const external = (trx: Transaction<DB>, card: repo.ProcessingCard) =>
@@ -622,6 +673,7 @@ export const toCardTransaction = (row: repo.CardTransactionRow): CardTransaction
   merchant: merchantOf(row),
   decline_reason: row.decline_reason,
   exceeded_limit: row.exceeded_limit,
+  channel: row.channel,
   authorization_id: row.authorization_id,
   ...(row.fee_kind !== null && { fee_kind: row.fee_kind }),
   activity_id: row.activity_id,

@@ -10,7 +10,7 @@ import { CardCrypto } from './card-crypto.ts'
 import { isLuhnValid } from './rules.ts'
 import { printedCvv } from './service.ts'
 
-export type V1Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type V1Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** The demo tenant's prepaid EUR program (a card with its own account). */
 export const PREPAID = DEMO_PROGRAM.prepaid

@@ -43,6 +43,8 @@ export type CardFailure =
   /** The fiat account cannot take a new card: not ACTIVE, or a stand-alone card's own. */
   | { kind: 'FIAT_ACCOUNT_UNAVAILABLE'; fault: BodyFault; accountStatus: FiatAccountStatus }
   | { kind: 'INVALID_LIMITS'; faults: BodyFault[] }
+  /** Card controls that cannot be kept (an unknown country, two limits of one window…). */
+  | { kind: 'INVALID_CONTROLS'; faults: BodyFault[] }
   /**
    * A rename's request_id was used before with another nick_name, or a card
    * creation's key with another body (`of: 'create'`).

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type { CardLimits } from '../../../contract/cards.ts'
 
 /**
@@ -12,4 +13,16 @@ export const raisesCardLimits = (request: FastifyRequest, app: FastifyInstance) 
     request.auth,
     (request.params as { id: string }).id,
     request.body as CardLimits,
+  )
+
+/**
+ * PUT /issuing/cards/{id}/controls needs the second look only when it loosens
+ * them (a channel turned on, something unblocked, a category limit raised or
+ * gone): tightening is what a worried person does, at once (issue 30).
+ */
+export const loosensCardControls = (request: FastifyRequest, app: FastifyInstance) =>
+  app.services.cards.loosensControls(
+    request.auth,
+    (request.params as { id: string }).id,
+    request.body as CardControls,
   )

@@ -57,6 +57,7 @@ export const toCard = (row: repo.CardRow): Card => ({
   expiry_month: row.expiry_month,
   expiry_year: row.expiry_year,
   status: row.status,
+  frozen_by_lockdown: row.frozen_by_lockdown,
   form_factor: row.form_factor,
   card_type: row.card_type,
   currency_uuid: row.currency_uuid,

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type { CardStatus, DeliveryAddress, DeliveryStatus } from '../../../contract/cards.ts'
 import type { SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { DB } from '../../infra/db/schema.ts'
@@ -126,6 +127,8 @@ const CARD_COLUMNS = [
   'k.delivery_address',
   'k.delivery_status',
   'k.delivery_updated_at',
+  'k.controls',
+  'k.frozen_by_lockdown',
   'k.created_at',
   'k.updated_at',
 ] as const
@@ -209,10 +212,30 @@ export function lockCard(trx: Transaction<DB>, owner: Owner, id: string) {
     .executeTakeFirst()
 }
 
+/** A card the person moves on from a lockdown's freeze (unfrozen, closed) is no longer its. */
 export async function setStatus(trx: Transaction<DB>, id: string, status: CardStatus, at: Date) {
   await trx
     .updateTable('cards')
-    .set({ status, updated_at: at, ...(status === 'CLOSED' ? { closed_at: at } : {}) })
+    .set({
+      status,
+      frozen_by_lockdown: false,
+      updated_at: at,
+      ...(status === 'CLOSED' ? { closed_at: at } : {}),
+    })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** The card's controls as kept (card-controls.ts). */
+export async function setControls(
+  trx: Transaction<DB>,
+  id: string,
+  controls: CardControls,
+  at: Date,
+) {
+  await trx
+    .updateTable('cards')
+    .set({ controls: JSON.stringify(controls), updated_at: at })
     .where('id', '=', id)
     .execute()
 }

@@ -29,7 +29,7 @@ import { CardError } from './errors.ts'
 import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS, type CardAction } from './rules.ts'
 
 /** The one switch from card failures to HTTP answers. */
-const toProblem = (error: unknown) => {
+export const toProblem = (error: unknown) => {
   if (!(error instanceof CardError)) return undefined
   const failure = error.failure
   const unprocessable = (code: ProblemCode, fields: { field: string; message: string }[]) =>
@@ -73,6 +73,7 @@ const toProblem = (error: unknown) => {
         `The card's delivery is ${failure.delivery ?? 'unknown'}: it is activated once delivered.`,
       )
     case 'INVALID_LIMITS':
+    case 'INVALID_CONTROLS':
       return unprocessable(failure.kind, failure.faults)
     case 'IDEMPOTENCY_CONFLICT':
       return new ProblemError(
@@ -110,9 +111,9 @@ const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 })
 
-const CardParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+export const CardParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 // 403: an API key's role (API_KEY_ROLE_FORBIDDEN, SESSION_REQUIRED) or KYC_REQUIRED on issuing.
-const problems = {
+export const problems = {
   401: Problem,
   403: Problem,
   404: Problem,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type {
   Card,
   CardDetail,
@@ -12,6 +13,7 @@ import type {
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
 import type { Owner } from '../owner.ts'
+import { getControls, loosensControls, setControls } from './card-controls.ts'
 import type { CardCrypto } from './card-crypto.ts'
 import type { Caller, CardDeps, CardSettings } from './card-deps.ts'
 import { chargeMonthly } from './card-fees.ts'
@@ -35,7 +37,7 @@ export { toCard } from './read-cards.ts'
  *
  * One use case per file: issuing (issue-card.ts), reading (read-cards.ts),
  * freezing, closing and activating (card-status.ts), limits and names
- * (card-settings.ts), the monthly fee job (card-fees.ts), and the secret
+ * (card-settings.ts), controls (card-controls.ts), the monthly fee job (card-fees.ts), and the secret
  * exchange with its reveal log (card-secret-reveals.ts).
  */
 export class CardService {
@@ -90,6 +92,19 @@ export class CardService {
   /** Whether `limits` raise any of the card's limits (the second look's question). */
   raisesLimits(owner: Owner, id: string, limits: CardLimits): Promise<boolean> {
     return raisesLimits(this.#deps, owner, id, limits)
+  }
+
+  controls(owner: Owner, id: string): Promise<CardControls> {
+    return getControls(this.#deps, owner, id)
+  }
+
+  setControls(owner: Owner, id: string, controls: CardControls): Promise<CardControls> {
+    return setControls(this.#deps, owner, id, controls)
+  }
+
+  /** Whether `controls` loosen the card's (the second look's question). */
+  loosensControls(owner: Owner, id: string, controls: CardControls): Promise<boolean> {
+    return loosensControls(this.#deps, owner, id, controls)
   }
 
   rename(

@@ -4,7 +4,9 @@ import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import type { MessagingProvider } from '../../providers/messaging/messaging.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
+import type { LinkChannel, LockdownLinks } from '../lockdown/links.ts'
 import { DISPATCH_JOB } from '../outbox.ts'
+import { carriesWayOut, wayOutButton } from './control-wording.ts'
 import { eventMessage, openButtonText } from './messages.ts'
 import type { WebPushSender } from './push.ts'
 import * as repo from './repository.ts'
@@ -28,6 +30,8 @@ export interface DispatcherOptions {
   bot: BotMessenger
   /** Security kinds go to the person's e-mail too: SMTP, or the sandbox outbox. */
   mail: MessagingProvider
+  /** The one-tap lockdown tokens an alert that can mean theft carries (issue 30). */
+  lockdownLinks: LockdownLinks
   /** Tests resolve names themselves (the SSRF checks). */
   resolve?: Resolve
 }
@@ -154,12 +158,21 @@ export class EventDispatcher {
       case 'webhook':
         return this.#webhook(db, delivery, event, now)
       case 'push':
-        return this.#push(db, delivery, event)
+        return this.#push(db, delivery, event, now)
       case 'telegram':
-        return this.#telegram(db, delivery, event)
+        return this.#telegram(db, delivery, event, now)
       case 'email':
-        return this.#email(db, delivery)
+        return this.#email(db, delivery, now)
     }
+  }
+
+  /**
+   * The way out ("That wasn't me") of an alert that can mean theft: a fresh
+   * one-time lockdown token for this person and channel; none for the rest.
+   */
+  #wayOut(delivery: repo.DeliveryRow, channel: LinkChannel, now: Date): string | undefined {
+    if (!carriesWayOut(delivery.kind, delivery.payload)) return undefined
+    return this.options.lockdownLinks.mint(delivery.user_id, channel, now)
   }
 
   async #webhook(
@@ -201,21 +214,39 @@ export class EventDispatcher {
     db: Kysely<DB>,
     delivery: repo.DeliveryRow,
     event: { id: string; kind: EventKind },
+    now: Date,
   ): Promise<Attempt> {
     const subscription = await repo.findPushSubscription(db, delivery.destination)
     if (!subscription)
       return { ok: false, status: null, error: 'subscription removed', final: true }
-    const { title, body, path } = await this.#message(db, delivery)
-    const message: PushMessage = { title, body, path, event_id: event.id, kind: event.kind }
+    const { title, body, path, language } = await this.#message(db, delivery)
+    const token = this.#wayOut(delivery, 'push', now)
+    const message: PushMessage = {
+      title,
+      body,
+      path,
+      event_id: event.id,
+      kind: event.kind,
+      ...(token && { lockdown: { token, button: wayOutButton(language) } }),
+    }
     const outcome = await this.options.push.send(subscription, message)
     if (outcome.gone) await repo.deletePushSubscription(db, delivery.destination)
     return { ok: outcome.ok, status: outcome.status, error: outcome.error, final: outcome.gone }
   }
 
-  async #email(db: Kysely<DB>, delivery: repo.DeliveryRow): Promise<Attempt> {
+  async #email(db: Kysely<DB>, delivery: repo.DeliveryRow, now: Date): Promise<Attempt> {
     const language = await repo.languageOf(db, delivery.user_id)
     const link = `${this.options.publicUrl}${eventPath(delivery.kind, delivery.payload)}`
-    const { subject, body } = securityEmail(delivery.kind, delivery.payload, language, link)
+    const token = this.#wayOut(delivery, 'email', now)
+    // The token rides in the fragment: never sent to a server, nor in a Referer.
+    const lockdownLink = token && `${this.options.publicUrl}/lockdown#token=${token}`
+    const { subject, body } = securityEmail(
+      delivery.kind,
+      delivery.payload,
+      language,
+      link,
+      lockdownLink,
+    )
     return attempted(() =>
       this.options.mail.send({
         tenantId: delivery.tenant_id,
@@ -234,14 +265,17 @@ export class EventDispatcher {
     db: Kysely<DB>,
     delivery: repo.DeliveryRow,
     event: { tenant_id: string },
+    now: Date,
   ): Promise<Attempt> {
     const { title, body, path, language } = await this.#message(db, delivery)
+    const token = this.#wayOut(delivery, 'telegram', now)
     return attempted(() =>
       this.options.bot.sendMessage({
         tenantId: event.tenant_id,
         chatId: delivery.destination,
         text: `${title}\n${body}`,
         button: { text: openButtonText(language), url: `${this.options.publicUrl}${path}` },
+        ...(token && { lockdown: { text: wayOutButton(language), callbackData: token } }),
       }),
     )
   }

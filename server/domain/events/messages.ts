@@ -1,5 +1,11 @@
 import { type OrderKind, orderKindOf, shortAddress } from '../../../contract/display-rules.ts'
 import type { EventKind } from '../../../contract/events.ts'
+import {
+  autoTopUpMessage,
+  controlDeclineLine,
+  disputeMessage,
+  lockdownMessage,
+} from './control-wording.ts'
 
 /*
  * What a push notification and a bot message say (issue 27): the activity
@@ -128,6 +134,21 @@ const WORDS = {
     emailChanged: 'E-mail changed',
     phoneChanged: 'Phone changed',
     now: (masked: string) => `Now ${masked}`,
+    youSent: (name: string, amount: string) => `You sent ${name} ${amount}`,
+    waitingFor: (amount: string, name: string) => `${amount} waiting for ${name}`,
+    waitingLine: 'Waiting for them to sign up (7 days)',
+    sentYou: (name: string, amount: string) => `${name} sent you ${amount}`,
+    inYourWallet: 'It’s in your wallet',
+    gotYour: (name: string, amount: string) => `${name} got your ${amount}`,
+    claimedLine: 'They signed up and got it',
+    cameBack: (amount: string) => `${amount} came back to you`,
+    notClaimed: (name: string) => `${name} didn’t claim it within 7 days`,
+    paidRequest: (name: string, amount: string) => `${name} paid your request: ${amount}`,
+    runFailed: 'A scheduled payment didn’t go through',
+    runSkipped: 'A scheduled exchange was skipped',
+    runShort: (amount: string) => `Not enough money for ${amount}. The next one runs as planned.`,
+    runPriceMoved: 'The price moved past your limit. The next one runs as planned.',
+    runRefused: (reason: string) => `It was refused (${reason}). The next one runs as planned.`,
     open: 'Open',
   },
   ru: {
@@ -196,6 +217,22 @@ const WORDS = {
     emailChanged: 'Изменён e-mail',
     phoneChanged: 'Изменён телефон',
     now: (masked: string) => `Теперь ${masked}`,
+    youSent: (name: string, amount: string) => `Вы отправили ${amount}: ${name}`,
+    waitingFor: (amount: string, name: string) => `${amount} ждут получателя: ${name}`,
+    waitingLine: 'Ждёт, пока получатель зарегистрируется (7 дней)',
+    sentYou: (name: string, amount: string) => `${name}: перевод вам ${amount}`,
+    inYourWallet: 'Уже в вашем кошельке',
+    gotYour: (name: string, amount: string) => `${name}: перевод ${amount} получен`,
+    claimedLine: 'Получатель зарегистрировался и получил деньги',
+    cameBack: (amount: string) => `${amount} вернулись к вам`,
+    notClaimed: (name: string) => `${name} не получил(а) перевод за 7 дней`,
+    paidRequest: (name: string, amount: string) => `${name} оплатил(а) ваш запрос: ${amount}`,
+    runFailed: 'Регулярный платёж не прошёл',
+    runSkipped: 'Регулярный обмен пропущен',
+    runShort: (amount: string) =>
+      `Не хватило средств на ${amount}. Следующий платёж — по расписанию.`,
+    runPriceMoved: 'Курс ушёл дальше вашего предела. Следующий обмен — по расписанию.',
+    runRefused: (reason: string) => `Платёж отклонён (${reason}). Следующий — по расписанию.`,
     open: 'Открыть',
   },
 } as const
@@ -260,8 +297,9 @@ export function eventMessage(
   language: Language,
 ): { title: string; body: string } {
   const words = WORDS[language]
-  const card = (sign?: 'in' | 'out') =>
-    formatAmount(language, text(data, 'amount'), text(data, 'currency'), sign)
+  const money = (key: string, sign?: 'in' | 'out') =>
+    formatAmount(language, text(data, key), text(data, 'currency'), sign)
+  const card = (sign?: 'in' | 'out') => money('amount', sign)
   const merchant = text(data, 'merchant_name')
   switch (kind) {
     case 'card.authorization.approved':
@@ -269,7 +307,12 @@ export function eventMessage(
     case 'card.authorization.declined':
       return {
         title: merchant || words.cardPayment,
-        body: line(card(), words.declines[text(data, 'reason')] ?? words.declined),
+        body: line(
+          card(),
+          words.declines[text(data, 'reason')] ??
+            controlDeclineLine(data, language) ??
+            words.declined,
+        ),
       }
     case 'card.transaction.settled':
       return { title: merchant || words.cardPayment, body: line(card('out'), words.cardSettled) }
@@ -351,6 +394,52 @@ export function eventMessage(
       }
     case 'card.issued':
       return { title: words.cardIssued, body: issuedCard(words, data) }
+    case 'transfer.sent':
+      return data.status === 'AWAITING_CLAIM'
+        ? { title: words.waitingFor(card(), text(data, 'to_name')), body: words.waitingLine }
+        : { title: words.youSent(text(data, 'to_name'), card()), body: text(data, 'note') }
+    case 'transfer.received':
+      return {
+        title: words.sentYou(text(data, 'from_name'), card()),
+        body: text(data, 'note') || words.inYourWallet,
+      }
+    case 'transfer.claimed':
+      return {
+        title: words.gotYour(text(data, 'to_name'), card()),
+        body: text(data, 'note') || words.claimedLine,
+      }
+    case 'transfer.returned':
+      return { title: words.cameBack(card()), body: words.notClaimed(text(data, 'to_name')) }
+    case 'payment_request.paid':
+      return {
+        title: words.paidRequest(text(data, 'payer_name'), card()),
+        body: text(data, 'note') || words.inYourWallet,
+      }
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return {
+        title: kind === 'schedule.run_failed' ? words.runFailed : words.runSkipped,
+        body: runLine(words, text(data, 'reason'), card()),
+      }
+    case 'card.dispute.updated':
+      return disputeMessage(data, language, money)
+    case 'card.auto_top_up.placed':
+    case 'card.auto_top_up.failed':
+      return autoTopUpMessage(kind, data, language, money)
+    case 'security.lockdown':
+      return lockdownMessage(data, language)
+  }
+}
+
+/** Why a scheduled run moved nothing, and that the schedule goes on. */
+function runLine(words: Words, reason: string, amount: string): string {
+  switch (reason) {
+    case 'INSUFFICIENT_FUNDS':
+      return words.runShort(amount)
+    case 'PRICE_MOVED':
+      return words.runPriceMoved
+    default:
+      return words.runRefused(reason)
   }
 }
 

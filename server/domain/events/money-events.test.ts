@@ -76,6 +76,9 @@ describeServer('events: card payments and orders', () => {
           amount: '12.50',
           currency: 'EUR',
           merchant_name: 'Corner Shop',
+          // Issue 30: how the card was presented (the network's default) and the MCC's group.
+          channel: 'chip',
+          category: 'groceries',
         },
       },
     ])

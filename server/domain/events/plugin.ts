@@ -6,6 +6,7 @@ import {
   SandboxBot,
   TelegramBotApi,
 } from '../../providers/messaging/telegram-bot.ts'
+import { LockdownLinks } from '../lockdown/links.ts'
 import { DELIVER_JOB, DISPATCH_JOB, EventDispatcher } from './dispatcher.ts'
 import { Notifications } from './notifications.ts'
 import { loadOrCreateVapidKeys, WebPushSender } from './push.ts'
@@ -45,6 +46,7 @@ export default fp(
       push,
       bot,
       mail: app.providers.messaging,
+      lockdownLinks: new LockdownLinks(opts.config.secrets.refreshKey),
     })
     if (settings.dispatch) {
       app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)

@@ -1,5 +1,6 @@
 import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
+import { wayOutLine } from './control-wording.ts'
 import { eventMessage, type Language } from './messages.ts'
 
 /**
@@ -24,6 +25,14 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'card.fee.charged':
     case 'card.closed':
       return `/cards/${seg(text(data, 'card_id'))}`
+    // The disputed payment, where its status and steps show.
+    case 'card.dispute.updated':
+      return typeof data.activity_id === 'string'
+        ? `/activity/${seg(data.activity_id)}`
+        : `/cards/${seg(text(data, 'card_id'))}`
+    case 'card.auto_top_up.placed':
+    case 'card.auto_top_up.failed':
+      return `/accounts/${seg(text(data, 'fiat_account_id'))}`
     case 'deposit.detected':
     case 'deposit.confirmed':
       return `/wallets/${seg(text(data, 'wallet_id'))}/transactions/${seg(text(data, 'transaction_id'))}`
@@ -45,9 +54,20 @@ export function eventPath(kind: EventKind, data: Data): string {
     case 'security.password_changed':
     case 'security.passkey_added':
     case 'security.passkey_removed':
+    case 'security.lockdown':
       return '/profile/security'
     case 'security.contact_changed':
       return '/profile'
+    // Each person's own item of the transfer: their words, their wallet.
+    case 'transfer.sent':
+    case 'transfer.received':
+    case 'transfer.claimed':
+    case 'transfer.returned':
+    case 'payment_request.paid':
+      return `/activity/${seg(text(data, 'activity_id'))}`
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return `/schedules/${seg(text(data, 'schedule_id'))}`
   }
 }
 
@@ -61,6 +81,8 @@ export function securityEmail(
   data: Data,
   language: Language,
   link: string,
+  /** The one-time lockdown link, when the alert can mean theft (issue 30). */
+  lockdownLink?: string,
 ): { subject: string; body: string } {
   const { title, body } = eventMessage(kind, data, language)
   const ru = language === 'ru'
@@ -69,7 +91,15 @@ export function securityEmail(
     : 'If this wasn’t you, open Sign-in and security, sign out every other session and remove what they added.'
   return {
     subject: `Finplatform: ${title}`,
-    body: [title, body, '', `${ru ? 'Подробнее' : 'See it'}: ${link}`, '', advice].join('\n'),
+    body: [
+      title,
+      body,
+      '',
+      `${ru ? 'Подробнее' : 'See it'}: ${link}`,
+      '',
+      ...(lockdownLink ? [wayOutLine(language, lockdownLink), ''] : []),
+      advice,
+    ].join('\n'),
   }
 }
 

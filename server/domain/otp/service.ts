@@ -9,6 +9,7 @@ import {
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
 import { maskEmail, maskPhone } from '../events/rules.ts'
+import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import { openStarterWallet } from '../wallets/starter-wallet.ts'
@@ -131,6 +132,7 @@ export class OtpService {
         const now = this.clock()
         await repo.setContact(trx, session, recipient, now)
         await repo.revokeOtherSessions(trx, session, 'contact_changed', now)
+        await contactJoined(trx, session)
         await emitEvent(trx, {
           tenantId: session.tenantId,
           userId: session.userId,
@@ -369,6 +371,7 @@ export class OtpService {
     const created = await repo.insertUser(trx, { ...scope, language: null })
     if (created) {
       await openStarterWallet(trx, { tenantId: scope.tenantId, userId: created })
+      await contactJoined(trx, { tenantId: scope.tenantId, userId: created })
       return created
     }
     // A password sign-up took the e-mail meanwhile: the code proves it is theirs, so sign that account in.

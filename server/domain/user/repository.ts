@@ -25,6 +25,7 @@ const USER_DATA = [
   'username',
   'photo_url',
   'is_premium',
+  'people_discoverable',
   'updated_at',
 ] as const
 

@@ -85,6 +85,7 @@ describeServer('the signed-in user’s profile', () => {
       username: null,
       photo_url: null,
       is_premium: false,
+      people_discoverable: false,
       updated_at: expect.any(String),
     })
   })

@@ -88,6 +88,9 @@ export interface SandboxBotMessagesTable {
   text: string
   button_text: string | null
   button_url: string | null
+  /** Migration 0034: an alert's "That wasn't me" button. */
+  lock_button_text: ColumnType<string | null, string | null | undefined, string | null>
+  lock_callback_data: ColumnType<string | null, string | null | undefined, string | null>
   created_at: CreatedAt
 }
 

@@ -6,6 +6,8 @@ import type {
   ActivityStatus,
   ActivityType,
 } from '../../../contract/activity.ts'
+import type { CardChannel, DisputeStatus } from '../../../contract/card-choices.ts'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type {
   CardFeeKind,
   CardLimitKind,
@@ -40,7 +42,9 @@ import type { OtpChannel, OtpPurpose } from '../../../contract/otp.ts'
 import type { OutboxPurpose } from '../../../contract/sandbox.ts'
 import type { Address } from '../../../contract/user.ts'
 import type { RecordType, TransactionStatus, WalletType } from '../../../contract/wallets.ts'
+import type { CardsControlTables } from './cards-control-schema.ts'
 import type { EventTables } from './events-schema.ts'
+import type { PayPeopleTables } from './pay-people-schema.ts'
 import type { ProofTables } from './proofs-schema.ts'
 import type { StatementTables } from './statements-schema.ts'
 
@@ -69,6 +73,8 @@ export interface TenantsTable {
   webauthn_origins: ColumnType<string[] | null, string | null | undefined, string | null>
   configured_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   updated_at: CreatedAt
+  /** Migration 0035: a first payment to someone new above this (display currency) needs the second look. */
+  new_payee_step_up_amount: ColumnType<string, string | undefined, string>
 }
 
 export interface UsersTable {
@@ -101,6 +107,8 @@ export interface UserProfilesTable {
   photo_url: string | null
   is_premium: Generated<boolean>
   updated_at: CreatedAt
+  /** Migration 0035: others of the tenant may find the person by contact (GET /people/lookup). */
+  people_discoverable: Generated<boolean>
 }
 
 export interface SessionsTable {
@@ -614,6 +622,10 @@ export interface CardsTable {
   /** Wrong 3-D Secure codes within the hour from three_ds_failed_since (migration 0013). */
   three_ds_failures: Generated<number>
   three_ds_failed_since: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** Migration 0034: the card's controls as answered (jsonb); null: the defaults. */
+  controls: ColumnType<CardControls | null, string | null | undefined, string | null>
+  /** Frozen by a lockdown, until the person unfreezes it (migration 0034). */
+  frozen_by_lockdown: ColumnType<boolean, boolean | undefined, boolean>
   created_at: CreatedAt
   updated_at: CreatedAt
 }
@@ -679,6 +691,8 @@ export interface CardTransactionsTable {
   message_hash: ColumnType<string | null, string | null | undefined, string | null>
   /** Migration 0015: the activity item (a clearing's or refund's: its purchase's). */
   activity_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** Migration 0034: how an authorisation's card was presented. */
+  channel: ColumnType<CardChannel | null, CardChannel | null | undefined, CardChannel | null>
   created_at: CreatedAt
   updated_at: CreatedAt
 }
@@ -735,6 +749,10 @@ export interface ActivitiesTable {
   search: ColumnType<string, string | undefined, string>
   /** Migration 0032: amount_minor in whole units, kept by a trigger (the search's `min`/`max`). */
   amount_value: ColumnType<string, never, never>
+  /** Migration 0034: a card payment's channel, and its dispute. */
+  card_channel: Optional<CardChannel>
+  dispute_id: Optional<string>
+  dispute_status: Optional<DisputeStatus>
   created_at: Date
   updated_at: Date
 }
@@ -809,7 +827,15 @@ export interface KycWebhookEventsTable {
  * user's keys), `card_message` (the card's: the network's message ids), `bank_credit` (the
  * fiat account's: the bank's end-to-end ids).
  */
-export type IdempotencyScope = 'order' | 'card_issue' | 'card_message' | 'bank_credit'
+export type IdempotencyScope =
+  | 'order'
+  | 'card_issue'
+  | 'card_message'
+  | 'bank_credit'
+  /** A transfer between people (transfers/service.ts), keyed by the client's request_id. */
+  | 'transfer'
+  /** A dispute of a card payment (issue 30). */
+  | 'card_dispute'
 
 /** Every idempotency key and its first answer (migration 0016; domain/idempotency.ts). */
 export interface IdempotencyKeysTable {
@@ -829,8 +855,17 @@ export interface DemoSeedsTable {
   seeded_at: CreatedAt
 }
 
-/** Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31) in statements-schema.ts. */
-export interface DB extends EventTables, ProofTables, StatementTables {
+/**
+ * Migration 0022's tables (issue 20) live in events-schema.ts, 0032's (issue 31)
+ * in statements-schema.ts, 0034's (issue 30) in cards-control-schema.ts, 0035's
+ * (issue 32) in pay-people-schema.ts.
+ */
+export interface DB
+  extends EventTables,
+    ProofTables,
+    StatementTables,
+    CardsControlTables,
+    PayPeopleTables {
   tenants: TenantsTable
   users: UsersTable
   idempotency_keys: IdempotencyKeysTable

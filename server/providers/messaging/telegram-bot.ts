@@ -12,6 +12,11 @@ export interface BotNotification {
   chatId: string
   text: string
   button: { text: string; url: string }
+  /**
+   * The way out of an alert that can mean theft (issue 30): a second button
+   * whose tap sends `callbackData` (a one-time lockdown token) back to the bot.
+   */
+  lockdown?: { text: string; callbackData: string }
 }
 
 /**
@@ -39,6 +44,9 @@ export class TelegramBotApi implements BotMessenger {
           reply_markup: {
             inline_keyboard: [
               [{ text: message.button.text, web_app: { url: message.button.url } }],
+              ...(message.lockdown
+                ? [[{ text: message.lockdown.text, callback_data: message.lockdown.callbackData }]]
+                : []),
             ],
           },
         }),
@@ -89,6 +97,23 @@ export class SandboxBot implements BotMessenger {
         text: message.text,
         button_text: message.button.text,
         button_url: message.button.url,
+        lock_button_text: message.lockdown?.text ?? null,
+        lock_callback_data: message.lockdown?.callbackData ?? null,
+      })
+      .execute()
+  }
+
+  /** The bot's own words in a chat, without buttons: its answer to a tap. */
+  async reply(message: { tenantId: string; chatId: string; text: string }): Promise<void> {
+    await this.db
+      .insertInto('sandbox_bot_messages')
+      .values({
+        id: uuidv7(),
+        tenant_id: message.tenantId,
+        chat_id: message.chatId,
+        text: message.text,
+        button_text: null,
+        button_url: null,
       })
       .execute()
   }
@@ -101,7 +126,16 @@ export async function listBotMessages(
 ): Promise<BotMessage[]> {
   let query = db
     .selectFrom('sandbox_bot_messages')
-    .select(['id', 'chat_id', 'text', 'button_text', 'button_url', 'created_at'])
+    .select([
+      'id',
+      'chat_id',
+      'text',
+      'button_text',
+      'button_url',
+      'lock_button_text',
+      'lock_callback_data',
+      'created_at',
+    ])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(filter.limit)

@@ -18,6 +18,7 @@ import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
+import { AllowChannel } from './allow-channel.tsx'
 import './activity.css'
 import { useMiniApp } from '../../telegram/mini-app.tsx'
 import { receiptFile, receiptLink } from './receipt.ts'
@@ -122,8 +123,10 @@ export function failureWords(t: Translate, item: ActivityDetail): string | undef
   const code = item.failure_code
   if (!code) return undefined
   if (item.source.type === 'order') return t(ORDER_FAILURES[code] ?? 'orders.failure.other')
+  // A payment to a contact nobody claimed: its only failure, and the money came back.
+  if (item.source.type === 'transfer') return t('activity.transfer.notClaimed')
   const limit = item.card_transactions.find((record) => record.exceeded_limit)?.exceeded_limit
-  return declineWords(t, code, limit)
+  return declineWords(t, code, limit, item.channel)
 }
 
 function Facts(props: { item: ActivityDetail }) {
@@ -188,7 +191,23 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
   rows.push([t('activity.detail.when'), formatDateTime(language, item.created_at)])
   rows.push([t('activity.detail.status'), statusWord(t, item)])
   const failure = failureWords(t, item)
-  if (failure) rows.push([t('activity.detail.why'), failure])
+  if (failure) {
+    const fix =
+      item.failure_code === 'CHANNEL_BLOCKED' && item.channel && item.card_id ? (
+        <AllowChannel cardId={item.card_id} channel={item.channel} />
+      ) : null
+    rows.push([
+      t('activity.detail.why'),
+      fix ? (
+        <span key="why" className="stack activity-why">
+          {failure}
+          {fix}
+        </span>
+      ) : (
+        failure
+      ),
+    ])
+  }
   if (item.confirmations !== null && item.required_confirmations !== null) {
     rows.push([
       t('activity.detail.confirmations'),

@@ -35,6 +35,8 @@ const exchange = {
   total: side('USDT', '100.1', 'tron'),
   received: side('BTC', '0.00101885', 'bitcoin'),
   refunded: null,
+  channel: null,
+  dispute: null,
   rate: '0.00001018854339',
   counterparty_name: null,
   merchant: null,
@@ -222,6 +224,36 @@ describe('a payment’s note', () => {
     renderApp(<ActivityDetailPage id={rent.id} />, { path: `/activity/${rent.id}` })
     const label = await screen.findByText('Note')
     expect(label.nextSibling).toHaveTextContent('Rent for May')
+  })
+})
+
+describe('a payment to a person', () => {
+  it('that nobody claimed says so on its detail, and where the money is', async () => {
+    const returned: ActivityDetail = {
+      ...exchange,
+      id: '0190b0a4-0000-7000-8000-00000000aa09',
+      type: 'send',
+      status: 'failed',
+      direction: 'out',
+      amount: side('EUR', '20', null),
+      fee: null,
+      total: side('EUR', '20', null),
+      received: null,
+      rate: null,
+      counterparty_name: 'anna@example.com',
+      failure_code: 'NOT_CLAIMED',
+      source: { type: 'transfer', id: '0190b0a4-0000-7000-8000-00000000bb09', order_type: null },
+      timeline: [],
+      records: [],
+      card_transactions: [],
+    }
+    mockApi({ [`GET /activity/${returned.id}`]: { body: returned } })
+    renderApp(<ActivityDetailPage id={returned.id} />, { path: `/activity/${returned.id}` })
+    expect(
+      await screen.findByText(
+        'Nobody signed up with this contact within 7 days: the money is back in your wallet.',
+      ),
+    ).toBeInTheDocument()
   })
 })
 

@@ -17,6 +17,8 @@ const item = (over: Partial<ActivityItem> & { id: string }): ActivityItem => ({
   total: { ...EUR, amount: '12.50' },
   received: null,
   refunded: null,
+  channel: null,
+  dispute: null,
   rate: null,
   counterparty_name: null,
   merchant: { name: 'Café Einstein', mcc: '5814', city: 'Berlin', country: 'DE' },

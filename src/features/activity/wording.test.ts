@@ -47,6 +47,8 @@ const anItem = (overrides: Partial<ActivityItem> = {}): ActivityItem => ({
   total: side('USDT', '100.1'),
   received: side('BTC', '0.00101885', 'bitcoin'),
   refunded: null,
+  channel: null,
+  dispute: null,
   rate: '0.00001018854339',
   counterparty_name: null,
   merchant: null,

@@ -112,9 +112,14 @@ function Row(props: { row: ActivityRow; showCard: boolean }) {
   )
 }
 
-/** Why a payment was declined, in words, naming the limit it went over. */
+/** Why a payment was declined, in words, naming the limit it went over or the channel that is off. */
 export function declineText(t: Translate, transaction: CardTransaction | undefined): string {
-  return declineWords(t, transaction?.decline_reason, transaction?.exceeded_limit)
+  return declineWords(
+    t,
+    transaction?.decline_reason,
+    transaction?.exceeded_limit,
+    transaction?.channel,
+  )
 }
 
 function purchaseStateText(t: Translate, purchase: Purchase, money: (a: string) => string) {

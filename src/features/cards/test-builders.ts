@@ -26,6 +26,7 @@ export const aCardDetail = (overrides: Partial<CardDetail> = {}): CardDetail => 
   stand_alone: true,
   limits: { per_transaction: '1000.00', daily: '2500.00', monthly: '10000.00' },
   delivery: null,
+  frozen_by_lockdown: false,
   created_at: '2026-01-02T00:00:00Z',
   updated_at: '2026-01-02T00:00:00Z',
   fiat_account: {
@@ -62,6 +63,7 @@ export const aCardTransaction = (overrides: Partial<CardTransaction> = {}): Card
   merchant: { name: 'Corner Shop', mcc: '5411', city: 'Berlin', country: 'DE' },
   decline_reason: null,
   exceeded_limit: null,
+  channel: 'chip',
   authorization_id: null,
   created_at: '2026-03-01T10:00:00Z',
   updated_at: '2026-03-01T10:00:00Z',

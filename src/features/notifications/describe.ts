@@ -24,6 +24,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'card.transaction.refunded',
       'card.fee.charged',
       'card.closed',
+      'card.dispute.updated',
     ],
   },
   {
@@ -34,7 +35,23 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
       'fiat.credit.received',
       'order.completed',
       'order.failed',
+      'card.auto_top_up.placed',
+      'card.auto_top_up.failed',
     ],
+  },
+  {
+    label: 'notifications.group.people',
+    kinds: [
+      'transfer.received',
+      'transfer.sent',
+      'transfer.claimed',
+      'transfer.returned',
+      'payment_request.paid',
+    ],
+  },
+  {
+    label: 'notifications.group.schedules',
+    kinds: ['schedule.run_failed', 'schedule.run_skipped'],
   },
   {
     label: 'notifications.group.account',
@@ -56,7 +73,18 @@ type AccountKind = Exclude<
   | 'fiat.credit.received'
   | 'order.completed'
   | 'order.failed'
+  | PeopleKind
 >
+
+/** A payment between people or a scheduled run: titled by its kind, naming the other person. */
+type PeopleKind =
+  | 'transfer.sent'
+  | 'transfer.received'
+  | 'transfer.claimed'
+  | 'transfer.returned'
+  | 'payment_request.paid'
+  | 'schedule.run_failed'
+  | 'schedule.run_skipped'
 
 /** A kind as the preferences name it ("Card refunds"). */
 export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
@@ -104,7 +132,7 @@ export function describeNotification(
     case 'card.authorization.declined':
       return {
         title: merchant || t('notifications.card.approved'),
-        detail: declineWords(t, text(data, 'reason')),
+        detail: declineWords(t, text(data, 'reason'), null, text(data, 'channel')),
         amount: card(),
         failed: true,
       }
@@ -228,7 +256,105 @@ export function describeNotification(
         title: titled(item.kind),
         detail: t('notifications.detail.contact', { masked: text(data, 'masked') }),
       }
+    case 'transfer.sent':
+    case 'transfer.received':
+    case 'transfer.claimed':
+    case 'transfer.returned':
+    case 'payment_request.paid':
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped':
+      return describePeople(item.kind, data, t, card)
+    case 'card.dispute.updated':
+      return {
+        title: merchant || titled(item.kind),
+        detail: t(DISPUTE_STEPS[text(data, 'status')] ?? 'notifications.detail.dispute.SUBMITTED'),
+        amount:
+          typeof data.credited === 'string'
+            ? money(data.credited, text(data, 'currency'), 'in')
+            : card(),
+      }
+    case 'card.auto_top_up.placed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUp'),
+        amount: card('in'),
+      }
+    case 'card.auto_top_up.failed':
+      return {
+        title: titled(item.kind),
+        detail: t('notifications.detail.autoTopUpFailed'),
+        amount: card(),
+        failed: true,
+      }
+    case 'security.lockdown':
+      return {
+        title: titled(item.kind),
+        detail: t(
+          data.state === 'lifted'
+            ? 'notifications.detail.lockdownLifted'
+            : 'notifications.detail.lockdownStarted',
+        ),
+      }
   }
+}
+
+/** A payment between people, the payer's note under it as in the feed; a scheduled run that moved nothing. */
+function describePeople(
+  kind: PeopleKind,
+  data: Data,
+  t: Translate,
+  amount: (sign?: MoneySign) => string,
+): { title: string; detail: string; amount?: string; failed?: boolean } {
+  const name = text(data, 'to_name') || text(data, 'from_name') || text(data, 'payer_name')
+  const title = t(`notifications.kind.${kind}`, { name })
+  switch (kind) {
+    case 'transfer.sent':
+      return {
+        title,
+        detail:
+          data.status === 'AWAITING_CLAIM'
+            ? t('notifications.detail.awaitingClaim')
+            : text(data, 'note'),
+        amount: amount('out'),
+      }
+    case 'transfer.claimed':
+      return {
+        title,
+        detail: text(data, 'note') || t('activity.event.CLAIMED'),
+        amount: amount('out'),
+      }
+    case 'transfer.received':
+    case 'payment_request.paid':
+      return { title, detail: text(data, 'note'), amount: amount('in') }
+    case 'transfer.returned':
+      return {
+        title,
+        detail: t('notifications.detail.notClaimed', { name: text(data, 'to_name') }),
+        amount: amount('in'),
+      }
+    case 'schedule.run_failed':
+    case 'schedule.run_skipped': {
+      const reason = text(data, 'reason')
+      return {
+        title,
+        detail:
+          reason === 'INSUFFICIENT_FUNDS'
+            ? t('notifications.detail.runShort', { amount: amount() })
+            : reason === 'PRICE_MOVED'
+              ? t('notifications.detail.runPriceMoved')
+              : t('notifications.detail.runRefused', { reason }),
+        ...(kind === 'schedule.run_failed' ? { failed: true } : {}),
+      }
+    }
+  }
+}
+
+/** A dispute's step, as its notification says it. */
+const DISPUTE_STEPS: Record<string, MessageKey> = {
+  SUBMITTED: 'notifications.detail.dispute.SUBMITTED',
+  UNDER_REVIEW: 'notifications.detail.dispute.UNDER_REVIEW',
+  WON: 'notifications.detail.dispute.WON',
+  LOST: 'notifications.detail.dispute.LOST',
 }
 
 /** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */

@@ -41,6 +41,27 @@ afterEach(() => {
   localStorage.clear()
 })
 
+describe('finding you', () => {
+  it('switches whether people may find the person, saved at once, and says what it means', async () => {
+    const { api, user } = renderProfile({
+      'PATCH /user/user-data': (call) => ({ body: { ...userData(), ...(call.body as object) } }),
+    })
+    const box = await screen.findByRole('checkbox', {
+      name: 'Let people find me by e-mail, phone or Telegram username',
+    })
+    expect(box).not.toBeChecked()
+    expect(screen.getByText(/Nobody can tell you have an account here/)).toBeInTheDocument()
+
+    await user.click(box)
+
+    await waitFor(() => expect(box).toBeChecked())
+    expect(api.to('PATCH /user/user-data').map((call) => call.body)).toEqual([
+      { people_discoverable: true },
+    ])
+    expect(screen.getByText(/their payments reach you at once/)).toBeInTheDocument()
+  })
+})
+
 describe('personal details', () => {
   it('sends only the fields that changed and says it saved', async () => {
     const { api, user } = renderProfile({

@@ -14,6 +14,7 @@ import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { LockIcon, SealCheckIcon } from '../../ui/screen-icons.tsx'
 import { ContactChange } from './contact-change.tsx'
+import { FindingYou } from './finding-you.tsx'
 import { PersonalDetails } from './personal-details.tsx'
 import { ThemeChoice } from './theme-choice.tsx'
 
@@ -119,6 +120,7 @@ export default function ProfilePage(props: {
       <section className="card">
         <PersonalDetails data={details.data} />
       </section>
+      <FindingYou data={details.data} />
       {props.sessions}
       {props.notifications}
       <ThemeChoice />

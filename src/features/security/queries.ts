@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import type { PasswordStatus } from '../../../contract/auth.ts'
+import type { Lockdown } from '../../../contract/lockdown.ts'
 import type { PasskeyList, SessionList, StepUpStatus } from '../../../contract/security.ts'
 import { api } from '../../net/api.ts'
 
@@ -10,6 +11,7 @@ export const securityKeys = {
   sessions: () => [...securityKeys.all, 'sessions'] as const,
   stepUp: () => [...securityKeys.all, 'step-up'] as const,
   password: () => [...securityKeys.all, 'password'] as const,
+  lockdown: () => [...securityKeys.all, 'lockdown'] as const,
 }
 
 /** Whether the account has a password, and when it last changed. */
@@ -43,4 +45,11 @@ export const stepUpQuery = () =>
     queryFn: ({ signal }) => api.v2.get<StepUpStatus>('/user/step-up', { signal }),
     staleTime: 0,
     gcTime: 0,
+  })
+
+/** Whether the account is locked down ("That wasn't me", issue 30), and what that refuses. */
+export const lockdownQuery = () =>
+  queryOptions({
+    queryKey: securityKeys.lockdown(),
+    queryFn: ({ signal }) => api.v2.get<Lockdown>('/user/lockdown', { signal }),
   })

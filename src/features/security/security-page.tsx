@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { LockdownSection } from './lockdown-section.tsx'
 import { useAddPasskey, useRemovePasskey } from './mutations.ts'
 import { PasskeyError } from './passkey-error.tsx'
 import { PasswordSection } from './password-section.tsx'
@@ -35,6 +36,7 @@ export default function SecurityPage() {
         lead={t('security.lead')}
         back={{ href: paths.profile, label: t('security.back') }}
       />
+      <LockdownSection />
       <PasswordSection />
       <Passkeys />
       <Sessions />

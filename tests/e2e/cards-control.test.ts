@@ -1,0 +1,161 @@
+import type { Page } from 'playwright-core'
+import { expect, test } from 'vitest'
+import {
+  approveIdentity,
+  confirmWithCode,
+  PASSWORD,
+  personalWalletUuid,
+  readVault,
+  signInThroughUi,
+  signUpThroughUi,
+  uniqueEmail,
+} from '../support/e2e-app.ts'
+import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+
+/*
+ * Issue 30, the card's controls end to end: online payments turned off, the
+ * sandbox network's online payment declined, the activity item saying why and
+ * offering the fix, "Allow online payments" behind the second look, and the
+ * next online payment approved.
+ */
+
+// Two second looks of one person within a minute: no resend wait between their codes.
+const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false', OTP_RESEND_INTERVAL: '0' })
+
+const EUR = 'fc3b2351-726b-4cca-abda-4cfdcf917b0b'
+const SHOP = { name: 'Streaming Plus', mcc: '4899', city: 'Dublin', country: 'IE' }
+
+test('online payments off: declined, the activity says why, “Allow” behind the second look, the next one approved', async () => {
+  const context = await session.newContext({ locale: 'en-US' })
+  const page = await context.newPage()
+  const base = session.server.url
+
+  const email = uniqueEmail('controls')
+  await signUpThroughUi(page, base, email)
+  await approveIdentity(page, base)
+  const walletUuid = await personalWalletUuid(page)
+
+  // A virtual card of its own account, issued from the form (the second look given there).
+  await page.goto(`${base}/cards/new?wallet=${walletUuid}`)
+  await page.getByRole('heading', { name: 'Issue a card', level: 1 }).waitFor()
+  await page.getByRole('radio', { name: 'A new account of its own' }).check()
+  await page.getByRole('radio', { name: 'Virtual' }).check()
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await page.getByRole('heading', { name: 'Check and confirm', level: 2 }).waitFor()
+  await page.getByRole('button', { name: 'Issue card' }).click()
+  await confirmWithCode(page, base, email)
+  await page.waitForURL(/\/cards\/[0-9a-f-]{36}\?issued=1$/)
+  const cardId = new URL(page.url()).pathname.split('/').at(-1)!
+  const card = await v1<{ fiat_account: { id: string } }>(page, 'GET', `/issuing/cards/${cardId}`)
+
+  // €30 on it: euros into the wallet by SEPA, then a top-up of the card's account.
+  const deposit = await placeOrder(page, 'DEPOSIT_FIAT_SEPA', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '50',
+  })
+  const transfer = await fetch(`${base}/api/sandbox/bank-transfers`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      reference: (deposit.deposit_instructions as { reference: string }).reference,
+      amount: '50.00',
+      currency: 'EUR',
+    }),
+  })
+  expect(transfer.status, await transfer.clone().text()).toBe(201)
+  await placeOrder(page, 'TRANSFER_CARD_PREPAID', {
+    wallet_uuid: walletUuid,
+    from_uuid: EUR,
+    amount_from: '30',
+    fiat_account_id: card.fiat_account.id,
+  })
+  const balance = () =>
+    v1<{ balance: string }>(page, 'GET', `/fiat_accounts/${card.fiat_account.id}`).then(
+      (account) => account.balance,
+    )
+  await expect.poll(balance, { timeout: 45_000, interval: 500 }).toBe('30.00')
+
+  // Online payments off: tightening never waits for the second look.
+  const controls = await v1<{ channels: Record<string, boolean> }>(
+    page,
+    'GET',
+    `/issuing/cards/${cardId}/controls`,
+  )
+  await v1(page, 'PUT', `/issuing/cards/${cardId}/controls`, {
+    ...controls,
+    channels: { ...controls.channels, online: false },
+  })
+  const pay = () =>
+    network({
+      card_id: cardId,
+      type: 'AUTHORIZATION',
+      amount: '9.99',
+      currency: 'EUR',
+      merchant: SHOP,
+      channel: 'online',
+    })
+  const declined = await pay()
+  expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'CHANNEL_BLOCKED' })
+
+  // Later, on another sign-in (no proof of presence yet): the activity item says why.
+  await page.goto(`${base}/auth/logout`)
+  await page.getByLabel('Email').waitFor()
+  await signInThroughUi(page, email, PASSWORD)
+  await page.waitForURL(`${base}/`)
+  await page.goto(`${base}/activity/${declined.activity_id}`)
+  await page.getByText('Online payments are off for this card').waitFor()
+  await page.getByRole('button', { name: 'Allow online payments' }).click()
+  // Loosening the controls needs the second look.
+  await confirmWithCode(page, base, email)
+  await page.getByText('Done. The next payment this way goes through.').waitFor()
+  const after = await v1<{ channels: Record<string, boolean> }>(
+    page,
+    'GET',
+    `/issuing/cards/${cardId}/controls`,
+  )
+  expect(after.channels).toEqual({ ...controls.channels, online: true })
+  expect(await pay()).toMatchObject({ status: 'APPROVED', decline_reason: null })
+})
+
+async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const tokens = await readVault(page)
+  if (!tokens) throw new Error('no tokens in the vault')
+  const response = await fetch(`${session.server.url}/api/v1${path}`, {
+    method,
+    headers: {
+      ...TENANT_HEADERS,
+      authorization: tokens.access_token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
+/** A quote, then the order placed on it. */
+async function placeOrder(
+  page: Page,
+  type: string,
+  query: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const params = new URLSearchParams({ order_type: type, ...query })
+  const quote = await v1<{ quote_id: string }>(page, 'GET', `/orders/calc?${params}`)
+  return v1(page, 'POST', `/orders/${type}`, { quote_id: quote.quote_id })
+}
+
+/** A message from the sandbox card network. */
+async function network(
+  body: Record<string, unknown>,
+): Promise<{ id: string; status: string; decline_reason: string | null; activity_id: string }> {
+  const response = await fetch(`${session.server.url}/api/sandbox/card-transactions`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`the card network got ${response.status}: ${text}`)
+  return JSON.parse(text)
+}
