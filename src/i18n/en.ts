@@ -1593,6 +1593,13 @@ export const en = {
   'lockdown.liftAfter':
     'You can lift it from {time}. Cards stay frozen: unfreeze each one yourself.',
   'lockdown.lift': 'Lift the lockdown',
+  'lockdown.banner.text': 'Your account is locked down: {refused} are refused.',
+  'lockdown.banner.withdrawals': 'withdrawals',
+  'lockdown.banner.payouts': 'new payout destinations',
+  'lockdown.banner.api_keys': 'API keys',
+  'lockdown.banner.webhooks': 'webhooks',
+  'lockdown.banner.contact_changes': 'e-mail and phone changes',
+  'lockdown.banner.lift': 'Lift',
   'security.lead': 'Your password, passkeys, and the devices where you are signed in.',
   'security.password.title': 'Password',
   'security.password.loading': 'Loading your password…',

@@ -1582,6 +1582,13 @@ export const ru: Messages = {
   'lockdown.liftAfter':
     'Снять блокировку можно с {time}. Карты останутся замороженными: размораживайте каждую сами.',
   'lockdown.lift': 'Снять блокировку',
+  'lockdown.banner.text': 'Аккаунт заблокирован: запрещены {refused}.',
+  'lockdown.banner.withdrawals': 'выводы средств',
+  'lockdown.banner.payouts': 'новые получатели выплат',
+  'lockdown.banner.api_keys': 'API-ключи',
+  'lockdown.banner.webhooks': 'вебхуки',
+  'lockdown.banner.contact_changes': 'изменения e-mail и телефона',
+  'lockdown.banner.lift': 'Снять',
   'security.lead': 'Пароль, ключи доступа и устройства, на которых выполнен вход.',
   'security.password.title': 'Пароль',
   'security.password.loading': 'Загружаем данные о пароле…',
