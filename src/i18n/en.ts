@@ -234,6 +234,10 @@ export const en = {
   'error.LOCKDOWN_LINK_INVALID':
     'This link no longer works. Open the app and lock your account from Sign-in and security.',
   'error.LOCKDOWN_NOT_ACTIVE': 'Your account isn’t locked down.',
+  'error.DISPUTE_DECIDED': 'This dispute has been decided already.',
+  'error.DISPUTE_EXISTS': 'You have already disputed this payment. Its status is on the payment.',
+  'error.DISPUTE_NOT_FOUND': 'We couldn’t find this dispute.',
+  'error.AMOUNT_EXCEEDS_DISPUTABLE': 'You can dispute at most what you paid, less what came back.',
   'error.LOCKDOWN_TOO_EARLY':
     'A lockdown can be lifted 10 minutes after it began. Try again a little later.',
   'error.network': 'No connection to the server. Check your internet and try again.',
