@@ -2,9 +2,11 @@ import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ActivityDetail } from '../../../contract/activity.ts'
 import type { CardDispute } from '../../../contract/card-disputes.ts'
+import { aPage, aWallet } from '../../../tests/support/builders.ts'
 import { mockApi, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import ActivityDetailPage from './activity-detail-page.tsx'
+import ActivityPage from './activity-page.tsx'
 
 const ID = '0190b0a4-0000-7000-8000-00000000aa02'
 const AUTHORIZATION = '0190b0a4-0000-7000-8000-00000000bb02'
@@ -143,5 +145,21 @@ describe('disputing a card payment', () => {
     const label = await screen.findByText('Dispute')
     expect(label.nextSibling).toHaveTextContent('Won: the money is yours')
     expect(screen.queryByRole('region', { name: 'Something wrong?' })).toBeNull()
+  })
+
+  it('the feed’s row says where the dispute stands', async () => {
+    mockApi({
+      'GET /wallets': { body: aPage([aWallet()]) },
+      'GET /activity': {
+        body: {
+          data: [{ ...payment, dispute: { id: 'x', status: 'UNDER_REVIEW' } }],
+          limit: 30,
+          next_cursor: null,
+        },
+      },
+    })
+    renderApp(<ActivityPage />, { path: '/activity', language: 'ru' })
+    const [row] = await screen.findAllByTestId('activity-row')
+    expect(row).toHaveTextContent('Спор на рассмотрении')
   })
 })

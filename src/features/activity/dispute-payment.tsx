@@ -53,17 +53,19 @@ export function DisputePayment(props: { item: ActivityDetail }) {
   if (send.isSuccess) {
     const credit = send.data.credit
     return (
-      <Notice>
-        {credit
-          ? t('activity.dispute.sentCredited', {
-              amount: formatMoney(language, {
-                amount: credit.amount,
-                currency: send.data.currency,
-                chain: null,
-              }),
-            })
-          : t('activity.dispute.sent')}
-      </Notice>
+      <div data-testid="dispute-sent">
+        <Notice>
+          {credit
+            ? t('activity.dispute.sentCredited', {
+                amount: formatMoney(language, {
+                  amount: credit.amount,
+                  currency: send.data.currency,
+                  chain: null,
+                }),
+              })
+            : t('activity.dispute.sent')}
+        </Notice>
+      </div>
     )
   }
 
@@ -92,13 +94,17 @@ export function DisputePayment(props: { item: ActivityDetail }) {
         <>
           <p className="muted">{t('activity.dispute.lead')}</p>
           <div>
-            <Button variant="secondary" onClick={() => setStep('reason')}>
+            <Button
+              variant="secondary"
+              onClick={() => setStep('reason')}
+              data-testid="dispute-start"
+            >
               {t('activity.dispute.start')}
             </Button>
           </div>
         </>
       ) : (
-        <form className="stack" onSubmit={next} noValidate>
+        <form className="stack" onSubmit={next} noValidate data-testid="dispute-form">
           {step === 'reason' ? (
             <fieldset className="stack dispute-reasons">
               <legend>{t('activity.dispute.reason')}</legend>

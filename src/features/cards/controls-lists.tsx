@@ -7,6 +7,7 @@ import {
   type MerchantCategoryGroup,
 } from '../../../contract/merchant-categories.ts'
 import { normaliseName } from '../../../contract/names.ts'
+import type { MessageKey } from '../../i18n/en.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { Button } from '../../ui/components.tsx'
@@ -20,6 +21,13 @@ import { FIAT_DECIMALS, validAmount } from './card-settings.tsx'
  * category limits, each a list with "Remove" per entry and a way to add one.
  * They change the draft only; the controls form saves the whole set.
  */
+
+/** A window's name on its own, as the card's limits say it ("Per day"). */
+const WINDOW_NAMES: Record<ControlInterval, MessageKey> = {
+  transaction: 'cards.limits.now.per_transaction',
+  day: 'cards.limits.now.daily',
+  month: 'cards.limits.now.monthly',
+}
 
 /** The contract's cap on blocked merchants. */
 const MAX_MERCHANTS = 50
@@ -205,7 +213,7 @@ export function CategoryLimits(props: {
         >
           {CONTROL_INTERVALS.map((window) => (
             <option key={window} value={window}>
-              {t(`cards.controls.interval.${window}`)}
+              {t(WINDOW_NAMES[window])}
             </option>
           ))}
         </SelectField>
