@@ -26,6 +26,7 @@ import {
   PASSING,
   SIGNED_OUT,
   settle,
+  settledPaymentUrl,
   signInAsDemo,
   VIEWPORTS,
   visit,
@@ -250,7 +251,36 @@ async function main() {
             await shoot(page, folder, 'controlDecline')
             written.push(join(folder, 'controlDecline'))
           }
-          if (only?.has('securityLocked')) {
+          if (only?.has('cardControls')) {
+            // A card's limits and controls (issue 30), by name only: the sheet opened.
+            await visit(page, urls.find((route) => route.name === 'card')!.url)
+            await page.getByTestId('quick-limits').click()
+            const controls = page.locator('[data-testid="card-controls"] .card-controls')
+            await controls.waitFor()
+            // The sheet scrolls within: first the ways to pay and kinds of shop, then the lists.
+            await controls.scrollIntoViewIfNeeded()
+            await shoot(page, folder, 'cardControls')
+            await controls.locator('button[type="submit"]').scrollIntoViewIfNeeded()
+            await shoot(page, folder, 'cardControlsLists')
+            written.push(join(folder, 'cardControls'), join(folder, 'cardControlsLists'))
+          }
+          if (only?.has('disputeFlow')) {
+            // "Something wrong?" on a settled card payment (issue 30): each step, then sent.
+            await visit(page, await settledPaymentUrl(base))
+            const form = page.getByTestId('dispute-form')
+            await page.getByTestId('dispute-start').click()
+            await form.locator('input[type="radio"]').first().check()
+            await shoot(page, folder, 'disputeReason')
+            await form.locator('button[type="submit"]').click()
+            await form.locator('textarea').fill('I never bought this.')
+            await shoot(page, folder, 'disputeDetails')
+            await form.locator('button[type="submit"]').click()
+            await page.getByTestId('dispute-sent').waitFor()
+            await shoot(page, folder, 'disputeSent')
+            written.push(join(folder, 'disputeReason'), join(folder, 'disputeDetails'))
+            written.push(join(folder, 'disputeSent'))
+          }
+          if (only?.has('securityLocked') || only?.has('lockdownBanner')) {
             // Locked down (issue 30), by name only: it signs every other session out.
             await visit(page, '/profile/security')
             const locked = page.locator('#lockdown-title ~ .alert')
@@ -260,6 +290,11 @@ async function main() {
             await locked.waitFor()
             await shoot(page, folder, 'securityLocked')
             written.push(join(folder, 'securityLocked'))
+            // The banner over every screen while locked (issue 30).
+            await visit(page, '/')
+            await page.locator('.banner-lockdown').waitFor()
+            await shoot(page, folder, 'lockdownBanner')
+            written.push(join(folder, 'lockdownBanner'))
           }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)

@@ -7,6 +7,7 @@ import passwordRoutes, { passwordResetRoutes } from './domain/auth/password-rout
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
+import cardDisputeRoutes, { sandboxCardDisputeRoutes } from './domain/card-disputes/routes.ts'
 import cardTransactionRoutes, {
   sandboxCardTransactionRoutes,
 } from './domain/card-transactions/routes.ts'
@@ -192,6 +193,7 @@ export async function buildApp(
       cardRoutes,
       cardControlRoutes,
       cardTransactionRoutes,
+      cardDisputeRoutes,
       fiatAccountV1Routes,
       quoteRoutes,
       orderRoutes,
@@ -220,6 +222,7 @@ export async function buildApp(
     await app.register(sandboxBankRoutes, { prefix: '/api/sandbox', config })
     await app.register(sandboxSepaCreditRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxCardTransactionRoutes, { prefix: '/api/sandbox', config })
+    await app.register(sandboxCardDisputeRoutes, { prefix: '/api/sandbox' })
     await app.register(sandboxKycRoutes, { prefix: '/api/sandbox', config })
     if (config.demo.seed) await app.register(demoSeed, { config })
   }

@@ -265,6 +265,10 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v1/issuing/cards/{id}/reveals': person(),
   'GET /api/v1/issuing/transactions': personOrKey('read'),
   'GET /api/v1/issuing/transactions/csv': personOrKey('read'),
+  // Disputes (issue 30): money only comes in (a credit), so no second look.
+  'POST /api/v1/issuing/transactions/{id}/dispute': personOrKey('money'),
+  'GET /api/v1/issuing/disputes': personOrKey('read'),
+  'GET /api/v1/issuing/disputes/{id}': personOrKey('read'),
 
   // Orders: money leaving (withdrawals) or onto a card (top-ups) needs the second look.
   'GET /api/v1/orders/calc': personOrKey('read'),
@@ -339,6 +343,7 @@ export const ROUTE_POLICY: RoutePolicies = {
   'POST /api/sandbox/bank-transfers': open(),
   'POST /api/sandbox/sepa-credits': open(),
   'POST /api/sandbox/card-transactions': open(),
+  'POST /api/sandbox/card-disputes/{id}/decision': open(),
   // Telegram's callback query to the bot (a tap on an inline button): its token is checked.
   'POST /api/sandbox/telegram/callback': open(),
   // The reviewer decides for the person whose token comes with it.

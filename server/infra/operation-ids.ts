@@ -148,6 +148,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/issuing/cards/{id}/reveals': 'listCardReveals',
   'GET /api/v1/issuing/transactions': 'listCardTransactions',
   'GET /api/v1/issuing/transactions/csv': 'exportCardTransactionsCsv',
+  'POST /api/v1/issuing/transactions/{id}/dispute': 'disputeCardTransaction',
+  'GET /api/v1/issuing/disputes': 'listCardDisputes',
+  'GET /api/v1/issuing/disputes/{id}': 'getCardDispute',
   // v1: fiat accounts (the v2 data)
   'GET /api/v1/fiat_accounts/list/{wallet_id}': 'listFiatAccountsV1',
   'GET /api/v1/fiat_accounts/{id}': 'getFiatAccountV1',
@@ -194,5 +197,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/sandbox/bank-transfers': 'simulateBankTransfer',
   'POST /api/sandbox/sepa-credits': 'simulateSepaCredit',
   'POST /api/sandbox/card-transactions': 'simulateCardTransaction',
+  'POST /api/sandbox/card-disputes/{id}/decision': 'simulateCardDisputeDecision',
   'POST /api/sandbox/kyc/decision': 'decideSandboxKyc',
 }

@@ -14,6 +14,8 @@ import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding
 
 /** The shell's offer to install, loaded only where the browser makes one (src/ui/install-offer.ts). */
 const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
+/** While the account is locked down (issue 30), what is refused and "Lift"; its own chunk. */
+const LockdownGate = lazy(() => import('../features/security/lockdown-gate.tsx'))
 
 /**
  * The one frame of every screen. Signed in: on a phone or tablet a top bar
@@ -100,6 +102,9 @@ export function Layout(props: {
           </div>
         )}
         <OfflineBanner />
+        <Suspense fallback={null}>
+          <LockdownGate />
+        </Suspense>
         <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}
           {!inTelegram && install.offer && (

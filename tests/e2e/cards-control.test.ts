@@ -16,7 +16,9 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  * Issue 30, the card's controls end to end: online payments turned off, the
  * sandbox network's online payment declined, the activity item saying why and
  * offering the fix, "Allow online payments" behind the second look, and the
- * next online payment approved.
+ * next online payment approved; then that payment disputed from its activity
+ * item ("Something wrong?"), credited at once, and the credit taken back when
+ * the network decides against it.
  */
 
 // Two second looks of one person within a minute: no resend wait between their codes.
@@ -115,7 +117,39 @@ test('online payments off: declined, the activity says why, “Allow” behind t
     `/issuing/cards/${cardId}/controls`,
   )
   expect(after.channels).toEqual({ ...controls.channels, online: true })
-  expect(await pay()).toMatchObject({ status: 'APPROVED', decline_reason: null })
+  const approved = await pay()
+  expect(approved).toMatchObject({ status: 'APPROVED', decline_reason: null })
+
+  // Settled, then "Something wrong?": a fraud claim is credited at once, provisionally.
+  await network({
+    card_id: cardId,
+    type: 'CLEARING',
+    amount: '9.99',
+    currency: 'EUR',
+    authorization_id: approved.id,
+  })
+  await page.goto(`${base}/activity/${approved.activity_id}`)
+  await page.getByRole('button', { name: 'Dispute this payment' }).click()
+  await page.getByRole('radio', { name: 'I didn’t make this payment' }).check()
+  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByRole('textbox', { name: 'Tell us what happened' }).fill('I never bought this.')
+  await page.getByRole('button', { name: 'Send dispute' }).click()
+  await page
+    .getByText('Dispute sent. €9.99 is back on your card while the card network decides.')
+    .waitFor()
+  await page.getByText('Sent, waiting for the card network').waitFor()
+  expect(await balance()).toBe('30.00')
+  // The network decides against it: the credit is taken back.
+  const [dispute] = (await v1<{ data: { id: string }[] }>(page, 'GET', '/issuing/disputes')).data
+  const decided = await fetch(`${base}/api/sandbox/card-disputes/${dispute!.id}/decision`, {
+    method: 'POST',
+    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ outcome: 'lost' }),
+  })
+  expect(decided.status, await decided.clone().text()).toBe(200)
+  expect(await balance()).toBe('20.01')
+  await page.reload()
+  await page.getByText('Lost: the payment stands').waitFor()
 })
 
 async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {

@@ -171,6 +171,49 @@ export async function controlDeclineUrl(base: string): Promise<string> {
   return `/activity/${declined.activity_id}`
 }
 
+/**
+ * Issue 30: a card payment of the demo's active card, authorised and cleared
+ * by the sandbox network: a settled payment that can be disputed. Answers its
+ * activity item. A new one each call (each can be disputed once).
+ */
+export async function settledPaymentUrl(base: string): Promise<string> {
+  const { access_token: token } = await call<{ access_token: string }>(
+    base,
+    '/api/v2/auth/sign-in/password/email',
+    { method: 'POST', body: JSON.stringify(DEMO) },
+  )
+  const cards = await call<List<{ id: string; status: string; currency: string }>>(
+    base,
+    '/api/v1/issuing/cards?limit=100',
+    { token },
+  )
+  // The first active card whose account can pay (the demo's cards are not all funded).
+  for (const card of cards.data.filter((item) => item.status === 'ACTIVE')) {
+    const message = (body: Record<string, unknown>) =>
+      call<{ id: string; activity_id: string; status: string }>(
+        base,
+        '/api/sandbox/card-transactions',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            card_id: card.id,
+            amount: '4.99',
+            currency: card.currency,
+            ...body,
+          }),
+        },
+      )
+    const auth = await message({
+      type: 'AUTHORIZATION',
+      merchant: { name: 'Streaming Plus', mcc: '4899', city: 'Dublin', country: 'IE' },
+    })
+    if (auth.status !== 'APPROVED') continue
+    await message({ type: 'CLEARING', authorization_id: auth.id })
+    return `/activity/${auth.activity_id}`
+  }
+  throw new Error('no active demo card can pay')
+}
+
 /** An exchange of 25 USDT (Tron) to BTC from the personal wallet: an order with a page of its own. */
 async function placeExchange(base: string, token: string, wallet: string): Promise<string> {
   const currencies = await call<List<{ uuid: string; code: string; chain: string | null }>>(

@@ -8,7 +8,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ActivityEventCode, ActivityStatus } from '../../../contract/activity.ts'
-import type { CardChannel } from '../../../contract/card-choices.ts'
+import type { CardChannel, DisputeStatus } from '../../../contract/card-choices.ts'
 import type { CardFeeKind, Merchant } from '../../../contract/card-transactions.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, StoredActivityEvent } from '../../infra/db/schema.ts'
@@ -302,6 +302,15 @@ const onCard = async (trx: Trx, card: CardRef) => ({
   currency_uuid: card.currency_uuid,
 })
 
+/** Where a card payment's item is found: by its authorisation. */
+const paymentRef = (tenantId: string, authorizationId: string) =>
+  ({
+    tenant_id: tenantId,
+    source_type: 'card_transaction',
+    source_id: authorizationId,
+    type: 'card_purchase',
+  }) as const
+
 /** A card payment's item, written with its authorisation, approved or declined. */
 export async function cardAuthorized(
   trx: Trx,
@@ -357,12 +366,7 @@ export async function cardPaymentFollowed(
     at: Date
   },
 ): Promise<string | null> {
-  const ref = {
-    tenant_id: step.tenantId,
-    source_type: 'card_transaction',
-    source_id: step.authorizationId,
-    type: 'card_purchase',
-  } as const
+  const ref = paymentRef(step.tenantId, step.authorizationId)
   const item = await repo.findBySource(trx, ref)
   if (!item) return null
   const amount = step.amountMinor
@@ -392,6 +396,44 @@ export async function cardPaymentFollowed(
   }
   return item.id
 }
+
+/**
+ * A step of a card payment's dispute (issue 30), on the payment's item: the
+ * dispute and where it stands, and any credit for it counted with what came
+ * back (`credit` added; negative when a lost claim's credit is taken back).
+ */
+export async function cardPaymentDisputed(
+  trx: Trx,
+  step: {
+    tenantId: string
+    authorizationId: string
+    disputeId: string
+    status: DisputeStatus
+    code: ActivityEventCode
+    creditMinor: bigint
+    at: Date
+  },
+): Promise<void> {
+  const ref = paymentRef(step.tenantId, step.authorizationId)
+  const item = await repo.findBySource(trx, ref)
+  if (!item) return
+  const refunded = BigInt(item.refunded_minor) + step.creditMinor
+  const status = afterRefund(BigInt(item.amount_minor), refunded)
+  await repo.updateBySource(
+    trx,
+    ref,
+    {
+      status,
+      refunded_minor: refunded.toString(),
+      dispute_id: step.disputeId,
+      dispute_status: step.status,
+      updated_at: step.at,
+    },
+    event(status, step.code, step.at, step.creditMinor === 0n ? null : abs(step.creditMinor)),
+  )
+}
+
+const abs = (value: bigint) => (value < 0n ? -value : value)
 
 /**
  * A card program's fee: from the card's account (source: its FEE card

@@ -19,6 +19,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { canShareFile, saveFile, shareFile } from '../../ui/save-file.ts'
 import { ActivityAvatar, FigureText } from './activity-row.tsx'
 import { AllowChannel } from './allow-channel.tsx'
+import { DisputePayment } from './dispute-payment.tsx'
 import './activity.css'
 import { useMiniApp } from '../../telegram/mini-app.tsx'
 import { receiptFile, receiptLink } from './receipt.ts'
@@ -56,6 +57,7 @@ export default function ActivityDetailPage(props: { id: string }) {
       <PageHeader id="activity-title" title={activityTitle(t, detail)} back={back} />
       <Summary item={detail} />
       <Facts item={detail} />
+      <DisputePayment item={detail} />
       <Progress detail={detail} />
       <Receipt id={detail.id} />
       <Technical detail={detail} />
@@ -190,6 +192,9 @@ function useFacts(item: ActivityDetail): [string, ReactNode][] {
   }
   rows.push([t('activity.detail.when'), formatDateTime(language, item.created_at)])
   rows.push([t('activity.detail.status'), statusWord(t, item)])
+  if (item.dispute) {
+    rows.push([t('activity.dispute.status'), t(`activity.dispute.status.${item.dispute.status}`)])
+  }
   const failure = failureWords(t, item)
   if (failure) {
     const fix =

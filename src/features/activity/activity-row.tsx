@@ -115,6 +115,7 @@ export function ActivityRow(props: { item: ActivityItem; perspective?: Perspecti
               {refundedInPart && ` · ${t('activity.status.partlyRefunded')}`}
             </>
           )}
+          {item.dispute && ` · ${t(`activity.dispute.short.${item.dispute.status}`)}`}
           {topUp?.fee && ` · ${topUp.fee}`}
           {/* The person's own words name a payment best: "Rent for May", cut to the line. */}
           {item.note && ` · ${item.note}`}

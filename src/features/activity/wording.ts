@@ -337,6 +337,12 @@ const ITEM_EVENT_WORDS: Partial<Record<ActivityEventCode, MessageKey>> = {
   REFUNDED: 'activity.event.REFUNDED',
   CHARGED: 'activity.event.CHARGED',
   RETURNED: 'activity.event.RETURNED',
+  DISPUTED: 'activity.event.DISPUTED',
+  DISPUTE_CREDITED: 'activity.event.DISPUTE_CREDITED',
+  DISPUTE_REVIEWED: 'activity.event.DISPUTE_REVIEWED',
+  DISPUTE_WON: 'activity.event.DISPUTE_WON',
+  DISPUTE_LOST: 'activity.event.DISPUTE_LOST',
+  DISPUTE_CREDIT_REVERSED: 'activity.event.DISPUTE_CREDIT_REVERSED',
 }
 
 /** A timeline step in words; a code this app does not know yet (a newer server) says its status. */

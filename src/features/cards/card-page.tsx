@@ -18,6 +18,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { EyeIcon, GaugeIcon, MoreIcon, SnowflakeIcon } from '../../ui/screen-icons.tsx'
 import { Sheet } from '../../ui/sheet.tsx'
 import { AddMoney } from './add-money.tsx'
+import { ControlsEditor } from './card-controls-editor.tsx'
 import { CardDelivery } from './card-delivery.tsx'
 import { CardError, CardOtpPanel, SecretCopyButtons } from './card-secrets-panel.tsx'
 import { LimitsEditor, LimitsSummary, RenameCard } from './card-settings.tsx'
@@ -35,7 +36,8 @@ type Panel = 'limits' | 'more'
  * appear on it when revealed), its balance and "Add money" (`?issued=1`, the
  * issue flow's end, opens it by itself), a row of quick actions (Freeze,
  * Details, Limits, More), then what it paid for (`activity`, composed in by
- * src/app). Settings open in sheets, so the page stays short on a phone.
+ * src/app). Settings open in sheets, so the page stays short on a phone;
+ * limits and controls (issue 30) share one.
  */
 export default function CardPage(props: {
   id: string
@@ -136,7 +138,7 @@ function CardFront(props: { card: CardDetail; issued: boolean }) {
           key: 'limits',
           icon: GaugeIcon,
           label: t('cards.quick.limits'),
-          name: t('cards.limits.title'),
+          name: t('cards.controls.sheetTitle'),
           dialog: true,
           onClick: () => setPanel('limits'),
         },
@@ -190,11 +192,19 @@ function CardFront(props: { card: CardDetail; issued: boolean }) {
       </section>
       <Sheet
         open={panel === 'limits'}
-        title={t('cards.limits.title')}
+        title={t('cards.controls.sheetTitle')}
         onClose={() => setPanel(undefined)}
+        testId="card-controls"
       >
-        <LimitsSummary card={card} />
-        <LimitsEditor card={card} disabled={closed} />
+        <div className="stack card-more">
+          <Part title={t('cards.limits.title')}>
+            <LimitsSummary card={card} />
+            <LimitsEditor card={card} disabled={closed} />
+          </Part>
+          <Part title={t('cards.controls.title')}>
+            <ControlsEditor card={card} disabled={closed} />
+          </Part>
+        </div>
       </Sheet>
       <Sheet
         open={panel === 'more'}

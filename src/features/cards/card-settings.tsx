@@ -20,7 +20,6 @@ const validNickName = (nick: string) =>
 /** Renames the card; one request_id per edit, so a retried save never renames twice. */
 export function RenameCard(props: { card: CardDetail; disabled: boolean }) {
   const { t } = useI18n()
-  const server = useNeedsServer()
   const rename = useRenameCard(props.card)
   const [name, setName] = useState(props.card.nick_name ?? '')
   const [invalid, setInvalid] = useState(false)
@@ -59,18 +58,7 @@ export function RenameCard(props: { card: CardDetail; disabled: boolean }) {
         error={invalid ? t('cards.rename.invalid') : undefined}
         disabled={props.disabled}
       />
-      <div>
-        <Button
-          type="submit"
-          variant="secondary"
-          busy={rename.isPending}
-          disabled={props.disabled}
-          {...server.disabledProps}
-        >
-          {t('cards.rename.save')}
-        </Button>
-        {server.reason}
-      </div>
+      <SaveRow label={t('cards.rename.save')} busy={rename.isPending} disabled={props.disabled} />
       {rename.isSuccess && <Notice>{t('cards.rename.saved')}</Notice>}
       {rename.isError && <CardError error={rename.error} />}
     </form>
@@ -81,6 +69,12 @@ type LimitField = keyof CardLimits
 const LIMIT_FIELDS: LimitField[] = ['per_transaction', 'daily', 'monthly']
 const AMOUNT = /^\d+(\.\d+)?$/
 
+/** A positive amount with at most `decimals` places ("200", "19.99"). */
+export function validAmount(value: string, decimals: number) {
+  const places = value.split('.')[1]?.length ?? 0
+  return AMOUNT.test(value) && places <= decimals && parseDecimal(value).units > 0n
+}
+
 /** The faults of a limits form, by field: positive amounts, per transaction ≤ daily ≤ monthly. */
 export function limitFaults(
   limits: CardLimits,
@@ -88,11 +82,7 @@ export function limitFaults(
 ): Partial<Record<LimitField, 'amount' | 'aboveDaily' | 'aboveMonthly'>> {
   const faults: Partial<Record<LimitField, 'amount' | 'aboveDaily' | 'aboveMonthly'>> = {}
   for (const field of LIMIT_FIELDS) {
-    const value = limits[field].trim()
-    const places = value.split('.')[1]?.length ?? 0
-    if (!AMOUNT.test(value) || places > decimals || parseDecimal(value).units <= 0n) {
-      faults[field] = 'amount'
-    }
+    if (!validAmount(limits[field].trim(), decimals)) faults[field] = 'amount'
   }
   if (Object.keys(faults).length > 0) return faults
   const [perTx, daily, monthly] = LIMIT_FIELDS.map((field) => parseDecimal(limits[field]))
@@ -118,11 +108,10 @@ export function LimitsSummary(props: { card: CardDetail }) {
 }
 
 /** Fiat currencies here have 2 decimals (the catalogue's EUR, USD, GBP). */
-const FIAT_DECIMALS = 2
+export const FIAT_DECIMALS = 2
 
 export function LimitsEditor(props: { card: CardDetail; disabled: boolean }) {
   const { t } = useI18n()
-  const server = useNeedsServer()
   const save = useCardLimits(props.card)
   const [limits, setLimits] = useState<CardLimits>(props.card.limits)
   const [faults, setFaults] = useState<ReturnType<typeof limitFaults>>({})
@@ -185,20 +174,28 @@ export function LimitsEditor(props: { card: CardDetail; disabled: boolean }) {
           />
         )
       })}
-      <div>
-        <Button
-          type="submit"
-          variant="secondary"
-          busy={save.isPending}
-          disabled={props.disabled}
-          {...server.disabledProps}
-        >
-          {t('cards.limits.save')}
-        </Button>
-        {server.reason}
-      </div>
+      <SaveRow label={t('cards.limits.save')} busy={save.isPending} disabled={props.disabled} />
       {save.isSuccess && <Notice>{t('cards.limits.saved')}</Notice>}
       {save.isError && serverFaults.size === 0 && <CardError error={save.error} />}
     </form>
+  )
+}
+
+/** A settings form's submit button, off while offline with the reason beside it. */
+export function SaveRow(props: { label: string; busy: boolean; disabled: boolean }) {
+  const server = useNeedsServer()
+  return (
+    <div>
+      <Button
+        type="submit"
+        variant="secondary"
+        busy={props.busy}
+        disabled={props.disabled}
+        {...server.disabledProps}
+      >
+        {props.label}
+      </Button>
+      {server.reason}
+    </div>
   )
 }

@@ -147,7 +147,7 @@ describe('card settings', () => {
   it('checks limits before sending: positive, two decimals, per payment ≤ daily ≤ monthly', async () => {
     const api = mockApi({ ...routes, [`PATCH ${CARD}/limits`]: { body: listCard() } })
     const { user } = renderApp(<CardPage id={CARD_ID} />)
-    await user.click(await screen.findByRole('button', { name: 'Spending limits' }))
+    await user.click(await screen.findByRole('button', { name: 'Limits and controls' }))
     const perPayment = await screen.findByRole('textbox', { name: 'Per payment, EUR' })
     const daily = screen.getByRole('textbox', { name: 'Per day, EUR' })
     await user.clear(perPayment)

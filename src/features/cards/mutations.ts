@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type {
   ActivateCardBody,
   Card,
@@ -58,6 +59,19 @@ export function useCardLimits(card: CardDetail) {
   return useMutation({
     mutationFn: (limits: CardLimits) => api.v1.patch<Card>(`${cardPath(card.id)}/limits`, limits),
     onSuccess: changed,
+  })
+}
+
+/**
+ * Replaces the card's controls. A change that loosens them answers 403
+ * STEP_UP_REQUIRED: the API client asks the person in place and sends it again.
+ */
+export function useCardControls(card: CardDetail) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (controls: CardControls) =>
+      api.v1.put<CardControls>(`${cardPath(card.id)}/controls`, controls),
+    onSuccess: (saved) => queryClient.setQueryData(cardKeys.controls(card.id), saved),
   })
 }
 

@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import type { CardControls } from '../../../contract/card-controls.ts'
 import type { CardTransactionList } from '../../../contract/card-transactions.ts'
 import type { CardDetail, CardList, CardRevealList } from '../../../contract/cards.ts'
 import type {
@@ -25,6 +26,7 @@ export const cardKeys = {
   list: (wallet: string) => [...cardKeys.lists(), wallet] as const,
   detail: (id: string) => [...cardKeys.all, 'detail', id] as const,
   reveals: (id: string) => [...cardKeys.all, 'reveals', id] as const,
+  controls: (id: string) => [...cardKeys.all, 'controls', id] as const,
   programs: () => [...cardKeys.all, 'programs'] as const,
   accounts: (wallet: string) => [...cardKeys.all, 'fiat-accounts', wallet] as const,
   /** Under `accounts(wallet)`, so whatever changes an account's cards reads both again. */
@@ -163,4 +165,11 @@ export const accountQuery = (id: string, wallet: string | undefined) =>
             signal,
             query: { show_cards: true },
           }),
+  })
+
+/** What the card may be used for (issue 30): channels, categories, countries, merchants. */
+export const cardControlsQuery = (id: string) =>
+  queryOptions({
+    queryKey: cardKeys.controls(id),
+    queryFn: ({ signal }) => api.v1.get<CardControls>(`${cardPath(id)}/controls`, { signal }),
   })

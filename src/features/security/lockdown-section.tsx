@@ -1,13 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Lockdown, LockdownAct } from '../../../contract/lockdown.ts'
+import { useQuery } from '@tanstack/react-query'
+import type { LockdownAct } from '../../../contract/lockdown.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { errorMessage, formatMoment } from '../../i18n/error-message.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { api } from '../../net/api.ts'
 import { paths } from '../../paths.ts'
 import { Alert, Button, Skeleton } from '../../ui/components.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
-import { lockdownQuery, securityKeys } from './queries.ts'
+import { useLiftLockdown, useStartLockdown } from './lockdown-mutations.ts'
+import { lockdownQuery } from './queries.ts'
 
 const REFUSED: Record<LockdownAct, MessageKey> = {
   withdrawals: 'lockdown.refused.withdrawals',
@@ -25,20 +25,9 @@ const REFUSED: Record<LockdownAct, MessageKey> = {
  */
 export function LockdownSection() {
   const { t, language } = useI18n()
-  const queryClient = useQueryClient()
   const status = useQuery(lockdownQuery())
-  const settle = (answer: Lockdown) => {
-    queryClient.setQueryData(securityKeys.lockdown(), answer)
-    void queryClient.invalidateQueries({ queryKey: securityKeys.sessions() })
-  }
-  const lock = useMutation({
-    mutationFn: () => api.v2.post<Lockdown>('/user/lockdown', {}),
-    onSuccess: settle,
-  })
-  const lift = useMutation({
-    mutationFn: () => api.v2.delete<Lockdown>('/user/lockdown'),
-    onSuccess: settle,
-  })
+  const lock = useStartLockdown()
+  const lift = useLiftLockdown()
   const failed = lock.error ?? lift.error
   return (
     <section className="card stack" aria-labelledby="lockdown-title">
