@@ -73,6 +73,9 @@ const SendPage = lazy(() =>
 const ExchangePage = lazy(() =>
   withMessages(import('../features/orders/exchange-page.tsx'), 'orders', 'home'),
 )
+const PaySomeonePage = lazy(() =>
+  withMessages(import('../features/orders/pay-someone-page.tsx'), 'orders', 'home'),
+)
 const DepositPage = lazy(() =>
   withMessages(import('../features/orders/deposit-page.tsx'), 'orders', 'home'),
 )
@@ -191,6 +194,7 @@ export const ROUTES: {
   },
   { path: paths.send, access: 'signedIn', page: () => <SendPage /> },
   { path: paths.exchange, access: 'signedIn', page: () => <ExchangePage /> },
+  { path: paths.paySomeone, access: 'signedIn', page: () => <PaySomeonePage /> },
   { path: paths.deposit, access: 'signedIn', page: () => <DepositPage /> },
   { path: paths.topUp, access: 'signedIn', page: () => <TopUpPage /> },
   { path: paths.orders, access: 'signedIn', page: () => <OrdersPage /> },

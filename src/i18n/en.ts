@@ -2011,6 +2011,40 @@ export const en = {
   'profile.proofs.notIncluded': 'Your first proof comes tomorrow',
   'profile.proofs.notIncludedLead':
     'You joined after the latest proof was taken. The next daily proof includes you.',
+  // Issue 32: paying people, payment requests, schedules (the orders part ships them).
+  'move.paySomeone': 'By e-mail, phone or @username, free and at once',
+  'people.pay.title': 'Pay someone',
+  'people.pay.to': 'To',
+  'people.pay.recent': 'Recent',
+  'people.pay.contact': 'E-mail, phone or @username',
+  'people.pay.someoneElse': 'Someone else: e-mail, phone or @username',
+  'people.pay.contactHint': 'We show their name if they let people find them.',
+  'people.pay.contactInvalid':
+    'Write an e-mail (anna@example.com), a phone number with its country code (+49…) or a Telegram @username.',
+  'people.pay.looking': 'Looking them up…',
+  'people.pay.found': 'Paying {name}',
+  'people.pay.notFound':
+    'We can’t show who {contact} is. If they aren’t with us yet, the money waits {days} days for them to sign up with this contact, then comes back to you.',
+  'people.pay.currency': 'Currency',
+  'people.pay.amount': 'Amount',
+  'people.pay.note': 'Note',
+  'people.pay.noteHint': 'They see it with the payment. Up to {max} characters.',
+  'people.pay.review': 'Review',
+  'people.pay.reviewTitle': 'Check and send',
+  'people.pay.reviewLine': '{amount} to {name}',
+  'people.pay.fee': 'Fee',
+  'people.pay.free': 'Free',
+  'people.pay.waitsReview':
+    'The money waits for {contact} to sign up. If they don’t within 7 days, it comes back to you.',
+  'people.pay.confirm': 'Send',
+  'people.pay.sending': 'Sending…',
+  'people.pay.change': 'Change',
+  'people.done.sent': 'Sent',
+  'people.done.sentLine': 'You sent {name} {amount}.',
+  'people.done.waiting': 'Waiting for them to sign up',
+  'people.done.waitingLine':
+    'We told {contact}. The money is theirs once they sign up, or comes back to you on {date}.',
+  'people.done.view': 'See it in your activity',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -2002,4 +2002,37 @@ export const ru: Messages = {
   'profile.proofs.notIncluded': 'Ваше первое подтверждение — завтра',
   'profile.proofs.notIncludedLead':
     'Вы присоединились после последнего подтверждения. Следующее ежедневное подтверждение включит вас.',
+  'move.paySomeone': 'По эл. почте, телефону или @username — бесплатно и сразу',
+  'people.pay.title': 'Перевести человеку',
+  'people.pay.to': 'Кому',
+  'people.pay.recent': 'Недавние',
+  'people.pay.contact': 'Эл. почта, телефон или @username',
+  'people.pay.someoneElse': 'Кому-то ещё: эл. почта, телефон или @username',
+  'people.pay.contactHint': 'Мы покажем имя, если человек разрешил себя находить.',
+  'people.pay.contactInvalid':
+    'Укажите эл. почту (anna@example.com), телефон с кодом страны (+7…) или @username в Telegram.',
+  'people.pay.looking': 'Ищем…',
+  'people.pay.found': 'Получатель: {name}',
+  'people.pay.notFound':
+    'Мы не можем показать, кто такой {contact}. Если этого человека ещё нет с нами, деньги подождут его {days} дней — до регистрации с этим контактом, — а потом вернутся к вам.',
+  'people.pay.currency': 'Валюта',
+  'people.pay.amount': 'Сумма',
+  'people.pay.note': 'Комментарий',
+  'people.pay.noteHint': 'Получатель увидит его вместе с переводом. До {max} символов.',
+  'people.pay.review': 'Проверить',
+  'people.pay.reviewTitle': 'Проверьте и отправьте',
+  'people.pay.reviewLine': '{amount} — {name}',
+  'people.pay.fee': 'Комиссия',
+  'people.pay.free': 'Бесплатно',
+  'people.pay.waitsReview':
+    'Деньги подождут, пока {contact} зарегистрируется. Если этого не случится за 7 дней, они вернутся к вам.',
+  'people.pay.confirm': 'Отправить',
+  'people.pay.sending': 'Отправляем…',
+  'people.pay.change': 'Изменить',
+  'people.done.sent': 'Отправлено',
+  'people.done.sentLine': 'Вы перевели {amount}: {name}.',
+  'people.done.waiting': 'Ждём регистрации получателя',
+  'people.done.waitingLine':
+    'Мы сообщили {contact}. Деньги станут доступны после регистрации, а если нет — вернутся к вам {date}.',
+  'people.done.view': 'Посмотреть в истории',
 }

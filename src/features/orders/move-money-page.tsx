@@ -17,6 +17,13 @@ export default function MoveMoneyPage() {
   const crypto = useOffers('crypto')
   const counterparties = fiat || crypto
   const rows = [
+    {
+      key: 'paySomeone',
+      to: paths.paySomeone,
+      icon: PeopleIcon,
+      title: t('people.pay.title'),
+      explain: t('move.paySomeone'),
+    },
     ...actions.map(
       (action): LinkRow => ({
         key: action.key,

@@ -1,0 +1,166 @@
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Transfer } from '../../../contract/transfers.ts'
+import { aBalance, aPage, aWallet, WALLET_UUID } from '../../../tests/support/builders.ts'
+import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
+import { renderApp } from '../../../tests/support/render-app.tsx'
+import PaySomeonePage from './pay-someone-page.tsx'
+import { EUR, EUR_UUID } from './test-fixtures.ts'
+
+const ANNA = '0190b0a4-0000-7000-8000-00000000ab01'
+const TRANSFER = '0190b0a4-0000-7000-8000-00000000ab02'
+const ACTIVITY = '0190b0a4-0000-7000-8000-00000000ab03'
+
+const aTransfer = (overrides: Partial<Transfer> = {}): Transfer => ({
+  id: TRANSFER,
+  status: 'COMPLETE',
+  direction: 'out',
+  wallet_uuid: WALLET_UUID,
+  amount: { currency_uuid: EUR_UUID, currency: 'EUR', chain: null, decimals: 2, amount: '20' },
+  note: 'Dinner',
+  counterparty: { name: 'Anna S.', initial: 'A', user_id: ANNA },
+  contact: null,
+  payment_request_id: null,
+  expires_at: null,
+  activity_id: ACTIVITY,
+  created_at: '2026-11-29T10:00:00Z',
+  settled_at: '2026-11-29T10:00:00Z',
+  ...overrides,
+})
+
+function renderPay(routes: Record<string, Route> = {}) {
+  const api = mockApi({
+    'GET /wallets': {
+      body: aPage([
+        aWallet({
+          balances: [
+            aBalance({
+              currency_uuid: EUR_UUID,
+              currency: 'EUR',
+              chain: null,
+              decimals: 2,
+              available: '300',
+            }),
+          ],
+        }),
+      ]),
+    },
+    'GET /currencies': { body: aPage([EUR]) },
+    'GET /chains': { body: aPage([]) },
+    'GET /people/recent': {
+      body: {
+        data: [
+          {
+            user_id: ANNA,
+            display_name: 'Anna S.',
+            initial: 'A',
+            last_at: '2026-11-28T10:00:00Z',
+          },
+        ],
+      },
+    },
+    'GET /people/lookup': { body: { found: false, display_name: null, initial: null } },
+    'POST /transfers': { status: 201, body: aTransfer() },
+    [`GET /transfers/${TRANSFER}`]: { body: aTransfer() },
+    ...routes,
+  })
+  return { api, ...renderApp(<PaySomeonePage />, { path: '/pay-someone' }) }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+  sessionStorage.clear()
+})
+
+describe('paying someone', () => {
+  it('pays one of the recent people with a note, then says so and links the activity item', async () => {
+    const { api, user } = renderPay()
+    await user.click(await screen.findByRole('radio', { name: 'Anna S.' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '20')
+    await user.type(screen.getByRole('textbox', { name: 'Note' }), 'Dinner')
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    expect(await screen.findByRole('heading', { name: 'Check and send' })).toBeInTheDocument()
+    expect(screen.getByText('€20.00 to Anna S.')).toBeInTheDocument()
+    expect(screen.getByText('Free')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(await screen.findByRole('heading', { name: 'Sent' })).toBeInTheDocument()
+    expect(screen.getByText('You sent Anna S. €20.00.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'See it in your activity' })).toHaveAttribute(
+      'href',
+      `/activity/${ACTIVITY}`,
+    )
+    const sent = api.to('POST /transfers')
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.body).toMatchObject({
+      to: { user_id: ANNA },
+      wallet_uuid: WALLET_UUID,
+      currency_uuid: EUR_UUID,
+      amount: '20',
+      note: 'Dinner',
+    })
+    expect((sent[0]!.body as { request_id: string }).request_id).toBeTruthy()
+  })
+
+  it('looks a typed e-mail up and says the money will wait for them when nobody is found', async () => {
+    const { api, user } = renderPay({
+      'POST /transfers': {
+        status: 201,
+        body: aTransfer({
+          status: 'AWAITING_CLAIM',
+          counterparty: { name: 'new@example.com', initial: 'N', user_id: null },
+          contact: 'new@example.com',
+          expires_at: '2026-12-06T10:00:00Z',
+        }),
+      },
+      [`GET /transfers/${TRANSFER}`]: {
+        body: aTransfer({
+          status: 'AWAITING_CLAIM',
+          counterparty: { name: 'new@example.com', initial: 'N', user_id: null },
+          contact: 'new@example.com',
+          expires_at: '2026-12-06T10:00:00Z',
+        }),
+      },
+    })
+    await user.type(await screen.findByRole('textbox', { name: /Someone else/ }), 'new@example.com')
+    expect(
+      await screen.findByText(/the money waits 7 days for them to sign up/),
+    ).toBeInTheDocument()
+    expect(Object.fromEntries(api.to('GET /people/lookup').at(-1)!.query)).toEqual({
+      email: 'new@example.com',
+    })
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '20')
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await user.click(await screen.findByRole('button', { name: 'Send' }))
+    expect(
+      await screen.findByRole('heading', { name: 'Waiting for them to sign up' }),
+    ).toBeInTheDocument()
+    expect(api.to('POST /transfers')[0]!.body).toMatchObject({ to: { email: 'new@example.com' } })
+  })
+
+  it('names a found person from the look-up', async () => {
+    const { user } = renderPay({
+      'GET /people/lookup': { body: { found: true, display_name: 'Bob M.', initial: 'B' } },
+    })
+    await user.type(await screen.findByRole('textbox', { name: /Someone else/ }), '@bob_martin')
+    expect(await screen.findByText('Paying Bob M.')).toBeInTheDocument()
+  })
+
+  it('refuses more than the wallet holds before anything is sent', async () => {
+    const { user } = renderPay()
+    await user.click(await screen.findByRole('radio', { name: 'Anna S.' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '301')
+    expect(screen.getByText('That is more than you have, fees included.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Review' })).toBeDisabled()
+  })
+
+  it('words a refusal on the review and stays there', async () => {
+    const { user } = renderPay({ 'POST /transfers': problem(422, 'CANNOT_PAY_YOURSELF') })
+    await user.click(await screen.findByRole('radio', { name: 'Anna S.' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '5')
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await user.click(await screen.findByRole('button', { name: 'Send' }))
+    await waitFor(() => expect(screen.getByRole('alert')).toBeInTheDocument())
+    expect(screen.getByRole('heading', { name: 'Check and send' })).toBeInTheDocument()
+  })
+})
