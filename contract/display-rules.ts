@@ -35,3 +35,6 @@ export function shortAddress(address: string): string {
  * for them to sign up before it goes back (the app says it before sending).
  */
 export const CLAIM_DAYS = 7
+
+/** Issue 32: `startapp=pr_<id>` — how a Telegram link names a payment request. */
+export const REQUEST_START_PREFIX = 'pr_'

@@ -137,6 +137,9 @@ export const href = {
   paySomeone: (params: { wallet?: string; transfer?: string } = {}) =>
     fill(paths.paySomeone, {}, params),
   paymentRequest: (id: string) => fill(paths.paymentRequest, { id }),
+  /** `next`: where a person goes once signed in (a payment request they opened signed out). */
+  signIn: (params: { next?: string } = {}) => fill(paths.signIn, {}, params),
+  signUp: (params: { next?: string } = {}) => fill(paths.signUp, {}, params),
   counterpartiesHome: (params: { wallet?: string } = {}) =>
     fill(paths.counterpartiesHome, {}, params),
   /** The wallet lets the page ask v2, which names it in the path. */
@@ -153,3 +156,13 @@ export const href = {
     } = {},
   ) => fill(paths.statements, {}, params),
 } as const
+
+/**
+ * Where sign-in or sign-up leads: the `next` of its query string when it is
+ * a path of this app ("/pay/…"), never another origin ("//evil.example",
+ * "/\\evil.example", "https://…") — else home.
+ */
+export function nextAfterSignIn(search: string): string {
+  const next = new URLSearchParams(search).get('next')
+  return next && /^\/(?![/\\])/.test(next) ? next : paths.home
+}

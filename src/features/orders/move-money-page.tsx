@@ -4,6 +4,7 @@ import { useOffers } from '../../queries/tenant.ts'
 import { PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { ArrowDownIcon } from '../../ui/screen-icons.tsx'
 import { useMoneyActions } from './money-actions.tsx'
 
 /**
@@ -23,6 +24,13 @@ export default function MoveMoneyPage() {
       icon: PeopleIcon,
       title: t('people.pay.title'),
       explain: t('move.paySomeone'),
+    },
+    {
+      key: 'requests',
+      to: paths.requests,
+      icon: ArrowDownIcon,
+      title: t('people.requests.title'),
+      explain: t('move.requests'),
     },
     ...actions.map(
       (action): LinkRow => ({

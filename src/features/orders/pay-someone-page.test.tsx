@@ -1,32 +1,11 @@
 import { cleanup, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Transfer } from '../../../contract/transfers.ts'
 import { aBalance, aPage, aWallet, WALLET_UUID } from '../../../tests/support/builders.ts'
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import PaySomeonePage from './pay-someone-page.tsx'
+import { ACTIVITY, ANNA, aTransfer, TRANSFER } from './people-fixtures.ts'
 import { EUR, EUR_UUID } from './test-fixtures.ts'
-
-const ANNA = '0190b0a4-0000-7000-8000-00000000ab01'
-const TRANSFER = '0190b0a4-0000-7000-8000-00000000ab02'
-const ACTIVITY = '0190b0a4-0000-7000-8000-00000000ab03'
-
-const aTransfer = (overrides: Partial<Transfer> = {}): Transfer => ({
-  id: TRANSFER,
-  status: 'COMPLETE',
-  direction: 'out',
-  wallet_uuid: WALLET_UUID,
-  amount: { currency_uuid: EUR_UUID, currency: 'EUR', chain: null, decimals: 2, amount: '20' },
-  note: 'Dinner',
-  counterparty: { name: 'Anna S.', initial: 'A', user_id: ANNA },
-  contact: null,
-  payment_request_id: null,
-  expires_at: null,
-  activity_id: ACTIVITY,
-  created_at: '2026-11-29T10:00:00Z',
-  settled_at: '2026-11-29T10:00:00Z',
-  ...overrides,
-})
 
 function renderPay(routes: Record<string, Route> = {}) {
   const api = mockApi({
