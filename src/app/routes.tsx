@@ -85,6 +85,9 @@ const RequestsPage = lazy(() =>
 const PaymentRequestPage = lazy(() =>
   withMessages(import('../features/orders/payment-request-page.tsx'), 'orders', 'home'),
 )
+const SchedulesPage = lazy(() =>
+  withMessages(import('../features/orders/schedules-page.tsx'), 'orders', 'home'),
+)
 const DepositPage = lazy(() =>
   withMessages(import('../features/orders/deposit-page.tsx'), 'orders', 'home'),
 )
@@ -211,6 +214,7 @@ export const ROUTES: {
   { path: paths.paySomeone, access: 'signedIn', page: () => <PaySomeonePage /> },
   { path: paths.requestMoney, access: 'signedIn', page: () => <RequestMoneyPage /> },
   { path: paths.requests, access: 'signedIn', page: () => <RequestsPage /> },
+  { path: paths.schedules, access: 'signedIn', page: () => <SchedulesPage /> },
   { path: paths.deposit, access: 'signedIn', page: () => <DepositPage /> },
   { path: paths.topUp, access: 'signedIn', page: () => <TopUpPage /> },
   { path: paths.orders, access: 'signedIn', page: () => <OrdersPage /> },

@@ -4,7 +4,7 @@ import { useOffers } from '../../queries/tenant.ts'
 import { PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { ArrowDownIcon } from '../../ui/screen-icons.tsx'
+import { ArrowDownIcon, ListIcon } from '../../ui/screen-icons.tsx'
 import { useMoneyActions } from './money-actions.tsx'
 
 /**
@@ -31,6 +31,13 @@ export default function MoveMoneyPage() {
       icon: ArrowDownIcon,
       title: t('people.requests.title'),
       explain: t('move.requests'),
+    },
+    {
+      key: 'schedules',
+      to: paths.schedules,
+      icon: ListIcon,
+      title: t('people.schedules.title'),
+      explain: t('move.schedules'),
     },
     ...actions.map(
       (action): LinkRow => ({

@@ -41,6 +41,7 @@ function renderPay(routes: Record<string, Route> = {}) {
     'GET /people/lookup': { body: { found: false, display_name: null, initial: null } },
     'POST /transfers': { status: 201, body: aTransfer() },
     [`GET /transfers/${TRANSFER}`]: { body: aTransfer() },
+    'POST /schedules': { status: 201, body: {} },
     ...routes,
   })
   return { api, ...renderApp(<PaySomeonePage />, { path: '/pay-someone' }) }
@@ -79,6 +80,27 @@ describe('paying someone', () => {
       note: 'Dinner',
     })
     expect((sent[0]!.body as { request_id: string }).request_id).toBeTruthy()
+
+    // "Repeat this": the same payment every week, from a week from now.
+    await user.click(screen.getByRole('button', { name: 'Repeat this' }))
+    await user.click(screen.getByRole('radio', { name: 'Every week, from a week from now' }))
+    await user.click(screen.getByRole('button', { name: 'Set it to repeat' }))
+    expect(await screen.findByText('Done: it repeats every week at this time.')).toBeInTheDocument()
+    const schedule = api.to('POST /schedules')[0]!.body as Record<string, unknown>
+    expect(schedule).toMatchObject({
+      kind: 'transfer',
+      template: {
+        to: { user_id: ANNA },
+        wallet_uuid: WALLET_UUID,
+        currency_uuid: EUR_UUID,
+        amount: '20',
+        note: 'Dinner',
+      },
+      rrule: 'FREQ=WEEKLY',
+    })
+    const days = (Date.parse(schedule.starts_at as string) - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(6)
+    expect(days).toBeLessThan(8)
   })
 
   it('looks a typed e-mail up and says the money will wait for them when nobody is found', async () => {

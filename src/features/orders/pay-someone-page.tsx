@@ -16,6 +16,7 @@ import { useAmountField } from './amount-field.tsx'
 import { ContactPicker, type PickedPerson } from './contact-picker.tsx'
 import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { useSendTransfer } from './people-mutations.ts'
+import { RepeatThis } from './repeat-this.tsx'
 import { TransferResult } from './transfer-result.tsx'
 import './orders.css'
 import './people.css'
@@ -41,7 +42,27 @@ export default function PaySomeonePage() {
     return (
       <div className="stack">
         <BackLink back={{ href: paths.move, label: t('nav.move') }} />
-        <TransferResult id={sent} />
+        <TransferResult
+          id={sent}
+          more={(transfer) =>
+            transfer.status === 'COMPLETE' &&
+            transfer.direction === 'out' &&
+            transfer.counterparty.user_id && (
+              <RepeatThis
+                repeat={{
+                  kind: 'transfer',
+                  template: {
+                    to: { user_id: transfer.counterparty.user_id },
+                    wallet_uuid: transfer.wallet_uuid,
+                    currency_uuid: transfer.amount.currency_uuid,
+                    amount: transfer.amount.amount,
+                    ...(transfer.note && { note: transfer.note }),
+                  },
+                }}
+              />
+            )
+          }
+        />
       </div>
     )
   }
