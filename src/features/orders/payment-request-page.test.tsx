@@ -51,17 +51,24 @@ describe('a payment request’s page', () => {
   })
 
   it('signed in: pays from the wallet that holds enough, once', async () => {
+    let settled = false
     const api = mockApi({
-      [`GET /payment-requests/${REQUEST}`]: { body: view() },
+      // Read again after paying, the view is PAID: the screen still says it was paid here.
+      [`GET /payment-requests/${REQUEST}`]: () => ({
+        body: { ...view(), status: settled ? 'PAID' : 'OPEN' },
+      }),
       'GET /wallets': {
         body: aPage([
           aWallet({ uuid: '0190b0a4-0000-7000-8000-00000000ab0a', balances: [euros('5')] }),
           aWallet({ balances: [euros('300')] }),
         ]),
       },
-      [`POST /payment-requests/${REQUEST}/pay`]: {
-        status: 201,
-        body: { request: { ...view(), status: 'PAID' }, transfer: aTransfer() },
+      [`POST /payment-requests/${REQUEST}/pay`]: () => {
+        settled = true
+        return {
+          status: 201,
+          body: { request: { ...view(), status: 'PAID' }, transfer: aTransfer() },
+        }
       },
     })
     const { user } = renderApp(<PaymentRequestPage id={REQUEST} signedIn />, {

@@ -34,8 +34,8 @@ const PAY_SCOPE = 'request-pay'
 export default function PaymentRequestPage(props: { id: string; signedIn: boolean }) {
   const { t, language } = useI18n()
   const request = useQuery(paymentRequestQuery(props.id))
-  // Paid here: the activity item's id (null when there is none); the view then reads PAID.
-  const [paid, setPaid] = useState<string | null>()
+  // Held here, not in the form: once paid the view reads PAID and the form goes, the answer stays.
+  const pay = usePayRequest(props.id)
   if (request.isPending) return <Pending paused={request.isPaused} shape="card" />
   if (request.isError) {
     return (
@@ -66,10 +66,10 @@ export default function PaymentRequestPage(props: { id: string; signedIn: boolea
             ` · ${t('people.payRequest.until', { date: formatDateTime(language, view.expires_at) })}`}
         </p>
       </div>
-      {paid !== undefined ? (
-        <Paid view={view} activity={paid} />
+      {pay.data ? (
+        <Paid view={view} activity={pay.data.transfer.activity_id} />
       ) : view.status !== 'OPEN' ? null : props.signedIn ? (
-        <PayRequest view={view} onPaid={setPaid} />
+        <PayRequest view={view} pay={pay} />
       ) : (
         <SignedOut id={view.id} />
       )}
@@ -112,16 +112,13 @@ function Paid(props: { view: PaymentRequestView; activity: string | null }) {
   )
 }
 
-function PayRequest(props: {
-  view: PaymentRequestView
-  onPaid: (activity: string | null) => void
-}) {
+function PayRequest(props: { view: PaymentRequestView; pay: ReturnType<typeof usePayRequest> }) {
   const { t, language } = useI18n()
   const { view } = props
   const server = useNeedsServer()
   const haptic = useHaptics()
   const wallets = useQuery({ ...walletsQuery(), refetchOnMount: 'always' })
-  const pay = usePayRequest(view.id)
+  const { pay } = props
   const [chosen, setChosen] = useState<string>()
   const list = wallets.data?.data ?? []
   const holding = (uuid: string) =>
@@ -148,10 +145,7 @@ function PayRequest(props: {
     pay.mutate(
       { wallet_uuid: wallet.uuid, request_id: once.requestId },
       {
-        onSuccess: (answer) => {
-          haptic('success')
-          props.onPaid(answer.transfer.activity_id)
-        },
+        onSuccess: () => haptic('success'),
         onError: () => haptic('error'),
         onSettled: (_answer, error) => once.finish(error),
       },

@@ -60,10 +60,14 @@ export function usePayRequest(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (body: PayRequestBody) => api.v2.post<PaidRequest>(`${requestPath(id)}/pay`, body),
+    // The view is read again rather than replaced at once: the screen that paid says so
+    // first (its own answer), and a PAID view must not take that screen away before.
     onSuccess: async (paid) => {
-      queryClient.setQueryData(peopleKeys.request(id), paid.request)
       queryClient.setQueryData(peopleKeys.transfer(paid.transfer.id), paid.transfer)
-      await moneyMoved(queryClient)
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: peopleKeys.request(id) }),
+        moneyMoved(queryClient),
+      ])
     },
   })
 }
