@@ -2036,7 +2036,7 @@ export const en = {
   'people.pay.fee': 'Fee',
   'people.pay.free': 'Free',
   'people.pay.waitsReview':
-    'The money waits for {contact} to sign up. If they don’t within 7 days, it comes back to you.',
+    'The money waits for {contact} to sign up. If they don’t within {days} days, it comes back to you.',
   'people.pay.confirm': 'Send',
   'people.pay.sending': 'Sending…',
   'people.pay.change': 'Change',
@@ -2090,6 +2090,7 @@ export const en = {
     'This wallet has {available}: not enough for this request. Add money or pick another wallet.',
   'people.payRequest.pay': 'Pay {amount}',
   'people.payRequest.paid': 'Paid. {name} has the money.',
+  'people.payRequest.yours': 'This is your request. Share its link with whoever should pay it.',
   'people.payRequest.noWallet': 'You need a wallet with money in it to pay.',
   'move.schedules': 'Payments and buys that repeat by themselves',
   'people.repeat.open': 'Repeat this',

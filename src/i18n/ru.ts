@@ -1461,7 +1461,7 @@ export const ru: Messages = {
   'notifications.detail.unknownDevice': 'На неизвестном устройстве',
   'notifications.detail.notYou': 'Это были не вы? Завершите все другие сеансы.',
   'notifications.detail.awaitingClaim': 'Ждёт, пока получатель зарегистрируется',
-  'notifications.detail.notClaimed': '{name} не получил(а) перевод за 7 дней',
+  'notifications.detail.notClaimed': '{name} не получил(а) перевод за {days} дней',
   'notifications.detail.runShort':
     'Не хватило средств на {amount}. Следующий платёж — по расписанию.',
   'notifications.detail.runPriceMoved':
@@ -2026,7 +2026,7 @@ export const ru: Messages = {
   'people.pay.fee': 'Комиссия',
   'people.pay.free': 'Бесплатно',
   'people.pay.waitsReview':
-    'Деньги подождут, пока {contact} зарегистрируется. Если этого не случится за 7 дней, они вернутся к вам.',
+    'Деньги подождут, пока {contact} зарегистрируется. Если этого не случится за {days} дней, они вернутся к вам.',
   'people.pay.confirm': 'Отправить',
   'people.pay.sending': 'Отправляем…',
   'people.pay.change': 'Изменить',
@@ -2080,6 +2080,7 @@ export const ru: Messages = {
     'В этом кошельке {available} — не хватает для оплаты. Пополните его или выберите другой.',
   'people.payRequest.pay': 'Заплатить {amount}',
   'people.payRequest.paid': 'Оплачено. Деньги у получателя: {name}.',
+  'people.payRequest.yours': 'Это ваш запрос. Отправьте ссылку тому, кто должен его оплатить.',
   'people.payRequest.noWallet': 'Чтобы заплатить, нужен кошелёк с деньгами.',
   'move.schedules': 'Платежи и покупки, которые повторяются сами',
   'people.repeat.open': 'Повторять',

@@ -1,10 +1,10 @@
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
 import { useOffers } from '../../queries/tenant.ts'
-import { PeopleIcon } from '../../ui/icons.tsx'
+import { ActivityIcon, PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { ArrowDownIcon, ListIcon } from '../../ui/screen-icons.tsx'
+import { ReceiptIcon } from '../../ui/screen-icons.tsx'
 import { useMoneyActions } from './money-actions.tsx'
 
 /**
@@ -28,14 +28,14 @@ export default function MoveMoneyPage() {
     {
       key: 'requests',
       to: paths.requests,
-      icon: ArrowDownIcon,
+      icon: ReceiptIcon,
       title: t('people.requests.title'),
       explain: t('move.requests'),
     },
     {
       key: 'schedules',
       to: paths.schedules,
-      icon: ListIcon,
+      icon: ActivityIcon,
       title: t('people.schedules.title'),
       explain: t('move.schedules'),
     },

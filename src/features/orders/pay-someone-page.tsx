@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { CLAIM_DAYS } from '../../../contract/display-rules.ts'
 import type { CreateTransferBody } from '../../../contract/transfers.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
@@ -185,7 +186,7 @@ function PayForm(props: { basics: Basics }) {
         </div>
         {!person.found && (
           <p className="alert alert-warning">
-            {t('people.pay.waitsReview', { contact: person.name })}
+            {t('people.pay.waitsReview', { contact: person.name, days: CLAIM_DAYS })}
           </p>
         )}
         <ErrorSummary error={send.error} />

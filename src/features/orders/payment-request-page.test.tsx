@@ -114,4 +114,15 @@ describe('a payment request’s page', () => {
     expect(await screen.findByText('Paid')).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Create an account' })).toBeNull()
   })
+
+  it('tells the requester it is their own request instead of offering to pay it', async () => {
+    mockApi({
+      [`GET /payment-requests/${REQUEST}`]: { body: view() },
+      'GET /payment-requests': { body: aPage([aRequest()]) },
+      'GET /wallets': { body: aPage([aWallet({ balances: [euros('300')] })]) },
+    })
+    renderApp(<PaymentRequestPage id={REQUEST} signedIn />, { path: `/pay/${REQUEST}` })
+    expect(await screen.findByText(/^This is your request/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Pay €20.00' })).toBeNull()
+  })
 })

@@ -16,7 +16,7 @@ import { LoadError } from '../../ui/load-error.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
 import { walletName } from './labels.ts'
 import { usePayRequest } from './people-mutations.ts'
-import { paymentRequestQuery } from './people-queries.ts'
+import { paymentRequestQuery, paymentRequestsQuery } from './people-queries.ts'
 import { walletsQuery } from './queries.ts'
 import { REQUEST_STATUS_WORDS } from './request-labels.ts'
 import './orders.css'
@@ -36,6 +36,8 @@ export default function PaymentRequestPage(props: { id: string; signedIn: boolea
   const request = useQuery(paymentRequestQuery(props.id))
   // Held here, not in the form: once paid the view reads PAID and the form goes, the answer stays.
   const pay = usePayRequest(props.id)
+  // The requester opening their own link: nothing to pay, the way to their requests instead.
+  const mine = useQuery({ ...paymentRequestsQuery(), enabled: props.signedIn })
   if (request.isPending) return <Pending paused={request.isPaused} shape="card" />
   if (request.isError) {
     return (
@@ -68,6 +70,13 @@ export default function PaymentRequestPage(props: { id: string; signedIn: boolea
       </div>
       {pay.data ? (
         <Paid view={view} activity={pay.data.transfer.activity_id} />
+      ) : props.signedIn && mine.isPending ? (
+        <Pending paused={mine.isPaused} shape="lines" />
+      ) : mine.data?.data.some((own) => own.id === view.id) ? (
+        <div className="stack">
+          <p className="lead">{t('people.payRequest.yours')}</p>
+          <Link href={paths.requests}>{t('people.requests.all')}</Link>
+        </div>
       ) : view.status !== 'OPEN' ? null : props.signedIn ? (
         <PayRequest view={view} pay={pay} />
       ) : (

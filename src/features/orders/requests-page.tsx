@@ -114,7 +114,7 @@ function RequestRow(props: {
       {open && (
         <div className="share-request-actions">
           <CopyButton text={request.url} thing={t('people.request.link')} />
-          <Button variant="danger" onClick={props.onCancel} {...props.disabledProps}>
+          <Button variant="quiet" onClick={props.onCancel} {...props.disabledProps}>
             {t('people.requests.cancel')}
           </Button>
         </div>
