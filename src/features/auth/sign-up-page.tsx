@@ -1,8 +1,9 @@
 import { useLocation, useSearch } from 'wouter'
-import { href, nextAfterSignIn } from '../../paths.ts'
+import { href } from '../../paths.ts'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
 import { useSignUp } from './mutations.ts'
+import { nextAfterSignIn } from './next-after-sign-in.ts'
 
 export default function SignUpPage() {
   const [, navigate] = useLocation()

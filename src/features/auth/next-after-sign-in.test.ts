@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { href, nextAfterSignIn } from './paths.ts'
+import { href } from '../../paths.ts'
+import { nextAfterSignIn } from './next-after-sign-in.ts'
 
 describe('nextAfterSignIn', () => {
   const id = '0190b0a4-0000-7000-8000-00000000ab04'
