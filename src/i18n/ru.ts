@@ -1461,7 +1461,7 @@ export const ru: Messages = {
   'notifications.detail.unknownDevice': 'На неизвестном устройстве',
   'notifications.detail.notYou': 'Это были не вы? Завершите все другие сеансы.',
   'notifications.detail.awaitingClaim': 'Ждёт, пока получатель зарегистрируется',
-  'notifications.detail.notClaimed': '{name} не получил(а) перевод за {days} дней',
+  'notifications.detail.notClaimed': '{name} не получил(а) перевод за 7 дней',
   'notifications.detail.runShort':
     'Не хватило средств на {amount}. Следующий платёж — по расписанию.',
   'notifications.detail.runPriceMoved':
