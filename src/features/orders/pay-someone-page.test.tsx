@@ -1,13 +1,15 @@
-import { cleanup, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { aBalance, aPage, aWallet, WALLET_UUID } from '../../../tests/support/builders.ts'
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
+import { MiniAppProvider } from '../../telegram/mini-app.tsx'
 import PaySomeonePage from './pay-someone-page.tsx'
 import { ACTIVITY, ANNA, aTransfer, TRANSFER } from './people-fixtures.ts'
+import { telegram } from './telegram-fixture.ts'
 import { EUR, EUR_UUID } from './test-fixtures.ts'
 
-function renderPay(routes: Record<string, Route> = {}) {
+function renderPay(routes: Record<string, Route> = {}, tg?: ReturnType<typeof telegram>) {
   const api = mockApi({
     'GET /wallets': {
       body: aPage([
@@ -44,7 +46,14 @@ function renderPay(routes: Record<string, Route> = {}) {
     'POST /schedules': { status: 201, body: {} },
     ...routes,
   })
-  return { api, ...renderApp(<PaySomeonePage />, { path: '/pay-someone' }) }
+  const ui = tg ? (
+    <MiniAppProvider controls={tg.controls}>
+      <PaySomeonePage />
+    </MiniAppProvider>
+  ) : (
+    <PaySomeonePage />
+  )
+  return { api, ...renderApp(ui, { path: '/pay-someone' }) }
 }
 
 afterEach(() => {
@@ -163,5 +172,22 @@ describe('paying someone', () => {
     await user.click(await screen.findByRole('button', { name: 'Send' }))
     await waitFor(() => expect(screen.getByRole('alert')).toBeInTheDocument())
     expect(screen.getByRole('heading', { name: 'Check and send' })).toBeInTheDocument()
+  })
+
+  it('in the Mini App, the MainButton reviews and then sends', async () => {
+    const tg = telegram()
+    const { api, user } = renderPay({}, tg)
+    await user.click(await screen.findByRole('radio', { name: 'Anna S.' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '20')
+    await waitFor(() =>
+      expect(tg.state.mainButton).toMatchObject({ text: 'Review', enabled: true }),
+    )
+    act(() => tg.state.pressMain())
+    await screen.findByRole('heading', { name: 'Check and send' })
+    await waitFor(() => expect(tg.state.mainButton).toMatchObject({ text: 'Send', enabled: true }))
+    act(() => tg.state.pressMain())
+    await screen.findByRole('heading', { name: 'Sent' })
+    expect(api.to('POST /transfers')).toHaveLength(1)
+    expect(tg.state.haptics).toContain('success')
   })
 })
