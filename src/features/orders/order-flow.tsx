@@ -24,7 +24,7 @@ import { TextField } from '../../ui/fields.tsx'
 import { KycPrompt } from '../../ui/kyc-prompt.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
 import { amountProblem, inputText, readAmount } from './amount-input.ts'
-import { onPushedReview, REVIEW_STATE, withParams } from './flow-url.ts'
+import { onPushedReview, REVIEW_STATE, replaceReviewWith, withParams } from './flow-url.ts'
 import { type OrderKind, sideLabels } from './labels.ts'
 import { usePlaceOrder } from './mutations.ts'
 import { type OrderProblem, orderProblem, type QuoteProblem, quoteProblem } from './order-error.ts'
@@ -225,11 +225,7 @@ export function OrderFlow(props: OrderFlowProps) {
   const showResult = (orderId: string) => {
     haptic('success')
     setPlacedId(orderId)
-    const result = withParams(path, search, { step: undefined, order: orderId })
-    if (onPushedReview()) {
-      addEventListener('popstate', () => navigate(result, { replace: true }), { once: true })
-      history.back()
-    } else navigate(result, { replace: true })
+    replaceReviewWith(navigate, withParams(path, search, { step: undefined, order: orderId }))
   }
 
   if (step === 'result') return <OrderResult orderId={placedId!} done={props.done} />

@@ -190,4 +190,18 @@ describe('paying someone', () => {
     expect(api.to('POST /transfers')).toHaveLength(1)
     expect(tg.state.haptics).toContain('success')
   })
+
+  it('puts the review in the address; back from it is the form as it was, the person still picked', async () => {
+    const { user, history } = renderPay()
+    await user.click(await screen.findByRole('radio', { name: 'Anna S.' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount (EUR)' }), '20')
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    await screen.findByRole('heading', { name: 'Check and send' })
+    expect(history.at(-1)).toBe('/pay-someone?step=review')
+    await user.click(screen.getByRole('button', { name: 'Change' }))
+    expect(await screen.findByRole('heading', { name: 'Pay someone' })).toBeInTheDocument()
+    expect(screen.getByRole('radio', { name: 'Anna S.' })).toBeChecked()
+    expect(screen.getByRole('textbox', { name: 'Amount (EUR)' })).toHaveValue('20')
+    expect(screen.queryByRole('heading', { name: 'Check and send' })).toBeNull()
+  })
 })

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { CLAIM_DAYS } from '../../../contract/display-rules.ts'
 import type { CreateTransferBody } from '../../../contract/transfers.ts'
@@ -15,6 +15,7 @@ import { useNeedsServer } from '../../ui/online.tsx'
 import { BackLink } from '../../ui/page-header.tsx'
 import { useAmountField } from './amount-field.tsx'
 import { ContactPicker, type PickedPerson } from './contact-picker.tsx'
+import { onPushedReview, REVIEW_STATE, replaceReviewWith, withParams } from './flow-url.ts'
 import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
 import { useSendTransfer } from './people-mutations.ts'
 import { RepeatThis } from './repeat-this.tsx'
@@ -78,10 +79,12 @@ function PayForm(props: { basics: Basics }) {
   const { t, language } = useI18n()
   const { basics } = props
   const [path, navigate] = useLocation()
+  const search = useSearch()
   const server = useNeedsServer()
   const haptic = useHaptics()
   const send = useSendTransfer()
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const reviewHeadingRef = useRef<HTMLHeadingElement>(null)
   const formRef = useRef<HTMLFormElement>(null)
   const [person, setPerson] = useState<PickedPerson>()
   // Unless the person picks: the first currency the wallet holds any of.
@@ -95,8 +98,6 @@ function PayForm(props: { basics: Basics }) {
     label: t('people.pay.amount'),
   })
   const [note, setNote] = useState('')
-  const [reviewing, setReviewing] = useState(false)
-
   const body: Omit<CreateTransferBody, 'request_id'> | undefined =
     person && currency && amount.amount
       ? {
@@ -107,6 +108,15 @@ function PayForm(props: { basics: Basics }) {
           ...(note.trim() && { note: note.trim() }),
         }
       : undefined
+  // The review is in the URL (flow-url.ts): back, Telegram's BackButton included, is the form.
+  const urlReview = new URLSearchParams(search).get('step') === 'review'
+  const reviewing = urlReview && body !== undefined
+  const formUrl = withParams(path, search, { step: undefined })
+  // A reload onto the review finds no payment in memory: the form, not a review of nothing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the URL and the payment, nothing else
+  useEffect(() => {
+    if (urlReview && body === undefined) navigate(formUrl, { replace: true })
+  }, [urlReview, body === undefined])
   // One key per payment as chosen: a retry or a reload after a lost answer sends the same one.
   const once = useConfirmOnce<typeof body>(
     TRANSFER_SCOPE,
@@ -116,17 +126,16 @@ function PayForm(props: { basics: Basics }) {
   useClosingConfirmation(unresolved)
 
   const firstRender = useRef(true)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes
   useEffect(() => {
     if (firstRender.current) firstRender.current = false
-    else headingRef.current?.focus()
+    else (reviewing ? reviewHeadingRef : headingRef).current?.focus()
   }, [reviewing])
 
   const review = (event?: FormEvent) => {
     event?.preventDefault()
     if (!body) return
     send.reset()
-    setReviewing(true)
+    navigate(withParams(path, search, { step: 'review' }), { state: REVIEW_STATE })
   }
   const confirm = () => {
     if (!body || !once.start(body)) return
@@ -135,7 +144,10 @@ function PayForm(props: { basics: Basics }) {
       {
         onSuccess: (transfer) => {
           haptic('success')
-          navigate(`${path}?transfer=${encodeURIComponent(transfer.id)}`, { replace: true })
+          replaceReviewWith(
+            navigate,
+            withParams(path, search, { step: undefined, transfer: transfer.id }),
+          )
         },
         onError: () => haptic('error'),
         onSettled: (_transfer, error) => once.finish(error),
@@ -159,11 +171,12 @@ function PayForm(props: { basics: Basics }) {
         },
   )
 
+  let reviewStep: ReactNode = null
   if (reviewing && body && person && currency) {
     const shown = formatMoney(language, { amount: body.amount, currency: currency.code })
-    return (
+    reviewStep = (
       <section className="stack" aria-labelledby="pay-review-title">
-        <h1 id="pay-review-title" ref={headingRef} tabIndex={-1}>
+        <h1 id="pay-review-title" ref={reviewHeadingRef} tabIndex={-1}>
           {t('people.pay.reviewTitle')}
         </h1>
         <div className="card stack">
@@ -198,7 +211,7 @@ function PayForm(props: { basics: Basics }) {
           variant="secondary"
           block
           disabled={send.isPending}
-          onClick={() => setReviewing(false)}
+          onClick={() => (onPushedReview() ? history.back() : navigate(formUrl, { replace: true }))}
         >
           {t('people.pay.change')}
         </Button>
@@ -206,39 +219,50 @@ function PayForm(props: { basics: Basics }) {
     )
   }
 
+  // The form stays mounted under the review (hidden): back finds it as it was, the person picked.
   return (
-    <form ref={formRef} className="stack" onSubmit={review} noValidate>
-      <h1 ref={headingRef} tabIndex={-1}>
-        {t('people.pay.title')}
-      </h1>
-      <ContactPicker onChange={setPerson} />
-      {basics.walletField}
-      <SelectField
-        label={t('people.pay.currency')}
-        name="currency"
-        value={currency?.uuid ?? ''}
-        onChange={(event) => setCurrencyUuid(event.target.value)}
+    <>
+      {reviewStep}
+      <form
+        ref={formRef}
+        // .stack's display would show a hidden form: hidden, it takes no class.
+        className={reviewStep === null ? 'stack' : undefined}
+        onSubmit={review}
+        noValidate
+        hidden={reviewStep !== null}
       >
-        {pickable.options.map((option) => (
-          <option key={option.uuid} value={option.uuid}>
-            {basics.currencyOption(option)}
-          </option>
-        ))}
-      </SelectField>
-      {pickable.toggle}
-      <div className="order-amounts">{amount.field}</div>
-      <TextField
-        label={t('people.pay.note')}
-        hint={t('people.pay.noteHint', { max: NOTE_MAX })}
-        name="note"
-        maxLength={NOTE_MAX}
-        value={note}
-        onChange={(event) => setNote(event.target.value)}
-      />
-      <Button type="submit" block disabled={!body} {...server.disabledProps}>
-        {t('people.pay.review')}
-      </Button>
-      {server.reason}
-    </form>
+        <h1 ref={headingRef} tabIndex={-1}>
+          {t('people.pay.title')}
+        </h1>
+        <ContactPicker onChange={setPerson} />
+        {basics.walletField}
+        <SelectField
+          label={t('people.pay.currency')}
+          name="currency"
+          value={currency?.uuid ?? ''}
+          onChange={(event) => setCurrencyUuid(event.target.value)}
+        >
+          {pickable.options.map((option) => (
+            <option key={option.uuid} value={option.uuid}>
+              {basics.currencyOption(option)}
+            </option>
+          ))}
+        </SelectField>
+        {pickable.toggle}
+        <div className="order-amounts">{amount.field}</div>
+        <TextField
+          label={t('people.pay.note')}
+          hint={t('people.pay.noteHint', { max: NOTE_MAX })}
+          name="note"
+          maxLength={NOTE_MAX}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
+        <Button type="submit" block disabled={!body} {...server.disabledProps}>
+          {t('people.pay.review')}
+        </Button>
+        {server.reason}
+      </form>
+    </>
   )
 }
