@@ -29,3 +29,12 @@ export function shortAddress(address: string): string {
   if (address.length <= 14) return address
   return `${address.slice(0, 6)}…${address.slice(-4)}`
 }
+
+/**
+ * Issue 32: how long a payment to a contact who is not a customer yet waits
+ * for them to sign up before it goes back (the app says it before sending).
+ */
+export const CLAIM_DAYS = 7
+
+/** Issue 32: `startapp=pr_<id>` — how a Telegram link names a payment request. */
+export const REQUEST_START_PREFIX = 'pr_'

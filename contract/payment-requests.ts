@@ -14,7 +14,7 @@ export const PAYMENT_REQUEST_STATUSES = ['OPEN', 'PAID', 'CANCELED', 'EXPIRED'] 
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number]
 
 /** `startapp=pr_<id>`: how a Telegram link names a request (the app reads Telegram's `start_param`). */
-export const REQUEST_START_PREFIX = 'pr_'
+export { REQUEST_START_PREFIX } from './display-rules.ts'
 
 const Uuid = Type.String({ format: 'uuid' })
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])

@@ -18,7 +18,7 @@ export const CONTACT_CHANNELS = ['email', 'phone', 'telegram_username'] as const
 export type ContactChannel = (typeof CONTACT_CHANNELS)[number]
 
 /** How long a claimable transfer waits for its contact before it goes back. */
-export const CLAIM_DAYS = 7
+export { CLAIM_DAYS } from './display-rules.ts'
 
 const Uuid = Type.String({ format: 'uuid' })
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])

@@ -216,6 +216,14 @@ async function main() {
             written.push(join(folder, route.name))
           }
           if (wanted('passwordReset')) await passwordReset(page, base, folder, written)
+          const request = urls.find((route) => route.name === 'paymentRequest')
+          if (request && wanted('paymentRequestSignedOut')) {
+            // Issue 32: a payment request's link opened by someone signed out.
+            await page.goto(`${base}${request.url}`)
+            await settle(page)
+            await shoot(page, folder, 'paymentRequestSignedOut')
+            written.push(join(folder, 'paymentRequestSignedOut'))
+          }
           await signInAsDemo(page, base)
           for (const route of urls) {
             if (SIGNED_OUT.includes(route.name) || PASSING.includes(route.name)) continue
@@ -295,6 +303,31 @@ async function main() {
             await page.locator('.banner-lockdown').waitFor()
             await shoot(page, folder, 'lockdownBanner')
             written.push(join(folder, 'lockdownBanner'))
+          }
+          if (wanted('requestCreated')) {
+            // Issue 32: a request just made, with its link, share buttons and QR code.
+            await visit(page, '/requests/new')
+            await page.locator('input[name=amount]').fill(language === 'ru' ? '25,50' : '25.50')
+            await page.locator('input[name=note]').fill(language === 'ru' ? 'Билеты' : 'Tickets')
+            await page.locator('form button[type=submit]').click()
+            await page.locator('.share-request img').waitFor()
+            await shoot(page, folder, 'requestCreated')
+            written.push(join(folder, 'requestCreated'))
+          }
+          if (wanted('payReview')) {
+            // Issue 32: paying someone by e-mail, reviewed: the money waits for them.
+            await visit(page, '/pay-someone')
+            await page.locator('input[name=contact]').fill('anna.new@example.com')
+            await page.locator('.alert-warning').first().waitFor()
+            const euros = page.locator('select[name=currency] option', { hasText: /^EUR/ })
+            await page
+              .locator('select[name=currency]')
+              .selectOption((await euros.getAttribute('value'))!)
+            await page.locator('input[name=amount]').fill('20')
+            await page.locator('form button[type=submit]').click()
+            await page.locator('#pay-review-title').waitFor()
+            await shoot(page, folder, 'payReview')
+            written.push(join(folder, 'payReview'))
           }
           if (wanted('exchangeReview')) {
             await exchangeReview(page, urls)

@@ -42,6 +42,15 @@ export const paths = {
   statements: '/statements',
   /** Issue 31: spending by category and month, balances over time. */
   insights: '/insights',
+  /** Issue 32: money to another person (`?wallet=`; `?transfer=` once sent). */
+  paySomeone: '/pay-someone',
+  /** Issue 32: ask to be paid, and my requests. */
+  requestMoney: '/requests/new',
+  requests: '/requests',
+  /** Issue 32: a payment request's public page, signed in or not (the link people share). */
+  paymentRequest: '/pay/:id',
+  /** Issue 32: payments that repeat. */
+  schedules: '/schedules',
 } as const
 
 /** Query strings of links: only the parameters given, in a stable order. */
@@ -125,6 +134,12 @@ export const href = {
     } = {},
   ) => fill(paths.activity, {}, params),
   activityItem: (id: string) => fill(paths.activityItem, { id }),
+  paySomeone: (params: { wallet?: string; transfer?: string } = {}) =>
+    fill(paths.paySomeone, {}, params),
+  paymentRequest: (id: string) => fill(paths.paymentRequest, { id }),
+  /** `next`: where a person goes once signed in (a payment request they opened signed out). */
+  signIn: (params: { next?: string } = {}) => fill(paths.signIn, {}, params),
+  signUp: (params: { next?: string } = {}) => fill(paths.signUp, {}, params),
   counterpartiesHome: (params: { wallet?: string } = {}) =>
     fill(paths.counterpartiesHome, {}, params),
   /** The wallet lets the page ask v2, which names it in the path. */

@@ -15,7 +15,7 @@ function renderProfile(sessions: unknown[], language: 'en' | 'ru' = 'en') {
     'GET /user/sessions': { body: { data: sessions, count: sessions.length } },
   })
   const profile = ROUTES.find((route) => route.path === paths.profile)!
-  return renderApp(profile.page({}), { path: paths.profile, language })
+  return renderApp(profile.page({}, true), { path: paths.profile, language })
 }
 
 const aSession = (id: number, device: string, lastSeen: string, current = false) => ({

@@ -73,6 +73,21 @@ const SendPage = lazy(() =>
 const ExchangePage = lazy(() =>
   withMessages(import('../features/orders/exchange-page.tsx'), 'orders', 'home'),
 )
+const PaySomeonePage = lazy(() =>
+  withMessages(import('../features/orders/pay-someone-page.tsx'), 'orders', 'home'),
+)
+const RequestMoneyPage = lazy(() =>
+  withMessages(import('../features/orders/request-money-page.tsx'), 'orders', 'home'),
+)
+const RequestsPage = lazy(() =>
+  withMessages(import('../features/orders/requests-page.tsx'), 'orders', 'home'),
+)
+const PaymentRequestPage = lazy(() =>
+  withMessages(import('../features/orders/payment-request-page.tsx'), 'orders', 'home'),
+)
+const SchedulesPage = lazy(() =>
+  withMessages(import('../features/orders/schedules-page.tsx'), 'orders', 'home'),
+)
 const DepositPage = lazy(() =>
   withMessages(import('../features/orders/deposit-page.tsx'), 'orders', 'home'),
 )
@@ -142,9 +157,14 @@ type Params = Record<string, string>
 export const ROUTES: {
   path: string
   access: 'anyone' | 'signedOut' | 'signedIn'
-  page: (params: Params) => ReactNode
+  page: (params: Params, signedIn: boolean) => ReactNode
 }[] = [
   { path: paths.logout, access: 'anyone', page: () => <LogoutPage /> },
+  {
+    path: paths.paymentRequest,
+    access: 'anyone',
+    page: (params, signedIn) => <PaymentRequestPage id={params.id!} signedIn={signedIn} />,
+  },
   { path: paths.lockdownLink, access: 'anyone', page: () => <LockdownLinkPage /> },
   {
     path: paths.signIn,
@@ -191,6 +211,10 @@ export const ROUTES: {
   },
   { path: paths.send, access: 'signedIn', page: () => <SendPage /> },
   { path: paths.exchange, access: 'signedIn', page: () => <ExchangePage /> },
+  { path: paths.paySomeone, access: 'signedIn', page: () => <PaySomeonePage /> },
+  { path: paths.requestMoney, access: 'signedIn', page: () => <RequestMoneyPage /> },
+  { path: paths.requests, access: 'signedIn', page: () => <RequestsPage /> },
+  { path: paths.schedules, access: 'signedIn', page: () => <SchedulesPage /> },
   { path: paths.deposit, access: 'signedIn', page: () => <DepositPage /> },
   { path: paths.topUp, access: 'signedIn', page: () => <TopUpPage /> },
   { path: paths.orders, access: 'signedIn', page: () => <OrdersPage /> },
@@ -280,7 +304,7 @@ export function Routes() {
         <Switch location={session.location}>
           {ROUTES.map((route) => (
             <Route key={route.path} path={route.path}>
-              {(params: Params) => guarded(route.access, signedIn, route.page(params))}
+              {(params: Params) => guarded(route.access, signedIn, route.page(params, signedIn))}
             </Route>
           ))}
           <Route>

@@ -181,6 +181,10 @@ const PROBLEM_WORDS: Record<ProblemCode, MessageKey> = {
 
 const isProblemCode = (code: string): code is ProblemCode => Object.hasOwn(PROBLEM_WORDS, code)
 
+/** A problem code's words outside a failed call (why a schedule's run failed); undefined for one we do not know. */
+export const problemWords = (code: string, t: Translate): string | undefined =>
+  isProblemCode(code) ? t(PROBLEM_WORDS[code]) : undefined
+
 /** docs/product.md §8 and the statuses a proxy or gateway may add; other 4xx read as 400, other 5xx as 500. */
 const STATUSES = [400, 401, 403, 404, 409, 419, 422, 423, 429, 500, 502, 503] as const
 

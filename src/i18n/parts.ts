@@ -53,7 +53,8 @@ export const EN_PARTS = {
     'cards.tx.type',
     'money',
   ],
-  orders: ['orders'],
+  // Issue 32's paying people, requests and schedules come with the money screens.
+  orders: ['orders', 'people'],
   cards: ['cards'],
   counterparties: ['cp'],
   developer: ['dev'],

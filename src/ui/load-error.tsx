@@ -14,6 +14,7 @@ export type Resource =
   | 'transaction'
   | 'account'
   | 'activity'
+  | 'request'
   | 'page'
 
 /**

@@ -1,7 +1,5 @@
-import { resolve } from 'node:path'
 import type { BrowserContext, Page, Request } from 'playwright-core'
 import { expect, test } from 'vitest'
-import type { TelegramUser } from '../../contract/telegram.ts'
 import {
   launchUser,
   signedInitData,
@@ -9,7 +7,7 @@ import {
   withoutSignature,
 } from '../../server/domain/auth/telegram-test-support.ts'
 import { en } from '../../src/i18n/en.ts'
-import { CHAT_THEMES, visit } from '../support/demo-routes.ts'
+import { visit } from '../support/demo-routes.ts'
 import {
   openTab,
   pathOf,
@@ -17,33 +15,17 @@ import {
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+import {
+  launchParamsOf,
+  openMiniApp,
+  signUpWithTelegram,
+  THEME,
+  telegramCalls,
+} from '../support/telegram-mini-app.ts'
 
-/*
- * The Mini App in Chromium. Telegram is played by the SDK's own
- * mockTelegramEnv (its IIFE build, injected before the app loads): the launch
- * parameters carry init data signed with the server's test bot token, and
- * every method the app calls on Telegram is recorded; events come back the
- * way Telegram sends them (window.Telegram.WebView.receiveEvent).
- */
+/* The Mini App in Chromium, Telegram played as tests/support/telegram-mini-app.ts says. */
 
 const session = e2eSession({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN })
-
-const SDK_IIFE = resolve('node_modules/@telegram-apps/sdk/dist/index.iife.js')
-
-const THEME: Record<string, string> = CHAT_THEMES.dark
-
-interface TelegramCall {
-  name: string
-  params: unknown
-}
-
-declare global {
-  interface Window {
-    __telegramCalls: TelegramCall[]
-    telegramApps: { sdk: { mockTelegramEnv: (options: unknown) => void } }
-    Telegram?: { WebView?: { receiveEvent: (name: string, data?: unknown) => void } }
-  }
-}
 
 /** A browser context: one device, whose storage every Telegram account of it shares. */
 function miniAppContext(options: {
@@ -51,72 +33,6 @@ function miniAppContext(options: {
   colorScheme?: 'light' | 'dark'
 }): Promise<BrowserContext> {
   return session.newContext({ locale: 'en-US', ...options })
-}
-
-/** The launch parameters Telegram puts in the Mini App's URL hash. */
-const launchParamsOf = (
-  user: TelegramUser,
-  theme: Record<string, string> = THEME,
-  client: { version: string; initData?: string } = { version: '8.0' },
-) =>
-  new URLSearchParams({
-    tgWebAppData: client.initData ?? signedInitData({ user }),
-    tgWebAppVersion: client.version,
-    tgWebAppPlatform: 'tdesktop',
-    tgWebAppThemeParams: JSON.stringify(theme),
-  }).toString()
-
-/**
- * A new page of `context` that opens as the Mini App launched by `user`, in
- * `theme`. `client` is an older one: the SDK's mock itself refuses launch data
- * without `signature`, so it is given the launch without the init data, and
- * the test opens the page at `/#<launch parameters>` as Telegram does.
- */
-async function openMiniApp(
-  context: BrowserContext,
-  user: TelegramUser,
-  theme: Record<string, string> = THEME,
-  client?: { version: string; initData: string },
-): Promise<Page> {
-  const page = await context.newPage()
-  const params = new URLSearchParams(launchParamsOf(user, theme, client))
-  if (client) params.delete('tgWebAppData')
-  const launchParams = params.toString()
-  await page.addInitScript({ path: SDK_IIFE })
-  await page.addInitScript(
-    ({ launchParams, theme }) => {
-      window.__telegramCalls = []
-      const reply = (event: string, data: unknown) =>
-        setTimeout(() => window.Telegram?.WebView?.receiveEvent(event, data))
-      window.telegramApps.sdk.mockTelegramEnv({
-        launchParams,
-        onEvent([name, params]: [string, unknown]) {
-          window.__telegramCalls.push({ name, params })
-          if (name === 'web_app_request_viewport') {
-            reply('viewport_changed', {
-              height: innerHeight,
-              width: innerWidth,
-              is_expanded: true,
-              is_state_stable: true,
-            })
-          }
-          if (name === 'web_app_request_theme') reply('theme_changed', { theme_params: theme })
-          if (name === 'web_app_request_safe_area') {
-            reply('safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 })
-          }
-          if (name === 'web_app_request_content_safe_area') {
-            reply('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 })
-          }
-          // Telegram asks the person, who agrees: the file is downloading.
-          if (name === 'web_app_request_file_download') {
-            reply('file_download_requested', { status: 'downloading' })
-          }
-        },
-      })
-    },
-    { launchParams, theme },
-  )
-  return page
 }
 
 interface SeenRequest {
@@ -148,8 +64,6 @@ function recordApiRequests(context: BrowserContext): SeenRequest[] {
   return seen
 }
 
-const telegramCalls = (page: Page) => page.evaluate(() => window.__telegramCalls)
-
 /** What the app last told Telegram about the BackButton; hidden until it says otherwise. */
 const backButtonShown = async (page: Page) => {
   const setups = (await telegramCalls(page)).filter((c) => c.name === 'web_app_setup_back_button')
@@ -161,17 +75,6 @@ const cssVar = (page: Page, name: string) =>
     (property) => getComputedStyle(document.documentElement).getPropertyValue(property).trim(),
     name,
   )
-
-async function signUpWithTelegram(user: TelegramUser, baseUrl: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/api/v2/auth/sign-up/telegram`, {
-    method: 'POST',
-    headers: { ...TENANT_HEADERS, 'x-app-env': 'telegram', 'content-type': 'application/json' },
-    body: JSON.stringify({ init_data: signedInitData({ user }), terms_accepted: true }),
-  })
-  if (response.status !== 201) {
-    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`)
-  }
-}
 
 /** The home screen of a signed-in person. */
 /** The home screen of a signed-in person, greeted by their Telegram first name. */

@@ -104,6 +104,7 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     await call<List<{ id: string }>>(base, `/api/v1/fiat_accounts/list/${personal}`, { token })
   ).data
   const order = await placeExchange(base, token, personal)
+  const request = await requestPayment(base, token)
   // The exchange just placed is the newest thing that happened: its own line, its own page.
   const [activity] = (
     await call<List<{ id: string; type: string }>>(base, '/api/v2/activity?type=exchange&limit=1', {
@@ -118,6 +119,7 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     card: card!.id,
     fiatAccount: account!.id,
     activityItem: activity!.id,
+    paymentRequest: request,
   }
   // Every route, so a route added to paths.ts without demo data to open it fails here.
   // Screens that show what their query string names: a statement is of one wallet.
@@ -275,4 +277,20 @@ export async function signInAsDemo(page: Page, base: string): Promise<void> {
   await page.locator('form button[type=submit]').click()
   await page.waitForURL((url) => url.pathname === '/')
   await settle(page)
+}
+
+/** Issue 32: the demo asks to be paid €25 for concert tickets; answers the request's id. */
+async function requestPayment(base: string, token: string): Promise<string> {
+  const currencies = await call<List<{ uuid: string; code: string; type: string }>>(
+    base,
+    '/api/v2/currencies',
+    { token },
+  )
+  const eur = currencies.data.find((c) => c.code === 'EUR' && c.type === 'fiat')!.uuid
+  const request = await call<{ id: string }>(base, '/api/v2/payment-requests', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ amount: '25', currency_uuid: eur, note: 'Concert tickets' }),
+  })
+  return request.id
 }

@@ -1,12 +1,13 @@
 import { type ReactNode, useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { paths } from '../../paths.ts'
+import { href, paths } from '../../paths.ts'
 import { OtpSteps } from '../../ui/otp-steps.tsx'
 import { Tabs } from '../../ui/tabs.tsx'
 import { AuthScreen } from './auth-screen.tsx'
 import { CredentialsForm } from './credentials-form.tsx'
 import { signedInBefore, useSendSignInCode, useSignIn, useVerifySignInCode } from './mutations.ts'
+import { nextAfterSignIn } from './next-after-sign-in.ts'
 import { PasswordReset } from './password-reset.tsx'
 
 type Method = 'password' | 'email' | 'phone'
@@ -27,7 +28,8 @@ const resetHref = `${paths.signIn}?reset=${RESET}`
 export default function SignInPage(props: { passkey?: ReactNode }) {
   const { t } = useI18n()
   const [method, setMethod] = useState<Method>('password')
-  const resetting = new URLSearchParams(useSearch()).get('reset') === RESET
+  const search = useSearch()
+  const resetting = new URLSearchParams(search).get('reset') === RESET
   if (resetting) {
     return (
       <AuthScreen
@@ -51,7 +53,11 @@ export default function SignInPage(props: { passkey?: ReactNode }) {
       // "Welcome back" to someone never signed in here would be a stranger's greeting.
       title={signedInBefore() ? 'auth.signInTitle' : 'auth.signInTitleFirst'}
       lead={signedInBefore() ? 'auth.signInLead' : 'auth.signInLeadFirst'}
-      other={{ question: 'auth.noAccount', label: 'auth.createAccount', href: paths.signUp }}
+      other={{
+        question: 'auth.noAccount',
+        label: 'auth.createAccount',
+        href: href.signUp({ next: new URLSearchParams(search).get('next') ?? undefined }),
+      }}
     >
       <Tabs label={t('auth.methods')} tabs={tabs} selected={method} onSelect={setMethod}>
         {method === 'password' && <PasswordSignIn />}
@@ -63,9 +69,11 @@ export default function SignInPage(props: { passkey?: ReactNode }) {
   )
 }
 
+/** Home after signing in, or where the link that sent the person here asked (`?next=`). */
 const useGoHome = () => {
   const [, navigate] = useLocation()
-  return () => navigate(paths.home, { replace: true })
+  const search = useSearch()
+  return () => navigate(nextAfterSignIn(search), { replace: true })
 }
 
 function PasswordSignIn() {

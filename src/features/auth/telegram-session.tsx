@@ -4,9 +4,10 @@ import { useLocation } from 'wouter'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { claimTelegramSession } from '../../net/session.ts'
-import { paths } from '../../paths.ts'
+import { href, paths } from '../../paths.ts'
 import { useHaptics } from '../../telegram/controls.tsx'
 import { telegramLaunch } from '../../telegram/launch.ts'
+import { firstOpening, requestOfLaunch } from '../../telegram/start-param.ts'
 import { Button, Spinner } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TermsConsent } from '../../ui/terms-consent.tsx'
@@ -87,6 +88,14 @@ export default function TelegramSession(props: { children: ReactNode }) {
       running.current = false
     }
   }
+
+  // Signed in from a link to a payment request (`startapp=pr_<id>`): the request, once per tab.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the session is ready, nothing else
+  useEffect(() => {
+    if (stage !== 'ready') return
+    const request = requestOfLaunch(launch?.raw ?? '')
+    if (request && firstOpening(tabStorage(), request)) navigate(href.paymentRequest(request))
+  }, [stage])
 
   // Every arrival at the logout location is the proxy giving up (no sign-out
   // link here): counted once per arrival, StrictMode's second run included.

@@ -1,10 +1,11 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
-import { type ReactNode, useEffect, useId, useState } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { Counterparty, CounterpartyType } from '../../../contract/counterparties.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { href, paths } from '../../paths.ts'
 import { Button } from '../../ui/components.tsx'
+import { useDebounced } from '../../ui/debounced.ts'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TextField } from '../../ui/fields.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
@@ -26,15 +27,6 @@ import './counterparties.css'
 const SEARCH_DELAY_MS = 300
 /** The API's bound on `search`. */
 const SEARCH_MAX = 100
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay)
-    return () => clearTimeout(timer)
-  }, [value, delay])
-  return settled
-}
 
 /**
  * /wallets/:uuid/counterparties, or /counterparties?wallet= (the side

@@ -1,3 +1,5 @@
+import type { Language, Translate } from '../../i18n/i18n.tsx'
+
 /**
  * What a person types into an amount field, read as the decimal string the
  * API takes ("1 234,5" in Russian → "1234.5"), never through a float. English
@@ -63,4 +65,34 @@ export function readAmount(text: string, decimals: number, language: string): Am
   if (fraction.length > decimals) return { ok: false, problem: 'decimals' }
   if (/^0*$/.test(whole + fraction)) return { ok: false, problem: 'zero' }
   return { ok: true, amount: fraction ? `${whole}.${fraction}` : whole }
+}
+
+/** A decimal string as the person's language writes it in a field (no grouping: it is edited). */
+export const inputText = (amount: string, language: Language) =>
+  language === 'ru' ? amount.replace('.', ',') : amount
+
+export function amountProblem(
+  t: Translate,
+  reading: Exclude<AmountReading, { ok: true } | { problem: 'empty' }>,
+  side: { currency: string; decimals: number },
+  language: Language,
+) {
+  switch (reading.problem) {
+    case 'zero':
+      return t('orders.amount.zero')
+    case 'decimals':
+      return side.decimals === 0
+        ? t('orders.amount.wholeOnly', { currency: side.currency })
+        : t('orders.amount.decimals', { currency: side.currency, decimals: side.decimals })
+    case 'comma':
+      return t('orders.amount.comma', { example: reading.suggestion })
+    case 'ambiguous':
+      return t('orders.amount.ambiguous', {
+        text: reading.decimal.replace('.', ','),
+        decimal: reading.decimal,
+        whole: reading.whole,
+      })
+    case 'format':
+      return t('orders.amount.format', { example: inputText('12.50', language) })
+  }
 }

@@ -1,10 +1,11 @@
 /**
  * The money screens keep their step in the URL, so browser and phone "back"
  * walk the flow (review → form) and a reload keeps a result: `?step=review`
- * while reviewing, `?order=<id>` once placed. These two are the flow's own;
- * every other parameter is what the screen was opened with.
+ * while reviewing, `?order=<id>` once placed (`?transfer=<id>` for a payment
+ * to a person). These are the flow's own; every other parameter is what the
+ * screen was opened with.
  */
-const FLOW_PARAMS = ['step', 'order'] as const
+const FLOW_PARAMS = ['step', 'order', 'transfer'] as const
 
 /** The search without the flow's own parameters: a form is the same form across its steps. */
 export function formKey(search: string): string {
@@ -39,3 +40,18 @@ const REVIEW_MARK = 'finplatform.orderReview'
 export const REVIEW_STATE = { [REVIEW_MARK]: true }
 export const onPushedReview = () =>
   (globalThis.history?.state as Record<string, unknown> | null)?.[REVIEW_MARK] === true
+
+/**
+ * Shows a flow's result at `url` in place of its review: the review's own
+ * entry is stepped back over first, so back from the result leaves the flow
+ * rather than landing on a spent review.
+ */
+export function replaceReviewWith(
+  navigate: (to: string, options: { replace: true }) => void,
+  url: string,
+) {
+  if (onPushedReview()) {
+    addEventListener('popstate', () => navigate(url, { replace: true }), { once: true })
+    history.back()
+  } else navigate(url, { replace: true })
+}

@@ -1,9 +1,10 @@
 import { useI18n } from '../../i18n/i18n.tsx'
 import { paths } from '../../paths.ts'
 import { useOffers } from '../../queries/tenant.ts'
-import { PeopleIcon } from '../../ui/icons.tsx'
+import { ActivityIcon, PeopleIcon } from '../../ui/icons.tsx'
 import { LinkList, type LinkRow } from '../../ui/link-list.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { ReceiptIcon } from '../../ui/screen-icons.tsx'
 import { useMoneyActions } from './money-actions.tsx'
 
 /**
@@ -17,6 +18,27 @@ export default function MoveMoneyPage() {
   const crypto = useOffers('crypto')
   const counterparties = fiat || crypto
   const rows = [
+    {
+      key: 'paySomeone',
+      to: paths.paySomeone,
+      icon: PeopleIcon,
+      title: t('people.pay.title'),
+      explain: t('move.paySomeone'),
+    },
+    {
+      key: 'requests',
+      to: paths.requests,
+      icon: ReceiptIcon,
+      title: t('people.requests.title'),
+      explain: t('move.requests'),
+    },
+    {
+      key: 'schedules',
+      to: paths.schedules,
+      icon: ActivityIcon,
+      title: t('people.schedules.title'),
+      explain: t('move.schedules'),
+    },
     ...actions.map(
       (action): LinkRow => ({
         key: action.key,

@@ -13,40 +13,9 @@ import {
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import { MiniAppProvider } from '../../telegram/mini-app.tsx'
-import type { MainButtonState, MiniAppControls } from '../../telegram/sdk.ts'
 import ExchangePage from './exchange-page.tsx'
+import { telegram } from './telegram-fixture.ts'
 import { BTC, USDT_TO_BTC, USDT_WALLET } from './test-fixtures.ts'
-
-/** Telegram's side of the order flow: the MainButton, closing confirmation and haptics. */
-function telegram() {
-  const state = {
-    mainButton: undefined as MainButtonState | undefined,
-    closing: false,
-    haptics: [] as string[],
-    pressMain: () => {},
-  }
-  const controls: MiniAppControls = {
-    setBackButton: () => {},
-    onBack: () => () => {},
-    setMainButton: (value) => {
-      state.mainButton = value
-    },
-    onMainButton: (listener) => {
-      state.pressMain = listener
-      return () => {
-        state.pressMain = () => {}
-      }
-    },
-    haptic: (kind) => void state.haptics.push(kind),
-    setClosingConfirmation: (on) => {
-      state.closing = on
-    },
-    popup: vi.fn(),
-    sendData: vi.fn(),
-    requestContact: vi.fn(),
-  }
-  return { state, controls }
-}
 
 function renderExchangeInTelegram(routes: Record<string, Route> = {}) {
   const tg = telegram()

@@ -656,6 +656,30 @@ describe('the result', () => {
     await user.click(await screen.findByRole('button', { name: 'Done' }))
     expect(history.at(-1)).toBe(`/wallets/${WALLET_UUID}`)
   })
+
+  it('offers to repeat a completed exchange every month (issue 32)', async () => {
+    const done = anOrder({ status: 'COMPLETE' })
+    const { api, user } = renderExchange({
+      'POST /orders/EXCHANGE_CRYPTO_INTERNAL': { status: 201, body: done },
+      [`GET /orders/${done.id}`]: { body: done },
+      'POST /schedules': { status: 201, body: {} },
+    })
+    await toReview(user)
+    await user.click(screen.getByRole('button', { name: 'Confirm' }))
+    await user.click(await screen.findByRole('button', { name: 'Repeat this' }))
+    await user.click(screen.getByRole('button', { name: 'Set it to repeat' }))
+    expect(await screen.findByText('Done: it repeats every month on this day.')).toBeInTheDocument()
+    expect(api.to('POST /schedules')[0]!.body).toMatchObject({
+      kind: 'exchange',
+      template: {
+        wallet_uuid: done.wallet_uuid,
+        from_uuid: done.from.currency_uuid,
+        to_uuid: done.to.currency_uuid,
+        amount_from: done.from.amount,
+      },
+      rrule: 'FREQ=MONTHLY',
+    })
+  })
 })
 
 describe('offline', () => {

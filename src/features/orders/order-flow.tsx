@@ -23,8 +23,8 @@ import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TextField } from '../../ui/fields.tsx'
 import { KycPrompt } from '../../ui/kyc-prompt.tsx'
 import { useNeedsServer } from '../../ui/online.tsx'
-import { type AmountReading, readAmount } from './amount-input.ts'
-import { onPushedReview, REVIEW_STATE, withParams } from './flow-url.ts'
+import { amountProblem, inputText, readAmount } from './amount-input.ts'
+import { onPushedReview, REVIEW_STATE, replaceReviewWith, withParams } from './flow-url.ts'
 import { type OrderKind, sideLabels } from './labels.ts'
 import { usePlaceOrder } from './mutations.ts'
 import { type OrderProblem, orderProblem, type QuoteProblem, quoteProblem } from './order-error.ts'
@@ -225,11 +225,7 @@ export function OrderFlow(props: OrderFlowProps) {
   const showResult = (orderId: string) => {
     haptic('success')
     setPlacedId(orderId)
-    const result = withParams(path, search, { step: undefined, order: orderId })
-    if (onPushedReview()) {
-      addEventListener('popstate', () => navigate(result, { replace: true }), { once: true })
-      history.back()
-    } else navigate(result, { replace: true })
+    replaceReviewWith(navigate, withParams(path, search, { step: undefined, order: orderId }))
   }
 
   if (step === 'result') return <OrderResult orderId={placedId!} done={props.done} />
@@ -420,36 +416,6 @@ const announcement = (t: Translate, language: Language, quote: Quote) =>
     received: formatMoney(language, { amount: quote.to.amount, currency: quote.to.currency }),
     total: formatMoney(language, { amount: quote.total, currency: quote.from.currency }),
   })
-
-/** A decimal string as the person's language writes it in a field (no grouping: it is edited). */
-const inputText = (amount: string, language: Language) =>
-  language === 'ru' ? amount.replace('.', ',') : amount
-
-function amountProblem(
-  t: Translate,
-  reading: Exclude<AmountReading, { ok: true } | { problem: 'empty' }>,
-  side: Side,
-  language: Language,
-) {
-  switch (reading.problem) {
-    case 'zero':
-      return t('orders.amount.zero')
-    case 'decimals':
-      return side.decimals === 0
-        ? t('orders.amount.wholeOnly', { currency: side.currency })
-        : t('orders.amount.decimals', { currency: side.currency, decimals: side.decimals })
-    case 'comma':
-      return t('orders.amount.comma', { example: reading.suggestion })
-    case 'ambiguous':
-      return t('orders.amount.ambiguous', {
-        text: reading.decimal.replace('.', ','),
-        decimal: reading.decimal,
-        whole: reading.whole,
-      })
-    case 'format':
-      return t('orders.amount.format', { example: inputText('12.50', language) })
-  }
-}
 
 /** The live price under the amounts: loading, the lines with their countdown, or why there is none. */
 function QuotePreview(props: { live: LiveQuote; issue: QuoteProblem | undefined; asked: boolean }) {

@@ -9,6 +9,7 @@ import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { DepositInstructions } from './deposit-instructions.tsx'
 import { failureText, isFinal, orderHeadline, orderStatusLabel, statusTone } from './labels.ts'
+import { RepeatThis } from './repeat-this.tsx'
 import { StatusTimeline } from './status-timeline.tsx'
 import { useLiveOrder } from './use-live-order.ts'
 
@@ -59,6 +60,19 @@ export function OrderResult(props: {
         <h2 id="order-result-progress">{t('orders.timeline.title')}</h2>
         <StatusTimeline order={current} />
       </section>
+      {current.order_type === 'EXCHANGE_CRYPTO_INTERNAL' && current.status === 'COMPLETE' && (
+        <RepeatThis
+          repeat={{
+            kind: 'exchange',
+            template: {
+              wallet_uuid: current.wallet_uuid,
+              from_uuid: current.from.currency_uuid,
+              to_uuid: current.to.currency_uuid,
+              amount_from: current.from.amount,
+            },
+          }}
+        />
+      )}
       <Link href={href.order(current.id)}>{t('orders.result.view')}</Link>
       <Button block onClick={() => navigate(props.done ?? href.wallet(current.wallet_uuid))}>
         {t('orders.result.done')}
