@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { englishParts } from './scripts/i18n-parts.ts'
 
@@ -12,6 +13,9 @@ export default defineConfig({
   plugins: [englishParts()],
   define: { __APP_VERSION__: JSON.stringify('0.0.0+test') },
   test: {
+    // vitest's default leaves a core to itself (one worker on a 2-core CI); its
+    // own process mostly waits, and so do the tests on their databases.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -38,7 +42,10 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'pglite' },
-          globalSetup: ['tests/support/migrated-template.ts'],
+          globalSetup: ['tests/support/migrated-template.ts', 'tests/support/server-bundles.ts'],
+          // Every file builds its own app on its own database, so files can share a worker's
+          // modules: the server's import (seconds) is paid once per worker, not per file.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -50,7 +57,10 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'postgres' },
-          globalSetup: ['tests/support/postgres-cluster.ts'],
+          globalSetup: ['tests/support/postgres-cluster.ts', 'tests/support/server-bundles.ts'],
+          // Every file builds its own app on its own database, so files can share a worker's
+          // modules: the server's import (seconds) is paid once per worker, not per file.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

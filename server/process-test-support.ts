@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll } from 'vitest'
+import { inject } from 'vitest'
 import { buildServer } from '../scripts/build-server.mjs'
 
 /**
@@ -14,21 +14,16 @@ import { buildServer } from '../scripts/build-server.mjs'
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /**
- * The server as `npm start` builds it, once per test file, into a directory
- * of the file's own inside the checkout (its packages resolve from
- * node_modules there).
+ * The server as `npm start` builds it, once per test worker (server test files
+ * share their worker's modules: vitest.config.ts `isolate: false`), into the
+ * run's directory for it (tests/support/server-bundles.ts).
  */
 let bundle: Promise<string> | undefined
-let bundleDir: string | undefined
-afterAll(() => {
-  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true })
-})
 function builtServer(): Promise<string> {
   bundle ??= (async () => {
-    mkdirSync(join(ROOT, 'build'), { recursive: true })
-    bundleDir = mkdtempSync(join(ROOT, 'build', 'test-server-'))
-    await buildServer(ROOT, join(bundleDir, 'main.mjs'))
-    return join(bundleDir, 'main.mjs')
+    const dir = mkdtempSync(join(inject('serverBundles'), 'worker-'))
+    await buildServer(ROOT, join(dir, 'main.mjs'))
+    return join(dir, 'main.mjs')
   })()
   return bundle
 }
