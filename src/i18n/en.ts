@@ -228,6 +228,8 @@ export const en = {
   'error.WEBHOOK_URL_REFUSED': 'This address can’t receive webhooks. Use a public https address.',
   'error.CHANNEL_NOT_APPLICABLE':
     'Only an authorisation says how the card was presented: leave channel out.',
+  'error.INVALID_AUTO_TOP_UP':
+    'Some of these auto top-up settings can’t be kept. Check the marked fields.',
   'error.INVALID_CONTROLS': 'Some of these card controls can’t be kept. Check the marked fields.',
   'error.LOCKDOWN_ACTIVE':
     'Your account is locked down. Lift the lockdown in Sign-in and security first.',
