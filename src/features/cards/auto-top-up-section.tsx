@@ -202,34 +202,41 @@ function AutoTopUpForm(props: { account: FiatAccount; stored: AutoTopUp }) {
           />
           {t('cards.autoTopUp.switch')}
         </label>
-        {amountField('below', 'cards.autoTopUp.below')}
-        {amountField('top_up_to', 'cards.autoTopUp.topUpTo')}
-        <SelectField
-          label={t('cards.autoTopUp.wallet')}
-          value={draft.wallet}
-          onChange={(event) => change({ wallet: event.target.value })}
-        >
-          {(wallets.data?.data ?? []).map((wallet) => (
-            <option key={wallet.uuid} value={wallet.uuid}>
-              {walletName(t, wallet)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('cards.autoTopUp.currency')}
-          value={draft.currency}
-          onChange={(event) => change({ currency: event.target.value })}
-        >
-          {payable.length === 0 && (
-            <option value={account.currency_uuid}>{account.currency}</option>
-          )}
-          {payable.map((currency) => (
-            <option key={currency.uuid} value={currency.uuid}>
-              {currency.chain ? `${currency.code} · ${chainName(currency.chain)}` : currency.code}
-            </option>
-          ))}
-        </SelectField>
-        {amountField('daily_cap', 'cards.autoTopUp.cap', 'cards.autoTopUp.capHint')}
+        {/* Off, the fields wait hidden with what they held: turned on again, they are as they were. */}
+        {draft.enabled && (
+          <>
+            {amountField('below', 'cards.autoTopUp.below')}
+            {amountField('top_up_to', 'cards.autoTopUp.topUpTo')}
+            <SelectField
+              label={t('cards.autoTopUp.wallet')}
+              value={draft.wallet}
+              onChange={(event) => change({ wallet: event.target.value })}
+            >
+              {(wallets.data?.data ?? []).map((wallet) => (
+                <option key={wallet.uuid} value={wallet.uuid}>
+                  {walletName(t, wallet)}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label={t('cards.autoTopUp.currency')}
+              value={draft.currency}
+              onChange={(event) => change({ currency: event.target.value })}
+            >
+              {payable.length === 0 && (
+                <option value={account.currency_uuid}>{account.currency}</option>
+              )}
+              {payable.map((currency) => (
+                <option key={currency.uuid} value={currency.uuid}>
+                  {currency.chain
+                    ? `${currency.code} · ${chainName(currency.chain)}`
+                    : currency.code}
+                </option>
+              ))}
+            </SelectField>
+            {amountField('daily_cap', 'cards.autoTopUp.cap', 'cards.autoTopUp.capHint')}
+          </>
+        )}
       </fieldset>
       <p className="muted">{t('cards.autoTopUp.secondLook')}</p>
       <SaveRow label={t('cards.autoTopUp.save')} busy={save.isPending} disabled={disabled} />
