@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { AutoTopUp } from '../../../contract/auto-top-up.ts'
 import type { CardTransaction } from '../../../contract/card-transactions.ts'
+import type { ApiKeyWithSecret } from '../../../contract/developer.ts'
 import { toMinor } from '../../../contract/money.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { enqueue } from '../../infra/jobs.ts'
@@ -229,13 +230,25 @@ describeServer('a balance card account’s auto top-up', () => {
     expect(ok<AutoTopUp>(await put(late, account.id, { ...body, enabled: false })).enabled).toBe(
       false,
     )
-    // A key can do neither: it is the person's act alone.
-    const withKey = await app.inject({
-      method: 'GET',
-      url: `/api/v1/fiat_accounts/${account.id}/auto-top-up`,
-      headers: headers({ 'x-api-key': 'not-a-session' }),
-    })
-    expect(withKey.statusCode).toBe(401)
+    // A key, even PRODUCTION's bound to an address, can do neither: it is the person's act alone.
+    const created = ok<ApiKeyWithSecret>(
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/developer/access/create',
+        headers: headers({ authorization: who.token }),
+        payload: { name: 'ops', role: 'PRODUCTION', allowed_ips: ['127.0.0.1'] },
+      }),
+      201,
+    )
+    const byKey = (method: 'GET' | 'PUT', payload?: object) =>
+      app.inject({
+        method,
+        url: `/api/v1/fiat_accounts/${who.account.id}/auto-top-up`,
+        headers: headers({ 'x-api-key': created.secret }),
+        ...(payload && { payload }),
+      })
+    expectProblem(await byKey('GET'), 403, 'SESSION_REQUIRED')
+    expectProblem(await byKey('PUT', { enabled: false }), 403, 'SESSION_REQUIRED')
   })
 
   it('a clearing below the threshold tops up to top_up_to once, however the clearing or the job repeats', async () => {
@@ -299,6 +312,37 @@ describeServer('a balance card account’s auto top-up', () => {
       last_run: { status: 'PLACED', amount: '185.00', order_id: orders[0]!.id, failure: null },
     })
     await expectLedgerInvariants(app)
+  })
+
+  it('paid in USDT: a wholesale order at the quote’s rate brings the account to top_up_to', async () => {
+    const who = await holder('100.00', '0')
+    await fund(app.db, who.wallet.uuid, CUR.USDT_TRON, '1000')
+    ok(await put(who, who.account.id, settings(who, { from_currency: CUR.USDT_TRON })))
+    await pay(who, '90.00', 'usdt')
+    await drain()
+    expect(await ordersOf(who.wallet.uuid)).toEqual([
+      expect.objectContaining({ order_type: 'TRANSFER_CARD_WHOLESALE', status: 'COMPLETE' }),
+    ])
+    expect(await accountBalance(app.db, who.ledger, EUR)).toBe('200.00')
+    const [placed] = await eventsOf(who.account.id)
+    expect(placed?.payload).toMatchObject({
+      amount: '190.00',
+      currency: 'EUR',
+      from_currency: 'USDT',
+    })
+    await expectLedgerInvariants(app)
+  })
+
+  it('turned off before its job ran: nothing is placed and nothing is told', async () => {
+    const who = await holder('100.00')
+    ok(await put(who, who.account.id, settings(who)))
+    await pay(who, '90.00', 'then-off')
+    expect(await runsOf(who.account.id)).toHaveLength(1)
+    ok(await put(who, who.account.id, settings(who, { enabled: false })))
+    await drain()
+    expect(await runsOf(who.account.id)).toEqual([])
+    expect(await ordersOf(who.wallet.uuid)).toEqual([])
+    expect(await eventsOf(who.account.id)).toEqual([])
   })
 
   it('the daily cap clips the top-up, then refuses it: one DAILY_CAP_REACHED event, no retry', async () => {
