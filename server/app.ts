@@ -7,6 +7,7 @@ import passwordRoutes, { passwordResetRoutes } from './domain/auth/password-rout
 import authRoutes from './domain/auth/routes.ts'
 import securityUseCases from './domain/auth/security.ts'
 import securityRoutes, { passkeySignInRoutes } from './domain/auth/security-routes.ts'
+import autoTopUpRoutes from './domain/auto-top-up/routes.ts'
 import cardDisputeRoutes, { sandboxCardDisputeRoutes } from './domain/card-disputes/routes.ts'
 import cardTransactionRoutes, {
   sandboxCardTransactionRoutes,
@@ -195,6 +196,7 @@ export async function buildApp(
       cardTransactionRoutes,
       cardDisputeRoutes,
       fiatAccountV1Routes,
+      autoTopUpRoutes,
       quoteRoutes,
       orderRoutes,
       kycRoutes,

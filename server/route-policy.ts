@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { LockdownAct } from '../contract/lockdown.ts'
+import { keepsAutoTopUpOn } from './domain/auto-top-up/routes.ts'
 import { loosensCardControls, raisesCardLimits } from './domain/cards/limits-step-up.ts'
 import type { KeyAction } from './domain/developer/rules.ts'
 import { firstPaymentToRequester } from './domain/payment-requests/second-look.ts'
@@ -208,6 +209,9 @@ export const ROUTE_POLICY: RoutePolicies = {
   'GET /api/v1/fiat_accounts/{id}': personOrKey('read'),
   'POST /api/v1/fiat_accounts': personOrKey('write'),
   'GET /api/v1/fiat_accounts/{id}/transactions': personOrKey('read'),
+  // Auto top-up (issue 30): on, card payments move money out of a wallet by themselves.
+  'GET /api/v1/fiat_accounts/{id}/auto-top-up': person(),
+  'PUT /api/v1/fiat_accounts/{id}/auto-top-up': person({ stepUp: keepsAutoTopUpOn }),
 
   // Counterparties: a payout destination is where money can be sent.
   'GET /api/v2/counterparties/{wallet_id}': personOrKey('read'),

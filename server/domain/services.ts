@@ -3,6 +3,8 @@ import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
 import { runPeriodically } from '../infra/periodic-jobs.ts'
 import { AuthService } from './auth/service.ts'
+import { AUTO_TOP_UP_JOB, runAutoTopUp } from './auto-top-up/run-auto-top-up.ts'
+import { AutoTopUpService } from './auto-top-up/service.ts'
 import { CardCrypto } from './cards/card-crypto.ts'
 import { CARD_MONTHLY_FEE_JOB, CardService } from './cards/service.ts'
 import { DEPOSIT_JOB, DepositService } from './deposits/service.ts'
@@ -49,6 +51,8 @@ export interface Services {
   schedules: ScheduleService
   /** "That wasn't me": the person's lockdown, and one tap on an alert (issue 30). */
   lockdown: LockdownService
+  /** A balance card account's auto top-up; its job tops the account up after a clearing. */
+  autoTopUp: AutoTopUpService
 }
 
 declare module 'fastify' {
@@ -106,7 +110,11 @@ export default fp(
     app.jobs.register(SCHEDULE_RUN_JOB, (job, context) =>
       runSchedule({ db: app.db, transfers, quotes, orders }, job, context),
     )
+    app.jobs.register(AUTO_TOP_UP_JOB, (job, context) =>
+      runAutoTopUp({ db: app.db, quotes, orders }, job, context),
+    )
     app.decorate('services', {
+      autoTopUp: new AutoTopUpService(app.db),
       cards,
       cardCrypto,
       deposits,

@@ -156,6 +156,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/fiat_accounts/{id}': 'getFiatAccountV1',
   'POST /api/v1/fiat_accounts': 'createFiatAccountV1',
   'GET /api/v1/fiat_accounts/{id}/transactions': 'listFiatAccountTransactionsV1',
+  'GET /api/v1/fiat_accounts/{id}/auto-top-up': 'getAutoTopUp',
+  'PUT /api/v1/fiat_accounts/{id}/auto-top-up': 'replaceAutoTopUp',
   // v1: orders
   'GET /api/v1/orders/calc': 'createQuote',
   'GET /api/v1/exchange': 'listDirections',

@@ -228,6 +228,8 @@ export const en = {
   'error.WEBHOOK_URL_REFUSED': 'This address can’t receive webhooks. Use a public https address.',
   'error.CHANNEL_NOT_APPLICABLE':
     'Only an authorisation says how the card was presented: leave channel out.',
+  'error.INVALID_AUTO_TOP_UP':
+    'Some of these auto top-up settings can’t be kept. Check the marked fields.',
   'error.INVALID_CONTROLS': 'Some of these card controls can’t be kept. Check the marked fields.',
   'error.LOCKDOWN_ACTIVE':
     'Your account is locked down. Lift the lockdown in Sign-in and security first.',
@@ -2104,6 +2106,39 @@ export const en = {
     'Turning something back on asks you to confirm it’s you. Turning things off never does.',
   'cards.controls.save': 'Save controls',
   'cards.controls.saved': 'Controls saved. They apply from the next payment.',
+  // Issue 30 §4: a balance card account's auto top-up (the account's page).
+  'cards.autoTopUp.title': 'Auto top-up',
+  'cards.autoTopUp.lead':
+    'When a card payment leaves this account below an amount, we top it up from your wallet at that moment’s price.',
+  'cards.autoTopUp.loading': 'Loading auto top-up…',
+  'cards.autoTopUp.switch': 'Top up this account by itself',
+  'cards.autoTopUp.below': 'When the balance falls below',
+  'cards.autoTopUp.topUpTo': 'Top it up to',
+  'cards.autoTopUp.wallet': 'From wallet',
+  'cards.autoTopUp.currency': 'Pay with',
+  'cards.autoTopUp.cap': 'At most a day',
+  'cards.autoTopUp.capHint': 'Counted from midnight UTC. Fees come on top, from the wallet.',
+  'cards.autoTopUp.amount': 'Enter an amount above zero.',
+  'cards.autoTopUp.aboveBelow': 'Enter more than {below}.',
+  'cards.autoTopUp.secondLook':
+    'Saving it on asks you to confirm it’s you. Turning it off never does.',
+  'cards.autoTopUp.save': 'Save auto top-up',
+  'cards.autoTopUp.savedOn':
+    'Saved. The next card payment that leaves less than {below} tops it up.',
+  'cards.autoTopUp.savedOff': 'Auto top-up is off.',
+  'cards.autoTopUp.today': 'Topped up today',
+  'cards.autoTopUp.ofCap': '{used} of {cap}',
+  'cards.autoTopUp.last': 'Last top-up',
+  'cards.autoTopUp.never': 'None yet',
+  'cards.autoTopUp.placed': '{amount} on its way',
+  'cards.autoTopUp.pending': '{amount} being placed',
+  'cards.autoTopUp.failed': 'Didn’t happen: {why}',
+  'cards.autoTopUp.failure.INSUFFICIENT_FUNDS': 'not enough in the wallet',
+  'cards.autoTopUp.failure.DAILY_CAP_REACHED': 'today’s cap is used up',
+  'cards.autoTopUp.failure.RATES_UNAVAILABLE': 'no exchange rate at that moment',
+  'cards.autoTopUp.failure.QUOTE_REFUSED': 'the amount was outside what we can move',
+  'cards.autoTopUp.failure.ACCOUNT_UNAVAILABLE': 'the account or wallet was unavailable',
+  'cards.autoTopUp.failure.KYC_REQUIRED': 'verify your identity first',
   // Issue 32: paying people, payment requests, schedules (the orders part ships them).
   'move.paySomeone': 'By e-mail, phone or @username, free and at once',
   'people.pay.title': 'Pay someone',

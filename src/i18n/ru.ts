@@ -224,6 +224,8 @@ export const ru: Messages = {
     'На этот адрес нельзя отправлять вебхуки. Укажите публичный адрес https.',
   'error.CHANNEL_NOT_APPLICABLE':
     'Способ оплаты указывается только в авторизации: уберите channel.',
+  'error.INVALID_AUTO_TOP_UP':
+    'Некоторые настройки автопополнения нельзя сохранить. Проверьте отмеченные поля.',
   'error.INVALID_CONTROLS':
     'Некоторые настройки карты сохранить нельзя. Проверьте отмеченные поля.',
   'error.LOCKDOWN_ACTIVE':
@@ -2096,6 +2098,39 @@ export const ru: Messages = {
     'Чтобы снова что-то разрешить, нужно подтвердить, что это вы. Для запрета подтверждение не нужно.',
   'cards.controls.save': 'Сохранить ограничения',
   'cards.controls.saved': 'Ограничения сохранены. Они действуют со следующей оплаты.',
+  // Issue 30 §4: автопополнение балансового счёта карты (страница счёта).
+  'cards.autoTopUp.title': 'Автопополнение',
+  'cards.autoTopUp.lead':
+    'Когда оплата картой оставляет на счёте меньше заданной суммы, мы пополняем его из кошелька по текущему курсу.',
+  'cards.autoTopUp.loading': 'Загружаем автопополнение…',
+  'cards.autoTopUp.switch': 'Пополнять этот счёт автоматически',
+  'cards.autoTopUp.below': 'Когда баланс ниже',
+  'cards.autoTopUp.topUpTo': 'Пополнить до',
+  'cards.autoTopUp.wallet': 'Из кошелька',
+  'cards.autoTopUp.currency': 'Платить в',
+  'cards.autoTopUp.cap': 'Не больше чем за день',
+  'cards.autoTopUp.capHint': 'Считается с полуночи UTC. Комиссии — сверху, из кошелька.',
+  'cards.autoTopUp.amount': 'Введите сумму больше нуля.',
+  'cards.autoTopUp.aboveBelow': 'Введите больше, чем {below}.',
+  'cards.autoTopUp.secondLook':
+    'Чтобы сохранить включённым, подтвердите, что это вы. Для выключения подтверждение не нужно.',
+  'cards.autoTopUp.save': 'Сохранить автопополнение',
+  'cards.autoTopUp.savedOn':
+    'Сохранено. Следующая оплата картой, после которой останется меньше {below}, пополнит счёт.',
+  'cards.autoTopUp.savedOff': 'Автопополнение выключено.',
+  'cards.autoTopUp.today': 'Пополнено сегодня',
+  'cards.autoTopUp.ofCap': '{used} из {cap}',
+  'cards.autoTopUp.last': 'Последнее пополнение',
+  'cards.autoTopUp.never': 'Пока не было',
+  'cards.autoTopUp.placed': '{amount} в пути',
+  'cards.autoTopUp.pending': '{amount} оформляется',
+  'cards.autoTopUp.failed': 'Не удалось: {why}',
+  'cards.autoTopUp.failure.INSUFFICIENT_FUNDS': 'в кошельке недостаточно денег',
+  'cards.autoTopUp.failure.DAILY_CAP_REACHED': 'дневной лимит исчерпан',
+  'cards.autoTopUp.failure.RATES_UNAVAILABLE': 'в тот момент не было курса обмена',
+  'cards.autoTopUp.failure.QUOTE_REFUSED': 'сумма была вне допустимых пределов',
+  'cards.autoTopUp.failure.ACCOUNT_UNAVAILABLE': 'счёт или кошелёк был недоступен',
+  'cards.autoTopUp.failure.KYC_REQUIRED': 'сначала подтвердите личность',
   'move.paySomeone': 'По эл. почте, телефону или @username — бесплатно и сразу',
   'people.pay.title': 'Перевести человеку',
   'people.pay.to': 'Кому',

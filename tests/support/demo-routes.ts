@@ -100,9 +100,15 @@ export async function demoUrls(base: string): Promise<DemoUrl[]> {
     { token },
   )
   const card = cards.data.find((item) => item.form_factor === 'PHYSICAL') ?? cards.data[0]
-  const [account] = (
-    await call<List<{ id: string }>>(base, `/api/v1/fiat_accounts/list/${personal}`, { token })
+  // The balance account: its page shows everything an account's can, auto top-up too (issue 30).
+  const accounts = (
+    await call<List<{ id: string; sub_account_type: string }>>(
+      base,
+      `/api/v1/fiat_accounts/list/${personal}`,
+      { token },
+    )
   ).data
+  const account = accounts.find((item) => item.sub_account_type === 'balance') ?? accounts[0]
   const order = await placeExchange(base, token, personal)
   const request = await requestPayment(base, token)
   // The exchange just placed is the newest thing that happened: its own line, its own page.

@@ -9,6 +9,7 @@ import { merchantCategoryOf } from '../../../contract/merchant-categories.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardAuthorized, cardPaymentFollowed } from '../activity/record.ts'
+import { topUpAfterClearing } from '../auto-top-up/run-auto-top-up.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
 import { storedControls } from '../cards/controls-rules.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
@@ -422,6 +423,16 @@ export class CardProcessor {
         postings: clearingPostings(accounts, card.currency_uuid, authorized, amount),
       })
       await released(authorized - amount)
+      if (!destination.toWallet) {
+        await topUpAfterClearing(trx, {
+          id,
+          tenantId: card.tenant_id,
+          fiatAccountId: card.fiat_account_id,
+          ledgerAccountId: card.ledger_account_id,
+          currencyUuid: card.currency_uuid,
+          at: now,
+        })
+      }
       return id
     }
     if (amount !== authorized) {

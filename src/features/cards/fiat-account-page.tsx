@@ -9,6 +9,7 @@ import { type CopyField, CopyFields, inFours } from '../../ui/copy-button.tsx'
 import { type Back, LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { AutoTopUpSection } from './auto-top-up-section.tsx'
 import { CardActivityList } from './card-activity-list.tsx'
 import { CardLinks } from './card-visual.tsx'
 import { accountName, accountStatusLabel } from './labels.ts'
@@ -106,6 +107,7 @@ function Account(props: { account: FiatAccount; back: Back }) {
         </Link>
       </p>
       {account.bank_details && <BankDetails details={account.bank_details} account={account} />}
+      {account.sub_account_type === 'balance' && <AutoTopUpSection account={account} />}
       <section className="stack" aria-labelledby={cardsTitle}>
         <h2 id={cardsTitle}>{t('cards.accounts.cards')}</h2>
         {cards.length === 0 ? (

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { AutoTopUp, AutoTopUpBody } from '../../../contract/auto-top-up.ts'
 import type { CardControls } from '../../../contract/card-controls.ts'
 import type {
   ActivateCardBody,
@@ -128,5 +129,18 @@ export function useOpenAccount(wallet: string) {
       queryClient.setQueryData(cardKeys.account(account.id), { ...account, cards: [] })
       return queryClient.invalidateQueries({ queryKey: cardKeys.accounts(wallet) })
     },
+  })
+}
+
+/**
+ * Sets a balance account's auto top-up. Leaving it on answers 403
+ * STEP_UP_REQUIRED without a fresh proof: the API client asks in place.
+ */
+export function useAutoTopUp(account: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: AutoTopUpBody) =>
+      api.v1.put<AutoTopUp>(`/fiat_accounts/${encodeURIComponent(account)}/auto-top-up`, body),
+    onSuccess: (saved) => queryClient.setQueryData(cardKeys.autoTopUp(account), saved),
   })
 }

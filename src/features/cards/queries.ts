@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import type { AutoTopUp } from '../../../contract/auto-top-up.ts'
 import type { CardControls } from '../../../contract/card-controls.ts'
 import type { CardTransactionList } from '../../../contract/card-transactions.ts'
 import type { CardDetail, CardList, CardRevealList } from '../../../contract/cards.ts'
@@ -32,6 +33,7 @@ export const cardKeys = {
   /** Under `accounts(wallet)`, so whatever changes an account's cards reads both again. */
   accountPages: (wallet: string) => [...cardKeys.accounts(wallet), 'pages'] as const,
   account: (id: string) => [...cardKeys.all, 'fiat-account', id] as const,
+  autoTopUp: (account: string) => [...cardKeys.all, 'auto-top-up', account] as const,
   transactions: () => [...cardKeys.all, 'transactions'] as const,
   cardTransactions: (card: string) => [...cardKeys.transactions(), 'card', card] as const,
   accountTransactions: (account: string) =>
@@ -172,4 +174,14 @@ export const cardControlsQuery = (id: string) =>
   queryOptions({
     queryKey: cardKeys.controls(id),
     queryFn: ({ signal }) => api.v1.get<CardControls>(`${cardPath(id)}/controls`, { signal }),
+  })
+
+/** A balance card account's auto top-up (issue 30), with today's use and the last try. */
+export const autoTopUpQuery = (account: string) =>
+  queryOptions({
+    queryKey: cardKeys.autoTopUp(account),
+    queryFn: ({ signal }) =>
+      api.v1.get<AutoTopUp>(`/fiat_accounts/${encodeURIComponent(account)}/auto-top-up`, {
+        signal,
+      }),
   })
