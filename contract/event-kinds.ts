@@ -18,8 +18,10 @@ export const EVENT_KINDS = [
   'deposit.detected',
   'deposit.confirmed',
   'fiat.credit.received',
+  'order.created',
   'order.completed',
   'order.failed',
+  'order.canceled',
   'kyc.status_changed',
   'security.sign_in_new_device',
   'security.api_key_created',
@@ -56,3 +58,15 @@ export const TOLD_LIKE_SECURITY: readonly EventKind[] = ['card.issued']
  */
 export const alwaysTold = (kind: string): boolean =>
   kind.startsWith('security.') || (TOLD_LIKE_SECURITY as readonly string[]).includes(kind)
+
+/**
+ * Kinds the person caused with their own hands — placing an order, cancelling
+ * one — told to the notification centre and to webhooks but never pushed nor
+ * sent to Telegram: a push for what one just did is noise, and a developer's
+ * integration still hears every order (docs/decisions.md, "Quiet kinds").
+ * Nothing to mute, so the preferences do not list them.
+ */
+export const QUIET_KINDS: readonly EventKind[] = ['order.created', 'order.canceled']
+
+/** Whether a kind stays off the person's outside channels (push, Telegram) whatever they chose. */
+export const quiet = (kind: string): boolean => (QUIET_KINDS as readonly string[]).includes(kind)

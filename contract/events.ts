@@ -2,12 +2,19 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { AUTO_TOP_UP_FAILURES } from './auto-top-up.ts'
 import { CARD_CHANNELS, DISPUTE_REASONS, DISPUTE_STATUSES } from './card-choices.ts'
 import { KycStatus, oneOf } from './enums.ts'
-import { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY } from './event-kinds.ts'
+import {
+  alwaysTold,
+  EVENT_KINDS,
+  type EventKind,
+  QUIET_KINDS,
+  quiet,
+  TOLD_LIKE_SECURITY,
+} from './event-kinds.ts'
 import { LOCKDOWN_VIAS } from './lockdown.ts'
 import { MERCHANT_CATEGORY_GROUPS } from './merchant-categories.ts'
 import { Page, PageQuery } from './pagination.ts'
 
-export { alwaysTold, EVENT_KINDS, type EventKind, TOLD_LIKE_SECURITY }
+export { alwaysTold, EVENT_KINDS, type EventKind, QUIET_KINDS, quiet, TOLD_LIKE_SECURITY }
 
 export const EventKindSchema = oneOf(EVENT_KINDS)
 
@@ -154,11 +161,25 @@ export const EVENT_PAYLOADS = {
       }),
     }),
   },
+  /**
+   * Placed (issue 28): the funds held (a deposit holds nothing and awaits its
+   * transfer, `status` PENDING, `deposit_reference` the words it must carry).
+   */
+  'order.created': {
+    version: 1,
+    schema: Type.Object({
+      ...OrderOutcome,
+      status: oneOf(['NEW', 'PENDING'] as const),
+      deposit_reference: Type.Union([Type.String(), Type.Null()]),
+    }),
+  },
   'order.completed': { version: 1, schema: Type.Object(OrderOutcome) },
   'order.failed': {
     version: 1,
     schema: Type.Object({ ...OrderOutcome, reason: Type.Union([Type.String(), Type.Null()]) }),
   },
+  /** Cancelled by the person before its rail had it: the held total is back in the wallet. */
+  'order.canceled': { version: 1, schema: Type.Object(OrderOutcome) },
   'kyc.status_changed': {
     version: 1,
     schema: Type.Object({

@@ -1453,6 +1453,9 @@ export const en = {
     'Not charged: not enough money on the card. The card still works.',
   'notifications.order.for': 'For {amount}',
   'notifications.order.sent': 'Sent',
+  'notifications.order.placed': 'Placed. The money is set aside until it goes through.',
+  'notifications.order.awaitingTransfer': 'Waiting for your bank transfer. Reference: {reference}',
+  'notifications.order.canceled': 'Cancelled. Anything set aside is back in your wallet.',
   'notifications.orderFailed.ADDRESS_REJECTED':
     'Didn’t go through: the network refused the address. The money is back in your wallet.',
   'notifications.orderFailed.ACCOUNT_CLOSED':
@@ -1519,7 +1522,9 @@ export const en = {
   'notifications.detail.cardReturned': 'What was left is back in your wallet',
   'notifications.detail.cardClosed': 'It can no longer pay',
   'push.kind.fiat.credit.received': 'Bank transfers to your accounts',
+  'push.kind.order.created': 'Orders placed',
   'push.kind.order.completed': 'Completed orders',
+  'push.kind.order.canceled': 'Cancelled orders',
   'push.kind.order.failed': 'Failed orders',
   'push.kind.kyc.status_changed': 'Identity verification',
   'push.kind.security.sign_in_new_device': 'Sign-ins from a new device',

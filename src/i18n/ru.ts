@@ -1445,6 +1445,10 @@ export const ru: Messages = {
   'notifications.detail.feeDeclined': 'Не списана: на карте недостаточно денег. Карта работает.',
   'notifications.order.for': 'За {amount}',
   'notifications.order.sent': 'Отправлено',
+  'notifications.order.placed': 'Создано. Деньги зарезервированы до исполнения.',
+  'notifications.order.awaitingTransfer':
+    'Ждём ваш банковский перевод. Назначение платежа: {reference}',
+  'notifications.order.canceled': 'Отменено. Зарезервированное вернулось в кошелёк.',
   'notifications.orderFailed.ADDRESS_REJECTED':
     'Не выполнено: сеть отклонила адрес. Деньги вернулись в кошелёк.',
   'notifications.orderFailed.ACCOUNT_CLOSED':
@@ -1510,7 +1514,9 @@ export const ru: Messages = {
   'notifications.detail.cardReturned': 'Остаток вернулся в кошелёк',
   'notifications.detail.cardClosed': 'Ею больше нельзя платить',
   'push.kind.fiat.credit.received': 'Банковские переводы на ваши счета',
+  'push.kind.order.created': 'Созданные заявки',
   'push.kind.order.completed': 'Исполненные заявки',
+  'push.kind.order.canceled': 'Отменённые заявки',
   'push.kind.order.failed': 'Неисполненные заявки',
   'push.kind.kyc.status_changed': 'Проверка личности',
   'push.kind.security.sign_in_new_device': 'Входы с нового устройства',

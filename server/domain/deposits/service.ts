@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { ChainId } from '../../../contract/catalog.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
@@ -9,13 +9,19 @@ import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { labelFor, recordLabels } from '../activity/labels.ts'
 import { cryptoDepositDetected, cryptoDepositProgress } from '../activity/record.ts'
+import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger/money-command.ts'
 import { transfer } from '../ledger/rules.ts'
-import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
-import { emitEvent } from '../outbox.ts'
+import { systemAccount, walletAccounts } from '../ledger/service.ts'
 import { toTransaction } from '../transactions/service.ts'
 import { DepositError } from './errors.ts'
 import * as repo from './repository.ts'
-import { isTxHash, nextDepositStep, requiredConfirmations, txHashFor } from './rules.ts'
+import {
+  type DepositStep,
+  isTxHash,
+  nextDepositStep,
+  requiredConfirmations,
+  txHashFor,
+} from './rules.ts'
 
 /** The job that walks a sandbox deposit from new to complete, one block per run. */
 export const DEPOSIT_JOB = 'sandbox.deposit'
@@ -106,20 +112,6 @@ export class DepositService {
         txHash,
         at: inserted.created_at,
       })
-      await emitEvent(trx, {
-        tenantId,
-        userId: wallet.user_id,
-        kind: 'deposit.detected',
-        payload: {
-          wallet_id: wallet.id,
-          transaction_id: inserted.id,
-          amount: fromMinor(amount, currency.decimals),
-          currency: currency.code,
-          chain: request.chain,
-          tx_hash: txHash,
-        },
-        at: now,
-      })
       await this.jobs.enqueue(trx, {
         kind: DEPOSIT_JOB,
         tenantId,
@@ -139,86 +131,129 @@ export class DepositService {
     return toTransaction(row, labelFor(await recordLabels(this.db, tenantId, [row]), row))
   }
 
-  /** The job handler: one step of one deposit (see the class comment). */
+  /**
+   * The job handler: one step of one deposit (see the class comment). The
+   * steps that move money — seen, and the block that completes it — are each
+   * a money command telling the person (deposit.detected, deposit.confirmed);
+   * a block on the way moves none and tells nobody, a plain transaction.
+   */
   readonly step = async (job: Job, context: JobContext): Promise<JobResult> => {
     const transactionId = String(job.payload.transaction_id)
     if (!job.tenantId) throw new Error(`deposit job ${job.id} has no tenant`)
     const tenantId = job.tenantId
-    const finished = await context.db.transaction().execute(async (trx) => {
-      const row = await repo.findDeposit(trx, { tenantId, id: transactionId }, true)
-      if (!row) throw new Error(`deposit ${transactionId} not found`)
-      const required = requiredConfirmations(
-        row.chain_confirmations ?? 1,
-        this.chain.maxConfirmations,
-      )
-      const step = nextDepositStep(row.status, row.confirmations, required)
-      if (step.kind === 'none') return true
-      const accounts = await walletAccounts(trx, tenantId, row.wallet_id)
-      if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
-      const amount = BigInt(row.amount_minor)
-      if (step.kind === 'seen') {
-        const external = await systemAccount(trx, tenantId, 'external')
-        await post(trx, {
-          tenantId,
-          kind: 'deposit_seen',
-          idempotencyKey: `deposit:${row.id}:seen`,
-          postings: transfer(external, accounts.pending, row.currency_uuid, amount),
-        })
-        await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations: 0 }, context.now)
-        await cryptoDepositProgress(trx, {
-          tenantId,
-          recordId: row.id,
-          status: 'pending',
-          confirmations: 0,
-          required,
-          at: context.now,
-        })
-        return false
-      }
-      if (step.complete) {
-        await post(trx, {
-          tenantId,
-          kind: 'deposit_confirmed',
-          idempotencyKey: `deposit:${row.id}:confirmed`,
-          postings: transfer(accounts.pending, accounts.user_wallet, row.currency_uuid, amount),
-        })
-        const owner = await repo.findWalletById(trx, row.wallet_id)
-        if (owner) {
-          await emitEvent(trx, {
+    const where = { tenantId, id: transactionId }
+    // Read without a lock to choose the kind of transaction; the step is read again under it.
+    const peeked = await repo.findDeposit(context.db, where)
+    if (!peeked) throw new Error(`deposit ${transactionId} not found`)
+    const step = this.#next(peeked)
+    if (step.kind === 'none') return undefined
+    const walk = (trx: Transaction<DB>, money?: MoneyTransaction) =>
+      this.#walk(trx, money, where, context.now)
+    const finished = movesMoney(step)
+      ? (
+          await runMoneyCommand(context.db, {
+            name: `deposits.${step.kind}`,
             tenantId,
-            userId: owner.user_id,
-            kind: 'deposit.confirmed',
-            payload: {
-              wallet_id: row.wallet_id,
-              transaction_id: row.id,
-              amount: fromMinor(amount, row.decimals),
-              currency: row.currency,
-              chain: row.chain ?? '',
-              tx_hash: row.tx_hash ?? '',
-            },
-            at: context.now,
+            execute: (money) => walk(money.trx, money),
           })
-        }
-      }
-      const status = step.complete ? 'complete' : 'pending'
-      await repo.updateDeposit(
-        trx,
-        row.id,
-        { status, confirmations: step.confirmations },
-        context.now,
-      )
+        ).answer
+      : await context.db.transaction().execute((trx) => walk(trx))
+    if (finished) return undefined
+    return { again: new Date(context.now.getTime() + this.chain.blockMs) }
+  }
+
+  #next(row: Pick<repo.DepositRow, 'status' | 'confirmations' | 'chain_confirmations'>) {
+    const required = requiredConfirmations(
+      row.chain_confirmations ?? 1,
+      this.chain.maxConfirmations,
+    )
+    return { ...nextDepositStep(row.status, row.confirmations, required), required }
+  }
+
+  /**
+   * The deposit's next step under its row lock, in `money`'s command when it
+   * moves money. A step other than the one the transaction was chosen for
+   * (another run took one meanwhile) waits for the next run. Answers whether
+   * the walk is over.
+   */
+  async #walk(
+    trx: Transaction<DB>,
+    money: MoneyTransaction | undefined,
+    where: { tenantId: string; id: string },
+    now: Date,
+  ): Promise<boolean> {
+    const { tenantId } = where
+    const row = await repo.findDeposit(trx, where, true)
+    if (!row) throw new Error(`deposit ${where.id} not found`)
+    const step = this.#next(row)
+    if (step.kind === 'none' || movesMoney(step) !== (money !== undefined)) {
+      if (money) throw new NothingToMove(step.kind === 'none')
+      return step.kind === 'none'
+    }
+    const { required } = step
+    if (!money) {
+      // A block on the way: no money moves, nobody is told.
+      const confirmations = step.kind === 'confirm' ? step.confirmations : 0
+      await repo.updateDeposit(trx, row.id, { status: 'pending', confirmations }, now)
       await cryptoDepositProgress(trx, {
         tenantId,
         recordId: row.id,
-        status,
-        confirmations: step.confirmations,
+        status: 'pending',
+        confirmations,
         required,
-        at: context.now,
+        at: now,
       })
-      return step.complete
+      return false
+    }
+    const accounts = await walletAccounts(trx, tenantId, row.wallet_id)
+    const owner = await repo.findWalletById(trx, row.wallet_id)
+    if (!accounts || !owner) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
+    const amount = BigInt(row.amount_minor)
+    const seen = step.kind === 'seen'
+    const status = seen ? 'pending' : 'complete'
+    const confirmations = step.kind === 'confirm' ? step.confirmations : 0
+    await repo.updateDeposit(trx, row.id, { status, confirmations }, now)
+    await cryptoDepositProgress(trx, {
+      tenantId,
+      recordId: row.id,
+      status,
+      confirmations,
+      required,
+      at: now,
     })
-    if (finished) return undefined
-    return { again: new Date(context.now.getTime() + this.chain.blockMs) }
+    await money.emit({
+      userId: owner.user_id,
+      kind: seen ? 'deposit.detected' : 'deposit.confirmed',
+      payload: {
+        wallet_id: row.wallet_id,
+        transaction_id: row.id,
+        amount: fromMinor(amount, row.decimals),
+        currency: row.currency,
+        chain: row.chain ?? '',
+        tx_hash: row.tx_hash ?? '',
+      },
+      at: now,
+    })
+    // Last: the balance rows stay locked from here to the commit.
+    await money.post(
+      seen
+        ? {
+            kind: 'deposit_seen',
+            idempotencyKey: `deposit:${row.id}:seen`,
+            postings: transfer(
+              await systemAccount(trx, tenantId, 'external'),
+              accounts.pending,
+              row.currency_uuid,
+              amount,
+            ),
+          }
+        : {
+            kind: 'deposit_confirmed',
+            idempotencyKey: `deposit:${row.id}:confirmed`,
+            postings: transfer(accounts.pending, accounts.user_wallet, row.currency_uuid, amount),
+          },
+    )
+    return !seen
   }
 
   async #currency(request: DepositRequest) {
@@ -282,6 +317,10 @@ export class DepositService {
     return txHashFor(request.chain, material)
   }
 }
+
+/** Seen (the money arrives, pending) and the block that completes it move money; the rest do not. */
+const movesMoney = (step: DepositStep) =>
+  step.kind === 'seen' || (step.kind === 'confirm' && step.complete)
 
 function parseAmount(amount: string, decimals: number): bigint {
   let minor: bigint

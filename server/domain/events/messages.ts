@@ -109,6 +109,10 @@ const WORDS = {
         'Didn’t go through: the recipient’s account is closed. The money is back in your wallet.',
     } as Record<string, string>,
     failed: 'Didn’t go through. Any money set aside is back in your wallet.',
+    placed: 'Placed. The money is set aside until it goes through.',
+    awaitingTransfer: (reference: string) =>
+      `Waiting for your bank transfer. Reference: ${reference}`,
+    canceled: 'Cancelled. Anything set aside is back in your wallet.',
     identity: 'Identity verification',
     kycApproved: 'You’re verified',
     kycPending: 'Your documents are being checked',
@@ -192,6 +196,10 @@ const WORDS = {
       ACCOUNT_CLOSED: 'Не выполнено: счёт получателя закрыт. Деньги вернулись в кошелёк.',
     } as Record<string, string>,
     failed: 'Не выполнено. Зарезервированные деньги вернулись в кошелёк.',
+    placed: 'Создано. Деньги зарезервированы до исполнения.',
+    awaitingTransfer: (reference: string) =>
+      `Ждём ваш банковский перевод. Назначение платежа: ${reference}`,
+    canceled: 'Отменено. Зарезервированное вернулось в кошелёк.',
     identity: 'Проверка личности',
     kycApproved: 'Личность подтверждена',
     kycPending: 'Документы на проверке',
@@ -352,13 +360,22 @@ export function eventMessage(
         body: line(card('in'), text(data, 'remittance') || words.arrived),
       }
     }
+    case 'order.created':
     case 'order.completed':
-    case 'order.failed': {
+    case 'order.failed':
+    case 'order.canceled': {
       const order = orderKindOf(text(data, 'type'))
       const title = orderTitle(words, order, data)
       if (kind === 'order.completed')
         return { title, body: orderLine(words, language, order, data) }
       const amount = formatAmount(language, text(data, 'from_amount'), text(data, 'from_currency'))
+      if (kind === 'order.created') {
+        // A deposit holds nothing: it waits for the transfer its reference names.
+        const reference = text(data, 'deposit_reference')
+        if (reference) return { title, body: line(amount, words.awaitingTransfer(reference)) }
+        return { title, body: line(amount, words.placed) }
+      }
+      if (kind === 'order.canceled') return { title, body: line(amount, words.canceled) }
       return { title, body: line(amount, words.failures[text(data, 'reason')] ?? words.failed) }
     }
     case 'kyc.status_changed':

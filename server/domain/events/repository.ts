@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { alwaysTold, type EventKind, TOLD_LIKE_SECURITY } from '../../../contract/events.ts'
+import { alwaysTold, type EventKind, quiet, TOLD_LIKE_SECURITY } from '../../../contract/events.ts'
 import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
@@ -62,18 +62,20 @@ export async function endpointsFor(
 /**
  * The person's channels outside the app, unless they muted this kind; a kind
  * always told (contract/event-kinds.ts) reaches them whatever they muted, and
- * their e-mail too (`email`, else null).
+ * their e-mail too (`email`, else null); a quiet kind (what they did with
+ * their own hands) none.
  */
 export async function personalChannels(db: Executor, userId: string, kind: EventKind) {
   const told = alwaysTold(kind)
   const muted =
-    !told &&
-    (await db
-      .selectFrom('notification_mutes')
-      .select('kind')
-      .where('user_id', '=', userId)
-      .where('kind', '=', kind)
-      .executeTakeFirst())
+    quiet(kind) ||
+    (!told &&
+      (await db
+        .selectFrom('notification_mutes')
+        .select('kind')
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .executeTakeFirst()))
   if (muted) return { subscriptions: [], telegramId: null, email: null }
   const [subscriptions, user] = await Promise.all([
     db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).execute(),

@@ -38,8 +38,10 @@ export function eventPath(kind: EventKind, data: Data): string {
       return `/wallets/${seg(text(data, 'wallet_id'))}/transactions/${seg(text(data, 'transaction_id'))}`
     case 'fiat.credit.received':
       return `/accounts/${seg(text(data, 'fiat_account_id'))}`
+    case 'order.created':
     case 'order.completed':
     case 'order.failed':
+    case 'order.canceled':
       return `/orders/${seg(text(data, 'order_id'))}`
     case 'kyc.status_changed':
       return '/verify'

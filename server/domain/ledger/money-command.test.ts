@@ -193,4 +193,21 @@ describeServer('the money command', () => {
     expect(prepared).toBe(1)
     expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(700n)
   })
+
+  it('an answer known before the transaction is the one kept with the key and replayed', async () => {
+    const wallets = await twoWallets()
+    const clientKey = uuidv7()
+    const run = () =>
+      runMoneyCommand(app.db, {
+        name: 'test.early',
+        tenantId,
+        claim: { scope: 'order', ownerId: wallets.userId, key: clientKey, hash: 'h' },
+        prepare: async () => 300n,
+        answer: (amount) => ({ entry: `planned ${amount}` }),
+        execute: (money, amount) => moveEuros(wallets, `mc:${clientKey}`, amount)(money),
+      })
+    expect(await run()).toEqual({ answer: { entry: 'planned 300' }, replayed: false })
+    expect(await run()).toEqual({ answer: { entry: 'planned 300' }, replayed: true })
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(300n)
+  })
 })

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Kysely } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
 import { expect } from 'vitest'
 import type { ChainId } from '../../../contract/catalog.ts'
 import { fromMinor, toMinor } from '../../../contract/money.ts'
@@ -17,8 +16,8 @@ import type { WalletAddress } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { bearer, createWallet, headers, signUp } from '../../test-support.ts'
 import { eip55, tronAddress } from '../addresses/address-codecs.ts'
-import { transfer } from '../ledger/rules.ts'
-import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { credit } from '../ledger/ledger-test-support.ts'
+import { walletAccounts } from '../ledger/service.ts'
 import {
   insertDestination as insertDestinationRow,
   insertFiatAccount as insertFiatAccountRow,
@@ -64,7 +63,7 @@ export async function orderUser(app: FastifyInstance) {
 }
 export type OrderUser = Awaited<ReturnType<typeof orderUser>>
 
-/** Money arriving in the wallet from outside, straight through the ledger. */
+/** Money arriving in the wallet from outside, straight through the ledger (its test credit). */
 export async function fund(
   db: Kysely<DB>,
   walletId: string,
@@ -72,21 +71,8 @@ export async function fund(
   amount: string,
   tenantId = DEMO_TENANT_ID,
 ) {
-  const minor = toMinor(amount, DECIMALS[currency]!)
-  await db.transaction().execute(async (trx) => {
-    const accounts = await walletAccounts(trx, tenantId, walletId)
-    await post(trx, {
-      tenantId,
-      kind: 'test_credit',
-      idempotencyKey: `test-credit:${uuidv7()}`,
-      postings: transfer(
-        await systemAccount(trx, tenantId, 'external'),
-        accounts!.user_wallet,
-        currency,
-        minor,
-      ),
-    })
-  })
+  const accounts = await walletAccounts(db, tenantId, walletId)
+  await credit(db, tenantId, accounts!.user_wallet, currency, toMinor(amount, DECIMALS[currency]!))
 }
 
 /** `GET /api/v1/orders/calc`: a firm quote, asserted 200. */

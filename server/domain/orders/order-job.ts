@@ -6,8 +6,9 @@ import { requiredConfirmations } from '../deposits/rules.ts'
 import { KycRequiredError } from '../kyc/errors.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
+import { NothingToMove } from '../ledger/money-command.ts'
 import type { Catalog, OrderDeps, Trx } from './order-deps.ts'
-import { completeOrder, endOrder, moveOrder } from './order-moves.ts'
+import { completeOrder, endOrder, moveOrder, orderCommand } from './order-moves.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
@@ -73,15 +74,23 @@ export async function processOrder(
  * entry is not that note already). `ended` when it needs nothing any more.
  */
 async function giveUp(deps: OrderDeps, tenantId: string, orderId: string, now: Date) {
-  return deps.db.transaction().execute(async (trx): Promise<'ERROR' | 'stalled' | 'ended'> => {
+  const order = { tenantId, id: orderId }
+  type GivenUp = 'ERROR' | 'stalled' | 'ended'
+  const given = await orderCommand<GivenUp>(deps, 'orders.give_up', order, async (money, row) => {
+    if (!row || isFinal(row.status)) throw new NothingToMove('ended')
+    const rail = railOf(row.order_type, row.target)
+    if (!canMove(rail, row.status, 'ERROR', row.submitted_at !== null)) {
+      throw new NothingToMove('stalled')
+    }
+    await endOrder(deps, money, row, 'ERROR', 'PROCESSING_FAILED', now)
+    return 'ERROR'
+  })
+  if (given !== 'stalled') return given
+  // Handed to its rail, which never gives it back: the note moves no money.
+  return deps.db.transaction().execute(async (trx): Promise<GivenUp> => {
     const row = await repo.lockOrder(trx, tenantId, orderId)
     if (!row || isFinal(row.status)) return 'ended'
-    const rail = railOf(row.order_type, row.target)
-    if (canMove(rail, row.status, 'ERROR', row.submitted_at !== null)) {
-      await endOrder(deps, trx, row, 'ERROR', 'PROCESSING_FAILED', now)
-      return 'ERROR'
-    }
-    const stalled = stalledEvent(rail)
+    const stalled = stalledEvent(railOf(row.order_type, row.target))
     const timeline = await repo.findEvents(trx, [row.id])
     if (timeline.at(-1)?.code !== stalled.code) {
       await repo.appendEvent(trx, {
@@ -104,15 +113,20 @@ async function advance(
   context: JobContext,
 ): Promise<JobResult> {
   const { now } = context
-  // An internal order completes in the transaction that reads it; any other is only read.
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const locked = await repo.lockOrder(trx, tenantId, orderId)
-    if (!locked) throw new Error(`order ${orderId} not found`)
-    const rail = railOf(locked.order_type, locked.target)
-    if (locked.status !== 'NEW' || !isInternalRail(rail)) return locked
-    await completeOrder(deps, trx, locked, rail, now)
-    return undefined
-  })
+  // An internal order completes in the money command that reads it; any other is only read.
+  const order = { tenantId, id: orderId }
+  const row = await orderCommand<OrderRow | undefined>(
+    deps,
+    'orders.complete',
+    order,
+    async (money, locked) => {
+      if (!locked) throw new Error(`order ${orderId} not found`)
+      const rail = railOf(locked.order_type, locked.target)
+      if (locked.status !== 'NEW' || !isInternalRail(rail)) throw new NothingToMove(locked)
+      await completeOrder(deps, money, locked, rail, now)
+      return undefined
+    },
+  )
   if (!row || isFinal(row.status)) return undefined
   const rail = railOf(row.order_type, row.target)
   // A deposit moves when its transfer arrives (receiveBankTransfer), not by a job.
@@ -144,35 +158,45 @@ async function handOff(
     // The gate again, at the last moment money can still be stopped: a HOLD,
     // REJECT or reset since placement keeps the payout from leaving. FOR
     // SHARE: a status change waits until this order is handed off or failed.
-    if (orderNeedsKyc(locked.order_type)) {
-      const refused = await requireApprovedKyc(trx, locked.tenant_id, locked.user_id).then(
-        () => false,
-        (error: unknown) => {
-          if (error instanceof KycRequiredError) return true
-          throw error
-        },
-      )
-      if (refused) {
-        await endOrder(deps, trx, locked, 'FAILED', 'KYC_REQUIRED', now)
-        return undefined
-      }
-    }
+    if (await kycRefused(trx, locked)) return 'refused'
     await repo.updateOrder(trx, row.id, { submitted_at: now, updated_at: now })
     return now
   })
-  if (!submittedAt) return repo.findOrder(deps.db, row.tenant_id, row.id)
+  if (submittedAt === 'refused') {
+    // Failed by its own money command, the gate read again under the order's
+    // lock; one approved in between goes on to its rail.
+    const failed = await orderCommand(deps, 'orders.fail', orderOf(row), async (money, locked) => {
+      if (
+        locked?.status !== 'NEW' ||
+        locked.submitted_at ||
+        !(await kycRefused(money.trx, locked))
+      ) {
+        throw new NothingToMove(false)
+      }
+      await endOrder(deps, money, locked, 'FAILED', 'KYC_REQUIRED', now)
+      return true
+    })
+    if (!failed) return handOff(deps, row, rail, context)
+  }
+  if (!(submittedAt instanceof Date)) return repo.findOrder(deps.db, row.tenant_id, row.id)
 
   const answer = await send(now)
+  if (!answer.accepted) {
+    return orderCommand(deps, 'orders.fail', orderOf(row), async (money, locked) => {
+      // Another run recorded an answer while this one waited on the rail.
+      if (locked?.status !== 'NEW') throw new NothingToMove(locked)
+      return endOrder(deps, money, locked, 'FAILED', answer.code, now)
+    })
+  }
   return deps.db.transaction().execute(async (trx) => {
     const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
     if (!locked) return undefined
     if (locked.status !== 'NEW') {
       // Another run recorded an answer while this one waited on the rail
       // (its lease ran out): an acceptance is still kept, never dropped.
-      if (answer.accepted) await keepLateAnswer(trx, locked, rail, answer.reference, context.log)
+      await keepLateAnswer(trx, locked, rail, answer.reference, context.log)
       return locked
     }
-    if (!answer.accepted) return endOrder(deps, trx, locked, 'FAILED', answer.code, now)
     const reference = answer.reference
     const rails = rail === 'bank_out' ? { rail_reference: reference } : { tx_hash: reference }
     await repo.updateOrder(trx, locked.id, rails)
@@ -238,11 +262,10 @@ async function checkPayout(deps: OrderDeps, row: OrderRow, now: Date): Promise<J
     now,
   )
   if (state.state === 'pending') return { again: state.checkAgainAt }
-  await deps.db.transaction().execute(async (trx) => {
-    const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
-    if (locked?.status !== 'PENDING') return
-    if (state.state === 'settled') await completeOrder(deps, trx, locked, 'bank_out', now)
-    else await endOrder(deps, trx, locked, 'FAILED', state.code, now)
+  await orderCommand(deps, 'orders.payout_outcome', orderOf(row), async (money, locked) => {
+    if (locked?.status !== 'PENDING') throw new NothingToMove(undefined)
+    if (state.state === 'settled') await completeOrder(deps, money, locked, 'bank_out', now)
+    else await endOrder(deps, money, locked, 'FAILED', state.code, now)
   })
   return undefined
 }
@@ -260,18 +283,41 @@ async function checkChain(deps: OrderDeps, row: OrderRow, now: Date): Promise<Jo
     deps.settings.maxConfirmations,
   )
   const confirmations = Math.min(progress.confirmations, required)
-  const done = await deps.db.transaction().execute(async (trx) => {
-    const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
-    if (locked?.status !== 'PENDING') return true
-    await repo.setChainProgress(trx, locked.tenant_id, locked.id, {
-      confirmations,
-      updated_at: now,
+  const noted = { confirmations, updated_at: now }
+  if (confirmations >= required) {
+    // The last block: the progress and the settling entry, one money command.
+    await orderCommand(deps, 'orders.complete', orderOf(row), async (money, locked) => {
+      if (locked?.status !== 'PENDING') throw new NothingToMove(undefined)
+      await repo.setChainProgress(money.trx, locked.tenant_id, locked.id, noted)
+      await completeOrder(deps, money, locked, 'chain', now)
     })
-    if (confirmations < required) return false
-    await completeOrder(deps, trx, locked, 'chain', now)
+    return undefined
+  }
+  const pending = await deps.db.transaction().execute(async (trx) => {
+    const locked = await repo.lockOrder(trx, row.tenant_id, row.id)
+    if (locked?.status !== 'PENDING') return false
+    await repo.setChainProgress(trx, locked.tenant_id, locked.id, noted)
     return true
   })
-  return done ? undefined : { again: progress.checkAgainAt }
+  return pending ? { again: progress.checkAgainAt } : undefined
+}
+
+const orderOf = (row: OrderRow) => ({ tenantId: row.tenant_id, id: row.id })
+
+/**
+ * Whether the order needs a verified identity the person no longer has (403
+ * KYC_REQUIRED from the gate), read FOR SHARE: a status change waits for
+ * this transaction.
+ */
+async function kycRefused(trx: Trx, order: OrderRow): Promise<boolean> {
+  if (!orderNeedsKyc(order.order_type)) return false
+  return requireApprovedKyc(trx, order.tenant_id, order.user_id).then(
+    () => false,
+    (error: unknown) => {
+      if (error instanceof KycRequiredError) return true
+      throw error
+    },
+  )
 }
 
 /**

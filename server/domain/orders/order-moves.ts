@@ -2,9 +2,10 @@ import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
-import { emitOrderEvent } from '../events/order-events.ts'
-import { post, systemAccounts } from '../ledger/service.ts'
+import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
+import { systemAccounts } from '../ledger/service.ts'
 import type { OrderDeps, Trx } from './order-deps.ts'
+import { tellOrder } from './order-events.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
@@ -23,10 +24,31 @@ import {
 /**
  * The moves of an order after it was placed, each inside the caller's
  * transaction, which holds the order's row lock: completing (the settling
- * entry), ending (the hold released), and the status change itself with its
- * records and its timeline. The job, a cancel and an incoming bank transfer
- * all move orders through these.
+ * entry) and ending (the hold released), each inside the caller's money
+ * command (ledger/money-command.ts) with its event, and the status change
+ * itself with its records and its timeline. The job, a cancel and an
+ * incoming bank transfer all move orders through these.
  */
+
+/**
+ * A move of an order that moves money, as one money command holding the
+ * order's row lock (`locked`: undefined when there is no such order). A move
+ * that finds the order gone on meanwhile throws NothingToMove with its answer.
+ */
+export async function orderCommand<A>(
+  deps: Pick<OrderDeps, 'db'>,
+  name: string,
+  order: { tenantId: string; id: string },
+  move: (money: MoneyTransaction, locked: OrderRow | undefined) => Promise<A>,
+): Promise<A> {
+  const { answer } = await runMoneyCommand(deps.db, {
+    name,
+    tenantId: order.tenantId,
+    execute: async (money) =>
+      move(money, await repo.lockOrder(money.trx, order.tenantId, order.id)),
+  })
+  return answer
+}
 
 /**
  * Settles a held order: one entry moves the amount to where it goes (the
@@ -36,11 +58,12 @@ import {
  */
 export async function completeOrder(
   deps: Pick<OrderDeps, 'walletAccounts'>,
-  trx: Trx,
+  money: MoneyTransaction,
   row: OrderRow,
   rail: Rail,
   now: Date,
 ): Promise<OrderRow> {
+  const { trx } = money
   const tenantId = row.tenant_id
   const held = await deps.walletAccounts(trx, tenantId, row.wallet_id)
   if (!held) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
@@ -75,7 +98,7 @@ export async function completeOrder(
       const accountId = row.fiat_account_id ?? row.target.fiat_account_id
       const account = accountId ? await repo.findFiatAccount(trx, tenantId, accountId) : undefined
       if (account?.status !== 'ACTIVE') {
-        return endOrder(deps, trx, row, 'FAILED', 'FIAT_ACCOUNT_INACTIVE', now)
+        return endOrder(deps, money, row, 'FAILED', 'FIAT_ACCOUNT_INACTIVE', now)
       }
       destination = account.ledger_account_id
       topUp = account.id
@@ -96,10 +119,10 @@ export async function completeOrder(
   }
   const completed = await moveOrder(trx, row, rail, 'COMPLETE', null, now)
   await repo.insertRecords(trx, orderRecords(row, 'completed', 'complete', now, items))
+  await tellOrder(money, completed, 'COMPLETE')
   // Last: the balance rows (the tenant's fees and treasury among them) stay
   // locked from here to the commit.
-  await post(trx, {
-    tenantId,
+  await money.post({
     kind: 'order_settle',
     idempotencyKey: `order:${row.id}:settle`,
     postings: settleLegs(
@@ -114,11 +137,11 @@ export async function completeOrder(
 
 /**
  * Ends an order that did not complete — FAILED, ERROR or CANCELED — giving
- * the held total back in the same transaction.
+ * the held total back in the same money command, and telling the person.
  */
 export async function endOrder(
   deps: Pick<OrderDeps, 'walletAccounts'>,
-  trx: Trx,
+  money: MoneyTransaction,
   row: OrderRow,
   to: 'FAILED' | 'ERROR' | 'CANCELED',
   failureCode: string | null,
@@ -127,14 +150,14 @@ export async function endOrder(
   const rail = railOf(row.order_type, row.target)
   assertMove(row, rail, to)
   const accounts = releasesHold(rail, to)
-    ? await deps.walletAccounts(trx, row.tenant_id, row.wallet_id)
+    ? await deps.walletAccounts(money.trx, row.tenant_id, row.wallet_id)
     : undefined
-  const ended = await moveOrder(trx, row, rail, to, failureCode, now)
+  const ended = await moveOrder(money.trx, row, rail, to, failureCode, now)
+  await tellOrder(money, ended, to)
   if (releasesHold(rail, to)) {
     if (!accounts) throw new Error(`wallet ${row.wallet_id} has no ledger accounts`)
     // Last: the balance rows stay locked from here to the commit.
-    await post(trx, {
-      tenantId: row.tenant_id,
+    await money.post({
       kind: 'order_release',
       idempotencyKey: `order:${row.id}:release`,
       postings: releaseLegs(accounts, row.from_currency_uuid, BigInt(row.total_minor)),
@@ -145,7 +168,8 @@ export async function endOrder(
 
 /**
  * The status change itself: the order, its records, its timeline (one
- * statement), and its activity items following it.
+ * statement), and its activity items following it. What it tells is the
+ * caller's (tellOrder): only a move that moves money tells anyone.
  */
 export async function moveOrder(
   trx: Trx,
@@ -175,7 +199,6 @@ export async function moveOrder(
     at: now,
   })
   await activity.orderMoved(trx, moved, now)
-  await emitOrderEvent(trx, moved, to)
   return moved
 }
 

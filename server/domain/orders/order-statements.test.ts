@@ -58,8 +58,10 @@ describeServer('order statements', () => {
     // Before: auth, the key's replay check, the quote (the wallet's accounts are remembered).
     expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
     const inside = statements.slice(begin + 1, commit)
-    // The key's claim, the quote's mark, the order with its records and timeline, the job, the hold.
-    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(5)
+    // The key's claim, the quote's mark, the order with its records and timeline, its
+    // order.created event and that event's dispatch job (issue 28: a money command tells
+    // someone), the order's job, the hold.
+    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(7)
     // The hold — the only statement touching balances — is the last before the commit.
     const balances = inside.flatMap((sql, i) => (/account_balances/.test(sql) ? [i] : []))
     expect(balances).toEqual([inside.length - 1])

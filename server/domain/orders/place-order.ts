@@ -5,14 +5,16 @@ import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import * as activity from '../activity/record.ts'
 import type { NewActivity } from '../activity/repository.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
-import { IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
+import { IdempotencyConflictError } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
-import { post, type WalletAccounts } from '../ledger/service.ts'
+import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
+import type { WalletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { OrderError } from './errors.ts'
-import type { OrderDeps, Trx } from './order-deps.ts'
+import type { OrderDeps } from './order-deps.ts'
+import { placedEvent } from './order-events.ts'
 import { ORDER_JOB } from './order-job.ts'
 import { orderRecords } from './order-moves.ts'
 import { findQuote, type QuoteRow } from './quote-repository.ts'
@@ -48,16 +50,17 @@ const REFERENCE_DRAWS = 3
 class ReferenceTaken extends Error {}
 
 /**
- * Places the quote as an order, under the runner of idempotency.ts: the same
- * key with the same request answers the first order again (`replayed`),
- * wherever it has got to since — as it was first answered.
+ * Places the quote as an order, one money command (ledger/money-command.ts)
+ * under the client's key (scope `order`): the same key with the same request
+ * answers the first order again (`replayed`), wherever it has got to since —
+ * as it was first answered.
  *
  * Everything that can be is done before the transaction: the quote and the
  * wallet's accounts are read, the order row, its records and its timeline
- * are built, and the answer is rendered (and kept with the key's claim). The
- * transaction then writes in this order — the key, the quote's mark, the
- * order with its records and timeline, the job — and holds the funds last,
- * so the wallet's balance rows stay locked for one statement and the commit.
+ * are built, and the answer is rendered. The transaction then writes in this
+ * order — the key, the quote's mark, the order with its records and
+ * timeline, its order.created event, the job — and holds the funds last, so
+ * the wallet's balance rows stay locked for one statement and the commit.
  * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
  *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
  *   FIAT_ACCOUNT_UNAVAILABLE, and KycRequiredError
@@ -70,7 +73,6 @@ export async function placeOrder(
 ): Promise<{ order: Order; replayed: boolean }> {
   const claim = {
     scope: 'order' as const,
-    tenantId: owner.tenantId,
     ownerId: owner.userId,
     key: idempotencyKey({
       requestId: request.requestId,
@@ -85,9 +87,14 @@ export async function placeOrder(
   }
   for (let draw = 1; ; draw++) {
     try {
-      const placed = await runIdempotent<Order>(deps.db, claim, async () => {
-        const plan = await planPlacement(deps, owner, request, claim.key, claim.hash, now)
-        return { answer: plan.answer, run: (trx) => writePlacement(deps, trx, owner, plan) }
+      const placed = await runMoneyCommand(deps.db, {
+        name: 'orders.place',
+        tenantId: owner.tenantId,
+        claim,
+        prepare: () => planPlacement(deps, owner, request, claim.key, claim.hash, now),
+        // Rendered before the transaction: kept with the key's claim, one write fewer.
+        answer: (plan) => plan.answer,
+        execute: (money, plan) => writePlacement(deps, money, owner, plan),
       })
       return { order: placed.answer, replayed: placed.replayed }
     } catch (error) {
@@ -108,6 +115,8 @@ interface Placement {
   item: NewActivity
   records: repo.NewRecord[]
   events: repo.NewEvent[]
+  /** Its order.created event. */
+  placed: ReturnType<typeof placedEvent>
   /** The wallet's accounts the hold moves between; none for a deposit, which holds nothing. */
   accounts: WalletAccounts | undefined
   answer: Order
@@ -212,6 +221,7 @@ async function planPlacement(
     item,
     records: orderRecords(row, 'placed', recordStatus(status), now, items),
     events,
+    placed: placedEvent(row, [...catalog.values()], item),
     accounts,
     answer,
     now,
@@ -221,10 +231,11 @@ async function planPlacement(
 /** The placing transaction, after the key's claim: its order is the lock order. */
 async function writePlacement(
   deps: OrderDeps,
-  trx: Trx,
+  money: MoneyTransaction,
   owner: Owner,
   plan: Placement,
-): Promise<void> {
+): Promise<Order> {
+  const { trx } = money
   const { quote, row, now } = plan
   // Money in from or out to the outside world needs a verified identity (403
   // KYC_REQUIRED), read FOR SHARE: a status change waits for this placement.
@@ -262,7 +273,9 @@ async function writePlacement(
     if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
     throw error
   }
-  if (plan.rail === 'bank_in') return
+  await money.emit(plan.placed)
+  // A deposit holds nothing: it waits for its transfer (bank-transfers.ts).
+  if (plan.rail === 'bank_in') return plan.answer
   await deps.jobs.enqueue(trx, {
     kind: ORDER_JOB,
     tenantId: owner.tenantId,
@@ -270,14 +283,19 @@ async function writePlacement(
     runAt: now,
   })
   // Last: the balance rows stay locked from here to the commit.
-  await hold(trx, row, plan.accounts!, deps)
+  await hold(money, row, plan.accounts!, deps)
+  return plan.answer
 }
 
-async function hold(trx: Trx, row: OrderRow, accounts: WalletAccounts, deps: OrderDeps) {
+async function hold(
+  money: MoneyTransaction,
+  row: OrderRow,
+  accounts: WalletAccounts,
+  deps: OrderDeps,
+) {
   const total = BigInt(row.total_minor)
   try {
-    await post(trx, {
-      tenantId: row.tenant_id,
+    await money.post({
       kind: 'order_hold',
       idempotencyKey: `order:${row.id}:hold`,
       postings: holdLegs(accounts, row.from_currency_uuid, total),

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { alwaysTold, EVENT_KINDS, type EventKind } from '../../../contract/event-kinds.ts'
+import {
+  alwaysTold,
+  EVENT_KINDS,
+  type EventKind,
+  QUIET_KINDS,
+  quiet,
+} from '../../../contract/event-kinds.ts'
 import {
   CARD_PAYMENT as card,
   USDT_DEPOSIT as coins,
@@ -272,6 +278,61 @@ const CASES: Case[] = [
       title: 'Пополнение карты ·· 3044',
       detail: `200,00${NB}€ на карту · комиссия 2,00${NB}€`,
       amount: `−202,00${NB}€`,
+    },
+  ],
+  [
+    'an exchange placed: set aside, unsigned',
+    'order.created',
+    { ...exchange, status: 'NEW', deposit_reference: null },
+    'en',
+    {
+      title: 'Exchange USDT → BTC',
+      detail: 'Placed. The money is set aside until it goes through.',
+      amount: `25.1${NB}USDT`,
+    },
+  ],
+  [
+    'a bank deposit placed: the reference to send with',
+    'order.created',
+    order('DEPOSIT_FIAT_SEPA', { status: 'PENDING', deposit_reference: 'FP-7K2M-9QXD' }),
+    'ru',
+    {
+      title: 'Входящий банковский перевод',
+      detail: 'Ждём ваш банковский перевод. Назначение платежа: FP-7K2M-9QXD',
+      amount: `50,00${NB}€`,
+    },
+  ],
+  [
+    'a send cancelled',
+    'order.canceled',
+    order('WITHDRAWAL_FIAT_SEPA', { counterparty_name: 'Anna Schmidt' }),
+    'en',
+    {
+      title: 'To Anna Schmidt',
+      detail: 'Cancelled. Anything set aside is back in your wallet.',
+      amount: '€50.00',
+    },
+  ],
+  [
+    'a send placed',
+    'order.created',
+    order('WITHDRAWAL_FIAT_SEPA', { counterparty_name: 'Anna Schmidt', status: 'NEW' }),
+    'ru',
+    {
+      title: 'Anna Schmidt',
+      detail: 'Создано. Деньги зарезервированы до исполнения.',
+      amount: `51,00${NB}€`,
+    },
+  ],
+  [
+    'a send cancelled',
+    'order.canceled',
+    order('WITHDRAWAL_FIAT_SEPA', { counterparty_name: 'Anna Schmidt' }),
+    'ru',
+    {
+      title: 'Anna Schmidt',
+      detail: 'Отменено. Зарезервированное вернулось в кошелёк.',
+      amount: `50,00${NB}€`,
     },
   ],
   [
@@ -747,10 +808,13 @@ describe('what a notification says', () => {
         expect(`${said.title} ${said.detail}`).not.toMatch(/\{/)
       }
     }
-    // The preferences list what may be muted; the always-told kinds are named in one line.
+    // The preferences list what may be muted; the always-told kinds are named in one line, and
+    // the quiet ones (never pushed: nothing to mute) not at all.
     const listed = KIND_GROUPS.flatMap((group) => group.kinds)
-    expect(listed.filter(alwaysTold)).toEqual([])
-    expect([...listed, ...EVENT_KINDS.filter(alwaysTold)].sort()).toEqual([...EVENT_KINDS].sort())
+    expect(listed.filter((kind) => alwaysTold(kind) || quiet(kind))).toEqual([])
+    expect([...listed, ...EVENT_KINDS.filter(alwaysTold), ...QUIET_KINDS].sort()).toEqual(
+      [...EVENT_KINDS].sort(),
+    )
   })
 
   it.each([

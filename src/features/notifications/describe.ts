@@ -71,10 +71,12 @@ type AccountKind = Exclude<
   | 'deposit.detected'
   | 'deposit.confirmed'
   | 'fiat.credit.received'
-  | 'order.completed'
-  | 'order.failed'
+  | OrderKind
   | PeopleKind
 >
+
+/** An order's events: each titled as the order's feed item is. */
+type OrderKind = 'order.created' | 'order.completed' | 'order.failed' | 'order.canceled'
 
 /** A payment between people or a scheduled run: titled by its kind, naming the other person. */
 type PeopleKind =
@@ -185,9 +187,11 @@ export function describeNotification(
         amount: card('in'),
       }
     }
+    case 'order.created':
     case 'order.completed':
     case 'order.failed':
-      return describeOrder(item.kind === 'order.failed', data, t, money)
+    case 'order.canceled':
+      return describeOrder(item.kind, data, t, money)
     case 'kyc.status_changed': {
       const status = text(data, 'status')
       const key: MessageKey =
@@ -359,7 +363,7 @@ const DISPUTE_STEPS: Record<string, MessageKey> = {
 
 /** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */
 function describeOrder(
-  failed: boolean,
+  told: OrderKind,
   data: Data,
   t: Translate,
   money: (amount: string, currency: string, sign?: MoneySign) => string,
@@ -387,13 +391,33 @@ function describeOrder(
           : who || address
             ? t('activity.title.to', { name: who || shortAddress(address) })
             : t('activity.title.send', { currency: from })
-  if (failed) {
-    return {
-      title,
-      detail: t(ORDER_FAILURES[text(data, 'reason')] ?? 'notifications.orderFailed.other'),
-      amount: money(text(data, 'from_amount'), from),
-      failed: true,
+  switch (told) {
+    case 'order.failed':
+      return {
+        title,
+        detail: t(ORDER_FAILURES[text(data, 'reason')] ?? 'notifications.orderFailed.other'),
+        amount: money(text(data, 'from_amount'), from),
+        failed: true,
+      }
+    case 'order.canceled':
+      return {
+        title,
+        detail: t('notifications.order.canceled'),
+        amount: money(text(data, 'from_amount'), from),
+      }
+    // Set aside, not gone yet: unsigned. A deposit waits for the transfer its reference names.
+    case 'order.created': {
+      const reference = text(data, 'deposit_reference')
+      return {
+        title,
+        detail: reference
+          ? t('notifications.order.awaitingTransfer', { reference })
+          : t('notifications.order.placed'),
+        amount: kind === 'deposit' ? money(text(data, 'from_amount'), from) : paid(),
+      }
     }
+    case 'order.completed':
+      break
   }
   switch (kind) {
     case 'exchange':
