@@ -55,6 +55,8 @@ export async function openDatabase(options: {
   loadDataDir?: Blob
   /** PostgreSQL: the primary itself, not through PgBouncer, for listen(). */
   databaseDirectUrl?: string | undefined
+  /** PostgreSQL: names the listening connection (`<node>: listen <channel>`). */
+  nodeName?: string
 }): Promise<Database> {
   const { databaseUrl, dataDir } = options
   if (databaseUrl?.startsWith('postgres')) {
@@ -71,7 +73,8 @@ export async function openDatabase(options: {
           if (notice.message === channel && notice.detail) on.notification(notice.detail)
         }
         notices.add(hear)
-        const listener = listenPostgres(listenUrl, channel, on)
+        const name = `${options.nodeName ?? 'finplatform'}: listen ${channel}`
+        const listener = listenPostgres(listenUrl, channel, on, name)
         return async () => {
           notices.delete(hear)
           await listener.close()

@@ -30,6 +30,8 @@ export function listenPostgres(
   url: string,
   channel: string,
   on: ChannelListener,
+  /** The connection's application_name: which process listens, in pg_stat_activity. */
+  name: string,
 ): { close(): Promise<void> } {
   let client: pg.Client | undefined
   let closed = false
@@ -58,7 +60,7 @@ export function listenPostgres(
   }
 
   async function connect() {
-    const next = new pg.Client({ connectionString: url, keepAlive: true })
+    const next = new pg.Client({ connectionString: url, keepAlive: true, application_name: name })
     client = next
     next.on('notification', (message) => {
       if (message.channel === channel && message.payload !== undefined) {
