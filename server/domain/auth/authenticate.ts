@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { Gauge } from 'prom-client'
 import { API_KEY_HEADER, type ApiKeyRole } from '../../../contract/developer.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { Config } from '../../config.ts'
@@ -189,7 +190,7 @@ export default fp(
       request.tenantProducts = products
     })
   },
-  { name: 'auth', dependencies: ['db', 'tenancy', 'rate-limits'] },
+  { name: 'auth', dependencies: ['db', 'metrics', 'tenancy', 'rate-limits'] },
 )
 
 /**
@@ -216,5 +217,22 @@ async function liveSessions(app: FastifyInstance, config: Config): Promise<Sessi
     notification: (payload) => sessions.end(parseSessionEnd(payload)),
   })
   app.addHook('onClose', stop)
+  const registers = [app.metrics.registry]
+  new Gauge({
+    name: 'session_cache_listening',
+    help: '1 while this node hears sessions end (and answers live ones from memory), else 0',
+    registers,
+    collect() {
+      this.set(sessions.trusted ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'session_cache_entries',
+    help: 'Live sessions this node keeps in memory',
+    registers,
+    collect() {
+      this.set(sessions.count)
+    },
+  })
   return sessions
 }

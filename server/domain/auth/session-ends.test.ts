@@ -82,6 +82,14 @@ describeServer('sessions kept in memory', () => {
     expect(statements).toEqual([])
   })
 
+  it('/metrics says the node hears sessions end, and how many it keeps', async () => {
+    await getUser(app, (await signUp(app, { kyc: false })).access_token)
+    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body
+
+    expect(text).toMatch(/^session_cache_listening\{[^}]*\} 1$/m)
+    expect(Number(/^session_cache_entries\{[^}]*\} (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0)
+  })
+
   it('signing out refuses the next call of its access token', async () => {
     const { access_token, refresh_token } = await signUp(app, { kyc: false })
     await cached(access_token)
