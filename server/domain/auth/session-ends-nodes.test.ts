@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import {
@@ -20,7 +20,9 @@ import {
  * cannot hear (its listening connection killed), B asks the database.
  */
 
-const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
+/** Two processes on one database: PostgreSQL only (PGlite in memory is one process's own). */
+const describeOnPostgres =
+  process.env.TEST_DB_ENGINE === 'postgres' ? describeServer : describe.skip
 
 /** The session check's query (auth/repository.ts SESSION_STATE) among the statements. */
 const readsSession = (statements: string[]) =>
@@ -67,10 +69,7 @@ async function pausableHop(target: URL) {
     },
   }
 }
-
-describeServer('sessions ended on one process, heard on another', () => {
-  if (!onPostgres) return
-
+describeOnPostgres('sessions ended on one process, heard on another', () => {
   let place: Awaited<ReturnType<typeof provision>>
   let hop: Awaited<ReturnType<typeof pausableHop>>
   let a: FastifyInstance
