@@ -76,17 +76,29 @@ export function valueRow(
 export function goalRow(
   measure: string,
   values: readonly number[],
-  goal: { at: 'least' | 'most'; bound: number; unit?: string; digits?: number },
+  goal: {
+    at: 'least' | 'most'
+    bound: number
+    /** An issue's step towards `bound`: what `met` judges, both printed. */
+    step?: number
+    unit?: string
+    digits?: number
+  },
 ): Row {
   const digits = goal.digits ?? 2
   const unit = goal.unit ? ` ${goal.unit}` : ''
   const value = median(values)
-  const met = goal.at === 'least' ? value >= goal.bound : value <= goal.bound
+  const judged = goal.step ?? goal.bound
+  const met = goal.at === 'least' ? value >= judged : value <= judged
+  const sign = goal.at === 'least' ? '≥' : '≤'
   return {
     measure,
     value: `${fmt(value, digits)}${unit}`,
     spread: `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`,
-    goal: `${goal.at === 'least' ? '≥' : '≤'} ${goal.bound}${unit}`,
+    goal:
+      goal.step === undefined
+        ? `${sign} ${goal.bound}${unit}`
+        : `step ${sign} ${goal.step}${unit}, goal ${sign} ${goal.bound}${unit}`,
     met: met ? 'yes' : 'NO',
   }
 }

@@ -59,7 +59,11 @@ export async function measureReads(postgres: Cluster | undefined): Promise<Row[]
     const rows: Row[] = [
       valueRow('bare Fastify route, own process', bareRps, 'req/s', { goal: 'yardstick' }),
     ]
-    const goals: Record<string, number> = { PostgreSQL: 0.35, PGlite: 0.2 }
+    // Issue 29: the session check answers from memory (server/domain/auth/session-cache.ts).
+    const goals: Record<string, { step: number; bound: number }> = {
+      PostgreSQL: { step: 0.3, bound: 0.5 },
+      PGlite: { step: 0.25, bound: 0.4 },
+    }
     for (const subject of [...subjects].reverse()) {
       const values = rps.get(subject.name)!
       const how = subject.name === 'PGlite' ? 'PGlite on disk as npm start' : 'PostgreSQL'
@@ -70,7 +74,7 @@ export async function measureReads(postgres: Cluster | undefined): Promise<Row[]
         goalRow(
           `ratio user ÷ bare (${subject.name})`,
           values.map((value, round) => value / bareRps[round]!),
-          { at: 'least', bound: goals[subject.name]! },
+          { at: 'least', ...goals[subject.name]! },
         ),
       )
     }

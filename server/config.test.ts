@@ -46,6 +46,24 @@ describe('loadConfig', () => {
     expect(config.sandbox).toBe(false)
   })
 
+  it('sessions: 50 000 kept per process, heard of on DATABASE_URL unless DATABASE_DIRECT_URL', () => {
+    const base = { DATA_DIR: tempDir() }
+    expect(loadConfig(base)).toMatchObject({
+      sessionCacheSize: 50_000,
+      databaseDirectUrl: undefined,
+    })
+    expect(loadConfig({ ...base, SESSION_CACHE_SIZE: '0' }).sessionCacheSize).toBe(0)
+    const direct = {
+      DATABASE_URL: 'postgres://bouncer/app',
+      DATABASE_DIRECT_URL: 'postgres://db/app',
+    }
+    expect(loadConfig({ ...base, ...direct }).databaseDirectUrl).toBe('postgres://db/app')
+    expect(() => loadConfig({ ...base, DATABASE_DIRECT_URL: 'postgres://db/app' })).toThrow(
+      /DATABASE_DIRECT_URL needs DATABASE_URL to be a PostgreSQL/,
+    )
+    expect(() => loadConfig({ ...base, SESSION_CACHE_SIZE: '-1' })).toThrow(/SESSION_CACHE_SIZE/)
+  })
+
   it('TRUST_PROXY: nobody by default, else all, a hop count or the named proxies', () => {
     const base = { DATA_DIR: tempDir() }
     expect(loadConfig(base).trustProxy).toBe(false)

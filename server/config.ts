@@ -24,6 +24,17 @@ export interface Config {
    * tolerate a little lag go there (infra/db.ts, `app.dbRead`); unset: they go to the primary.
    */
   databaseReplicaUrl: string | undefined
+  /**
+   * DATABASE_DIRECT_URL: the primary itself, when DATABASE_URL goes through PgBouncer. Each
+   * process listens there for the sessions that end (a LISTEN needs a session of its own,
+   * which transaction pooling does not keep); unset: DATABASE_URL is used.
+   */
+  databaseDirectUrl: string | undefined
+  /**
+   * SESSION_CACHE_SIZE: live sessions each process keeps in memory (the least recently used
+   * dropped past it); 0: every request reads its session from the database.
+   */
+  sessionCacheSize: number
   /** NODE_NAME: this process among several behind one load balancer; a label on every metric. */
   nodeName: string
   sandbox: boolean
@@ -215,6 +226,12 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (databaseReplicaUrl && !databaseUrl?.startsWith('postgres')) {
     problems.push('DATABASE_REPLICA_URL needs DATABASE_URL to be a PostgreSQL (a replica of it)')
   }
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL || undefined
+  if (databaseDirectUrl && !/^postgres(ql)?:\/\//.test(databaseDirectUrl)) {
+    problems.push('DATABASE_DIRECT_URL must start with postgres:// or postgresql://')
+  } else if (databaseDirectUrl && !databaseUrl?.startsWith('postgres')) {
+    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL to be a PostgreSQL (the same one)')
+  }
   const nodeName = env.NODE_NAME || hostname()
   if (!/^[\w.:-]{1,64}$/.test(nodeName)) {
     problems.push('NODE_NAME must be 1 to 64 letters, digits, ".", ":", "-" or "_"')
@@ -235,6 +252,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databaseReplicaUrl,
+    databaseDirectUrl,
+    sessionCacheSize: int('SESSION_CACHE_SIZE', 50_000, 0, 10_000_000),
     nodeName,
     // The sandbox is the default for the embedded database: a fresh clone is a demo.
     sandbox: bool('SANDBOX', !databaseUrl || databaseUrl === 'memory://'),

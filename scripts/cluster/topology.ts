@@ -321,6 +321,8 @@ async function start(
           NODE_NAME: `node-${index + 1}`,
           DATABASE_URL: url(poolerPort!, DATABASE),
           DATABASE_REPLICA_URL: url(poolerPort!, REPLICA_DATABASE),
+          // Each node's one LISTEN connection: transaction pooling would not keep it.
+          DATABASE_DIRECT_URL: url(primaryPort!, DATABASE),
           DATA_DIR: join(dir, `node-${index + 1}`),
         },
         join(dir, `node-${index + 1}.log`),

@@ -30,6 +30,8 @@ declare module 'fastify' {
      * have arrived yet. Without a replica, one service on the primary.
      */
     lagTolerant<S>(make: (db: Kysely<DB>) => S, isMiss: (error: unknown) => boolean): LagTolerant<S>
+    /** Hears a channel of the primary (database.ts `listen`): what other processes must know at once. */
+    dbListen: Database['listen']
   }
 }
 
@@ -74,6 +76,7 @@ export default fp(
     const reads = replica ?? primary
     app.decorate('db', primary)
     app.decorate('dbRead', reads)
+    app.decorate('dbListen', database.listen)
 
     const misses = new Counter({
       name: 'db_replica_misses_total',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { Gauge } from 'prom-client'
 import { API_KEY_HEADER, type ApiKeyRole } from '../../../contract/developer.ts'
 import type { Products } from '../../../contract/tenants.ts'
 import type { Config } from '../../config.ts'
@@ -8,11 +9,14 @@ import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { ApiKeyAuthenticator } from '../developer/key-auth.ts'
 import { type KeyAction, type KeyRefusal, refusal } from '../developer/rules.ts'
 import { type SessionUser, sessionState } from './repository.ts'
+import { parseSessionEnd, SESSION_ENDS_CHANNEL, SessionCache } from './session-cache.ts'
 import { type AccessClaims, Tokens } from './tokens.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: Tokens
+    /** This process's live sessions (session-cache.ts): the session check's answers without a query. */
+    sessions: SessionCache
     /** onRequest hook for an API scope; routes with `config: { public: true }` pass through. */
     authenticate: (scheme: AuthScheme) => (request: FastifyRequest) => Promise<void>
   }
@@ -101,6 +105,8 @@ export default fp(
       ratePerMinute: opts.config.apiKeys.rateLimitPerMinute,
     })
     app.decorate('tokens', tokens)
+    const sessions = await liveSessions(app, opts.config)
+    app.decorate('sessions', sessions)
     app.decorateRequest('auth', null as unknown as AccessClaims)
     app.decorateRequest('apiKey', null)
     app.decorateRequest('sessionUser', null)
@@ -163,14 +169,70 @@ export default fp(
         throw unauthorized('The access token is invalid or has expired.')
       }
       // Revoked sessions (sign-out, refresh-token reuse) end their access tokens at
-      // once; so does blocking the account. One query answers both.
+      // once; so does blocking the account. Kept live sessions answer both without a
+      // query: every process hears of an end as it commits (session-cache.ts).
+      const cached = sessions.find(claims)
+      if (cached) {
+        request.auth = claims
+        request.sessionUser = cached.user
+        request.tenantProducts = cached.products
+        return
+      }
+      const epoch = sessions.epoch
       const session = await sessionState(app.db, claims)
       if (session.state === 'ended') throw unauthorized('The session has ended. Sign in again.')
       if (session.state === 'blocked') throw userBlocked()
+      const { user, products } = session
+      const { tenantId, userId, sessionId } = claims
+      sessions.keep(sessionId, { tenantId, userId, user, products }, epoch)
       request.auth = claims
-      request.sessionUser = session.user
-      request.tenantProducts = session.products
+      request.sessionUser = user
+      request.tenantProducts = products
     })
   },
-  { name: 'auth', dependencies: ['db', 'tenancy', 'rate-limits'] },
+  { name: 'auth', dependencies: ['db', 'metrics', 'tenancy', 'rate-limits'] },
 )
+
+/**
+ * The session cache, told by the database of every end (migration 0036) for as long
+ * as the app runs. None kept (SESSION_CACHE_SIZE=0): nothing to hear, no connection.
+ */
+async function liveSessions(app: FastifyInstance, config: Config): Promise<SessionCache> {
+  const sessions = new SessionCache(config.sessionCacheSize)
+  if (sessions.size === 0) return sessions
+  let lostAt: number | undefined
+  const stop = await app.dbListen(SESSION_ENDS_CHANNEL, {
+    listening() {
+      sessions.listening()
+      if (lostAt === undefined) return
+      app.log.info({ unheardMs: Date.now() - lostAt }, 'hearing session ends again')
+      lostAt = undefined
+    },
+    lost(error) {
+      sessions.lost()
+      if (lostAt !== undefined) return
+      lostAt = Date.now()
+      app.log.warn({ err: error }, 'session ends unheard: every request reads its session')
+    },
+    notification: (payload) => sessions.end(parseSessionEnd(payload)),
+  })
+  app.addHook('onClose', stop)
+  const registers = [app.metrics.registry]
+  new Gauge({
+    name: 'session_cache_listening',
+    help: '1 while this node hears sessions end (and answers live ones from memory), else 0',
+    registers,
+    collect() {
+      this.set(sessions.trusted ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'session_cache_entries',
+    help: 'Live sessions this node keeps in memory',
+    registers,
+    collect() {
+      this.set(sessions.count)
+    },
+  })
+  return sessions
+}

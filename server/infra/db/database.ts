@@ -3,15 +3,31 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { type ChannelListener, listenPostgres } from './listener.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 import { publishStatement } from './statements.ts'
 
 export type Engine = 'pglite' | 'postgres'
 
+/** What node-postgres hands over of a NOTICE the server sent (RAISE NOTICE). */
+interface Notice {
+  message?: string | undefined
+  detail?: string | undefined
+}
+
 export interface Database {
   db: Kysely<DB>
   engine: Engine
+  /**
+   * Hears what is sent on `channel` (pg_notify), until the function it
+   * resolves to is called. PGlite: in-process, heard as the sending
+   * transaction commits, never lost. PostgreSQL: on a connection of its own
+   * to `databaseDirectUrl` (else `databaseUrl`), and, at once, the NOTICE a
+   * trigger raises under the channel's name on this process's own
+   * connections (migration 0036): what this process itself wrote.
+   */
+  listen(channel: string, on: ChannelListener): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -37,11 +53,35 @@ export async function openDatabase(options: {
   onIdleError?: (error: Error) => void
   /** PGlite only: start from this dump of a data directory (PGlite's dumpDataDir). */
   loadDataDir?: Blob
+  /** PostgreSQL: the primary itself, not through PgBouncer, for listen(). */
+  databaseDirectUrl?: string | undefined
+  /** PostgreSQL: names the listening connection (`<node>: listen <channel>`). */
+  nodeName?: string
 }): Promise<Database> {
   const { databaseUrl, dataDir } = options
   if (databaseUrl?.startsWith('postgres')) {
-    const db = openPostgres(databaseUrl, options.onIdleError)
-    return { db, engine: 'postgres', close: () => db.destroy() }
+    const notices = new Set<(notice: Notice) => void>()
+    const db = openPostgres(databaseUrl, options.onIdleError, (notice) => {
+      for (const hear of notices) hear(notice)
+    })
+    const listenUrl = options.databaseDirectUrl ?? databaseUrl
+    return {
+      db,
+      engine: 'postgres',
+      async listen(channel, on) {
+        const hear = (notice: Notice) => {
+          if (notice.message === channel && notice.detail) on.notification(notice.detail)
+        }
+        notices.add(hear)
+        const name = `${options.nodeName ?? 'finplatform'}: listen ${channel}`
+        const listener = listenPostgres(listenUrl, channel, on, name)
+        return async () => {
+          notices.delete(hear)
+          await listener.close()
+        }
+      },
+      close: () => db.destroy(),
+    }
   }
 
   const pglite = await PGlite.create({
@@ -51,7 +91,20 @@ export async function openDatabase(options: {
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })
-  return { db, engine: 'pglite', close: () => db.destroy() }
+  return {
+    db,
+    engine: 'pglite',
+    async listen(channel, on) {
+      // Under the driver's lock: a LISTEN sent while a request holds a transaction
+      // open would run inside it (pglite-dialect.ts).
+      const stop = await db
+        .connection()
+        .execute(() => pglite.listen(channel, (payload) => on.notification(payload)))
+      on.listening()
+      return () => db.connection().execute(() => stop())
+    },
+    close: () => db.destroy(),
+  }
 }
 
 /**
@@ -59,7 +112,11 @@ export async function openDatabase(options: {
  * pooling: node-postgres names a prepared statement only when a query asks for one by
  * name, and nothing here does; nothing sets session state (docs/decisions.md, issue 19).
  */
-export function openPostgres(url: string, onIdleError?: (error: Error) => void): Kysely<DB> {
+export function openPostgres(
+  url: string,
+  onIdleError?: (error: Error) => void,
+  onNotice?: (notice: Notice) => void,
+): Kysely<DB> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -73,5 +130,6 @@ export function openPostgres(url: string, onIdleError?: (error: Error) => void):
   // Without a listener, an idle connection the server drops would crash the
   // process; the pool replaces it on the next checkout.
   pool.on('error', (error) => onIdleError?.(error))
+  if (onNotice) pool.on('connect', (client) => client.on('notice', onNotice))
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: publishStatement })
 }
