@@ -31,8 +31,8 @@ import {
   QUOTE_PRUNE_BATCH,
   QUOTE_PRUNE_EVERY_MS,
   QUOTE_PRUNE_JOB,
-  QuoteService,
-} from './orders/quotes.ts'
+} from './orders/quote-prune.ts'
+import { QuoteService } from './orders/quotes.ts'
 import { OrderService } from './orders/service.ts'
 import { OtpService } from './otp/service.ts'
 import { PaymentRequestService } from './payment-requests/service.ts'

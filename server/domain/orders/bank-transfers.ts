@@ -3,11 +3,13 @@ import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { SandboxBankTransfer } from '../../../contract/orders.ts'
 import * as activity from '../activity/record.ts'
 import { post, systemAccount, walletAccounts } from '../ledger/service.ts'
+import { findBankTransfer, insertBankTransfer } from './bank-transfer-repository.ts'
 import { OrderError } from './errors.ts'
+import { receiveLegs } from './leg-rules.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { factsOf, moveOrder } from './order-moves.ts'
+import { normalizeReference } from './reference-rules.ts'
 import * as repo from './repository.ts'
-import { normalizeReference, receiveLegs } from './rules.ts'
 
 export interface BankTransferRequest {
   /** X-Tenant-Id when sent: the order must be the tenant's. */
@@ -39,7 +41,7 @@ export async function receiveBankTransfer(
     if (!row || (request.tenantId && row.tenant_id !== request.tenantId)) {
       throw new OrderError({ kind: 'REFERENCE_UNKNOWN' })
     }
-    if (await repo.findBankTransfer(trx, row.id)) {
+    if (await findBankTransfer(trx, row.id)) {
       throw new OrderError({ kind: 'TRANSFER_ALREADY_RECEIVED' })
     }
     if (row.status !== 'PENDING') {
@@ -62,7 +64,7 @@ export async function receiveBankTransfer(
       })
     }
     const id = uuidv7()
-    await repo.insertBankTransfer(trx, {
+    await insertBankTransfer(trx, {
       id,
       tenantId: row.tenant_id,
       orderId: row.id,

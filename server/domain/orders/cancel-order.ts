@@ -1,5 +1,6 @@
 import type { Order } from '../../../contract/orders.ts'
 import type { Owner } from '../owner.ts'
+import { findBankTransfer } from './bank-transfer-repository.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { endOrder } from './order-moves.ts'
@@ -24,7 +25,7 @@ export async function cancelOrder(
     if (!row || row.user_id !== owner.userId) throw new OrderError({ kind: 'ORDER_NOT_FOUND' })
     const rail = railOf(row.order_type, row.target)
     const transferReceived =
-      rail === 'bank_in' && (await repo.findBankTransfer(trx, row.id)) !== undefined
+      rail === 'bank_in' && (await findBankTransfer(trx, row.id)) !== undefined
     const cancelable = isCancelable({
       rail,
       status: row.status,
