@@ -29,7 +29,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/config.ts': TO_SPLIT,
   'server/domain/activity/record.ts': TO_SPLIT,
   'server/domain/cards/issue-card.ts': TO_SPLIT,
-  'server/domain/cards/repository.ts': TO_SPLIT,
   'server/domain/events/messages.ts': TO_SPLIT,
   'src/features/activity/activity-detail-page.tsx': TO_SPLIT,
   'src/features/activity/activity-page.tsx': TO_SPLIT,
