@@ -36,6 +36,13 @@ const emptyTarget = {
   address: null,
 } satisfies Omit<OrderTarget, 'kind' | 'display'>
 
+/** One of the person's wallets, or WALLET_NOT_FOUND (WalletError). */
+export async function ownWallet(db: Kysely<DB>, owner: Owner, walletId: string) {
+  const wallet = await findWallet(db, owner, walletId)
+  if (!wallet) throw walletNotFound()
+  return wallet
+}
+
 /**
  * Where a quote's money goes: the order type's target resolved from the query (a saved
  * destination, a typed address, a wallet, a card's account), checked as the type needs it,
@@ -113,7 +120,7 @@ export class QuoteDestinations {
         const targetWallet =
           query.to_wallet_uuid === undefined || query.to_wallet_uuid === query.wallet_uuid
             ? { id: query.wallet_uuid, type: walletType, same: true }
-            : { ...(await this.#ownWallet(owner, query.to_wallet_uuid)), same: false }
+            : { ...(await ownWallet(this.db, owner, query.to_wallet_uuid)), same: false }
         return {
           to,
           networkFee: false,
@@ -131,12 +138,6 @@ export class QuoteDestinations {
       case 'TRANSFER_CARD_WHOLESALE':
         return this.#cardTarget(owner, query, from)
     }
-  }
-
-  async #ownWallet(owner: Owner, walletId: string) {
-    const wallet = await findWallet(this.db, owner, walletId)
-    if (!wallet) throw walletNotFound()
-    return wallet
   }
 
   async #destination(owner: Owner, query: QuoteQuery) {

@@ -13,8 +13,6 @@ import type { NetworkFeeEstimator } from '../../providers/chain/fees.ts'
 import { type RatesProvider, RatesUnavailableError } from '../../providers/rates/rates.ts'
 import type { Owner } from '../owner.ts'
 import { wholePage } from '../page.ts'
-import { walletNotFound } from '../wallets/errors.ts'
-import { findWallet } from '../wallets/repository.ts'
 import { exchangeDirections } from './direction-rules.ts'
 import { type QuoteField, quoteRejected } from './errors.ts'
 import {
@@ -27,7 +25,7 @@ import {
   priceQuote,
   spreadPercent,
 } from './pricing.ts'
-import { QuoteDestinations } from './quote-destinations.ts'
+import { ownWallet, QuoteDestinations } from './quote-destinations.ts'
 import {
   checkTargetFields,
   currencyName,
@@ -80,8 +78,7 @@ export class QuoteService {
     now = this.options.now?.() ?? new Date(),
   ): Promise<Quote> {
     const amountField = givenAmount(query)
-    const wallet = await findWallet(this.db, owner, query.wallet_uuid)
-    if (!wallet) throw walletNotFound()
+    const wallet = await ownWallet(this.db, owner, query.wallet_uuid)
     const from = await this.#currency(query.from_uuid, 'from_uuid')
     checkTargetFields(query)
     const resolved = await this.#destinations.resolve(owner, query, from, wallet.type)
