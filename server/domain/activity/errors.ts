@@ -15,3 +15,12 @@ export type ActivityFailure =
   | { kind: 'EMPTY_RANGE'; field: 'from' | 'min'; other: 'to' | 'max' }
 
 export class ActivityError extends DomainError<ActivityFailure> {}
+
+/**
+ * What a replica may not hold yet (an item, wallet, card or account made a moment ago):
+ * a lag-tolerant read asks the primary again. A bad cursor or range is the caller's.
+ */
+export const isActivityReplicaMiss = (error: unknown) =>
+  error instanceof ActivityError &&
+  error.failure.kind !== 'INVALID_CURSOR' &&
+  error.failure.kind !== 'EMPTY_RANGE'

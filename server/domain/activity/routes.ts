@@ -5,7 +5,6 @@ import { ActivityDetail, ActivityPage, ActivityQuery } from '../../../contract/a
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { ActivityError } from './errors.ts'
-import { ActivityService } from './service.ts'
 
 /** The one switch from feed failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -46,13 +45,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 /** v2: the person's activity feed and one item of it, read from the replica. Protected. */
 export default async function activityRoutes(app: FastifyInstance) {
   // An item, wallet, card or account the replica does not hold yet: the primary is asked.
-  const reads = app.lagTolerant(
-    (db) => new ActivityService(db),
-    (error) =>
-      error instanceof ActivityError &&
-      error.failure.kind !== 'INVALID_CURSOR' &&
-      error.failure.kind !== 'EMPTY_RANGE',
-  )
+  const reads = app.services.reads.activity
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

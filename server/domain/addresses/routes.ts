@@ -6,12 +6,9 @@ import { oneOf } from '../../../contract/enums.ts'
 import { normaliseName } from '../../../contract/names.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { CreateAddressBody, WalletAddress, WalletAddressList } from '../../../contract/wallets.ts'
-import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { translateWalletError } from '../wallets/routes.ts'
-import { SeedStore } from './seed-store.ts'
-import { AddressService } from './service.ts'
 
 /** Address failures are the wallet's: another user's answers exactly like a missing one. */
 const toProblem = translateWalletError
@@ -29,9 +26,9 @@ const ListParams = Type.Object({
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
 /** Deposit addresses of the signed-in user's wallets (docs/product.md §7). Protected. */
-export default async function addressRoutes(app: FastifyInstance, opts: { config: Config }) {
+export default async function addressRoutes(app: FastifyInstance) {
   belongsTo(app, 'crypto')
-  const service = new AddressService(app.db, new SeedStore(opts.config.secrets.addressSeedKey))
+  const service = app.services.addresses
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(

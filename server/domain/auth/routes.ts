@@ -3,13 +3,10 @@ import type { FastifyInstance } from 'fastify'
 import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../contract/auth.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
 import { requestContext } from './request-context.ts'
-import { AuthService } from './service.ts'
-import { TelegramAuthService } from './telegram.ts'
 
 /** The one switch from auth failures to HTTP answers. */
 function toProblem(failure: AuthFailure): ProblemError {
@@ -105,10 +102,8 @@ const problems = {
 }
 const telegramProblems = { ...problems, 404: Problem, 503: Problem }
 
-export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const { config } = opts
-  const service = new AuthService(app.db, app.tokens, config)
-  const telegram = new TelegramAuthService(app.db, service, config.telegram)
+export default async function authRoutes(app: FastifyInstance) {
+  const { auth: service, telegramAuth: telegram } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   const context = requestContext

@@ -5,7 +5,6 @@ import type { Config } from '../../config.ts'
 import { assertNever, ProblemError } from '../../infra/problem.ts'
 import { PasskeyService } from './passkeys.ts'
 import { PASSWORD_RESET_JOB, PasswordService } from './passwords.ts'
-import { AuthService } from './service.ts'
 import { SessionService } from './sessions.ts'
 import { StepUpError, type StepUpFailure, StepUpService } from './step-up.ts'
 
@@ -60,7 +59,7 @@ export const translateStepUpError = (error: unknown) =>
 
 export default fp(
   async function security(app: FastifyInstance, opts: { config: Config }) {
-    const auth = new AuthService(app.db, app.tokens, opts.config)
+    const { auth } = app.services
     const passkeys = new PasskeyService(app.db, auth, opts.config.webauthn)
     const stepUp = new StepUpService(app.db, app.services.otp, passkeys)
     const passwords = new PasswordService(app.db, auth, app.services.otp, {

@@ -25,6 +25,7 @@ import {
 } from '../cards/card-test-support.ts'
 import { credit, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { accountBalance, balances, CUR, fund } from '../orders/order-fixtures.ts'
+import { autoTopUpReads } from './auto-top-up-test-support.ts'
 import { AUTO_TOP_UP_JOB } from './run-auto-top-up.ts'
 
 const SHOP = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
@@ -101,46 +102,7 @@ describeServer('a balance card account’s auto top-up', () => {
     return clearing
   }
 
-  /** Every due job, until none is left (the top-up's, then its order's, then the events'). */
-  async function drain() {
-    for (;;) {
-      const report = await app.jobs.runDue({ limit: 100 })
-      if (report.done + report.rescheduled + report.failed === 0) return
-    }
-  }
-
-  const ordersOf = (walletId: string) =>
-    app.db
-      .selectFrom('orders')
-      .select(['id', 'order_type', 'status'])
-      .where('wallet_id', '=', walletId)
-      .execute()
-
-  const eventsOf = (accountId: string) =>
-    app.db
-      .selectFrom('events')
-      .select(['kind', 'payload'])
-      .where('kind', 'in', ['card.auto_top_up.placed', 'card.auto_top_up.failed'])
-      .where(({ ref, eb }) =>
-        eb(ref('payload', '->>').key('fiat_account_id' as never), '=', accountId),
-      )
-      .orderBy('id')
-      .execute()
-
-  const runsOf = (accountId: string) =>
-    app.db
-      .selectFrom('card_auto_top_up_runs')
-      .select(['status', 'amount_minor', 'failure', 'order_id'])
-      .where('fiat_account_id', '=', accountId)
-      .orderBy('created_at')
-      .execute()
-
-  const autoTopUpJobs = () =>
-    app.db
-      .selectFrom('jobs')
-      .select(['done_at', 'attempts', 'last_error'])
-      .where('kind', '=', AUTO_TOP_UP_JOB)
-      .execute()
+  const { drain, ordersOf, eventsOf, runsOf, autoTopUpJobs } = autoTopUpReads(() => app)
 
   it('reads the default, keeps valid settings, and names every field it refuses', async () => {
     const who = await holder()

@@ -12,7 +12,6 @@ import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { DisputeError } from './errors.ts'
-import { DisputeService } from './service.ts'
 
 /** The one switch from dispute failures to HTTP answers. */
 export const toProblem = (error: unknown) => {
@@ -76,7 +75,7 @@ const problems = { 401: Problem, 404: Problem, 409: Problem, 422: Problem }
 /** v1: a person disputes a card payment and follows the dispute (issue 30). */
 export default async function cardDisputeRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const disputes = new DisputeService(app.db)
+  const { disputes } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const tags = ['issuing']
 
@@ -138,7 +137,7 @@ export default async function cardDisputeRoutes(app: FastifyInstance) {
 
 /** /api/sandbox/card-disputes: the sandbox card network decides. Sandbox only, no token. */
 export async function sandboxCardDisputeRoutes(app: FastifyInstance) {
-  const disputes = new DisputeService(app.db)
+  const { disputes } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   api.post(
     '/card-disputes/:id/decision',

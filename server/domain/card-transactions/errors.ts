@@ -34,3 +34,8 @@ export type CardTransactionFailure =
     }
 
 export class CardTransactionError extends DomainError<CardTransactionFailure> {}
+
+/** A card or account the replica does not hold yet (issued a moment ago): the primary is asked. */
+export const isCardTransactionReplicaMiss = (error: unknown) =>
+  error instanceof CardTransactionError &&
+  (error.failure.kind === 'CARD_NOT_FOUND' || error.failure.kind === 'FIAT_ACCOUNT_NOT_FOUND')

@@ -10,13 +10,10 @@ import {
   ProcessorMessageBody,
 } from '../../../contract/card-transactions.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { CardCrypto } from '../cards/card-crypto.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { CardTransactionError } from './errors.ts'
 import { cardCsvFilename } from './rules.ts'
-import { CardProcessor, CardTransactionService } from './service.ts'
 
 /** The one switch from card-transaction failures to HTTP answers. */
 export const toProblem = (error: unknown) => {
@@ -67,15 +64,10 @@ export const toProblem = (error: unknown) => {
 
 const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 
-/** A card or account the replica does not hold yet (issued a moment ago): the primary is asked. */
-export const isReplicaMiss = (error: unknown) =>
-  error instanceof CardTransactionError &&
-  (error.failure.kind === 'CARD_NOT_FOUND' || error.failure.kind === 'FIAT_ACCOUNT_NOT_FOUND')
-
 /** v1 (raw token): the caller's card transactions, paged and as CSV, from the replica. */
 export default async function cardTransactionRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const reads = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
+  const reads = app.services.reads.cardTransactions
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   const list = {
@@ -150,8 +142,8 @@ export default async function cardTransactionRoutes(app: FastifyInstance) {
 }
 
 /** /api/sandbox/card-transactions: the sandbox card network. Sandbox only, no token. */
-export async function sandboxCardTransactionRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const processor = new CardProcessor(app.db, new CardCrypto(opts.config.secrets))
+export async function sandboxCardTransactionRoutes(app: FastifyInstance) {
+  const processor = app.services.cardNetwork
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(

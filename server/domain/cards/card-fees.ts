@@ -8,7 +8,7 @@ import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger
 import { transfer } from '../ledger/rules.ts'
 import { balanceOf, systemAccount } from '../ledger/service.ts'
 import type { CardDeps } from './card-deps.ts'
-import * as repo from './repository.ts'
+import * as jobRepo from './job-repository.ts'
 import { anniversariesBy, anniversary, feePeriod } from './rules.ts'
 
 /** A card's monthly program fee, on each monthly anniversary of its issue. */
@@ -36,10 +36,10 @@ export async function chargeMonthly(
   const tenantId = job.tenantId
   const cardId = String(job.payload.card_id)
   const due = await deps.db.transaction().execute(async (trx) => {
-    const card = await repo.lockCardForFee(trx, tenantId, cardId)
+    const card = await jobRepo.lockCardForFee(trx, tenantId, cardId)
     if (!card || cardFinished(card.status)) return undefined
     const count = anniversariesBy(card.created_at, context.now)
-    const done = await repo.monthlyFeePeriods(trx, card.id)
+    const done = await jobRepo.monthlyFeePeriods(trx, card.id)
     const periods: string[] = []
     if (BigInt(card.fee_monthly_minor) > 0n) {
       for (let n = 1; n <= count; n++) {
@@ -74,10 +74,11 @@ async function chargeMonthlyFee(
   at: Date,
 ): Promise<void> {
   const { trx } = money
-  const card = await repo.lockCardForFee(trx, tenantId, cardId)
+  const card = await jobRepo.lockCardForFee(trx, tenantId, cardId)
   if (!card || cardFinished(card.status)) throw new NothingToMove(undefined)
   await lockFiatAccount(trx, card.fiat_account_id)
-  if ((await repo.monthlyFeePeriods(trx, card.id)).has(period)) throw new NothingToMove(undefined)
+  if ((await jobRepo.monthlyFeePeriods(trx, card.id)).has(period))
+    throw new NothingToMove(undefined)
   const fee = BigInt(card.fee_monthly_minor)
   const balance = await balanceOf(trx, card.ledger_account_id, card.currency_uuid, {
     lock: true,

@@ -24,6 +24,7 @@ import {
   isFresh,
   parseExchangePlaintext,
 } from './rules.ts'
+import * as secretRepo from './secret-repository.ts'
 
 /**
  * How long an accepted encrypted_key is remembered: well past the 120 s after
@@ -59,14 +60,14 @@ export async function revealSecrets(
     if (!isFresh(exchange.timestamp, now)) {
       throw new CardError({ kind: 'SECRET_KEY_STALE' })
     }
-    const fresh = await repo.insertExchangeKey(trx, {
+    const fresh = await secretRepo.insertExchangeKey(trx, {
       keyHash: exchangeKeyHash(encryptedKey),
       tenantId: caller.tenantId,
       cardId: card.id,
     })
     if (!fresh) throw new CardError({ kind: 'SECRET_KEY_REPLAYED' })
-    await repo.pruneExchangeKeys(trx, new Date(now - EXCHANGE_KEY_MEMORY_MS))
-    await repo.insertReveal(trx, {
+    await secretRepo.pruneExchangeKeys(trx, new Date(now - EXCHANGE_KEY_MEMORY_MS))
+    await secretRepo.insertReveal(trx, {
       id: uuidv7(),
       tenantId: caller.tenantId,
       cardId: card.id,
@@ -103,15 +104,15 @@ export async function issueOtp(deps: CardDeps, caller: Caller, id: string): Prom
     // newest), so they go: one row per card, however often codes are asked for.
     // Keyed by the stored id, as the processor checks it: the route's `id` may
     // differ in case (a uuid path parameter is matched case-insensitively).
-    await repo.deleteOtps(trx, card.id)
-    await repo.insertOtp(trx, {
+    await secretRepo.deleteOtps(trx, card.id)
+    await secretRepo.insertOtp(trx, {
       id: uuidv7(),
       tenantId: caller.tenantId,
       cardId: card.id,
       codeHash: deps.crypto.otpHash(card.id, code),
       expiresAt,
     })
-    await repo.insertReveal(trx, {
+    await secretRepo.insertReveal(trx, {
       id: uuidv7(),
       tenantId: caller.tenantId,
       cardId: card.id,
@@ -131,8 +132,8 @@ export async function reveals(
 ): Promise<CardRevealList> {
   const card = await getCard(deps, owner, id)
   const [rows, total] = await Promise.all([
-    repo.findReveals(deps.db, card.id, page),
-    repo.countReveals(deps.db, card.id),
+    secretRepo.findReveals(deps.db, card.id, page),
+    secretRepo.countReveals(deps.db, card.id),
   ])
   return pageOf(
     rows.map((row) => ({
@@ -156,7 +157,7 @@ export async function printedCvv(
   crypto: CardCrypto,
   card: { tenantId: string; cardId: string },
 ): Promise<string> {
-  const row = await repo.findStoredNumber(db, card.tenantId, card.cardId)
+  const row = await secretRepo.findStoredNumber(db, card.tenantId, card.cardId)
   if (!row) throw new Error(`card ${card.cardId} not found`)
   const pan = crypto.decryptPan(card, row.pan_ciphertext)
   return deriveCvv(crypto.cvk, pan, { month: row.expiry_month, year: row.expiry_year })
@@ -174,10 +175,10 @@ export async function consumeOtp(
   crypto: CardCrypto,
   card: { cardId: string; code: string; now: Date },
 ): Promise<boolean> {
-  const current = await repo.findCurrentOtp(trx, card.cardId)
+  const current = await secretRepo.findCurrentOtp(trx, card.cardId)
   if (!current || current.used_at !== null || current.expires_at <= card.now) return false
   const typed = Buffer.from(crypto.otpHash(card.cardId, card.code))
   const stored = Buffer.from(current.code_hash)
   if (typed.length !== stored.length || !timingSafeEqual(typed, stored)) return false
-  return repo.markOtpUsed(trx, current.id, card.now)
+  return secretRepo.markOtpUsed(trx, current.id, card.now)
 }

@@ -1,9 +1,7 @@
 import type { Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
-import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { fromMinor } from '../../../contract/money.ts'
-import { normaliseName } from '../../../contract/names.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardFeeCharged } from '../activity/record.ts'
 import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
@@ -15,20 +13,16 @@ import { requireApprovedKyc } from '../kyc/gate.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { transfer } from '../ledger/rules.ts'
 import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
-import { isKnownCountry } from '../location/countries.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner } from '../owner.ts'
 import { findWallet } from '../wallets/repository.ts'
 import type { CardDeps } from './card-deps.ts'
-import { CARD_MONTHLY_FEE_JOB } from './card-fees.ts'
 import { limitsOf } from './card-settings.ts'
 import { CardError } from './errors.ts'
+import { accountUnavailable, checkFormFactor, deliveryOf } from './issue-checks.ts'
+import { insertNewCard, type NewCardFacts } from './new-card.ts'
 import { toCard } from './read-cards.ts'
 import * as repo from './repository.ts'
-import { anniversary, expiryFor, generatePan, type LimitsMinor } from './rules.ts'
-
-/** Draws of a new number before giving up: a clash in a 7-to-9-digit random space is rare. */
-const PAN_ATTEMPTS = 8
 
 /** A card answered by a creation: `replayed` when it is the first answer under the same key again. */
 export interface Issued {
@@ -368,89 +362,6 @@ async function chargeIssueFee(
   if (recorded) await charged({ type: 'card_transaction', id: recordId })
 }
 
-/**
- * The card row (a PHYSICAL one INACTIVE, its delivery ORDERED and handed to
- * the shipping provider, if there is one) and, when its program charges one, the monthly fee's job.
- */
-async function insertNewCard(
-  deps: CardDeps,
-  trx: Transaction<DB>,
-  owner: Owner,
-  card: NewCardFacts,
-  at: Date,
-): Promise<void> {
-  const expiry = expiryFor(at)
-  let inserted = false
-  let last4 = ''
-  for (let attempt = 0; attempt < PAN_ATTEMPTS && !inserted; attempt++) {
-    const pan = generatePan(card.program.bin)
-    last4 = pan.slice(-4)
-    inserted = await repo.insertCard(trx, {
-      id: card.id,
-      tenantId: owner.tenantId,
-      userId: owner.userId,
-      walletId: card.walletId,
-      fiatAccountId: card.fiatAccountId,
-      programId: card.program.id,
-      standAlone: card.standAlone,
-      formFactor: card.formFactor,
-      cardType: card.program.card_type,
-      nickName: card.nickName ? normaliseName(card.nickName) : null,
-      bin: card.program.bin,
-      last4,
-      panCiphertext: deps.crypto.encryptPan({ tenantId: owner.tenantId, cardId: card.id }, pan),
-      panKeyId: deps.crypto.keyId,
-      panFingerprint: deps.crypto.panFingerprint(pan),
-      expiryMonth: expiry.month,
-      expiryYear: expiry.year,
-      limits: card.limits,
-      status: card.delivery ? 'INACTIVE' : 'ACTIVE',
-      delivery: card.delivery && { address: card.delivery, status: 'ORDERED' },
-      at,
-    })
-  }
-  if (!inserted) {
-    throw new Error(`no free card number under BIN ${card.program.bin} after ${PAN_ATTEMPTS} draws`)
-  }
-  if (card.delivery && deps.settings.shipping) {
-    await deps.settings.shipping.ship(trx, { tenantId: owner.tenantId, cardId: card.id }, at)
-  }
-  // A new card is money made movable, and a physical one goes to an address: told on every
-  // channel whatever is muted, so a card ordered by someone else is seen before it arrives.
-  await emitEvent(trx, {
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    kind: 'card.issued',
-    payload: {
-      card_id: card.id,
-      last4,
-      form_factor: card.formFactor,
-      delivery_to: card.delivery && `${card.delivery.city}, ${card.delivery.country}`,
-    },
-  })
-  if (BigInt(card.program.fee_monthly_minor) > 0n) {
-    await deps.settings.jobs.enqueue(trx, {
-      kind: CARD_MONTHLY_FEE_JOB,
-      tenantId: owner.tenantId,
-      payload: { card_id: card.id },
-      runAt: anniversary(at, 1),
-    })
-  }
-}
-
-/** What issuing a card writes, checked before its transaction. */
-interface NewCardFacts {
-  id: string
-  walletId: string
-  fiatAccountId: string
-  program: repo.ProgramForCard
-  standAlone: boolean
-  formFactor: CardFormFactor
-  nickName: string | undefined
-  limits: LimitsMinor
-  delivery: DeliveryAddress | null
-}
-
 /** The body fields a creation's key stands for (request_id aside), as sent. */
 const issueFields = (request: IssueOptions) => ({
   form_factor: request.formFactor,
@@ -458,70 +369,3 @@ const issueFields = (request: IssueOptions) => ({
   limits: request.limits ?? null,
   delivery_address: request.deliveryAddress ?? null,
 })
-
-/**
- * A PHYSICAL card's delivery address, trimmed (an empty line2 dropped); null
- * for a VIRTUAL card, which takes none.
- * @throws CardError DELIVERY_ADDRESS_REQUIRED, DELIVERY_ADDRESS_NOT_ALLOWED, INVALID_DELIVERY_ADDRESS
- */
-function deliveryOf(
-  formFactor: CardFormFactor,
-  address: DeliveryAddress | undefined,
-): DeliveryAddress | null {
-  const field = '/body/delivery_address'
-  if (formFactor === 'VIRTUAL') {
-    if (!address) return null
-    throw new CardError({
-      kind: 'DELIVERY_ADDRESS_NOT_ALLOWED',
-      fault: { field, message: 'A virtual card is not delivered: send no delivery address.' },
-    })
-  }
-  if (!address) {
-    throw new CardError({
-      kind: 'DELIVERY_ADDRESS_REQUIRED',
-      fault: { field, message: 'A physical card needs a delivery address.' },
-    })
-  }
-  if (!isKnownCountry(address.country)) {
-    throw new CardError({
-      kind: 'INVALID_DELIVERY_ADDRESS',
-      fault: { field: `${field}/country`, message: 'Not a known country.' },
-    })
-  }
-  const line2 = address.line2?.trim()
-  return {
-    recipient_name: normaliseName(address.recipient_name),
-    line1: address.line1.trim(),
-    ...(line2 ? { line2 } : {}),
-    city: address.city.trim(),
-    postal_code: address.postal_code.trim(),
-    country: address.country,
-  }
-}
-
-/** 422 FIAT_ACCOUNT_UNAVAILABLE: not ACTIVE, or a stand-alone card's own account. */
-function accountUnavailable(status: FiatAccountStatus): CardError {
-  return new CardError({
-    kind: 'FIAT_ACCOUNT_UNAVAILABLE',
-    accountStatus: status,
-    fault: {
-      field: '/body/fiat_account_id',
-      message:
-        status !== 'ACTIVE'
-          ? `This fiat account is ${status}: it takes no new card.`
-          : 'This fiat account belongs to a stand-alone card: it takes no other card.',
-    },
-  })
-}
-
-function checkFormFactor(program: repo.ProgramForCard, formFactor: CardFormFactor) {
-  if (!program.form_factors.includes(formFactor)) {
-    throw new CardError({
-      kind: 'FORM_FACTOR_UNAVAILABLE',
-      fault: {
-        field: '/body/form_factor',
-        message: `This program issues ${program.form_factors.join(' and ')} cards only.`,
-      },
-    })
-  }
-}

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { cardFinished } from '../../../contract/cards.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
-import * as repo from './repository.ts'
+import * as jobRepo from './job-repository.ts'
 import { nextDelivery } from './rules.ts'
 
 /** The sandbox courier: one step of a physical card's delivery per run. */
@@ -49,10 +49,10 @@ export class SandboxCourier implements ShippingProvider {
     const tenantId = job.tenantId
     const cardId = String(job.payload.card_id)
     const moved = await this.db.transaction().execute(async (trx) => {
-      const card = await repo.lockCardForDelivery(trx, tenantId, cardId)
+      const card = await jobRepo.lockCardForDelivery(trx, tenantId, cardId)
       if (!card?.delivery_status || cardFinished(card.status)) return undefined
       const step = nextDelivery(card.delivery_status)
-      if (step) await repo.setDelivery(trx, card.id, step, context.now)
+      if (step) await jobRepo.setDelivery(trx, card.id, step, context.now)
       return step
     })
     return moved && nextDelivery(moved)

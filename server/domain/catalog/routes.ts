@@ -2,13 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { ChainList, ChainQuery, CurrencyList, CurrencyQuery } from '../../../contract/catalog.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { CatalogService } from './service.ts'
 
 const problems = { 401: Problem, 422: Problem, 423: Problem }
 
 /** The supported chains and currencies, the same for every tenant, from the replica. Protected. */
 export default async function catalogRoutes(app: FastifyInstance) {
-  const service = new CatalogService(app.dbRead)
+  const service = app.services.catalog
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

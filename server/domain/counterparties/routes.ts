@@ -18,7 +18,6 @@ import type { ProblemCode } from '../../../contract/problem-codes.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { CounterpartyError } from './errors.ts'
-import { CounterpartyService } from './service.ts'
 
 const invalid = (code: ProblemCode, errors: { field: string; message: string }[]) =>
   new ProblemError(422, code, errors.map((e) => `${e.field} ${e.message}`).join('; '), {
@@ -70,7 +69,7 @@ const destinations = `${one}/destinations`
 
 /** The signed-in user's counterparty book, per wallet (docs/product.md §7). Protected. */
 export default async function counterpartyRoutes(app: FastifyInstance) {
-  const service = new CounterpartyService(app.db)
+  const service = app.services.counterparties
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -11,11 +11,9 @@ import {
   VendorList,
 } from '../../../contract/developer.ts'
 import { Problem } from '../../../contract/problem.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { wholePage } from '../page.ts'
 import { DeveloperError } from './errors.ts'
-import { DeveloperService } from './service.ts'
 import { developerProblems, developerSchema, sendCreated } from './session-routes.ts'
 
 /** The one switch from key-management failures to HTTP answers. */
@@ -47,10 +45,8 @@ const problems = developerProblems
 const keys = developerSchema
 
 /** v1 (raw token): the developer's API keys and the deployment's vendors (docs/product.md §7). */
-export default async function developerRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = new DeveloperService(app.db, {
-    defaultOverlapSeconds: opts.config.apiKeys.rotationOverlapSeconds,
-  })
+export default async function developerRoutes(app: FastifyInstance) {
+  const service = app.services.developer
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -13,13 +13,11 @@ import {
 import { HistoryQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { isReplicaMiss, toProblem as transactionProblem } from '../card-transactions/routes.ts'
-import { CardTransactionService } from '../card-transactions/service.ts'
+import { toProblem as transactionProblem } from '../card-transactions/routes.ts'
 import { belongsTo } from '../tenants/product-gate.ts'
 import { WalletError } from '../wallets/errors.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { FiatAccountError } from './errors.ts'
-import { FiatAccountService } from './service.ts'
 
 /** The one switch from fiat-account failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -54,8 +52,8 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem }
 /** A wallet's fiat accounts (v2). Protected. */
 export default async function fiatAccountRoutes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const service = new FiatAccountService(app.db, app.providers.bank)
-  const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
+  const service = app.services.fiatAccounts
+  const transactions = app.services.reads.cardTransactions
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -167,8 +165,8 @@ export default async function fiatAccountRoutes(app: FastifyInstance) {
  */
 export async function fiatAccountV1Routes(app: FastifyInstance) {
   belongsTo(app, 'cards')
-  const service = new FiatAccountService(app.db, app.providers.bank)
-  const transactions = app.lagTolerant((db) => new CardTransactionService(db), isReplicaMiss)
+  const service = app.services.fiatAccounts
+  const transactions = app.services.reads.cardTransactions
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const v1Problem = (error: unknown) => {
     if (error instanceof WalletError && error.failure.kind === 'WALLET_NOT_FOUND') {

@@ -9,7 +9,6 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { InsightError } from './errors.ts'
-import { InsightsService } from './service.ts'
 
 /** The one switch from insight failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -35,7 +34,7 @@ const problems = { 401: Problem, 404: Problem, 422: Problem, 423: Problem, 502: 
 
 /** v2: spending and income, and a wallet's balance over time. Protected; the person's own. */
 export default async function insightRoutes(app: FastifyInstance) {
-  const service = new InsightsService(app.db, app.rates)
+  const service = app.services.insights
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -3,11 +3,10 @@ import type { FastifyInstance } from 'fastify'
 import { CardProgramList } from '../../../contract/fiat-accounts.ts'
 import { PageQuery } from '../../../contract/pagination.ts'
 import { Problem } from '../../../contract/problem.ts'
-import { ProgramService } from '../fiat-accounts/service.ts'
 
 /** The card issuer's configuration (v1): its programs. Protected. */
 export default async function programRoutes(app: FastifyInstance) {
-  const service = new ProgramService(app.db)
+  const service = app.services.programs
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -6,12 +6,14 @@ import type { DB } from '../../infra/db/schema.ts'
 import * as activity from '../activity/record.ts'
 import { runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
+import { findBankTransfer, insertBankTransfer } from './bank-transfer-repository.ts'
 import { OrderError } from './errors.ts'
+import { receiveLegs } from './leg-rules.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { tellOrder } from './order-events.ts'
 import { factsOf, moveOrder } from './order-moves.ts'
+import { normalizeReference } from './reference-rules.ts'
 import * as repo from './repository.ts'
-import { normalizeReference, receiveLegs } from './rules.ts'
 
 export interface BankTransferRequest {
   /** X-Tenant-Id when sent: the order must be the tenant's. */
@@ -50,7 +52,7 @@ export async function receiveBankTransfer(
       if (!row || (request.tenantId && row.tenant_id !== request.tenantId)) {
         throw new OrderError({ kind: 'REFERENCE_UNKNOWN' })
       }
-      if (await repo.findBankTransfer(trx, row.id)) {
+      if (await findBankTransfer(trx, row.id)) {
         throw new OrderError({ kind: 'TRANSFER_ALREADY_RECEIVED' })
       }
       if (row.status !== 'PENDING') {
@@ -73,7 +75,7 @@ export async function receiveBankTransfer(
         })
       }
       const id = uuidv7()
-      await repo.insertBankTransfer(trx, {
+      await insertBankTransfer(trx, {
         id,
         tenantId: row.tenant_id,
         orderId: row.id,

@@ -1,10 +1,10 @@
 import type { Order } from '../../../contract/orders.ts'
 import type { Owner } from '../owner.ts'
+import { findBankTransfer } from './bank-transfer-repository.ts'
 import { OrderError } from './errors.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { endOrder, orderCommand } from './order-moves.ts'
 import { renderOrder } from './render-order.ts'
-import * as repo from './repository.ts'
 import { isCancelable, railOf } from './rules.ts'
 
 /**
@@ -29,7 +29,7 @@ export async function cancelOrder(
       if (!row || row.user_id !== owner.userId) throw new OrderError({ kind: 'ORDER_NOT_FOUND' })
       const rail = railOf(row.order_type, row.target)
       const transferReceived =
-        rail === 'bank_in' && (await repo.findBankTransfer(trx, row.id)) !== undefined
+        rail === 'bank_in' && (await findBankTransfer(trx, row.id)) !== undefined
       const cancelable = isCancelable({
         rail,
         status: row.status,

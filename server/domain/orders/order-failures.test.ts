@@ -35,7 +35,8 @@ import {
   v1,
 } from './order-fixtures.ts'
 import { insertDestination as insertDestinationOf } from './quote-test-support.ts'
-import { MAX_ATTEMPTS, stalledEvent } from './rules.ts'
+import { MAX_ATTEMPTS } from './rules.ts'
+import { stalledEvent } from './timeline-rules.ts'
 
 const BANK_MS = 2_000
 

@@ -11,15 +11,8 @@ import type { Catalog, OrderDeps, Trx } from './order-deps.ts'
 import { completeOrder, endOrder, moveOrder, orderCommand } from './order-moves.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
-import {
-  canMove,
-  isFinal,
-  isInternalRail,
-  MAX_ATTEMPTS,
-  type Rail,
-  railOf,
-  stalledEvent,
-} from './rules.ts'
+import { canMove, isFinal, isInternalRail, MAX_ATTEMPTS, type Rail, railOf } from './rules.ts'
+import { stalledEvent } from './timeline-rules.ts'
 
 /** The job that walks an accepted order to its end, one step per run. */
 export const ORDER_JOB = 'orders.process'

@@ -4,22 +4,14 @@ import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccounts } from '../ledger/service.ts'
+import { releaseLegs, settleLegs } from './leg-rules.ts'
 import type { OrderDeps, Trx } from './order-deps.ts'
 import { tellOrder } from './order-events.ts'
+import { type OrderFacts, recordPlan } from './record-rules.ts'
 import type { OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
-import {
-  canMove,
-  type OrderFacts,
-  type Rail,
-  railOf,
-  recordPlan,
-  recordStatus,
-  releaseLegs,
-  releasesHold,
-  settleLegs,
-  timelineEvent,
-} from './rules.ts'
+import { canMove, type Rail, railOf, recordStatus, releasesHold } from './rules.ts'
+import { timelineEvent } from './timeline-rules.ts'
 
 /**
  * The moves of an order after it was placed, each inside the caller's

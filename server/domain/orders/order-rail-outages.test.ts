@@ -41,8 +41,9 @@ import {
   v1,
 } from './order-fixtures.ts'
 import { insertDestination } from './quote-test-support.ts'
-import { MAX_ATTEMPTS, stalledEvent } from './rules.ts'
+import { MAX_ATTEMPTS } from './rules.ts'
 import { ORDER_JOB, OrderService } from './service.ts'
+import { stalledEvent } from './timeline-rules.ts'
 
 const BANK_MS = 2_000
 const BLOCK_MS = 60_000

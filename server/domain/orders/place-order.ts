@@ -13,17 +13,17 @@ import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.
 import type { WalletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { OrderError } from './errors.ts'
+import { holdLegs } from './leg-rules.ts'
 import type { OrderDeps } from './order-deps.ts'
 import { placedEvent } from './order-events.ts'
 import { ORDER_JOB } from './order-job.ts'
 import { orderRecords } from './order-moves.ts'
 import { findQuote, type QuoteRow } from './quote-repository.ts'
+import { formatReference } from './reference-rules.ts'
 import { renderOrder } from './render-order.ts'
 import type { EventRow, OrderRow } from './repository.ts'
 import * as repo from './repository.ts'
 import {
-  formatReference,
-  holdLegs,
   idempotencyKey,
   payeeOf,
   type Rail,
@@ -31,8 +31,8 @@ import {
   recordStatus,
   requestHash,
   samePayee,
-  timelineEvent,
 } from './rules.ts'
+import { timelineEvent } from './timeline-rules.ts'
 
 export interface PlaceRequest {
   orderType: OrderType

@@ -2,12 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toMinor } from '../../../contract/money.ts'
 import { ORDER_TYPES } from '../../../contract/orders.ts'
+import { exchangeDirections } from './direction-rules.ts'
 import {
   AmountLimitError,
   amountLimits,
   convert,
   convertBack,
-  exchangeDirections,
   exchangeRate,
   FEE_SCHEDULE,
   feeRule,

@@ -27,17 +27,17 @@ import {
 import type { Owner } from '../owner.ts'
 import { fund, getOrder, placed } from './order-fixtures.ts'
 import { exchangeRate } from './pricing.ts'
-import { findQuote } from './quote-repository.ts'
-import { CURRENCY, calc, insertDestination, insertFiatAccount } from './quote-test-support.ts'
 import {
   pruneStaleQuotes,
   QUOTE_PRUNE_BATCH,
   QUOTE_PRUNE_EVERY_MS,
   QUOTE_PRUNE_JOB,
   QUOTE_RETENTION_MS,
-  QuoteService,
-  toQuote,
-} from './quotes.ts'
+} from './quote-prune.ts'
+import { findQuote } from './quote-repository.ts'
+import { CURRENCY, calc, insertDestination, insertFiatAccount } from './quote-test-support.ts'
+import { toQuote } from './quote-view.ts'
+import { QuoteService } from './quotes.ts'
 
 const TTL_SECONDS = 30
 

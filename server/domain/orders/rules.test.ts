@@ -8,29 +8,23 @@ import {
   type OrderType,
 } from '../../../contract/orders.ts'
 import { checkEntry } from '../ledger/rules.ts'
+import { holdLegs, receiveLegs, releaseLegs, settleLegs } from './leg-rules.ts'
+import { type OrderFacts, recordPlan } from './record-rules.ts'
+import { formatReference, normalizeReference } from './reference-rules.ts'
 import {
   canMove,
-  formatReference,
-  holdLegs,
   idempotencyKey,
   isCancelable,
-  normalizeReference,
-  type OrderFacts,
   type PayableDestination,
   payeeOf,
   type Rail,
   railOf,
-  receiveLegs,
-  recordPlan,
   recordStatus,
-  releaseLegs,
   releasesHold,
   requestHash,
   samePayee,
-  settleLegs,
-  stalledEvent,
-  timelineEvent,
 } from './rules.ts'
+import { stalledEvent, timelineEvent } from './timeline-rules.ts'
 
 const target = (overrides: Partial<OrderTarget> = {}): OrderTarget => ({
   kind: 'address',

@@ -11,7 +11,6 @@ import { Problem } from '../../../contract/problem.ts'
 import { User } from '../../../contract/user.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { UserService } from '../user/service.ts'
 import { emailRecipient, phoneRecipient, translate } from './http.ts'
 import type { Recipient } from './rules.ts'
 
@@ -39,7 +38,7 @@ const confirmProblems = {
  */
 export default async function contactRoutes(app: FastifyInstance, _opts: { config: Config }) {
   const service = app.services.otp
-  const users = new UserService(app.db)
+  const { users } = app.services
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   const requestChange = async (request: FastifyRequest, recipient: Recipient) =>

@@ -4,13 +4,12 @@ import { Problem } from '../../../contract/problem.ts'
 import { RateList, RatesQuery } from '../../../contract/rates.ts'
 import { ProblemError } from '../../infra/problem.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
-import { RatesService } from './service.ts'
 
 const problems = { 401: Problem, 422: Problem, 423: Problem, 502: Problem }
 
 /** Exchange rates for showing totals in a display currency. Protected. */
 export default async function rateRoutes(app: FastifyInstance) {
-  const service = new RatesService(app.db, app.rates)
+  const service = app.services.rates
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -4,11 +4,9 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
 import { TenantConfig } from '../../../contract/tenants.ts'
-import type { Config } from '../../config.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { CardCrypto } from '../cards/card-crypto.ts'
 import { TenantError } from './errors.ts'
-import { TenantService, toConfig } from './service.ts'
+import { toConfig } from './service.ts'
 
 /** The one switch from tenant failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -45,9 +43,9 @@ const matches = (header: string | undefined, etag: string) =>
   }) === true
 
 /** v2: the configuration of the tenant the request names (X-Tenant-Id). Public. */
-export default async function tenantRoutes(app: FastifyInstance, opts: { config: Config }) {
-  const service = new TenantService(app.db)
-  const publicKey = new CardCrypto(opts.config.secrets).publicKeyPem
+export default async function tenantRoutes(app: FastifyInstance) {
+  const service = app.services.tenants
+  const publicKey = app.services.cardCrypto.publicKeyPem
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

@@ -2,15 +2,12 @@ import { Readable } from 'node:stream'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import { Counter } from 'prom-client'
 import { Problem } from '../../../contract/problem.ts'
 import { TransactionList, TransactionQuery, WalletTransaction } from '../../../contract/wallets.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
-import { WalletError } from '../wallets/errors.ts'
 import { translateWalletError } from '../wallets/routes.ts'
 import { TransactionError } from './errors.ts'
 import { csvFilename } from './rules.ts'
-import { TransactionService } from './service.ts'
 
 /** The one switch from history failures to HTTP answers, for both bases. */
 const toProblem = (error: unknown) => {
@@ -46,14 +43,9 @@ const FILTERS_DESCRIPTION =
   '`currency` (a code in any letter case — every chain’s — or a currency uuid), ' +
   '`from` (inclusive) and `to` (exclusive), ISO 8601 date-times; `from` after `to` is 422.'
 
-/** A wallet the replica does not hold yet (made a moment ago): the primary is asked. */
-const isMiss = (error: unknown) =>
-  (error instanceof WalletError && error.failure.kind === 'WALLET_NOT_FOUND') ||
-  (error instanceof TransactionError && error.failure.kind === 'TRANSACTION_NOT_FOUND')
-
 /** v2: a wallet's history, one page at a time, and one record, read from the replica. Protected. */
 export default async function transactionRoutes(app: FastifyInstance) {
-  const reads = app.lagTolerant((db) => new TransactionService(db), isMiss)
+  const reads = app.services.reads.transactions
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(
@@ -102,15 +94,7 @@ export default async function transactionRoutes(app: FastifyInstance) {
 
 /** v1: the whole history as RFC 4180 CSV, streamed from the replica. Protected (raw token). */
 export async function transactionCsvRoutes(app: FastifyInstance) {
-  const exported = new Counter({
-    name: 'wallet_transactions_csv_rows_total',
-    help: 'Wallet transaction rows read by CSV exports',
-    registers: [app.metrics.registry],
-  })
-  const reads = app.lagTolerant(
-    (db) => new TransactionService(db, { onExportPage: (rows) => exported.inc(rows) }),
-    isMiss,
-  )
+  const reads = app.services.reads.transactionExports
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get(

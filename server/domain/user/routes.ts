@@ -5,7 +5,6 @@ import { User, UserData, UserDataPatch } from '../../../contract/user.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import type { Owner } from '../owner.ts'
 import { UserError } from './errors.ts'
-import { UserService } from './service.ts'
 
 /** The one switch from user failures to HTTP answers. */
 const toProblem = (error: unknown) => {
@@ -38,7 +37,7 @@ const toProblem = (error: unknown) => {
 const problems = { 401: Problem, 404: Problem, 423: Problem }
 
 export default async function userRoutes(app: FastifyInstance) {
-  const service = new UserService(app.db)
+  const service = app.services.users
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const owner = (request: { auth: Owner }) => request.auth
 

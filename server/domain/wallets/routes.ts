@@ -6,7 +6,6 @@ import { Problem } from '../../../contract/problem.ts'
 import { CreateWalletBody, Wallet, WalletList } from '../../../contract/wallets.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
 import { WalletError, type WalletFailure } from './errors.ts'
-import { WalletService } from './service.ts'
 
 /** The one switch from wallet failures to HTTP answers (other areas' WALLET_NOT_FOUND included). */
 export function walletProblem(failure: WalletFailure): ProblemError {
@@ -36,7 +35,7 @@ const problems = { 401: Problem, 422: Problem, 423: Problem }
 
 /** The signed-in user's wallets and their balances. Protected. */
 export default async function walletRoutes(app: FastifyInstance) {
-  const service = new WalletService(app.db)
+  const service = app.services.wallets
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post(
