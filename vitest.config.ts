@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { englishParts } from './scripts/i18n-parts.ts'
 
 /**
@@ -40,6 +40,8 @@ export default defineConfig({
         test: {
           name: 'server:pglite',
           include: ['server/**/*.test.ts'],
+          // What only a server of its own shows (two processes on one database).
+          exclude: [...configDefaults.exclude, 'server/**/*.postgres.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'pglite' },
           globalSetup: ['tests/support/migrated-template.ts', 'tests/support/server-bundles.ts'],

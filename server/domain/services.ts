@@ -10,7 +10,7 @@ import { SeedStore } from './addresses/seed-store.ts'
 import { AddressService } from './addresses/service.ts'
 import { AuthService } from './auth/service.ts'
 import { TelegramAuthService } from './auth/telegram.ts'
-import { AUTO_TOP_UP_JOB, runAutoTopUp } from './auto-top-up/run-auto-top-up.ts'
+import { AUTO_TOP_UP_JOB, runAutoTopUp, topUpAfterClearing } from './auto-top-up/run-auto-top-up.ts'
 import { AutoTopUpService } from './auto-top-up/service.ts'
 import { DisputeService } from './card-disputes/service.ts'
 import { isCardTransactionReplicaMiss } from './card-transactions/errors.ts'
@@ -211,7 +211,7 @@ export default fp(
       fiatAccounts: new FiatAccountService(app.db, bank),
       programs: new ProgramService(app.db),
       counterparties: new CounterpartyService(app.db),
-      cardNetwork: new CardProcessor(app.db, cardCrypto),
+      cardNetwork: new CardProcessor(app.db, cardCrypto, topUpAfterClearing),
       disputes: new DisputeService(app.db),
       catalog: new CatalogService(app.dbRead),
       rates: new RatesService(app.db, app.rates),

@@ -7,6 +7,7 @@ import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/
 import { assertNever } from '../../infra/problem.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
 import { dayStart } from '../card-transactions/rules.ts'
+import type { AccountCleared } from '../card-transactions/service.ts'
 import { findFiatAccount } from '../fiat-accounts/repository.ts'
 import { KycRequiredError } from '../kyc/errors.ts'
 import { balanceOf } from '../ledger/service.ts'
@@ -23,7 +24,8 @@ import { topUpDecision, topUpOrderType } from './rules.ts'
 export const AUTO_TOP_UP_JOB = 'cards.auto_top_up'
 
 /**
- * In the clearing's own transaction (card-transactions/service.ts): when the
+ * The card network's `afterClearing` (card-transactions/service.ts; handed in
+ * by the composition root, services.ts), in the clearing's own transaction: when the
  * clearing left an account whose auto top-up is on below `below`, the
  * clearing's run is opened and its job enqueued, both with the clearing. The
  * run's key is the clearing, so the job exists once per clearing however the
@@ -31,14 +33,7 @@ export const AUTO_TOP_UP_JOB = 'cards.auto_top_up'
  */
 export async function topUpAfterClearing(
   trx: Transaction<DB>,
-  clearing: {
-    id: string
-    tenantId: string
-    fiatAccountId: string
-    ledgerAccountId: string
-    currencyUuid: string
-    at: Date
-  },
+  clearing: AccountCleared,
 ): Promise<void> {
   const settings = await repo.findSettings(trx, clearing.fiatAccountId)
   if (!settings?.enabled || settings.below_minor === null) return

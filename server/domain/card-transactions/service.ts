@@ -9,7 +9,6 @@ import { merchantCategoryOf } from '../../../contract/merchant-categories.ts'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { cardAuthorized, cardPaymentFollowed } from '../activity/record.ts'
-import { topUpAfterClearing } from '../auto-top-up/run-auto-top-up.ts'
 import type { CardCrypto } from '../cards/card-crypto.ts'
 import { storedControls } from '../cards/controls-rules.ts'
 import { insertWalletRecord, setWrongCodes } from '../cards/repository.ts'
@@ -45,6 +44,18 @@ import {
   threeDsLocked,
 } from './rules.ts'
 
+/** A clearing on a card's own account, as what follows it in its transaction reads it. */
+export interface AccountCleared {
+  /** The clearing's record: one clearing, one follow-up, however the message repeats. */
+  id: string
+  tenantId: string
+  fiatAccountId: string
+  ledgerAccountId: string
+  currencyUuid: string
+  at: Date
+}
+export type AfterClearing = (trx: Transaction<DB>, cleared: AccountCleared) => Promise<void>
+
 const bodyFault = (
   kind: Extract<CardTransactionError['failure'], { field: string }>['kind'],
   field: string,
@@ -69,11 +80,16 @@ const bodyFault = (
  *
  * Controls (issue 30): the card's controls are checked after its status and
  * before its limits and the balance (rules.ts decide, controls.ts).
+ *
+ * `afterClearing` runs in a clearing's transaction, once the card's account
+ * holds what is left: the composition root hands in auto top-up's trigger
+ * (auto-top-up/run-auto-top-up.ts), which sits above the card network.
  */
 export class CardProcessor {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly crypto: CardCrypto,
+    private readonly afterClearing: AfterClearing = async () => {},
   ) {}
 
   /** @throws CardTransactionError (422/409 failures of the message; never a decline) */
@@ -424,7 +440,7 @@ export class CardProcessor {
       })
       await released(authorized - amount)
       if (!destination.toWallet) {
-        await topUpAfterClearing(trx, {
+        await this.afterClearing(trx, {
           id,
           tenantId: card.tenant_id,
           fiatAccountId: card.fiat_account_id,

@@ -11,6 +11,7 @@ import { assertNever } from '../../infra/problem.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
 import { SeedStore } from '../addresses/seed-store.ts'
 import { AddressService } from '../addresses/service.ts'
+import { topUpAfterClearing } from '../auto-top-up/run-auto-top-up.ts'
 import { CardProcessor } from '../card-transactions/service.ts'
 import { CardService, printedCvv } from '../cards/service.ts'
 import { CARD_DELIVERY_JOB, SandboxCourier } from '../cards/shipping.ts'
@@ -97,7 +98,7 @@ export class DemoRunner {
       shipping: this.#courier,
       clock: () => this.#at,
     })
-    this.#network = new CardProcessor(db, services.cardCrypto)
+    this.#network = new CardProcessor(db, services.cardCrypto, topUpAfterClearing)
   }
 
   /** The demo user, once the join step has found or made her. */

@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import {
@@ -18,11 +18,9 @@ import {
  * Issue 29: two server processes on one PostgreSQL (two apps on one database).
  * A session ended on A is refused by B as soon as B hears of it; while B
  * cannot hear (its listening connection killed), B asks the database.
+ * PostgreSQL only (`*.postgres.test.ts`: the server:pglite project leaves it
+ * out): PGlite in memory is one process's own.
  */
-
-/** Two processes on one database: PostgreSQL only (PGlite in memory is one process's own). */
-const describeOnPostgres =
-  process.env.TEST_DB_ENGINE === 'postgres' ? describeServer : describe.skip
 
 /** The session check's query (auth/repository.ts SESSION_STATE) among the statements. */
 const readsSession = (statements: string[]) =>
@@ -69,7 +67,7 @@ async function pausableHop(target: URL) {
     },
   }
 }
-describeOnPostgres('sessions ended on one process, heard on another', () => {
+describeServer('sessions ended on one process, heard on another', () => {
   let place: Awaited<ReturnType<typeof provision>>
   let hop: Awaited<ReturnType<typeof pausableHop>>
   let a: FastifyInstance
