@@ -61,12 +61,13 @@ export const alwaysTold = (kind: string): boolean =>
 
 /**
  * Kinds the person caused with their own hands — placing an order, cancelling
- * one — told to the notification centre and to webhooks but never pushed nor
- * sent to Telegram: a push for what one just did is noise, and a developer's
- * integration still hears every order (docs/decisions.md, "Quiet kinds").
+ * one — told to webhooks only: neither the notification centre nor push nor
+ * Telegram, where a row for what one just did is noise beside the order's
+ * outcome, while a developer's integration still hears every order
+ * (docs/decisions.md, "quiet kinds").
  * Nothing to mute, so the preferences do not list them.
  */
 export const QUIET_KINDS: readonly EventKind[] = ['order.created', 'order.canceled']
 
-/** Whether a kind stays off the person's outside channels (push, Telegram) whatever they chose. */
+/** Whether a kind stays off the person's own channels (centre, push, Telegram) whatever they chose. */
 export const quiet = (kind: string): boolean => (QUIET_KINDS as readonly string[]).includes(kind)

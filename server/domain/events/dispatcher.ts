@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely'
-import type { EventEnvelope, EventKind, PushMessage } from '../../../contract/events.ts'
+import {
+  type EventEnvelope,
+  type EventKind,
+  type PushMessage,
+  quiet,
+} from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import type { MessagingProvider } from '../../providers/messaging/messaging.ts'
@@ -86,7 +91,8 @@ export class EventDispatcher {
     await context.db.transaction().execute(async (trx) => {
       const event = await repo.findEvent(trx, eventId)
       if (!event) return
-      await repo.insertNotification(trx, event)
+      // What the person just did with their own hands is not news to them: webhooks only.
+      if (!quiet(event.kind)) await repo.insertNotification(trx, event)
       const [endpoints, personal] = await Promise.all([
         repo.endpointsFor(trx, event),
         repo.personalChannels(trx, event.user_id, event.kind),

@@ -157,6 +157,17 @@ describeServer('events: card payments and orders', () => {
     ])
     const completed = await producedBy(app, userId, () => app.jobs.runDue({ now: new Date() }))
     expect((await getOrder(app, user, orderId)).status).toBe('COMPLETE')
+    // The centre keeps the outcome, not the placing the person just did (a quiet kind).
+    await drain(app)
+    const centre = await app.db
+      .selectFrom('notifications as n')
+      .innerJoin('events as e', 'e.id', 'n.event_id')
+      .select('e.kind')
+      .where('n.user_id', '=', userId)
+      .execute()
+    expect(centre.flatMap(({ kind }) => (kind.startsWith('order.') ? [kind] : []))).toEqual([
+      'order.completed',
+    ])
     expect(completed).toEqual([
       {
         kind: 'order.completed',
