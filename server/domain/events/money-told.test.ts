@@ -14,6 +14,7 @@ import {
   place,
   placed,
   quote,
+  quotedAndPlaced,
   v1,
   walletAddress,
 } from '../orders/order-fixtures.ts'
@@ -58,16 +59,12 @@ describeServer('events: each money movement tells in the transaction that moves 
   afterAll(() => app?.close())
 
   it('an exchange: order.created with its hold, order.completed with its settlement', async () => {
-    const order = await placed(
-      app,
-      user,
-      await quote(app, user, {
-        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-        from_uuid: CUR.USDT_TRON,
-        to_uuid: CUR.EUR,
-        amount_from: '100',
-      }),
-    )
+    const order = await quotedAndPlaced(app, user, {
+      order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+      from_uuid: CUR.USDT_TRON,
+      to_uuid: CUR.EUR,
+      amount_from: '100',
+    })
     await drain(app)
     expect(await eventsOf(app, 'order_id', order.id)).toEqual([
       { kind: 'order.created', tx: await entryTx(app, `order:${order.id}:hold`) },
@@ -76,16 +73,12 @@ describeServer('events: each money movement tells in the transaction that moves 
   })
 
   it('a withdrawal the network refuses: order.failed with the hold released', async () => {
-    const order = await placed(
-      app,
-      user,
-      await quote(app, user, {
-        order_type: 'WITHDRAWAL_CRYPTO',
-        from_uuid: CUR.USDT_TRON,
-        address: SANCTIONED_ADDRESSES.tron[0]!,
-        amount_from: '40',
-      }),
-    )
+    const order = await quotedAndPlaced(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: SANCTIONED_ADDRESSES.tron[0]!,
+      amount_from: '40',
+    })
     await drain(app)
     expect(await eventsOf(app, 'order_id', order.id)).toEqual([
       { kind: 'order.created', tx: await entryTx(app, `order:${order.id}:hold`) },
@@ -94,16 +87,12 @@ describeServer('events: each money movement tells in the transaction that moves 
   })
 
   it('a cancelled withdrawal: order.canceled with the hold released', async () => {
-    const order = await placed(
-      app,
-      user,
-      await quote(app, user, {
-        order_type: 'WITHDRAWAL_CRYPTO',
-        from_uuid: CUR.USDT_TRON,
-        address: externalAddress('tron'),
-        amount_from: '10',
-      }),
-    )
+    const order = await quotedAndPlaced(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: externalAddress('tron'),
+      amount_from: '10',
+    })
     const canceled = await v1(app, user, 'POST', `/orders/${order.id}/cancel`)
     expect(canceled.statusCode, canceled.body).toBe(200)
     expect(await eventsOf(app, 'order_id', order.id)).toEqual([
@@ -113,15 +102,11 @@ describeServer('events: each money movement tells in the transaction that moves 
   })
 
   it('a bank deposit: order.created holding nothing, order.completed with the transfer received', async () => {
-    const order = await placed(
-      app,
-      user,
-      await quote(app, user, {
-        order_type: 'DEPOSIT_FIAT_SEPA',
-        from_uuid: CUR.EUR,
-        amount_from: '200.00',
-      }),
-    )
+    const order = await quotedAndPlaced(app, user, {
+      order_type: 'DEPOSIT_FIAT_SEPA',
+      from_uuid: CUR.EUR,
+      amount_from: '200.00',
+    })
     const [created] = await eventsOf(app, 'order_id', order.id)
     expect(created?.kind).toBe('order.created')
     const arrived = await bankTransfer(app, {

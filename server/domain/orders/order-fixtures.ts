@@ -115,6 +115,15 @@ export async function placed(app: FastifyInstance, user: OrderUser, q: Quote): P
   return response.json<Order>()
 }
 
+/** Quotes `query` and places the quote: an order as a person gets one in two calls. */
+export async function quotedAndPlaced(
+  app: FastifyInstance,
+  user: OrderUser,
+  query: Partial<Record<keyof QuoteQuery, string>>,
+): Promise<Order> {
+  return placed(app, user, await quote(app, user, query))
+}
+
 export function v1(
   app: FastifyInstance,
   user: OrderUser,
