@@ -11,6 +11,44 @@ const NOT_SHIPPED = /\.test\.ts$|test-support|fixtures/
 const RELATIVE_IMPORT = /\bfrom '(\.[^']+)'/g
 
 /**
+ * The layers of server/domain, lowest first (docs/architecture.md "Layers"): an
+ * area imports its own layer (without a cycle) and the layers below it, never
+ * one above. A lower area that must make a higher one act writes an outbox
+ * event, or is handed the behaviour by the composition root (services.ts).
+ */
+export const LAYERS = [
+  ['kernel', ['catalog', 'location', 'rates']],
+  ['identity', ['tenants', 'auth', 'otp', 'user', 'developer', 'kyc', 'lockdown']],
+  ['ledger', ['ledger', 'feed']],
+  ['accounts', ['wallets', 'addresses', 'fiat-accounts', 'cards', 'issuing', 'counterparties']],
+  [
+    'money movement',
+    [
+      'orders',
+      'deposits',
+      'card-transactions',
+      'card-disputes',
+      'transfers',
+      'payment-requests',
+      'auto-top-up',
+      'schedules',
+    ],
+  ],
+  [
+    'read models and delivery',
+    ['activity', 'transactions', 'events', 'statements', 'insights', 'proofs'],
+  ],
+  ['composition', ['sandbox']],
+]
+
+/**
+ * Routes files are the composition layer whatever folder they sit in: they
+ * wire an area's use cases to HTTP and may import any area. They are left out
+ * of the area graph; a file of an area that imports one is an upward import.
+ */
+export const isComposition = (file) => /(^|[/-])(routes|plugin)\.ts$/.test(file)
+
+/**
  * Every area (a folder under `root`) with the set of other areas its files
  * import, and the imports that reach into another area's repository.
  */
@@ -18,11 +56,19 @@ export function areaGraph(root) {
   const areas = readdirSync(root).filter((name) => statSync(join(root, name)).isDirectory())
   const edges = new Map(areas.map((area) => [area, new Set()]))
   const intoRepositories = []
+  /** Every import of another area, as `{ file, target }` relative to `root`. */
+  const imports = []
   const visit = (dir) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name)
       if (statSync(path).isDirectory()) visit(path)
-      else if (name.endsWith('.ts') && !NOT_SHIPPED.test(path)) scan(path)
+      else if (name.endsWith('.ts') && !NOT_SHIPPED.test(path) && !isComposition(name)) scan(path)
+    }
+  }
+  const scanShared = (file) => {
+    for (const match of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
+      const target = relative(root, resolve(dirname(file), match[1]))
+      if (edges.has(target.split('/')[0])) imports.push({ file: relative(root, file), target })
     }
   }
   const scan = (file) => {
@@ -31,6 +77,7 @@ export function areaGraph(root) {
       const target = relative(root, resolve(dirname(file), match[1]))
       const targetArea = target.split('/')[0]
       if (targetArea === area || !edges.has(targetArea)) continue
+      imports.push({ file: relative(root, file), target })
       edges.get(area).add(targetArea)
       if (/\/repository(\.ts)?$/.test(target)) {
         intoRepositories.push(`${relative(root, file)} → ${target}`)
@@ -38,7 +85,41 @@ export function areaGraph(root) {
     }
   }
   for (const area of areas) visit(join(root, area))
-  return { edges, intoRepositories }
+  // The shared files beside the areas (failure.ts, outbox.ts…) are kernel;
+  // services.ts, the composition root, is left out like a routes file.
+  for (const name of readdirSync(root)) {
+    const path = join(root, name)
+    if (name.endsWith('.ts') && name !== 'services.ts' && !NOT_SHIPPED.test(name)) {
+      if (statSync(path).isFile()) scanShared(path)
+    }
+  }
+  return { edges, intoRepositories, imports }
+}
+
+/**
+ * The imports that break the layer table: into a higher layer, into a routes
+ * file (composition), or from or into an area the table does not place.
+ */
+export function layerViolations(imports, layers = LAYERS) {
+  const rank = new Map(layers.flatMap(([, areas], index) => areas.map((area) => [area, index])))
+  const layerOf = (area) => layers[rank.get(area)][0]
+  const found = []
+  for (const { file, target } of imports) {
+    const [from, to] = [file.split('/')[0], target.split('/')[0]]
+    if (!file.includes('/')) {
+      found.push(`${file} → ${target}: a shared kernel file imports an area`)
+      continue
+    }
+    const unplaced = [from, to].filter((area) => !rank.has(area))
+    if (unplaced.length > 0) {
+      found.push(`${file} → ${target}: ${unplaced.join(', ')} has no layer (add it to LAYERS)`)
+    } else if (isComposition(target)) {
+      found.push(`${file} → ${target}: a routes file is composition, above every area`)
+    } else if (rank.get(to) > rank.get(from)) {
+      found.push(`${file} → ${target}: ${layerOf(from)} imports ${layerOf(to)}, a higher layer`)
+    }
+  }
+  return found
 }
 
 /** The strongly connected components of a graph (Tarjan), largest first. */
@@ -88,8 +169,10 @@ export function twoWayPairs(edges) {
 }
 
 function main() {
-  const root = resolve(process.argv[2] ?? 'server/domain')
-  const { edges, intoRepositories } = areaGraph(root)
+  const root = resolve(
+    process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'server/domain',
+  )
+  const { edges, intoRepositories, imports } = areaGraph(root)
   const cycles = stronglyConnected(edges).filter((component) => component.length > 1)
   const pairs = twoWayPairs(edges)
   console.log(`Areas under ${relative(process.cwd(), root) || '.'} and what each imports:\n`)
@@ -104,6 +187,14 @@ function main() {
   for (const pair of pairs) console.log(`  ${pair}`)
   console.log(`\n${intoRepositories.length} import(s) reach into another area's repository.`)
   if (process.argv.includes('--list')) for (const line of intoRepositories) console.log(`  ${line}`)
+  const violations = layerViolations(imports)
+  console.log(`\n${violations.length} import(s) break the layer table:`)
+  for (const line of violations) console.log(`  ${line}`)
+  // `--check` (npm test): the graph must run one way, by the table.
+  if (process.argv.includes('--check') && violations.length + cycles.length + pairs.length > 0) {
+    console.error('\n✗ the domain\'s layers run both ways: see docs/architecture.md "Layers"')
+    process.exitCode = 1
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main()
