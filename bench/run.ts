@@ -10,7 +10,7 @@
  * spread, and a goal row says its goal and whether it is met.
  *
  * Sections (each can be skipped): BENCH_READS, BENCH_HISTORY, BENCH_ACTIVITY,
- * BENCH_ORDERS, BENCH_CLUSTER, BENCH_START, BENCH_FIRST_LOAD, BENCH_REVEAL (=0
+ * BENCH_ORDERS, BENCH_EMBEDDED, BENCH_CLUSTER, BENCH_START, BENCH_FIRST_LOAD, BENCH_REVEAL (=0
  * skips). BENCH_DURATION sets the seconds per load sample (3),
  * BENCH_HISTORY_MAX the largest history (100 000), BENCH_ACTIVITY_ITEMS the
  * activity feed's length (100 000).
@@ -21,6 +21,7 @@ import { initialJs } from '../tests/support/initial-js.ts'
 import { measureActivity } from './activity.ts'
 import { cardRevealRows, longTaskLines, measureCardReveal } from './card-reveal.ts'
 import { measureCluster } from './cluster.ts'
+import { measureEmbedded } from './embedded.ts'
 import { firstLoadRows, measureFirstLoad } from './first-load.ts'
 import { measureHistory } from './history.ts'
 import {
@@ -93,6 +94,10 @@ try {
 } finally {
   await postgres?.stop()
 }
+
+// 4a. What one statement costs the embedded database, and what its durability,
+// file system and batching change (issue 29).
+await section('BENCH_EMBEDDED', measureEmbedded)
 
 // 4b. Orders through HAProxy with 1 and 3 API nodes on the scale-out topology (issue 19;
 // its own PostgreSQL, replica and PgBouncer; a row says so when Debian's packages are missing).

@@ -1,0 +1,116 @@
+/**
+ * What one statement costs the embedded database, and what the knobs change
+ * (issue 29's fourth part: check durability, the file system and batching
+ * before reading the server's figures). Each variant runs the same work in
+ * this process, through the server's own driver (server/infra/db/pglite-dialect.ts,
+ * prepared statements): a one-row primary-key read, an autocommitted insert,
+ * and a transaction of eight inserts sent one by one and as one batch.
+ *
+ * - `memory`: no data directory (what the tests run).
+ * - `on disk`: a data directory as `npm start` keeps one (NodeFS).
+ * - `on disk, relaxedDurability`: PGlite's option to answer before its
+ *   file system syncs. NodeFS writes through (its syncToFs does nothing) and
+ *   PGlite runs PostgreSQL with fsync off, so this should change nothing: the
+ *   row shows whether it does.
+ */
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { CompiledQuery, Kysely, sql } from 'kysely'
+import { PGliteDialect } from '../server/infra/db/pglite-dialect.ts'
+import { dataDir, ROUNDS, type Row, valueRow } from './lib.ts'
+
+const STATEMENTS = 2_000
+const TRANSACTIONS = 200
+
+interface Costs {
+  read: number
+  insert: number
+  transaction: number
+  batch: number
+}
+
+/** Microseconds per read and insert, milliseconds per transaction of eight, on one database. */
+async function costsOn(options: PGliteOptions): Promise<Costs> {
+  const pglite = await PGlite.create(options)
+  const db = new Kysely<{ t: { id: number; v: number } }>({ dialect: new PGliteDialect(pglite) })
+  try {
+    await sql`create table t (id serial primary key, v int not null)`.execute(db)
+    await sql`insert into t (v) select g from generate_series(1, 1000) g`.execute(db)
+    const timed = async (times: number, work: (i: number) => Promise<unknown>) => {
+      for (let i = 0; i < 100; i++) await work(i)
+      const started = performance.now()
+      for (let i = 0; i < times; i++) await work(i)
+      return (performance.now() - started) / times
+    }
+    const read = await timed(STATEMENTS, (i) =>
+      db
+        .selectFrom('t')
+        .select('v')
+        .where('id', '=', (i % 1000) + 1)
+        .executeTakeFirst(),
+    )
+    const insert = await timed(STATEMENTS, (i) => db.insertInto('t').values({ v: i }).execute())
+    const transaction = await timed(TRANSACTIONS, (i) =>
+      db.transaction().execute(async (trx) => {
+        for (let j = 0; j < 8; j++)
+          await trx
+            .insertInto('t')
+            .values({ v: i + j })
+            .execute()
+      }),
+    )
+    // The same eight rows in one trip: PGlite's simple protocol takes a script.
+    const batch = await timed(TRANSACTIONS, (i) => {
+      const values = Array.from({ length: 8 }, (_, j) => `insert into t (v) values (${i + j});`)
+      return db.executeQuery(CompiledQuery.raw(`begin; ${values.join(' ')} commit;`))
+    })
+    return { read: read * 1000, insert: insert * 1000, transaction, batch }
+  } finally {
+    await db.destroy()
+  }
+}
+
+export async function measureEmbedded(): Promise<Row[]> {
+  const variants: [string, () => PGliteOptions][] = [
+    ['memory', () => ({})],
+    ['on disk', () => ({ dataDir: dataDir('embedded') })],
+    [
+      'on disk, relaxedDurability',
+      () => ({ dataDir: dataDir('embedded'), relaxedDurability: true }),
+    ],
+  ]
+  const costs = new Map(variants.map(([name]) => [name, [] as Costs[]]))
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, options] of variants) costs.get(name)!.push(await costsOn(options()))
+  }
+  return variants.flatMap(([name]) => {
+    const of = (pick: (cost: Costs) => number) => costs.get(name)!.map(pick)
+    return [
+      valueRow(
+        `PGlite (${name}): read by key`,
+        of((c) => c.read),
+        'µs',
+      ),
+      valueRow(
+        `PGlite (${name}): insert, autocommit`,
+        of((c) => c.insert),
+        'µs',
+      ),
+      valueRow(
+        `PGlite (${name}): 8 inserts in a transaction`,
+        of((c) => c.transaction),
+        'ms',
+        {
+          digits: 2,
+        },
+      ),
+      valueRow(
+        `PGlite (${name}): the same 8 as one batch`,
+        of((c) => c.batch),
+        'ms',
+        {
+          digits: 2,
+        },
+      ),
+    ]
+  })
+}
