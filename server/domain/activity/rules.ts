@@ -1,140 +1,16 @@
 /**
- * The activity feed, the pure part: what an order, a card payment or a
- * deposit is as a feed item (type, direction, amounts), the statuses it goes
- * through, what it changed the person's money by, and the keyset cursor.
- * No IO here.
+ * The activity feed's reading, the pure part: what an item changed the
+ * person's money by, the keyset cursor and the search's pattern and ranges.
+ * What an item is and the statuses it goes through are its writers'
+ * (feed/rules.ts, orders/feed-rules.ts). No IO here.
  */
 import type {
   ActivityDirection,
   ActivityQuery,
   ActivityStatus,
-  ActivityType,
 } from '../../../contract/activity.ts'
-import type { CardTransactionStatus } from '../../../contract/card-transactions.ts'
-import type { OrderStatus } from '../../../contract/orders.ts'
-import type { TransactionStatus } from '../../../contract/wallets.ts'
-import type { StoredFee } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
-import type { Rail } from '../orders/rules.ts'
 import { ActivityError } from './errors.ts'
-
-// ---------------------------------------------------------------------------
-// Orders
-
-/** What an order is in the feed of the person who placed it, from its rail. */
-export interface OrderShape {
-  type: ActivityType
-  direction: ActivityDirection
-  /** Minor units of `amount` (from currency, or what a deposit credits). */
-  amount: bigint
-  /** Fees, in the from currency. */
-  fee: bigint
-  /** What arrives on the person's other side, in the to currency; null when nothing does. */
-  received: bigint | null
-}
-
-export interface OrderAmounts {
-  amountFrom: bigint
-  amountTo: bigint
-  fees: readonly Pick<StoredFee, 'amount_minor'>[]
-}
-
-export const feeTotal = (fees: OrderAmounts['fees']) =>
-  fees.reduce((sum, fee) => sum + BigInt(fee.amount_minor), 0n)
-
-/**
- * - bank_in: a deposit; `amount` is what is credited (the transfer was amount + fee);
- * - bank_out, chain: a send;
- * - wallet: a transfer when the target wallet is the person's own, else a send;
- * - exchange: an exchange, its proceeds `received`;
- * - fiat_account: a card top-up, what reached the account `received`.
- */
-export function orderShape(rail: Rail, order: OrderAmounts, ownTarget: boolean): OrderShape {
-  const fee = feeTotal(order.fees)
-  switch (rail) {
-    case 'bank_in':
-      return { type: 'deposit', direction: 'in', amount: order.amountTo, fee, received: null }
-    case 'bank_out':
-    case 'chain':
-      return { type: 'send', direction: 'out', amount: order.amountFrom, fee, received: null }
-    case 'wallet':
-      return ownTarget
-        ? {
-            type: 'transfer',
-            direction: 'own',
-            amount: order.amountFrom,
-            fee,
-            received: order.amountTo,
-          }
-        : { type: 'send', direction: 'out', amount: order.amountFrom, fee, received: null }
-    case 'exchange':
-      return {
-        type: 'exchange',
-        direction: 'own',
-        amount: order.amountFrom,
-        fee,
-        received: order.amountTo,
-      }
-    case 'fiat_account':
-      return {
-        type: 'card_top_up',
-        direction: 'own',
-        amount: order.amountFrom,
-        fee,
-        received: order.amountTo,
-      }
-  }
-}
-
-export function orderActivityStatus(status: OrderStatus): ActivityStatus {
-  switch (status) {
-    case 'NEW':
-    case 'PENDING':
-      return 'pending'
-    case 'COMPLETE':
-      return 'complete'
-    case 'FAILED':
-    case 'ERROR':
-      return 'failed'
-    case 'CANCELED':
-      return 'canceled'
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Deposits and card payments
-
-/** A crypto deposit record's status in the feed: under way until complete. */
-export function depositActivityStatus(status: TransactionStatus): ActivityStatus {
-  switch (status) {
-    case 'complete':
-      return 'complete'
-    case 'failed':
-      return 'failed'
-    case 'canceled':
-      return 'canceled'
-    default:
-      return 'pending'
-  }
-}
-
-/** An authorisation's status in the feed (before any refund). */
-export function authorizationActivityStatus(status: CardTransactionStatus): ActivityStatus {
-  switch (status) {
-    case 'APPROVED':
-      return 'pending'
-    case 'SETTLED':
-      return 'complete'
-    case 'REVERSED':
-      return 'reversed'
-    case 'DECLINED':
-      return 'declined'
-  }
-}
-
-/** A settled payment refunded in full reads "refunded"; a part refund leaves it complete. */
-export const afterRefund = (amount: bigint, refunded: bigint): ActivityStatus =>
-  refunded >= amount ? 'refunded' : 'complete'
 
 // ---------------------------------------------------------------------------
 // What it changed the person's money by

@@ -12,28 +12,21 @@ import type { MoneySide } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import * as cardRepo from '../card-transactions/repository.ts'
 import { merchantOf, toCardTransaction } from '../card-transactions/service.ts'
+import { labelFor, recordLabels, toTransaction } from '../feed/records.ts'
+import { orderActivityStatus } from '../feed/rules.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { findEvents } from '../orders/repository.ts'
 import type { Owner } from '../owner.ts'
 import { findRecordsOfActivity } from '../transactions/repository.ts'
-import { toTransaction } from '../transactions/service.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { ActivityError } from './errors.ts'
-import { labelFor, recordLabels } from './labels.ts'
 import * as repo from './repository.ts'
-import {
-  activityTotal,
-  checkRanges,
-  decodeCursor,
-  encodeCursor,
-  orderActivityStatus,
-  searchPattern,
-} from './rules.ts'
+import { activityTotal, checkRanges, decodeCursor, encodeCursor, searchPattern } from './rules.ts'
 
 /**
  * The read side of the feed: one person's items, newest first, by keyset,
  * and one item with its timeline and ledger records. Items are written by the
- * areas that move money (record.ts); this only reads, and only the owner's.
+ * areas that move money, through feed/store.ts; this only reads, and only the owner's.
  */
 export class ActivityService {
   constructor(private readonly db: Kysely<DB>) {}

@@ -10,7 +10,7 @@ import type {
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { assertNever } from '../../infra/problem.ts'
-import { cardPaymentDisputed } from '../activity/record.ts'
+import { cardPaymentDisputed } from '../card-transactions/card-feed.ts'
 import * as cardRepo from '../card-transactions/repository.ts'
 import { refundPostings } from '../card-transactions/rules.ts'
 import { merchantOf } from '../card-transactions/service.ts'

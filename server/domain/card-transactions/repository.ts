@@ -145,7 +145,7 @@ export interface NewCardTransaction {
   authorizationId: string | null
   /** The network's message id and the message's hash (an idempotent message). */
   message?: { id: string; hash: string }
-  /** The card payment's activity item (activity/record.ts). */
+  /** The card payment's activity item (card-feed.ts). */
   activityId: string | null
   /** How the card was presented: an authorisation's. */
   channel?: CardChannel | null

@@ -346,7 +346,7 @@ export async function insertWalletRecord(
     currencyUuid: string
     amountMinor: bigint
     cardId: string
-    /** The activity item the record belongs to (activity/record.ts). */
+    /** The activity item the record belongs to (written through feed/store.ts). */
     activityId: string | null
     at: Date
   },

@@ -7,12 +7,11 @@ import type { WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
-import { labelFor, recordLabels } from '../activity/labels.ts'
-import { cryptoDepositDetected, cryptoDepositProgress } from '../activity/record.ts'
+import { labelledRecord } from '../feed/records.ts'
 import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger/money-command.ts'
 import { transfer } from '../ledger/rules.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
-import { toTransaction } from '../transactions/service.ts'
+import { cryptoDepositDetected, cryptoDepositProgress } from './deposit-feed.ts'
 import { DepositError } from './errors.ts'
 import * as repo from './repository.ts'
 import {
@@ -128,7 +127,7 @@ export class DepositService {
       BigInt(row.amount_minor) === amount &&
       row.address === address
     if (!same) throw new DepositError({ kind: 'IDEMPOTENCY_CONFLICT' })
-    return toTransaction(row, labelFor(await recordLabels(this.db, tenantId, [row]), row))
+    return labelledRecord(this.db, tenantId, row)
   }
 
   /**

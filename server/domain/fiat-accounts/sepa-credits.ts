@@ -3,11 +3,11 @@ import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import * as activity from '../activity/record.ts'
 import { recordDeposit } from '../card-transactions/service.ts'
 import { DomainError } from '../failure.ts'
 import { type MoneyTransaction, NothingToMove, runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccount } from '../ledger/service.ts'
+import * as activity from './account-feed.ts'
 
 /*
  * SEPA credits to a fiat account's own IBAN (migration 0026): the bank

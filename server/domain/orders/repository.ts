@@ -3,7 +3,7 @@ import type { ChainId } from '../../../contract/catalog.ts'
 import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
-import type { NewActivity } from '../activity/repository.ts'
+import type { NewActivity } from '../feed/store.ts'
 import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -292,7 +292,7 @@ export interface NewRecord {
   amountMinor: bigint
   address: string | null
   orderId: string
-  /** The activity item the record belongs to (activity/record.ts). */
+  /** The activity item the record belongs to (order-feed.ts). */
   activityId: string
   at: Date
 }

@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely'
-import { fromMinor } from '../../../contract/money.ts'
 import type { TransactionList, WalletTransaction } from '../../../contract/wallets.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { labelFor, NO_LABEL, type RecordLabel, recordLabels } from '../activity/labels.ts'
+import { labelFor, labelledRecord, recordLabels, toTransaction } from '../feed/records.ts'
 import type { Owner } from '../owner.ts'
 import { type HistoryWindow, historyPage, rowsFor } from '../page.ts'
 import { walletNotFound } from '../wallets/errors.ts'
 import { findWallet } from '../wallets/repository.ts'
 import { TransactionError } from './errors.ts'
-import type { Cursor, TransactionFilter, TransactionRow } from './repository.ts'
+import type { Cursor, TransactionFilter } from './repository.ts'
 import * as repo from './repository.ts'
 import { checkDateRange, csvHeader, csvTransaction } from './rules.ts'
 
@@ -68,7 +67,7 @@ export class TransactionService {
     const scope = await this.#scope(owner, walletId, {})
     const row = await repo.findTransaction(this.db, scope, id)
     if (!row) throw new TransactionError({ kind: 'TRANSACTION_NOT_FOUND' })
-    return toTransaction(row, labelFor(await recordLabels(this.db, scope.tenantId, [row]), row))
+    return labelledRecord(this.db, scope.tenantId, row)
   }
 
   /**
@@ -116,52 +115,3 @@ export class TransactionService {
     return { tenantId: owner.tenantId, walletId: wallet.id }
   }
 }
-
-/** The columns a record needs to be shown: its row with the currency joined. */
-export type RecordRow = Pick<
-  TransactionRow,
-  | 'id'
-  | 'wallet_id'
-  | 'type'
-  | 'method'
-  | 'record_type'
-  | 'status'
-  | 'currency_uuid'
-  | 'currency'
-  | 'chain'
-  | 'amount_minor'
-  | 'decimals'
-  | 'address'
-  | 'tx_hash'
-  | 'confirmations'
-  | 'created_at'
-  | 'updated_at'
-  | 'activity_id'
->
-
-/**
- * A record (currency joined) as the API shows it, with what its activity item
- * says of it (activity/labels.ts); every writer of records answers with this.
- */
-export const toTransaction = (
-  row: RecordRow,
-  label: RecordLabel = NO_LABEL,
-): WalletTransaction => ({
-  uuid: row.id,
-  wallet_uuid: row.wallet_id,
-  type: row.type,
-  method: row.method,
-  record_type: row.record_type,
-  status: row.status,
-  currency_uuid: row.currency_uuid,
-  currency: row.currency,
-  chain: row.chain,
-  amount: fromMinor(BigInt(row.amount_minor), row.decimals),
-  address: row.address,
-  tx_hash: row.tx_hash,
-  confirmations: row.confirmations,
-  created_at: row.created_at.toISOString(),
-  updated_at: row.updated_at.toISOString(),
-  activity_id: row.activity_id,
-  ...label,
-})

@@ -12,7 +12,7 @@ import {
   headers,
   walletWithRecords,
 } from '../../test-support.ts'
-import { NO_LABEL } from '../activity/labels.ts'
+import { NO_LABEL } from '../feed/records.ts'
 import { CURRENCY, type TransactionOverrides } from './transaction-fixtures.ts'
 
 describeServer('wallet transactions', () => {

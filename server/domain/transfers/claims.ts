@@ -7,12 +7,12 @@ import {
   MessageNotDeliveredError,
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
-import * as activity from '../activity/record.ts'
 import { runMoneyCommand } from '../ledger/money-command.ts'
 import { inviteMessage } from './invite.ts'
 import * as repo from './repository.ts'
 import { displayName, normaliseUsername, transferLegs } from './rules.ts'
 import { delivered, requireAccounts } from './send-transfer.ts'
+import * as activity from './transfer-feed.ts'
 
 export interface ClaimDeps {
   db: Kysely<DB>

@@ -4,7 +4,6 @@ import { AmountError, fromMinor, toMinor } from '../../../contract/money.ts'
 import { CLAIM_DAYS, type Transfer, type TransferTarget } from '../../../contract/transfers.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { enqueue } from '../../infra/jobs.ts'
-import * as activity from '../activity/record.ts'
 import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
@@ -23,6 +22,7 @@ import {
   routeOf,
   transferLegs,
 } from './rules.ts'
+import * as activity from './transfer-feed.ts'
 import { toTransfer } from './view.ts'
 
 /** The job that invites a claimable transfer's contact, or pays them if they are a customer. */
