@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
 import * as activity from '../activity/record.ts'
-import { recordDeposit } from '../card-transactions/service.ts'
+import { recordDeposit } from '../card-transactions/account-deposits.ts'
 import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccounts } from '../ledger/service.ts'
 import { releaseLegs, settleLegs } from './leg-rules.ts'
