@@ -31,7 +31,9 @@ interface Costs {
 /** Microseconds per read and insert, milliseconds per transaction of eight, on one database. */
 async function costsOn(options: PGliteOptions): Promise<Costs> {
   const pglite = await PGlite.create(options)
-  const db = new Kysely<{ t: { id: Generated<number>; v: number } }>({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<{ t: { id: Generated<number>; v: number } }>({
+    dialect: new PGliteDialect(pglite),
+  })
   try {
     await sql`create table t (id serial primary key, v int not null)`.execute(db)
     await sql`insert into t (v) select g from generate_series(1, 1000) g`.execute(db)

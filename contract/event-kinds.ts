@@ -7,6 +7,7 @@
 export const EVENT_KINDS = [
   'card.authorization.approved',
   'card.authorization.declined',
+  'card.authorization.reversed',
   'card.transaction.settled',
   'card.transaction.refunded',
   'card.issued',

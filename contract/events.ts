@@ -115,6 +115,8 @@ export const EVENT_PAYLOADS = {
       reason: Type.String({ description: 'The decline reason (contract/card-transactions.ts).' }),
     }),
   },
+  // The merchant let go of the hold before clearing it (issue 28: the released money is told).
+  'card.authorization.reversed': { version: 1, schema: Type.Object(CardPayment) },
   'card.transaction.settled': { version: 1, schema: Type.Object(CardPayment) },
   'card.transaction.refunded': { version: 1, schema: Type.Object(CardPayment) },
   'card.fee.charged': {

@@ -6,8 +6,8 @@ import type { DB } from '../../infra/db/schema.ts'
 import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import { assertNever } from '../../infra/problem.ts'
 import { RatesUnavailableError } from '../../providers/rates/rates.ts'
+import type { AccountCleared } from '../card-transactions/clear-reverse-refund.ts'
 import { dayStart } from '../card-transactions/rules.ts'
-import type { AccountCleared } from '../card-transactions/service.ts'
 import { findFiatAccount } from '../fiat-accounts/repository.ts'
 import { KycRequiredError } from '../kyc/errors.ts'
 import { balanceOf } from '../ledger/service.ts'
@@ -24,7 +24,7 @@ import { topUpDecision, topUpOrderType } from './rules.ts'
 export const AUTO_TOP_UP_JOB = 'cards.auto_top_up'
 
 /**
- * The card network's `afterClearing` (card-transactions/service.ts; handed in
+ * The card network's `afterClearing` (card-transactions/clear-reverse-refund.ts; handed in
  * by the composition root, services.ts), in the clearing's own transaction: when the
  * clearing left an account whose auto top-up is on below `below`, the
  * clearing's run is opened and its job enqueued, both with the clearing. The

@@ -18,7 +18,8 @@ import { cardCalls, ok, PREPAID, testCardKeys } from '../cards/card-test-support
 import { balance, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
-import { CardProcessor, CardTransactionService } from './service.ts'
+import { CardProcessor } from './card-network.ts'
+import { CardTransactionService } from './read-card-transactions.ts'
 
 const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
 

@@ -11,8 +11,8 @@ import type {
 import type { CardStatus } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
 import { type ActivationTries, activationRetryAfter } from '../cards/rules.ts'
+import { csvRecord } from '../csv.ts'
 import type { Posting } from '../ledger/rules.ts'
-import { CRLF, csvField } from '../transactions/rules.ts'
 import type { ControlDecline } from './controls.ts'
 
 /**
@@ -175,13 +175,11 @@ export const CARD_CSV_COLUMNS = [
   'authorization_id',
 ] as const
 
-const csvLine = (fields: readonly (string | null)[]) => fields.map(csvField).join(',') + CRLF
-
-export const cardCsvHeader = () => csvLine(CARD_CSV_COLUMNS)
+export const cardCsvHeader = () => csvRecord(CARD_CSV_COLUMNS)
 
 /** One transaction as an RFC 4180 line; merchant text is made formula-safe by csvField. */
 export const cardCsvLine = (t: CardTransaction) =>
-  csvLine([
+  csvRecord([
     t.id,
     t.created_at,
     t.card_last4,
@@ -201,3 +199,19 @@ export const cardCsvLine = (t: CardTransaction) =>
 /** `card-transactions-<card>-<YYYY-MM-DD>.csv` */
 export const cardCsvFilename = (cardId: string, now: Date) =>
   `card-transactions-${cardId}-${now.toISOString().slice(0, 10)}.csv`
+
+/** The merchant columns as one value; the migration's CHECKs keep mcc and country well formed. */
+export const merchantOf = (row: {
+  merchant_name: string | null
+  merchant_mcc: string | null
+  merchant_city: string | null
+  merchant_country: string | null
+}) =>
+  row.merchant_name === null
+    ? null
+    : {
+        name: row.merchant_name,
+        mcc: row.merchant_mcc ?? '',
+        city: row.merchant_city ?? '',
+        country: row.merchant_country ?? '',
+      }

@@ -6,7 +6,7 @@ import { captureLogs, createTestApp, describeServer, expectProblem } from '../..
 import { cardCalls, expectNoCardNumbers, ok, testCardKeys } from '../cards/card-test-support.ts'
 import { ACTIVATION_TRIES, ACTIVATION_WINDOW_MS } from '../cards/rules.ts'
 import { balance, EUR, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { CardProcessor } from './service.ts'
+import { CardProcessor } from './card-network.ts'
 
 const SHOP: Merchant = { name: 'Web Shop', mcc: '5942', city: 'Dublin', country: 'IE' }
 

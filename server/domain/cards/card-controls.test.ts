@@ -13,7 +13,7 @@ import {
   headers,
   signIn,
 } from '../../test-support.ts'
-import { CardProcessor } from '../card-transactions/service.ts'
+import { CardProcessor } from '../card-transactions/card-network.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { cardCalls, ok, testCardKeys } from './card-test-support.ts'
 

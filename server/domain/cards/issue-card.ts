@@ -1,18 +1,17 @@
-import type { Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
 import { fromMinor } from '../../../contract/money.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { insertOwnRecord, lockFiatAccount } from '../card-transactions/repository.ts'
+import { insertOwnRecord, lockFiatAccount } from '../fiat-accounts/account-records.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
 import { insertFiatAccount } from '../fiat-accounts/service.ts'
-import { canonicalHash, IdempotencyConflictError, runIdempotent } from '../idempotency.ts'
+import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
 import { requireApprovedKyc } from '../kyc/gate.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
+import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
 import { transfer } from '../ledger/rules.ts'
-import { openSubAccount, post, systemAccount, walletAccounts } from '../ledger/service.ts'
-import { emitEvent } from '../outbox.ts'
+import { openSubAccount, systemAccount, walletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { findWallet } from '../wallets/repository.ts'
 import type { CardDeps } from './card-deps.ts'
@@ -42,7 +41,7 @@ export interface IssueOptions {
 /**
  * A stand-alone card: a new fiat account of its own under an ACTIVE prepaid
  * program, its ledger sub-account, the card and the program's issue fee
- * (paid from the wallet: the new account is empty), in one transaction.
+ * (paid from the wallet: the new account is empty), in one money command.
  * @throws CardError WALLET_NOT_FOUND, PROGRAM_*, FORM_FACTOR_UNAVAILABLE, INVALID_LIMITS,
  *   DELIVERY_ADDRESS_*, INVALID_DELIVERY_ADDRESS, INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
  */
@@ -94,7 +93,8 @@ export async function createStandAlone(
     const id = uuidv7()
     return {
       id,
-      work: async (trx: Transaction<DB>, at: Date) => {
+      work: async (money: MoneyTransaction, at: Date) => {
+        const { trx } = money
         // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
         await requireApprovedKyc(trx, owner.tenantId, owner.userId)
         const fiatAccountId = uuidv7()
@@ -125,10 +125,10 @@ export async function createStandAlone(
           limits,
           delivery,
         }
-        await insertNewCard(deps, trx, owner, card, at)
+        await insertNewCard(deps, money, owner, card, at)
         const wallet = await walletAccounts(trx, owner.tenantId, request.walletId)
         if (!wallet) throw new Error(`wallet ${request.walletId} has no ledger accounts`)
-        await chargeIssueFee(trx, owner, card, at, {
+        await chargeIssueFee(money, owner, card, at, {
           account: wallet.user_wallet,
           field: '/body/wallet_uuid',
           holder: 'the wallet',
@@ -141,7 +141,7 @@ export async function createStandAlone(
 /**
  * A card spending from one of the owner's ACTIVE fiat accounts, under that
  * account's program (which may since have been archived: the account stays
- * served). The program's issue fee is paid from the account, in the same transaction.
+ * served). The program's issue fee is paid from the account, in the same money command.
  * @throws CardError FIAT_ACCOUNT_NOT_FOUND, FIAT_ACCOUNT_UNAVAILABLE, FORM_FACTOR_UNAVAILABLE,
  *   INVALID_LIMITS, DELIVERY_ADDRESS_*, INVALID_DELIVERY_ADDRESS, INSUFFICIENT_FUNDS,
  *   IDEMPOTENCY_CONFLICT
@@ -177,7 +177,8 @@ export async function createOnAccount(
     const id = uuidv7()
     return {
       id,
-      work: async (trx: Transaction<DB>, at: Date) => {
+      work: async (money: MoneyTransaction, at: Date) => {
+        const { trx } = money
         // Issuing needs a verified identity (403 KYC_REQUIRED); a replay answered above.
         await requireApprovedKyc(trx, owner.tenantId, owner.userId)
         // The processor's lock (card → fiat account → balances): the fee and an
@@ -198,8 +199,8 @@ export async function createOnAccount(
           limits,
           delivery,
         }
-        await insertNewCard(deps, trx, owner, card, at)
-        await chargeIssueFee(trx, owner, card, at, {
+        await insertNewCard(deps, money, owner, card, at)
+        await chargeIssueFee(money, owner, card, at, {
           account: account.ledger_account_id,
           field,
           holder: 'the fiat account',
@@ -210,36 +211,34 @@ export async function createOnAccount(
 }
 
 /**
- * Issues under the runner of idempotency.ts: a key already answered answers
- * again before any check; else `prepare` checks the request (outside any
- * transaction) and says what to write, and the transaction that claims the
- * key writes it and keeps the card as answered.
+ * Issues as one money command (ledger/money-command.ts) under the client's
+ * key: a key already answered answers again before any check; else
+ * `prepare` checks the request (outside any transaction) and says what to
+ * write, and the transaction that claims the key writes it — the card, its
+ * `card.issued` event, the issue fee — and keeps the card as answered.
  */
 async function issueUnder(
   deps: CardDeps,
   owner: Owner,
   key: string | undefined,
   hash: string,
-  prepare: () => Promise<{ id: string; work: (trx: Transaction<DB>, at: Date) => Promise<void> }>,
+  prepare: () => Promise<{
+    id: string
+    work: (money: MoneyTransaction, at: Date) => Promise<void>
+  }>,
 ): Promise<Issued> {
-  const request = {
-    scope: 'card_issue' as const,
-    tenantId: owner.tenantId,
-    ownerId: owner.userId,
-    key,
-    hash,
-  }
   try {
-    const issued = await runIdempotent<Card>(deps.db, request, async () => {
-      const { id, work } = await prepare()
-      return {
-        run: async (trx) => {
-          await work(trx, deps.clock())
-          const row = await repo.findCard(trx, owner, id)
-          if (!row) throw new Error(`card ${id} vanished`)
-          return toCard(row)
-        },
-      }
+    const issued = await runMoneyCommand(deps.db, {
+      name: 'cards.issue',
+      tenantId: owner.tenantId,
+      claim: { scope: 'card_issue', ownerId: owner.userId, key, hash },
+      prepare,
+      execute: async (money, { id, work }): Promise<Card> => {
+        await work(money, deps.clock())
+        const row = await repo.findCard(money.trx, owner, id)
+        if (!row) throw new Error(`card ${id} vanished`)
+        return toCard(row)
+      },
     })
     return { card: issued.answer, replayed: issued.replayed }
   } catch (error) {
@@ -260,7 +259,7 @@ async function issueUnder(
  * @throws CardError INSUFFICIENT_FUNDS on `source.field`
  */
 async function chargeIssueFee(
-  trx: Transaction<DB>,
+  money: MoneyTransaction,
   owner: Owner,
   card: NewCardFacts,
   at: Date,
@@ -268,10 +267,10 @@ async function chargeIssueFee(
 ): Promise<void> {
   const fee = BigInt(card.program.fee_issue_minor)
   if (fee <= 0n) return
+  const { trx } = money
   const currency = card.program.currency_uuid
   try {
-    await post(trx, {
-      tenantId: owner.tenantId,
+    await money.post({
       kind: 'card_fee',
       idempotencyKey: `card:${card.id}:fee:issue`,
       postings: transfer(
@@ -296,8 +295,7 @@ async function chargeIssueFee(
   }
   const activityId = uuidv7()
   const charged = async (source: { type: 'card' | 'card_transaction'; id: string }) => {
-    await emitEvent(trx, {
-      tenantId: owner.tenantId,
+    await money.emit({
       userId: owner.userId,
       kind: 'card.fee.charged',
       payload: {

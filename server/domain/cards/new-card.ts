@@ -1,8 +1,6 @@
-import type { Transaction } from 'kysely'
 import type { CardFormFactor, DeliveryAddress } from '../../../contract/cards.ts'
 import { normaliseName } from '../../../contract/names.ts'
-import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from '../outbox.ts'
+import type { MoneyTransaction } from '../ledger/money-command.ts'
 import type { Owner } from '../owner.ts'
 import type { CardDeps } from './card-deps.ts'
 import { CARD_MONTHLY_FEE_JOB } from './card-fees.ts'
@@ -14,15 +12,17 @@ const PAN_ATTEMPTS = 8
 
 /**
  * The card row (a PHYSICAL one INACTIVE, its delivery ORDERED and handed to
- * the shipping provider, if there is one) and, when its program charges one, the monthly fee's job.
+ * the shipping provider, if there is one), its `card.issued` event and, when its program charges
+ * one, the monthly fee's job: in the issuing money command (issue-card.ts).
  */
 export async function insertNewCard(
   deps: CardDeps,
-  trx: Transaction<DB>,
+  money: MoneyTransaction,
   owner: Owner,
   card: NewCardFacts,
   at: Date,
 ): Promise<void> {
+  const { trx } = money
   const expiry = expiryFor(at)
   let inserted = false
   let last4 = ''
@@ -61,8 +61,7 @@ export async function insertNewCard(
   }
   // A new card is money made movable, and a physical one goes to an address: told on every
   // channel whatever is muted, so a card ordered by someone else is seen before it arrives.
-  await emitEvent(trx, {
-    tenantId: owner.tenantId,
+  await money.emit({
     userId: owner.userId,
     kind: 'card.issued',
     payload: {

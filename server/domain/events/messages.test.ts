@@ -56,6 +56,22 @@ const CASES: Case[] = [
     '€10.00 · Declined',
   ],
   [
+    'a reversal: nothing charged, so no sign',
+    'card.authorization.reversed',
+    { ...card, amount: '42.90' },
+    'en',
+    'Corner Café',
+    '€42.90 · Reversed · nothing charged',
+  ],
+  [
+    'a reversal: nothing charged, so no sign',
+    'card.authorization.reversed',
+    { ...card, amount: '42.90' },
+    'ru',
+    'Corner Café',
+    '42,90\u00a0€ · Отменена · ничего не списано',
+  ],
+  [
     'a settled payment',
     'card.transaction.settled',
     { ...card, amount: '42.90' },

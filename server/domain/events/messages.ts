@@ -69,6 +69,7 @@ const WORDS = {
   en: {
     cardPayment: 'Card payment',
     cardSettled: 'Card payment settled',
+    cardReversed: 'Reversed · nothing charged',
     cardRefund: 'Refund to your card',
     cardClosed: (last4: string) => `Card ·· ${last4} closed`,
     cardReturned: (amount: string) => `${amount} back in your wallet`,
@@ -158,6 +159,7 @@ const WORDS = {
   ru: {
     cardPayment: 'Оплата картой',
     cardSettled: 'Оплата проведена',
+    cardReversed: 'Отменена · ничего не списано',
     cardRefund: 'Возврат на карту',
     cardClosed: (last4: string) => `Карта ·· ${last4} закрыта`,
     cardReturned: (amount: string) => `${amount} вернулись в кошелёк`,
@@ -322,6 +324,8 @@ export function eventMessage(
             words.declined,
         ),
       }
+    case 'card.authorization.reversed':
+      return { title: merchant || words.cardPayment, body: line(card(), words.cardReversed) }
     case 'card.transaction.settled':
       return { title: merchant || words.cardPayment, body: line(card('out'), words.cardSettled) }
     case 'card.transaction.refunded':

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
+import type { EventKind } from '../../../contract/event-kinds.ts'
+import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
-import { createTestApp, describeServer } from '../../test-support.ts'
+import { createFiatAccount, createTestApp, describeServer } from '../../test-support.ts'
+import { cardCalls, EUR_BALANCE, ledgerAccountOf, ok } from '../cards/card-test-support.ts'
+import { credit, EUR } from '../ledger/ledger-test-support.ts'
 import {
   bankTransfer,
   CUR,
@@ -36,8 +41,22 @@ async function entryTx(app: FastifyInstance, key: string) {
   return row?.tx
 }
 
-/** The events about `id` (an order's, a deposit's) and the transaction of each, oldest first. */
-async function eventsOf(app: FastifyInstance, field: 'order_id' | 'transaction_id', id: string) {
+/** The transaction that wrote the card transaction `id` (a network message's record). */
+async function recordTx(app: FastifyInstance, id: string) {
+  const row = await app.db
+    .selectFrom('card_transactions')
+    .select(sql<string>`xmin::text`.as('tx'))
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return row.tx
+}
+
+/** The events about `id` (an order's, a deposit's, a card's) and the transaction of each, oldest first. */
+async function eventsOf(
+  app: FastifyInstance,
+  field: 'order_id' | 'transaction_id' | 'card_id',
+  id: string,
+) {
   return app.db
     .selectFrom('events')
     .select(['kind', sql<string>`xmin::text`.as('tx')])
@@ -57,6 +76,30 @@ describeServer('events: each money movement tells in the transaction that moves 
     await drain(app)
   })
   afterAll(() => app?.close())
+
+  const cards = cardCalls(() => app)
+  const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
+  /** A message of the sandbox card network, answered 201. */
+  const network = async (body: Record<string, unknown>) =>
+    ok<CardTransaction>(
+      await app.inject({
+        method: 'POST',
+        url: '/api/sandbox/card-transactions',
+        payload: { currency: 'EUR', ...body },
+      }),
+      201,
+    )
+  const authorize = (cardId: string, amount: string) =>
+    network({ card_id: cardId, type: 'AUTHORIZATION', amount, merchant: SHOP })
+  /** Events of `kind` there are, to see that a refused command left none. */
+  const eventCount = async (kind: EventKind) =>
+    (
+      await app.db
+        .selectFrom('events')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('kind', '=', kind)
+        .executeTakeFirstOrThrow()
+    ).n
 
   it('an exchange: order.created with its hold, order.completed with its settlement', async () => {
     const order = await quotedAndPlaced(app, user, {
@@ -176,5 +219,79 @@ describeServer('events: each money movement tells in the transaction that moves 
         .where('quote_id', '=', firm.quote_id)
         .execute(),
     ).toEqual([])
+  })
+
+  it('a card issued on an account: card.issued and card.fee.charged with its issue fee', async () => {
+    const { token, wallet } = await cards.person()
+    const account = await createFiatAccount(app, token, wallet.uuid, EUR_BALANCE)
+    await credit(app.db, DEMO_TENANT_ID, await ledgerAccountOf(app, account.id), EUR, 2_000n)
+    const card = await cards.onAccount(token, account.id)
+    const fee = await entryTx(app, `card:${card.id}:fee:issue`)
+    expect(fee).toBeDefined()
+    expect(await eventsOf(app, 'card_id', card.id)).toEqual([
+      { kind: 'card.issued', tx: fee },
+      { kind: 'card.fee.charged', tx: fee },
+    ])
+  })
+
+  it('card payments: each network message tells with its entry (hold, clearing, refund, reversal)', async () => {
+    const { card } = await cards.fundedCard(50_000n)
+    const paid = await authorize(card.id, '30.00')
+    // The hold is posted under a savepoint (the ledger's guard refusing it is a decline, never a
+    // 500): its rows carry the savepoint's own id, so the event is matched with the record,
+    // written after the savepoint is released into the message's transaction.
+    const hold = await entryTx(app, `card_tx:${paid.id}:hold`)
+    expect(hold).toBeDefined()
+    expect(await eventsOf(app, 'transaction_id', paid.id)).toEqual([
+      { kind: 'card.authorization.approved', tx: await recordTx(app, paid.id) },
+    ])
+    const declined = await authorize(card.id, '900.00')
+    expect(declined.status).toBe('DECLINED')
+    expect(await eventsOf(app, 'transaction_id', declined.id)).toEqual([
+      { kind: 'card.authorization.declined', tx: await recordTx(app, declined.id) },
+    ])
+    const cleared = await network({
+      card_id: card.id,
+      type: 'CLEARING',
+      amount: '25.00',
+      authorization_id: paid.id,
+    })
+    expect(await eventsOf(app, 'transaction_id', cleared.id)).toEqual([
+      { kind: 'card.transaction.settled', tx: await entryTx(app, `card_tx:${paid.id}:clear`) },
+    ])
+    const refund = await network({
+      card_id: card.id,
+      type: 'REFUND',
+      amount: '5.00',
+      authorization_id: paid.id,
+    })
+    expect(await eventsOf(app, 'transaction_id', refund.id)).toEqual([
+      { kind: 'card.transaction.refunded', tx: await entryTx(app, `card_tx:${refund.id}:refund`) },
+    ])
+    // A reversal releases the hold: money to spend again, told since issue 28.
+    const held = await authorize(card.id, '12.00')
+    const reversal = await network({
+      card_id: card.id,
+      type: 'REVERSAL',
+      amount: '12.00',
+      authorization_id: held.id,
+    })
+    expect(await eventsOf(app, 'transaction_id', reversal.id)).toEqual([
+      { kind: 'card.authorization.reversed', tx: await entryTx(app, `card_tx:${held.id}:reverse`) },
+    ])
+  })
+
+  it('a card command refused after it wrote its event rolls the event back with it', async () => {
+    // The issue fee is charged after the card and its card.issued event: 4.99 cannot pay 5.00.
+    const { token, wallet } = await cards.person()
+    const poor = await createFiatAccount(app, token, wallet.uuid, EUR_BALANCE)
+    await credit(app.db, DEMO_TENANT_ID, await ledgerAccountOf(app, poor.id), EUR, 499n)
+    const issued = await eventCount('card.issued')
+    const refused = await cards.call(token, 'POST', '/issuing/cards/balance', {
+      fiat_account_id: poor.id,
+      form_factor: 'VIRTUAL',
+    })
+    expect(refused.statusCode, refused.body).toBe(422)
+    expect(await eventCount('card.issued')).toBe(issued)
   })
 })

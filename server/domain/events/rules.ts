@@ -19,6 +19,7 @@ export function eventPath(kind: EventKind, data: Data): string {
   switch (kind) {
     case 'card.authorization.approved':
     case 'card.authorization.declined':
+    case 'card.authorization.reversed':
     case 'card.transaction.settled':
     case 'card.transaction.refunded':
     case 'card.issued':

@@ -4,7 +4,7 @@
  * up to name an item. The writers themselves live with their producers
  * (orders/order-feed.ts, deposits/deposit-feed.ts, cards/card-feed.ts,
  * card-transactions/card-feed.ts, transfers/transfer-feed.ts,
- * fiat-accounts/account-feed.ts); the feed's pages are read by activity/.
+ * deposits/account-feed.ts); the feed's pages are read by activity/.
  * An item is found again by its source (order, card authorisation, deposit
  * record, card), so a step repeated after a crash changes nothing twice.
  */

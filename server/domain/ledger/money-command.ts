@@ -22,9 +22,9 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
  *    command that posted twice (two entries break the global lock order).
  *
- * The use cases that still call the ledger's post() themselves move here one
- * by one (docs/architecture.md lists them); once none is left, the lint will
- * refuse the import outside this module.
+ * No use case calls the ledger's post() itself any more (docs/architecture.md
+ * has the grep that would list one); the lint is to refuse the import outside
+ * this module.
  */
 
 /** A command broke the runner's rules: a bug, answered 500, and nothing was written. */

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { OrderStatus } from '../../../contract/orders.ts'
-import { recordDeposit } from '../card-transactions/service.ts'
+import { recordDeposit } from '../card-transactions/account-deposits.ts'
 import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
 import { systemAccounts } from '../ledger/service.ts'
 import { releaseLegs, settleLegs } from './leg-rules.ts'

@@ -71,6 +71,20 @@ const CASES: Case[] = [
     },
   ],
   [
+    'a reversal: nothing charged, so no sign',
+    'card.authorization.reversed',
+    { ...card, amount: '42.90' },
+    'en',
+    { title: 'Corner Café', detail: 'Reversed · nothing charged', amount: '€42.90' },
+  ],
+  [
+    'a reversal: nothing charged, so no sign',
+    'card.authorization.reversed',
+    { ...card, amount: '42.90' },
+    'ru',
+    { title: 'Corner Café', detail: 'Отменена · ничего не списано', amount: `42,90${NB}€` },
+  ],
+  [
     'a settled payment',
     'card.transaction.settled',
     { ...card, amount: '42.90' },

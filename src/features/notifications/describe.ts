@@ -20,6 +20,7 @@ export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
     kinds: [
       'card.authorization.approved',
       'card.authorization.declined',
+      'card.authorization.reversed',
       'card.transaction.settled',
       'card.transaction.refunded',
       'card.fee.charged',
@@ -64,6 +65,7 @@ type AccountKind = Exclude<
   EventKind,
   | 'card.authorization.approved'
   | 'card.authorization.declined'
+  | 'card.authorization.reversed'
   | 'card.transaction.settled'
   | 'card.transaction.refunded'
   | 'card.fee.charged'
@@ -137,6 +139,13 @@ export function describeNotification(
         detail: declineWords(t, text(data, 'reason'), null, text(data, 'channel')),
         amount: card(),
         failed: true,
+      }
+    // Nothing was charged: the amount unsigned, as the card's history shows a reversal.
+    case 'card.authorization.reversed':
+      return {
+        title: merchant || t('notifications.card.approved'),
+        detail: t('notifications.card.reversed'),
+        amount: card(),
       }
     case 'card.transaction.refunded':
       return {

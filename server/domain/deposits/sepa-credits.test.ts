@@ -21,8 +21,8 @@ import {
   signUp,
 } from '../../test-support.ts'
 import { ok } from '../cards/card-test-support.ts'
+import { accountNumber } from '../fiat-accounts/rules.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
-import { accountNumber } from './rules.ts'
 
 /** An IBAN that no account has (valid checksum, the platform's own collection range). */
 const NOBODYS_IBAN = 'DE36100100100000000001'

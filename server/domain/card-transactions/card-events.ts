@@ -1,25 +1,25 @@
-import type { Transaction } from 'kysely'
 import type { CardChannel } from '../../../contract/card-choices.ts'
 import { merchantCategoryOf } from '../../../contract/merchant-categories.ts'
 import { fromMinor } from '../../../contract/money.ts'
-import type { DB } from '../../infra/db/schema.ts'
-import { emitEvent } from '../outbox.ts'
+import type { MoneyTransaction } from '../ledger/money-command.ts'
 
 type CardKind =
   | 'card.authorization.approved'
   | 'card.authorization.declined'
+  | 'card.authorization.reversed'
   | 'card.transaction.settled'
   | 'card.transaction.refunded'
 
 /**
- * The card events, written in the card network message's transaction: one
- * call per outcome (card-transactions/service.ts), the payload shaped here.
- * An authorisation's tell how the card was presented and the merchant's
- * category, so a decline by the card's controls can be worded (issue 30).
+ * The card events, written in the card network message's money command: one
+ * call per outcome (authorize.ts, clear-reverse-refund.ts), the payload shaped
+ * here, by the producer. An authorisation's tell how the card was presented
+ * and the merchant's category, so a decline by the card's controls can be
+ * worded (issue 30).
  */
 export function emitCardEvent(
-  trx: Transaction<DB>,
-  card: { id: string; tenant_id: string; user_id: string; currency: string; decimals: number },
+  money: MoneyTransaction,
+  card: { id: string; user_id: string; currency: string; decimals: number },
   kind: CardKind,
   payment: {
     transactionId: string
@@ -39,7 +39,7 @@ export function emitCardEvent(
     currency: card.currency,
     merchant_name: payment.merchant?.name ?? '',
   }
-  const owner = { tenantId: card.tenant_id, userId: card.user_id, at: payment.at }
+  const owner = { userId: card.user_id, at: payment.at }
   const authorization = {
     ...base,
     channel: payment.channel ?? null,
@@ -47,15 +47,16 @@ export function emitCardEvent(
   }
   switch (kind) {
     case 'card.authorization.declined':
-      return emitEvent(trx, {
+      return money.emit({
         ...owner,
         kind,
         payload: { ...authorization, reason: payment.reason ?? '' },
       })
     case 'card.authorization.approved':
-      return emitEvent(trx, { ...owner, kind, payload: authorization })
+      return money.emit({ ...owner, kind, payload: authorization })
+    case 'card.authorization.reversed':
     case 'card.transaction.settled':
     case 'card.transaction.refunded':
-      return emitEvent(trx, { ...owner, kind, payload: base })
+      return money.emit({ ...owner, kind, payload: base })
   }
 }
