@@ -8,7 +8,7 @@ import {
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
 import type { AuthService, RequestContext } from '../auth/service.ts'
-import { maskEmail, maskPhone } from '../events/rules.ts'
+import { maskEmail, maskPhone } from '../masks.ts'
 import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'

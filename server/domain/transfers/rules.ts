@@ -6,8 +6,8 @@
  */
 import type { ContactChannel, TransferTarget } from '../../../contract/transfers.ts'
 import { normaliseEmail } from '../auth/rules.ts'
-import { maskEmail, maskPhone } from '../events/rules.ts'
 import { transfer as legs, type Posting } from '../ledger/rules.ts'
+import { maskEmail, maskPhone } from '../masks.ts'
 import { normalisePhone } from '../otp/phone.ts'
 
 /** A recipient as the service looks them up: a contact, normalised, or a person's id. */
