@@ -18,7 +18,7 @@ import {
   stepUp,
 } from '../../test-support.ts'
 import { kycVendorProbe } from '../developer/vendors.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { defaultProgramId } from '../issuing/default-programs.ts'
 import {
   balances,
   CUR,

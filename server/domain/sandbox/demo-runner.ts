@@ -17,9 +17,13 @@ import { CardService, printedCvv } from '../cards/service.ts'
 import { CARD_DELIVERY_JOB, SandboxCourier } from '../cards/shipping.ts'
 import { findCurrencies } from '../catalog/repository.ts'
 import { CounterpartyService } from '../counterparties/service.ts'
-import { type DefaultProgramKey, defaultProgramId } from '../fiat-accounts/rules.ts'
 import { receiveSepaCredit } from '../fiat-accounts/sepa-credits.ts'
-import { ensureDefaultPrograms, FiatAccountService } from '../fiat-accounts/service.ts'
+import { FiatAccountService } from '../fiat-accounts/service.ts'
+import {
+  type DefaultProgramKey,
+  defaultProgramId,
+  ensureDefaultPrograms,
+} from '../issuing/default-programs.ts'
 import { bookedAt } from '../ledger/booking-time.ts'
 import type { Owner } from '../owner.ts'
 import type { Services } from '../services.ts'
