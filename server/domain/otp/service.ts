@@ -2,17 +2,16 @@ import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { OtpChannel, OtpPurpose, OtpSent } from '../../../contract/otp.ts'
-import type { DB } from '../../infra/db/schema.ts'
+import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import {
   MessageNotDeliveredError,
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
-import type { AuthService, RequestContext } from '../auth/service.ts'
 import { maskEmail, maskPhone } from '../masks.ts'
 import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
-import { openStarterWallet } from '../wallets/starter-wallet.ts'
+import type { RequestContext } from '../request-context.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { composeMessage, type Language } from './messages.ts'
@@ -39,6 +38,30 @@ const UNIQUE_INDEX: Record<OtpChannel, string> = {
 }
 
 /**
+ * What codes need of the accounts and sessions the auth area keeps. Auth sits
+ * above otp (its passwords and step-up ask for codes), so the composition root
+ * hands AuthService in as this (services.ts).
+ */
+export interface Accounts {
+  /** Opens the session a good sign-in code earns (AuthService.startSession). */
+  startSession(
+    trx: Transaction<DB>,
+    context: RequestContext,
+    userId: string,
+    method: SignInMethod,
+  ): Promise<TokenPair>
+  /** Ends every session of the account but `session`; answers how many ended. */
+  endOtherSessions(
+    trx: Transaction<DB>,
+    session: OwnerSession,
+    reason: string,
+    now: Date,
+  ): Promise<number>
+  /** Gives a new account what every newcomer gets, in the transaction that creates it. */
+  welcome(trx: Transaction<DB>, owner: Owner): Promise<void>
+}
+
+/**
  * One-time codes: signing in (and signing up) by e-mail or phone, and proving
  * a new e-mail or phone before it replaces the old one.
  *
@@ -56,7 +79,7 @@ export class OtpService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly messaging: MessagingProvider,
-    private readonly auth: AuthService,
+    private readonly accounts: Accounts,
     private readonly settings: OtpSettings & { key: Uint8Array },
     private readonly clock: () => Date = () => new Date(),
   ) {
@@ -95,7 +118,7 @@ export class OtpService {
     const scope = { tenantId: context.tenantId, ...recipient }
     return this.verify(scope, 'sign_in', token, undefined, async (trx) => {
       const userId = await this.signInUser(trx, scope)
-      return this.auth.startSession(trx, context, userId, 'otp')
+      return this.accounts.startSession(trx, context, userId, 'otp')
     })
   }
 
@@ -131,7 +154,7 @@ export class OtpService {
         await this.ensureContactFree(trx, session, scope)
         const now = this.clock()
         await repo.setContact(trx, session, recipient, now)
-        await repo.revokeOtherSessions(trx, session, 'contact_changed', now)
+        await this.accounts.endOtherSessions(trx, session, 'contact_changed', now)
         await contactJoined(trx, session)
         await emitEvent(trx, {
           tenantId: session.tenantId,
@@ -370,8 +393,7 @@ export class OtpService {
     if (existing) return existing.id
     const created = await repo.insertUser(trx, { ...scope, language: null })
     if (created) {
-      await openStarterWallet(trx, { tenantId: scope.tenantId, userId: created })
-      await contactJoined(trx, { tenantId: scope.tenantId, userId: created })
+      await this.accounts.welcome(trx, { tenantId: scope.tenantId, userId: created })
       return created
     }
     // A password sign-up took the e-mail meanwhile: the code proves it is theirs, so sign that account in.
