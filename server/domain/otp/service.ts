@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { OtpChannel, OtpPurpose, OtpSent } from '../../../contract/otp.ts'
-import type { DB, SignInMethod } from '../../infra/db/schema.ts'
+import type { DB } from '../../infra/db/schema.ts'
 import {
   MessageNotDeliveredError,
   type MessagingProvider,
@@ -12,6 +12,7 @@ import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
 import type { RequestContext } from '../request-context.ts'
+import type { Accounts } from './accounts.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { composeMessage, type Language } from './messages.ts'
@@ -35,30 +36,6 @@ const CHANGE_PURPOSE: Record<OtpChannel, OtpPurpose> = {
 const UNIQUE_INDEX: Record<OtpChannel, string> = {
   email: 'users_tenant_email',
   sms: 'users_tenant_phone',
-}
-
-/**
- * What codes need of the accounts and sessions the auth area keeps. Auth sits
- * above otp (its passwords and step-up ask for codes), so the composition root
- * hands AuthService in as this (services.ts).
- */
-export interface Accounts {
-  /** Opens the session a good sign-in code earns (AuthService.startSession). */
-  startSession(
-    trx: Transaction<DB>,
-    context: RequestContext,
-    userId: string,
-    method: SignInMethod,
-  ): Promise<TokenPair>
-  /** Ends every session of the account but `session`; answers how many ended. */
-  endOtherSessions(
-    trx: Transaction<DB>,
-    session: OwnerSession,
-    reason: string,
-    now: Date,
-  ): Promise<number>
-  /** Gives a new account what every newcomer gets, in the transaction that creates it. */
-  welcome(trx: Transaction<DB>, owner: Owner): Promise<void>
 }
 
 /**
