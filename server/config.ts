@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
-import { relyingPartyProblems } from './domain/auth/webauthn-rules.ts'
+import { relyingPartyProblems } from './domain/tenants/relying-party-rules.ts'
 import { type EventsConfig, eventsConfig } from './events-config.ts'
 
 export interface Config {

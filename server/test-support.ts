@@ -16,8 +16,7 @@ import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
 import type { Wallet, WalletType } from '../contract/wallets.ts'
 import { type BuildOptions, buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
-import { defaultProgramId } from './domain/fiat-accounts/rules.ts'
-import { ensureDefaultPrograms } from './domain/fiat-accounts/service.ts'
+import { defaultProgramId, ensureDefaultPrograms } from './domain/issuing/default-programs.ts'
 import {
   insertTransactions,
   type TransactionOverrides,

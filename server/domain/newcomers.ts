@@ -12,6 +12,14 @@ import type { Owner } from './owner.ts'
  */
 export const CONTACT_JOINED_JOB = 'people.contact_joined'
 
+/**
+ * What a new account is given in the transaction that creates it: the starter
+ * wallet (wallets/starter-wallet.ts). Identity sits below the accounts, so the
+ * composition root hands it in (services.ts); AuthService.welcome runs it for
+ * every way of signing up.
+ */
+export type Welcome = (trx: Transaction<DB>, owner: Owner) => Promise<unknown>
+
 /** Enqueues CONTACT_JOINED_JOB in the caller's transaction: it exists if the account (or contact) does. */
 export async function contactJoined(trx: Transaction<DB>, owner: Owner): Promise<void> {
   await enqueue(trx, {

@@ -48,6 +48,7 @@ import { TransactionService } from './transactions/service.ts'
 import { CLAIM_DELIVERY_JOB, CLAIM_RETURN_JOB, TransferService } from './transfers/service.ts'
 import { UserService } from './user/service.ts'
 import { WalletService } from './wallets/service.ts'
+import { openStarterWallet } from './wallets/starter-wallet.ts'
 
 /** The use cases more than one plugin calls, each built once on the providers it needs. */
 export interface Services {
@@ -130,7 +131,8 @@ export default fp(
   async function services(app: FastifyInstance, opts: { config: Config }) {
     const { config } = opts
     const { bank, chain, kyc, messaging, networkFees } = app.providers
-    const auth = new AuthService(app.db, app.tokens, config)
+    // Identity sits below the wallets: a sign-up's starter wallet is handed in.
+    const auth = new AuthService(app.db, app.tokens, config, openStarterWallet)
     const orders = new OrderService(
       app.db,
       app.jobs,

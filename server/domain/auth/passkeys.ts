@@ -22,12 +22,13 @@ import type {
 } from '../../../contract/security.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { DomainError } from '../failure.ts'
+import { normaliseEmail } from '../otp/rules.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
+import type { RequestContext } from '../request-context.ts'
 import * as authRepo from './repository.ts'
-import { normaliseEmail } from './rules.ts'
 import * as repo from './security-repository.ts'
-import type { AuthService, RequestContext } from './service.ts'
+import type { AuthService } from './service.ts'
 import { describeDevice } from './webauthn-rules.ts'
 
 /** The failures of the passkey use cases; security-routes.ts maps each to its answer. */

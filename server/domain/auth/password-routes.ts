@@ -10,7 +10,7 @@ import { OtpSent, PasswordResetConfirm, PasswordResetRequest } from '../../../co
 import { Problem } from '../../../contract/problem.ts'
 import { translateErrors } from '../../infra/problem.ts'
 import { recipientOf, translate as translateOtpError } from '../otp/http.ts'
-import { requestContext } from './request-context.ts'
+import { requestContext } from '../request-context.ts'
 import { translateAuthError } from './routes.ts'
 
 const translate = (error: unknown) => translateAuthError(error) ?? translateOtpError(error)

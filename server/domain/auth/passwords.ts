@@ -16,11 +16,12 @@ import { maskDestination, type Recipient } from '../otp/rules.ts'
 import type { OtpService } from '../otp/service.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
+import type { RequestContext } from '../request-context.ts'
 import { AuthError } from './errors.ts'
 import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
 import { revokeSessions } from './security-repository.ts'
-import type { AuthService, RequestContext } from './service.ts'
+import type { AuthService } from './service.ts'
 
 /** The job that sends a password-reset code, so the request's answer waits for nothing. */
 export const PASSWORD_RESET_JOB = 'auth.password_reset.send'

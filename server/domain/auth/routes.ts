@@ -4,9 +4,9 @@ import { EmailPasswordBody, RefreshBody, SignInBody, TokenPair } from '../../../
 import { Problem } from '../../../contract/problem.ts'
 import { TelegramSignInBody, TelegramSignUpBody } from '../../../contract/telegram.ts'
 import { assertNever, ProblemError, translateErrors } from '../../infra/problem.ts'
+import { requestContext } from '../request-context.ts'
 import { userBlocked } from './authenticate.ts'
 import { AuthError, type AuthFailure } from './errors.ts'
-import { requestContext } from './request-context.ts'
 
 /** The one switch from auth failures to HTTP answers. */
 function toProblem(failure: AuthFailure): ProblemError {

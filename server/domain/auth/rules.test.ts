@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { judgeRefresh, normaliseEmail, type PresentedToken, type RefreshVerdict } from './rules.ts'
+import { judgeRefresh, type PresentedToken, type RefreshVerdict } from './rules.ts'
 
 const NOW = new Date('2026-03-01T12:00:00.000Z')
 const ago = (ms: number) => new Date(NOW.getTime() - ms)
@@ -90,34 +90,5 @@ describe('judgeRefresh', () => {
 
   it.each(cases)('%s', (_name, token, graceSeconds, verdict) => {
     expect(judgeRefresh(token, NOW, graceSeconds)).toBe(verdict)
-  })
-})
-
-describe('normaliseEmail', () => {
-  const cases: Array<[string, string, string]> = [
-    ['an address already normal is unchanged', 'ada@example.com', 'ada@example.com'],
-    [
-      'letter case never makes a second account',
-      'Ada.Lovelace@Example.COM',
-      'ada.lovelace@example.com',
-    ],
-    ['surrounding spaces and tabs are dropped', ' \tada@example.com \n', 'ada@example.com'],
-    ['case and spaces together', '  ADA@EXAMPLE.COM ', 'ada@example.com'],
-    ['non-ASCII letters are lower-cased too', 'Ärzte@Example.de', 'ärzte@example.de'],
-    [
-      'inner characters are kept as typed',
-      'ada+Bank.Alerts@example.com',
-      'ada+bank.alerts@example.com',
-    ],
-  ]
-
-  it.each(cases)('%s', (_name, input, expected) => {
-    expect(normaliseEmail(input)).toBe(expected)
-  })
-
-  it('normalising twice changes nothing more', () => {
-    for (const [, input] of cases) {
-      expect(normaliseEmail(normaliseEmail(input))).toBe(normaliseEmail(input))
-    }
   })
 })

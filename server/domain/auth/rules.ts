@@ -30,6 +30,3 @@ export function judgeRefresh(
   if (token.expiresAt.getTime() <= now.getTime()) return 'expired'
   return 'current'
 }
-
-/** E-mail as a login identifier: surrounding space and letter case never make a second account. */
-export const normaliseEmail = (email: string) => email.trim().toLowerCase()

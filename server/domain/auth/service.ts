@@ -4,28 +4,22 @@ import { v7 as uuidv7 } from 'uuid'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB, SignInMethod } from '../../infra/db/schema.ts'
 import type { RefreshOutcome } from '../../infra/metrics.ts'
-import { contactJoined } from '../newcomers.ts'
+import { contactJoined, type Welcome } from '../newcomers.ts'
+import { normaliseEmail } from '../otp/rules.ts'
 import { emitEvent } from '../outbox.ts'
-import type { OwnerSession } from '../owner.ts'
-import { openStarterWallet } from '../wallets/starter-wallet.ts'
+import type { Owner, OwnerSession } from '../owner.ts'
+import type { RequestContext } from '../request-context.ts'
 import { recordSignInDevice } from './devices.ts'
 import { AuthError } from './errors.ts'
 import { judgePassword } from './password-policy.ts'
 import * as repo from './repository.ts'
-import { judgeRefresh, normaliseEmail } from './rules.ts'
+import { judgeRefresh } from './rules.ts'
+import { revokeSessions } from './security-repository.ts'
 import { Tokens } from './tokens.ts'
 
 export interface AuthSettings {
   refreshTokenTtl: number
   refreshReuseGrace: number
-}
-
-export interface RequestContext {
-  tenantId: string
-  userAgent: string | undefined
-  /** Where the sign-in came from (sessions list); absent in callers that do not know. */
-  ip?: string | undefined
-  appEnv?: 'web' | 'telegram' | undefined
 }
 
 /**
@@ -39,6 +33,8 @@ export class AuthService {
     private readonly db: Kysely<DB>,
     private readonly tokens: Tokens,
     private readonly settings: AuthSettings,
+    /** What a new account is given (the starter wallet), handed in by services.ts. */
+    private readonly welcomeGift: Welcome,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -61,8 +57,7 @@ export class AuthService {
         passwordHash,
       })
       if (!userId) throw new AuthError({ kind: 'EMAIL_TAKEN' })
-      await openStarterWallet(trx, { tenantId: context.tenantId, userId })
-      await contactJoined(trx, { tenantId: context.tenantId, userId })
+      await this.welcome(trx, { tenantId: context.tenantId, userId })
       return this.startSession(trx, context, userId, 'password')
     })
   }
@@ -136,6 +131,26 @@ export class AuthService {
       const row = await repo.findRefreshTokenForUpdate(trx, tenantId, Tokens.hash(refreshToken))
       if (row) await repo.revokeSession(trx, row.session_id, 'signed_out', now)
     })
+  }
+
+  /**
+   * Everything a new account gets, in the transaction that creates it, whichever
+   * way it signed up (password, a one-time code, Telegram): the handed-in
+   * gift (the starter wallet) and the job for what waited for its contact.
+   */
+  async welcome(trx: Transaction<DB>, owner: Owner): Promise<void> {
+    await this.welcomeGift(trx, owner)
+    await contactJoined(trx, owner)
+  }
+
+  /** Ends every session of the account but `session` (a contact changed); answers how many. */
+  endOtherSessions(
+    trx: Transaction<DB>,
+    session: OwnerSession,
+    reason: string,
+    now: Date,
+  ): Promise<number> {
+    return revokeSessions(trx, session, { except: session.sessionId }, reason, now)
   }
 
   /**

@@ -1,11 +1,10 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { contactJoined } from '../newcomers.ts'
-import { openStarterWallet } from '../wallets/starter-wallet.ts'
+import type { RequestContext } from '../request-context.ts'
 import { AuthError } from './errors.ts'
 import * as repo from './repository.ts'
-import type { AuthService, RequestContext } from './service.ts'
+import type { AuthService } from './service.ts'
 import {
   type InitDataVerdict,
   profileFromLaunchUser,
@@ -60,8 +59,7 @@ export class TelegramAuthService {
         profile: profileFromLaunchUser(launch.user),
       })
       if (!userId) throw new AuthError({ kind: 'TELEGRAM_USER_EXISTS' })
-      await openStarterWallet(trx, { tenantId: context.tenantId, userId })
-      await contactJoined(trx, { tenantId: context.tenantId, userId })
+      await this.auth.welcome(trx, { tenantId: context.tenantId, userId })
       return this.open(trx, context, userId, launch)
     })
   }

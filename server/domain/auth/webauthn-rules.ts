@@ -1,45 +1,10 @@
 import { STEP_UP_WINDOW_SECONDS, type StepUpMethod } from '../../../contract/security.ts'
 
 /*
- * Pure rules of issue 21: the relying party, the freshness of a proof of
- * presence, which proofs a session can offer, and what a user agent says
- * about the device. No IO here.
+ * Pure rules of issue 21: the freshness of a proof of presence, which proofs
+ * a session can offer, and what a user agent says about the device. No IO
+ * here. The relying party's rule is the tenant's (tenants/relying-party-rules.ts).
  */
-
-/**
- * What is wrong with a relying party: the RP id must be a host name (no
- * scheme, port or path), and every origin must be https (http only for
- * localhost) on the RP id or a subdomain of it — the rule browsers apply
- * before they let a page use a credential (WebAuthn §5.1.3 step 8).
- */
-export function relyingPartyProblems(rpId: string, origins: readonly string[]): string[] {
-  const problems: string[] = []
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId)) {
-    problems.push(`the RP id "${rpId}" must be a lower-case host name, e.g. app.example.com`)
-  }
-  if (origins.length === 0) problems.push('at least one origin is needed')
-  for (const origin of origins) {
-    let url: URL
-    try {
-      url = new URL(origin)
-    } catch {
-      problems.push(`"${origin}" is not an origin`)
-      continue
-    }
-    if (url.origin !== origin) {
-      problems.push(`"${origin}" must be an origin only (scheme, host, port), like "${url.origin}"`)
-      continue
-    }
-    const local = url.hostname === 'localhost'
-    if (url.protocol !== 'https:' && !(local && url.protocol === 'http:')) {
-      problems.push(`"${origin}" must use https (http only for localhost)`)
-    }
-    if (url.hostname !== rpId && !url.hostname.endsWith(`.${rpId}`)) {
-      problems.push(`"${origin}" is not on the RP id "${rpId}" or a subdomain of it`)
-    }
-  }
-  return problems
-}
 
 /** Until when a proof given at `provenAt` counts; null for none. */
 export function freshUntil(provenAt: Date | null): Date | null {

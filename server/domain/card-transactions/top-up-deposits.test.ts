@@ -4,7 +4,7 @@ import type { CardTransactionList } from '../../../contract/card-transactions.ts
 import type { Card } from '../../../contract/cards.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { createTestApp, describeServer, expectProblem, headers } from '../../test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { defaultProgramId } from '../issuing/default-programs.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import {
   accountBalance,

@@ -12,7 +12,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { FIAT } from '../fiat-accounts/rules.ts'
+import { FIAT } from '../issuing/default-programs.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
 import { ADDRESS, EUR_BALANCE, ledgerAccountOf, ok } from './card-test-support.ts'
 import { CARD_DELIVERY_JOB } from './shipping.ts'

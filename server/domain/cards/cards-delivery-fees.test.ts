@@ -14,7 +14,7 @@ import {
   expectProblem,
   headers,
 } from '../../test-support.ts'
-import { FIAT } from '../fiat-accounts/rules.ts'
+import { FIAT } from '../issuing/default-programs.ts'
 import { balance, credit, expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
 import {

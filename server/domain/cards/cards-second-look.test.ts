@@ -16,7 +16,7 @@ import {
   uniqueEmail,
 } from '../../test-support.ts'
 import { eventKinds, userIdOf } from '../events/events-test-support.ts'
-import { FIAT } from '../fiat-accounts/rules.ts'
+import { FIAT } from '../issuing/default-programs.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
 import { CUR, fund, insertFiatAccount, place, quote } from '../orders/order-fixtures.ts'
 import { ADDRESS, EUR_BALANCE, ledgerAccountOf, ok } from './card-test-support.ts'

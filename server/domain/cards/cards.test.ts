@@ -30,7 +30,7 @@ import {
   expectProblem,
   headers,
 } from '../../test-support.ts'
-import { defaultProgramId, FIAT } from '../fiat-accounts/rules.ts'
+import { defaultProgramId, FIAT } from '../issuing/default-programs.ts'
 import { transfer } from '../ledger/rules.ts'
 import { post, systemAccount } from '../ledger/service.ts'
 import {

@@ -9,7 +9,7 @@ import {
   type VendorMode,
 } from '../../../contract/developer.ts'
 import type { Config } from '../../config.ts'
-import { kycVendorProbe } from '../kyc/vendor.ts'
+import { SumsubKyc } from '../../providers/kyc/sumsub.ts'
 
 /** One party the deployment relies on, with a probe that asks it whether it works. */
 export interface VendorProbe {
@@ -36,7 +36,7 @@ interface Checked {
 
 /**
  * The providers behind this deployment. The infrastructure registers the ones
- * it wires (vendorDefaults below); an area that adds a provider (KYC) calls
+ * it wires (vendorDefaults below); a provider wired later may call
  * `app.vendors.register` with its own probe.
  */
 export class VendorRegistry {
@@ -161,6 +161,27 @@ export function vendorDefaults(app: FastifyInstance, config: Config): VendorProb
       },
     },
   ]
+}
+
+/**
+ * The KYC provider: Sumsub asked a signed question it must answer 404 (see
+ * SumsubKyc.probe), in the mode its app token's prefix names; the sandbox,
+ * whose state is our own database, by a read of its table.
+ */
+export function kycVendorProbe(app: FastifyInstance, config: Config): VendorProbe {
+  const sumsub = config.kyc.provider === 'sumsub' && config.kyc.sumsub
+  if (sumsub) {
+    const provider = new SumsubKyc(sumsub)
+    // Sumsub's sandbox app tokens start with "sbx:", its production ones with "prd:".
+    const mode = sumsub.appToken.startsWith('sbx:') ? 'sandbox' : 'live'
+    return { kind: 'kyc', name: 'sumsub', mode, check: () => provider.probe() }
+  }
+  return {
+    kind: 'kyc',
+    name: 'sandbox',
+    mode: 'sandbox',
+    check: () => app.db.selectFrom('kyc_verifications').select('id').limit(1).execute(),
+  }
 }
 
 /** The SMTP server behind e-mail: it must greet us and take our login (nodemailer's verify). */

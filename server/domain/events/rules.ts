@@ -157,17 +157,3 @@ export const MAX_DELIVERY_ATTEMPTS = 8
 /** Delay before the next try after the n-th failed one: 5 s, 10 s, 20 s … capped at 10 minutes. */
 export const deliveryBackoffMs = (attempt: number) =>
   Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000)
-
-/** "ada@example.com" → "a***@example.com": enough to recognise, not to harvest. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@')
-  if (at <= 0) return '***'
-  return `${email[0]}***${email.slice(at)}`
-}
-
-/** "+4915112345678" → "+49 *** 78". */
-export function maskPhone(phone: string): string {
-  const digits = phone.replace(/\D/g, '')
-  if (digits.length < 5) return '***'
-  return `+${digits.slice(0, 2)} *** ${digits.slice(-2)}`
-}

@@ -16,6 +16,7 @@ import {
   DEMO_PROGRAM as PROGRAM,
   signUp,
 } from '../../test-support.ts'
+import { defaultProgramId } from '../issuing/default-programs.ts'
 import { LedgerError } from '../ledger/errors.ts'
 import {
   credit,
@@ -26,7 +27,7 @@ import {
 } from '../ledger/ledger-test-support.ts'
 import { transfer } from '../ledger/rules.ts'
 import { type WalletAccounts, walletAccounts } from '../ledger/service.ts'
-import { accountLast4, defaultProgramId } from './rules.ts'
+import { accountLast4 } from './rules.ts'
 
 const tenantId = DEMO_TENANT_ID
 const USD = '23a118db-510b-4942-ae1f-19d4bbe14324'

@@ -20,8 +20,6 @@ import {
   ACCOUNT_NUMBER_ATTEMPTS,
   accountLast4,
   accountNumber,
-  DEFAULT_PROGRAMS,
-  defaultProgramId,
   plainDecimal,
   programRefusal,
 } from './rules.ts'
@@ -31,24 +29,6 @@ type ListQuery = Page & {
   show_cards?: boolean
   lt_cards_limit?: number
   gt_cards_limit?: number
-}
-
-/**
- * Gives the tenant the default card programs it lacks (rules.DEFAULT_PROGRAMS).
- * Their ids derive from the tenant and the program, so it is safe to run at
- * every start and for every new tenant, and a program the tenant changed
- * (renamed, archived) stays as the tenant left it.
- */
-export async function ensureDefaultPrograms(db: Kysely<DB>, tenantId: string): Promise<void> {
-  await repo.insertProgramsIfMissing(
-    db,
-    tenantId,
-    DEFAULT_PROGRAMS.map((program, index) => ({
-      ...program,
-      id: defaultProgramId(tenantId, program.key),
-      sortOrder: (index + 1) * 10,
-    })),
-  )
 }
 
 /** The card programs of the tenant's issuer: what a fiat account (and later a card) is opened under. */

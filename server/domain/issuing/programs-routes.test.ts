@@ -12,8 +12,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
-import { ensureDefaultPrograms } from '../fiat-accounts/service.ts'
+import { defaultProgramId, ensureDefaultPrograms } from './default-programs.ts'
 
 const EUR = 'fc3b2351-726b-4cca-abda-4cfdcf917b0b'
 const USD = '23a118db-510b-4942-ae1f-19d4bbe14324'

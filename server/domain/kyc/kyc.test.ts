@@ -17,7 +17,8 @@ import {
   signUp,
   stepUp,
 } from '../../test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { kycVendorProbe } from '../developer/vendors.ts'
+import { defaultProgramId } from '../issuing/default-programs.ts'
 import {
   balances,
   CUR,
@@ -31,7 +32,6 @@ import {
 } from '../orders/order-fixtures.ts'
 import { TenantService } from '../tenants/service.ts'
 import { TOKENS_PER_MINUTE } from './routes.ts'
-import { kycVendorProbe } from './vendor.ts'
 
 const DECISION_MS = 3_000
 

@@ -18,7 +18,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { kycVendorProbe } from './vendor.ts'
+import { kycVendorProbe } from '../developer/vendors.ts'
 
 describeServer('identity verification through Sumsub', () => {
   let fake: Awaited<ReturnType<typeof startFakeSumsub>>

@@ -1,8 +1,7 @@
 import { assertNever, ProblemError } from '../../infra/problem.ts'
-import { normaliseEmail } from '../auth/rules.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { normalisePhone } from './phone.ts'
-import type { Recipient } from './rules.ts'
+import { normaliseEmail, type Recipient } from './rules.ts'
 
 /** What the two route files (sign-in, contact change) share: the inputs and the one error switch. */
 
@@ -29,8 +28,6 @@ export function phoneRecipient(phone: string): Recipient {
 /** `{ email }` or `{ phone }`, as a reset names the account. @throws ProblemError 422 (a phone) */
 export const recipientOf = (body: { email: string } | { phone: string }): Recipient =>
   'email' in body ? emailRecipient(body.email) : phoneRecipient(body.phone)
-
-export { requestContext } from '../auth/request-context.ts'
 
 const secondsUntil = (moment: Date) =>
   Math.max(Math.ceil((moment.getTime() - Date.now()) / 1000), 1)

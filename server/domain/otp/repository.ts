@@ -2,8 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { OtpPurpose } from '../../../contract/otp.ts'
 import type { DB, OtpConsumedReason } from '../../infra/db/schema.ts'
-import { revokeSessions } from '../auth/security-repository.ts'
-import type { Owner, OwnerSession } from '../owner.ts'
+import type { Owner } from '../owner.ts'
 import type { Language } from './messages.ts'
 import type { AttemptState, Recipient } from './rules.ts'
 
@@ -254,14 +253,6 @@ export async function setContact(
     .where('id', '=', owner.userId)
     .execute()
 }
-
-/** Ends every session of the user but one; returns how many ended. */
-export const revokeOtherSessions = (
-  trx: Transaction<DB>,
-  owner: OwnerSession,
-  reason: string,
-  now: Date,
-): Promise<number> => revokeSessions(trx, owner, { except: owner.sessionId }, reason, now)
 
 /** The name of the unique index a violation names, on both engines; undefined for other errors. */
 export function uniqueViolation(error: unknown): string | undefined {

@@ -11,7 +11,8 @@ import {
 import { Problem } from '../../../contract/problem.ts'
 import type { Config } from '../../config.ts'
 import { translateErrors } from '../../infra/problem.ts'
-import { emailRecipient, phoneRecipient, requestContext, translate } from './http.ts'
+import { requestContext } from '../request-context.ts'
+import { emailRecipient, phoneRecipient, translate } from './http.ts'
 
 const sendProblems = {
   404: Problem,

@@ -8,6 +8,7 @@ import {
   type CodeVerdict,
   judgeCode,
   maskDestination,
+  normaliseEmail,
   type OtpSettings,
   type Recipient,
   resendWait,
@@ -190,5 +191,34 @@ describe('composeMessage', () => {
   ]
   it.each(lifetimes)('a lifetime of %i s reads, in %s, "%s"', (ttlSeconds, language, words) => {
     expect(composeMessage({ ...base, ttlSeconds, channel: 'sms', language }).body).toContain(words)
+  })
+})
+
+describe('normaliseEmail', () => {
+  const cases: Array<[string, string, string]> = [
+    ['an address already normal is unchanged', 'ada@example.com', 'ada@example.com'],
+    [
+      'letter case never makes a second account',
+      'Ada.Lovelace@Example.COM',
+      'ada.lovelace@example.com',
+    ],
+    ['surrounding spaces and tabs are dropped', ' \tada@example.com \n', 'ada@example.com'],
+    ['case and spaces together', '  ADA@EXAMPLE.COM ', 'ada@example.com'],
+    ['non-ASCII letters are lower-cased too', 'Ärzte@Example.de', 'ärzte@example.de'],
+    [
+      'inner characters are kept as typed',
+      'ada+Bank.Alerts@example.com',
+      'ada+bank.alerts@example.com',
+    ],
+  ]
+
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(normaliseEmail(input)).toBe(expected)
+  })
+
+  it('normalising twice changes nothing more', () => {
+    for (const [, input] of cases) {
+      expect(normaliseEmail(normaliseEmail(input))).toBe(normaliseEmail(input))
+    }
   })
 })

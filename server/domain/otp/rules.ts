@@ -23,6 +23,9 @@ export interface Recipient {
   identifier: string
 }
 
+/** E-mail as a login identifier: surrounding space and letter case never make a second account. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase()
+
 /** What the reply shows of a destination: enough to recognise, too little to harvest. */
 export function maskDestination({ channel, identifier }: Recipient): string {
   if (channel === 'sms') {

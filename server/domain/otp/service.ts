@@ -7,12 +7,12 @@ import {
   MessageNotDeliveredError,
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
-import type { AuthService, RequestContext } from '../auth/service.ts'
-import { maskEmail, maskPhone } from '../events/rules.ts'
+import { maskEmail, maskPhone } from '../masks.ts'
 import { contactJoined } from '../newcomers.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner, OwnerSession } from '../owner.ts'
-import { openStarterWallet } from '../wallets/starter-wallet.ts'
+import type { RequestContext } from '../request-context.ts'
+import type { Accounts } from './accounts.ts'
 import { CodeHasher, generateCode } from './code-hash.ts'
 import { OtpError, type OtpFailure } from './errors.ts'
 import { composeMessage, type Language } from './messages.ts'
@@ -56,7 +56,7 @@ export class OtpService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly messaging: MessagingProvider,
-    private readonly auth: AuthService,
+    private readonly accounts: Accounts,
     private readonly settings: OtpSettings & { key: Uint8Array },
     private readonly clock: () => Date = () => new Date(),
   ) {
@@ -95,7 +95,7 @@ export class OtpService {
     const scope = { tenantId: context.tenantId, ...recipient }
     return this.verify(scope, 'sign_in', token, undefined, async (trx) => {
       const userId = await this.signInUser(trx, scope)
-      return this.auth.startSession(trx, context, userId, 'otp')
+      return this.accounts.startSession(trx, context, userId, 'otp')
     })
   }
 
@@ -131,7 +131,7 @@ export class OtpService {
         await this.ensureContactFree(trx, session, scope)
         const now = this.clock()
         await repo.setContact(trx, session, recipient, now)
-        await repo.revokeOtherSessions(trx, session, 'contact_changed', now)
+        await this.accounts.endOtherSessions(trx, session, 'contact_changed', now)
         await contactJoined(trx, session)
         await emitEvent(trx, {
           tenantId: session.tenantId,
@@ -370,8 +370,7 @@ export class OtpService {
     if (existing) return existing.id
     const created = await repo.insertUser(trx, { ...scope, language: null })
     if (created) {
-      await openStarterWallet(trx, { tenantId: scope.tenantId, userId: created })
-      await contactJoined(trx, { tenantId: scope.tenantId, userId: created })
+      await this.accounts.welcome(trx, { tenantId: scope.tenantId, userId: created })
       return created
     }
     // A password sign-up took the e-mail meanwhile: the code proves it is theirs, so sign that account in.

@@ -5,6 +5,7 @@ import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { judgePassword } from '../auth/password-policy.ts'
 import { findUserByEmail, insertUserWithEmail } from '../auth/repository.ts'
+import { ensureDefaultPrograms } from '../issuing/default-programs.ts'
 import { approveForDemo } from '../kyc/service.ts'
 import type { Owner } from '../owner.ts'
 import { DEMO_EMAIL, DEMO_PERSON } from './demo-plan.ts'
@@ -18,10 +19,13 @@ export function checkDemoPassword(password: string) {
 /**
  * The demo user signs up with DEMO_PASSWORD, at `at`: the account a person
  * makes on the sign-up screen, without the session it would open. Found by
- * its e-mail when it exists already.
+ * its e-mail when it exists already. The demo tenant gets its card programs
+ * first: the demo's fiat accounts open under them, whether or not the boot's
+ * tenant seed ran.
  */
 export async function joinDemo(db: Kysely<DB>, password: string, at: Date): Promise<Owner> {
   const tenantId = DEMO_TENANT_ID
+  await ensureDefaultPrograms(db, tenantId)
   const found = await findUserByEmail(db, tenantId, DEMO_EMAIL)
   if (found) return { tenantId, userId: found.id }
   // Hashed before the transaction, as the sign-up does: argon2 is slow on purpose.

@@ -5,7 +5,7 @@ import type {
   CreateDestinationBody,
 } from '../../../contract/counterparties.ts'
 import type { WalletType } from '../../../contract/wallets.ts'
-import type { DefaultProgramKey } from '../fiat-accounts/rules.ts'
+import type { DefaultProgramKey } from '../issuing/default-programs.ts'
 import type { DemoWhen } from './demo-time.ts'
 
 /*

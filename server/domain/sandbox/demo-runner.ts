@@ -18,8 +18,8 @@ import { CARD_DELIVERY_JOB, SandboxCourier } from '../cards/shipping.ts'
 import { findCurrencies } from '../catalog/repository.ts'
 import { CounterpartyService } from '../counterparties/service.ts'
 import { receiveSepaCredit } from '../deposits/sepa-credits.ts'
-import { type DefaultProgramKey, defaultProgramId } from '../fiat-accounts/rules.ts'
-import { ensureDefaultPrograms, FiatAccountService } from '../fiat-accounts/service.ts'
+import { FiatAccountService } from '../fiat-accounts/service.ts'
+import { type DefaultProgramKey, defaultProgramId } from '../issuing/default-programs.ts'
 import { bookedAt } from '../ledger/booking-time.ts'
 import type { Owner } from '../owner.ts'
 import type { Services } from '../services.ts'
@@ -117,7 +117,6 @@ export class DemoRunner {
     switch (event.kind) {
       case 'join':
         this.#owner = await joinDemo(this.deps.db, this.deps.config.demo.password, at)
-        await ensureDefaultPrograms(this.deps.db, this.owner.tenantId)
         return
       case 'verify':
         return verifyDemo(this.deps.db, this.owner, at)

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import { Problem } from '../../../contract/problem.ts'
 import { Outbox } from '../../../contract/sandbox.ts'
 import { listOutbox } from '../../providers/messaging/sandbox.ts'
-import { normaliseEmail } from '../auth/rules.ts'
 import { normalisePhone } from '../otp/phone.ts'
+import { normaliseEmail } from '../otp/rules.ts'
 
 const OutboxQuery = Type.Object(
   {

@@ -9,7 +9,7 @@ import {
   headers,
   signUp,
 } from '../../test-support.ts'
-import { defaultProgramId } from '../fiat-accounts/rules.ts'
+import { defaultProgramId } from '../issuing/default-programs.ts'
 import { CURRENCY } from '../transactions/transaction-fixtures.ts'
 import { TenantService } from './service.ts'
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
-import { relyingPartyProblems } from '../auth/webauthn-rules.ts'
+import { relyingPartyProblems } from './relying-party-rules.ts'
 
 /*
  * `npm run tenant -- passkeys …`: the WebAuthn relying party of a tenant

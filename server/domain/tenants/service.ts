@@ -5,7 +5,7 @@ import type { Products, TenantConfig, TenantSettings } from '../../../contract/t
 import type { DB } from '../../infra/db/schema.ts'
 import { isUuid } from '../../infra/uuid.ts'
 import { serverFile } from '../../paths.ts'
-import { ensureDefaultPrograms } from '../fiat-accounts/service.ts'
+import { ensureDefaultPrograms } from '../issuing/default-programs.ts'
 import { TenantError } from './errors.ts'
 import * as repo from './repository.ts'
 import { DEFAULT_SETTINGS, resolveSettings, supportedCountries } from './rules.ts'

@@ -5,10 +5,10 @@
  * second look is due, and the ledger legs of each step. No IO here.
  */
 import type { ContactChannel, TransferTarget } from '../../../contract/transfers.ts'
-import { normaliseEmail } from '../auth/rules.ts'
-import { maskEmail, maskPhone } from '../events/rules.ts'
 import { transfer as legs, type Posting } from '../ledger/rules.ts'
+import { maskEmail, maskPhone } from '../masks.ts'
 import { normalisePhone } from '../otp/phone.ts'
+import { normaliseEmail } from '../otp/rules.ts'
 
 /** A recipient as the service looks them up: a contact, normalised, or a person's id. */
 export type Addressee =
