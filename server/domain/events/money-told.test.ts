@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
+import type { EventKind } from '../../../contract/events.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
@@ -91,7 +92,7 @@ describeServer('events: each money movement tells in the transaction that moves 
   const authorize = (cardId: string, amount: string) =>
     network({ card_id: cardId, type: 'AUTHORIZATION', amount, merchant: SHOP })
   /** Events of `kind` there are, to see that a refused command left none. */
-  const eventCount = async (kind: string) =>
+  const eventCount = async (kind: EventKind) =>
     (
       await app.db
         .selectFrom('events')
