@@ -17,10 +17,10 @@ const RELATIVE_IMPORT = /\bfrom '(\.[^']+)'/g
  * event, or is handed the behaviour by the composition root (services.ts).
  */
 export const LAYERS = [
-  ['kernel', ['catalog', 'location', 'rates']],
+  ['kernel', ['catalog', 'location', 'rates', 'issuing']],
   ['identity', ['tenants', 'auth', 'otp', 'user', 'developer', 'kyc', 'lockdown']],
   ['ledger', ['ledger', 'feed']],
-  ['accounts', ['wallets', 'addresses', 'fiat-accounts', 'cards', 'issuing', 'counterparties']],
+  ['accounts', ['wallets', 'addresses', 'fiat-accounts', 'cards', 'counterparties']],
   [
     'money movement',
     [

@@ -58,7 +58,7 @@ describeServer('events: card payments and orders', () => {
         .executeTakeFirstOrThrow()
     ).user_id
 
-  it('card.authorization.approved / declined (with the reason), settled on clearing, refunded on refund; a reversal tells nothing', async () => {
+  it('card.authorization.approved / declined (with the reason), settled on clearing, refunded on refund, reversed on reversal', async () => {
     const { card } = await fundedCard(5_000n)
     const userId = await ownerOf(card.id)
     const pay = { card_id: card.id, currency: 'EUR', merchant: SHOP }
@@ -106,18 +106,31 @@ describeServer('events: card payments and orders', () => {
       ).map((event) => [event.kind, (event.payload as { amount: string }).amount]),
     ).toEqual([['card.transaction.refunded', '2.00']])
 
+    // Issue 28: the hold a reversal releases is told, as every money command is.
     const other = await network({ ...pay, type: 'AUTHORIZATION', amount: '1.00' })
+    let reversal: CardTransaction | undefined
     expect(
-      await producedBy(app, userId, () =>
-        network({
+      await producedBy(app, userId, async () => {
+        reversal = await network({
           card_id: card.id,
           currency: 'EUR',
           authorization_id: other.id,
           type: 'REVERSAL',
           amount: '1.00',
-        }),
-      ),
-    ).toEqual([])
+        })
+      }),
+    ).toEqual([
+      {
+        kind: 'card.authorization.reversed',
+        payload: {
+          card_id: card.id,
+          transaction_id: reversal!.id,
+          amount: '1.00',
+          currency: 'EUR',
+          merchant_name: 'Corner Shop',
+        },
+      },
+    ])
   })
 
   it('order.created when an order is placed, order.completed when an exchange completes, with its total and fee; order.failed (with the reason and whom it was for) when a withdrawal fails', async () => {
