@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { areaGraph, layerViolations, stronglyConnected, twoWayPairs } from './deps.mjs'
 
@@ -94,5 +94,14 @@ describe('npm run deps --check: the layer table', () => {
         layers,
       ),
     ).toEqual([])
+  })
+})
+
+describe('the repository', () => {
+  it('runs one way: server/domain has no upward import, no cycle and no pair', () => {
+    const { edges, imports } = areaGraph(resolve('server/domain'))
+    expect(layerViolations(imports)).toEqual([])
+    expect(stronglyConnected(edges).filter((c) => c.length > 1)).toEqual([])
+    expect(twoWayPairs(edges)).toEqual([])
   })
 })

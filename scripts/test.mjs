@@ -17,6 +17,8 @@ const steps = [
   ['types (service worker)', tsc, ['--noEmit', '-p', 'tsconfig.sw.json']],
   ['types (server, tests)', tsc, ['--noEmit', '-p', 'tsconfig.node.json']],
   ['lint and format', bin('@biomejs/biome', 'bin/biome'), ['check', '.']],
+  // The domain's areas import downward only, by the layer table (docs/architecture.md).
+  ['layers', 'scripts/deps.mjs', ['--check']],
   // The document a client is generated from, as the app serves it, by Redocly's rules.
   ['API document (write)', bin('tsx', 'dist/cli.mjs'), ['scripts/openapi.ts', apiDocument]],
   ['API document (lint)', bin('@redocly/cli', 'bin/cli.js'), ['lint', apiDocument]],
