@@ -1,6 +1,6 @@
 import { OrderFormStep } from './order-form-step.tsx'
 import { OrderResult } from './order-result.tsx'
-import { ReviewStep } from './order-review-step.tsx'
+import { OrderReviewStep } from './order-review-step.tsx'
 import { type OrderFlowProps, useOrderFlow } from './use-order-flow.ts'
 
 /**
@@ -18,7 +18,7 @@ export function OrderFlow(props: OrderFlowProps) {
 
   if (flow.step === 'review' && review) {
     return (
-      <ReviewStep
+      <OrderReviewStep
         review={review}
         kind={props.kind}
         note={flow.note.trim()}

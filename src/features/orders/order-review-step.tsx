@@ -41,7 +41,7 @@ interface ReviewProps {
  * then there is no way back to the form (a new price would mean a new
  * request_id), only to the history.
  */
-export function ReviewStep(props: ReviewProps) {
+export function OrderReviewStep(props: ReviewProps) {
   const { t } = useI18n()
   const { review, server, problem } = props
   const { quote } = review
