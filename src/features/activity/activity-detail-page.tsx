@@ -83,6 +83,7 @@ function Summary(props: { item: ActivityItem }) {
     </section>
   )
 }
+
 /** Its steps, oldest first, each with its time (and amount, for a card's clearing or refund). */
 function Progress(props: { detail: ActivityDetail }) {
   const { t, language } = useI18n()

@@ -31,6 +31,7 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
   postal_code: 'shipping postal-code',
   country: 'shipping country',
 }
+
 /** A physical card's step: where it is delivered, checked here and marked where the server refused it. */
 export function NewCardAddressStep(props: {
   focus: boolean
