@@ -56,7 +56,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/transactions/csv-export.test.ts': TO_SPLIT,
   'src/features/developer/developer-page.test.tsx': TO_SPLIT,
   'src/features/notifications/describe.test.ts': TO_SPLIT,
-  'src/features/orders/order-flow.test.tsx': TO_SPLIT,
   'src/features/orders/orders-page.test.tsx': TO_SPLIT,
   'src/features/orders/send-page.test.tsx': TO_SPLIT,
   'src/net/auth-proxy.test.ts': TO_SPLIT,
