@@ -1,5 +1,6 @@
-import { screen, waitFor } from '@testing-library/react'
-import { expect } from 'vitest'
+import { onlineManager } from '@tanstack/react-query'
+import { act, cleanup, screen, waitFor } from '@testing-library/react'
+import { expect, vi } from 'vitest'
 import type { Quote } from '../../../contract/orders.ts'
 import {
   aCurrency,
@@ -64,4 +65,14 @@ export async function toReview(user: ReturnType<typeof renderExchange>['user'], 
   await waitFor(() => expect(reviewButton()).toHaveProperty('disabled', false))
   await user.click(reviewButton())
   return screen.findByRole('heading', { name: 'Check and confirm' })
+}
+
+/** What every flow test leaves behind, undone: the page, the connection, clocks, stubs, the tab's store. */
+export function afterFlowTest() {
+  cleanup()
+  act(() => onlineManager.setOnline(true))
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  sessionStorage.clear()
+  vi.restoreAllMocks()
 }

@@ -1,11 +1,11 @@
-import { onlineManager } from '@tanstack/react-query'
-import { act, cleanup, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { Order } from '../../../contract/orders.ts'
 import { anOrder, aPage, WALLET_UUID } from '../../../tests/support/builders.ts'
 import { mockApi } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import {
+  afterFlowTest,
   amountField,
   DIRECTION,
   renderExchange,
@@ -18,14 +18,7 @@ import { BTC } from './test-fixtures.ts'
 
 // The result step and the steps in the address.
 
-afterEach(() => {
-  cleanup()
-  act(() => onlineManager.setOnline(true))
-  vi.useRealTimers()
-  vi.unstubAllGlobals()
-  sessionStorage.clear()
-  vi.restoreAllMocks()
-})
+afterEach(afterFlowTest)
 
 describe('the result’s heading', () => {
   it.each([

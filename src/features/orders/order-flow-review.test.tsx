@@ -1,23 +1,21 @@
-import { onlineManager } from '@tanstack/react-query'
 import { act, cleanup, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Order } from '../../../contract/orders.ts'
 import { anOrder, aPage, WALLET_UUID } from '../../../tests/support/builders.ts'
 import { mockApi, problem, type Route } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
-import { amountField, renderExchange, toReview, WALLET } from './exchange-fixture.tsx'
+import {
+  afterFlowTest,
+  amountField,
+  renderExchange,
+  toReview,
+  WALLET,
+} from './exchange-fixture.tsx'
 import OrdersPage from './orders-page.tsx'
 
 // The review step: confirming once, retrying a lost answer with the same request_id, a reload.
 
-afterEach(() => {
-  cleanup()
-  act(() => onlineManager.setOnline(true))
-  vi.useRealTimers()
-  vi.unstubAllGlobals()
-  sessionStorage.clear()
-  vi.restoreAllMocks()
-})
+afterEach(afterFlowTest)
 
 describe('review and confirm', () => {
   it('shows everything that will happen and places one order on a double tap', async () => {

@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query'
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   aCurrency,
@@ -11,6 +11,7 @@ import {
 } from '../../../tests/support/builders.ts'
 import { problem } from '../../../tests/support/mock-api.ts'
 import {
+  afterFlowTest,
   amountField,
   DIRECTION,
   quoteFor,
@@ -20,14 +21,7 @@ import {
 } from './exchange-fixture.tsx'
 import { BTC } from './test-fixtures.ts'
 
-afterEach(() => {
-  cleanup()
-  act(() => onlineManager.setOnline(true))
-  vi.useRealTimers()
-  vi.unstubAllGlobals()
-  sessionStorage.clear()
-  vi.restoreAllMocks()
-})
+afterEach(afterFlowTest)
 
 describe('the live quote', () => {
   it('waits for typing to settle, then asks once for what was typed', async () => {
