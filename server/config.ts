@@ -1,10 +1,15 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { join, resolve } from 'node:path'
-import { KYC_PROVIDERS, type KycProviderName } from '../contract/kyc.ts'
+import { resolve } from 'node:path'
 import { relyingPartyProblems } from './domain/tenants/relying-party-rules.ts'
 import { type EventsConfig, eventsConfig } from './events-config.ts'
+import { type KycConfig, kycConfig } from './kyc-config.ts'
+import {
+  loadOrCreateCardSecretKey,
+  loadOrCreateSecrets,
+  rsaPrivateKey,
+  type Secrets,
+  secret,
+} from './secrets-config.ts'
 
 export interface Config {
   port: number
@@ -134,26 +139,6 @@ export type RatesProviderName = (typeof RATES_PROVIDERS)[number]
 /** The demo user's password when DEMO_PASSWORD is not set (README, docs/decisions.md). */
 export const DEFAULT_DEMO_PASSWORD = 'Sandbox-Wallet-2025'
 
-export interface Secrets {
-  /** HS256 key for access tokens. */
-  jwtKey: Uint8Array
-  /** HMAC key from which refresh tokens are derived (see domain/auth/tokens.ts). */
-  refreshKey: Uint8Array
-  /** AES-256-GCM key the tenants' address seeds are stored under (domain/addresses/seed-store.ts). */
-  addressSeedKey: Uint8Array
-  /** CARD_DATA_KEY: AES-256-GCM key card numbers are stored under (domain/cards/card-crypto.ts). */
-  cardDataKey: Uint8Array
-  /** CARD_CVK: the card verification key CVVs are derived from (HMAC-SHA256), never stored. */
-  cardCvk: Uint8Array
-  /** PROOF_KEYS_KEY: AES-256-GCM key the tenants' proof signing keys are stored under (domain/proofs). */
-  proofKeysKey: Uint8Array
-  /**
-   * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
-   * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
-   */
-  cardSecretPrivateKey: string
-}
-
 type Env = Record<string, string | undefined>
 
 class ConfigError extends Error {
@@ -163,10 +148,6 @@ class ConfigError extends Error {
   }
 }
 
-/**
- * Reads the environment once at boot. Every problem is collected so one start
- * reports all of them, instead of failing on the first.
- */
 /** TRUST_PROXY: unset or false → false; true; a hop count; or comma-separated IPs/CIDRs. */
 function trustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
   if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false
@@ -181,6 +162,10 @@ function trustProxy(raw: string | undefined, problems: string[]): boolean | numb
   return false
 }
 
+/**
+ * Reads the environment once at boot. Every problem is collected so one start
+ * reports all of them, instead of failing on the first.
+ */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
 
@@ -347,208 +332,6 @@ export function loadConfig(env: Env = process.env): Config {
       proofKeysKey: proofKeysKey ?? stored!.proofKeysKey,
       cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
-  }
-}
-
-/** A base64url key of at least 32 bytes; `exact` for a cipher key that must be that size. */
-function secret(raw: string | undefined, name: string, problems: string[], exact?: number) {
-  if (!raw) return undefined
-  const bytes = Buffer.from(raw, 'base64url')
-  if (exact !== undefined && bytes.length !== exact) {
-    problems.push(`${name} must be exactly ${exact} bytes, base64url-encoded`)
-    return undefined
-  }
-  if (bytes.length < 32) {
-    problems.push(`${name} must be at least 32 bytes, base64url-encoded`)
-    return undefined
-  }
-  return new Uint8Array(bytes)
-}
-
-const SECRET_NAMES = [
-  'jwtKey',
-  'refreshKey',
-  'addressSeedKey',
-  'cardDataKey',
-  'cardCvk',
-  'proofKeysKey',
-] as const
-
-/**
- * Secrets not given in the environment are generated on first start and kept
- * in DATA_DIR (mode 0600), so tokens survive a restart. A file from an older
- * version gains the keys added since (never a changed one: the address seed
- * key, once used, decrypts every tenant's seed).
- */
-function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateKey'> {
-  const file = join(dataDir, 'secrets.json')
-  mkdirSync(dataDir, { recursive: true })
-  let stored: Record<string, string> | undefined
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8'))
-  } catch {
-    stored = undefined
-  }
-  const missing = SECRET_NAMES.filter((name) => !stored?.[name])
-  if (missing.length > 0) {
-    const fresh = Object.fromEntries(
-      missing.map((name) => [name, randomBytes(32).toString('base64url')]),
-    )
-    const existed = stored !== undefined
-    stored = { ...stored, ...fresh }
-    const text = `${JSON.stringify(stored, null, 2)}\n`
-    if (existed) writeFileSync(file, text, { mode: 0o600 })
-    else writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
-  }
-  const decode = (value: string | undefined) => new Uint8Array(Buffer.from(value!, 'base64url'))
-  return {
-    jwtKey: decode(stored!.jwtKey),
-    refreshKey: decode(stored!.refreshKey),
-    addressSeedKey: decode(stored!.addressSeedKey),
-    cardDataKey: decode(stored!.cardDataKey),
-    cardCvk: decode(stored!.cardCvk),
-    proofKeysKey: decode(stored!.proofKeysKey),
-  }
-}
-
-/** A PEM RSA private key of 2048 bits or more (`\\n` escapes allowed, for one-line env files). */
-function rsaPrivateKey(raw: string | undefined, problems: string[]): string | undefined {
-  if (!raw) return undefined
-  const pem = raw.replace(/\\n/g, '\n')
-  try {
-    const key = createPrivateKey(pem)
-    const bits = key.asymmetricKeyDetails?.modulusLength ?? 0
-    if (key.asymmetricKeyType === 'rsa' && bits >= 2048) {
-      return key.export({ type: 'pkcs8', format: 'pem' }).toString()
-    }
-  } catch {
-    // reported below
-  }
-  problems.push('CARD_SECRET_PRIVATE_KEY must be a PEM RSA private key of 2048 bits or more')
-  return undefined
-}
-
-/**
- * The card-secret exchange's RSA key when CARD_SECRET_PRIVATE_KEY is not set:
- * generated (2048 bits) on first start into DATA_DIR/card-secret-key.pem
- * (mode 0600) and kept, so the app's published public key stays valid.
- */
-function loadOrCreateCardSecretKey(dataDir: string): string {
-  const file = join(dataDir, 'card-secret-key.pem')
-  mkdirSync(dataDir, { recursive: true })
-  try {
-    return readFileSync(file, 'utf8')
-  } catch {
-    const { privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-    })
-    try {
-      writeFileSync(file, privateKey, { mode: 0o600, flag: 'wx' })
-      return privateKey
-    } catch {
-      // Another process wrote it first: theirs is the key.
-      return readFileSync(file, 'utf8')
-    }
-  }
-}
-
-export interface KycConfig {
-  /** KYC_PROVIDER: sandbox (decides by rules or through /api/sandbox/kyc/decision) or sumsub. */
-  provider: KycProviderName
-  /** SANDBOX_KYC_MS: milliseconds after a sandbox submission before the rules decide it. */
-  sandboxDecisionMs: number
-  /**
-   * Whether the sandbox provider takes submissions and its rules decide them:
-   * always with SANDBOX=true; with SANDBOX=false only when KYC_PROVIDER=sandbox
-   * is set explicitly together with KYC_SANDBOX_IN_PRODUCTION=true. Otherwise
-   * a production deployment without a real provider verifies nobody.
-   */
-  sandboxDecides: boolean
-  /** SUMSUB_LEVEL_NAME: the verification level asked for (the sandbox names its level the same). */
-  levelName: string
-  /** Seconds an SDK access token lives (SUMSUB_TOKEN_TTL). */
-  tokenTtlSeconds: number
-  /** Set when provider is sumsub; every field is then required. */
-  sumsub:
-    | {
-        /** SUMSUB_BASE_URL, default https://api.sumsub.com */
-        baseUrl: string
-        /** SUMSUB_APP_TOKEN and SUMSUB_SECRET_KEY: the app token pair requests are signed with. */
-        appToken: string
-        secretKey: string
-        /** SUMSUB_WEBHOOK_SECRET: the key webhook digests (X-Payload-Digest) are checked with. */
-        webhookSecret: string
-        /** SUMSUB_WEBHOOK_DIGEST_ALG: the one X-Payload-Digest-Alg accepted (HMAC_SHA256_HEX). */
-        webhookDigestAlg: SumsubDigestAlg
-        /** SUMSUB_WEBSDK_ORIGIN: the origin the WebSDK frames its flow from (CSP frame-src). */
-        websdkOrigin: string
-      }
-    | undefined
-}
-
-/** The webhook digest algorithms Sumsub can be set to sign with. */
-export const SUMSUB_DIGEST_ALGS = ['HMAC_SHA256_HEX', 'HMAC_SHA512_HEX', 'HMAC_SHA1_HEX'] as const
-export type SumsubDigestAlg = (typeof SUMSUB_DIGEST_ALGS)[number]
-
-function kycConfig(
-  env: Env,
-  problems: string[],
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  sandbox: boolean,
-): KycConfig {
-  const provider = env.KYC_PROVIDER || 'sandbox'
-  if (!(KYC_PROVIDERS as readonly string[]).includes(provider)) {
-    problems.push(`KYC_PROVIDER must be one of ${KYC_PROVIDERS.join(', ')}`)
-  }
-  // The sandbox's rules approve anyone whose name lacks "reject": in
-  // production that only runs when asked for by name and acknowledged.
-  const sandboxInProduction = env.KYC_SANDBOX_IN_PRODUCTION === 'true'
-  if (!sandbox && env.KYC_PROVIDER === 'sandbox' && !sandboxInProduction) {
-    problems.push(
-      'KYC_PROVIDER=sandbox with SANDBOX=false approves anyone by rules: set KYC_PROVIDER=sumsub, or KYC_SANDBOX_IN_PRODUCTION=true to accept that',
-    )
-  }
-  const sandboxDecides =
-    provider === 'sandbox' && (sandbox || (env.KYC_PROVIDER === 'sandbox' && sandboxInProduction))
-  const baseUrl = env.SUMSUB_BASE_URL || 'https://api.sumsub.com'
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
-    problems.push('SUMSUB_BASE_URL must be an http(s) URL')
-  } else if (!sandbox && !baseUrl.startsWith('https://')) {
-    problems.push('SUMSUB_BASE_URL must be https:// unless SANDBOX=true (it carries the app token)')
-  }
-  const websdkOrigin = env.SUMSUB_WEBSDK_ORIGIN || 'https://in.sumsub.com'
-  if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/i.test(websdkOrigin)) {
-    problems.push('SUMSUB_WEBSDK_ORIGIN must be an https origin, e.g. https://in.sumsub.com')
-  }
-  const digestAlg = env.SUMSUB_WEBHOOK_DIGEST_ALG || 'HMAC_SHA256_HEX'
-  if (!(SUMSUB_DIGEST_ALGS as readonly string[]).includes(digestAlg)) {
-    problems.push(`SUMSUB_WEBHOOK_DIGEST_ALG must be one of ${SUMSUB_DIGEST_ALGS.join(', ')}`)
-  }
-  let sumsub: KycConfig['sumsub']
-  if (provider === 'sumsub') {
-    const missing = ['SUMSUB_APP_TOKEN', 'SUMSUB_SECRET_KEY', 'SUMSUB_WEBHOOK_SECRET'].filter(
-      (name) => !env[name],
-    )
-    if (missing.length > 0) problems.push(`KYC_PROVIDER=sumsub needs ${missing.join(', ')}`)
-    sumsub = {
-      baseUrl: baseUrl.replace(/\/+$/, ''),
-      appToken: env.SUMSUB_APP_TOKEN ?? '',
-      secretKey: env.SUMSUB_SECRET_KEY ?? '',
-      webhookSecret: env.SUMSUB_WEBHOOK_SECRET ?? '',
-      webhookDigestAlg: digestAlg as SumsubDigestAlg,
-      websdkOrigin,
-    }
-  }
-  const levelName = env.SUMSUB_LEVEL_NAME || 'basic-kyc-level'
-  return {
-    provider: provider as KycConfig['provider'],
-    sandboxDecisionMs: int('SANDBOX_KYC_MS', 3_000, 0, 3_600_000),
-    sandboxDecides,
-    levelName,
-    tokenTtlSeconds: int('SUMSUB_TOKEN_TTL', 1_800, 60, 86_400),
-    sumsub,
   }
 }
 

@@ -9,7 +9,8 @@ import {
   PERSON_TRANSFER,
   REFUSED_SEND,
 } from '../../../tests/support/event-payloads.ts'
-import { eventMessage, formatAmount, type Language } from './messages.ts'
+import { formatAmount } from './format-amount.ts'
+import { eventMessage, type Language } from './messages.ts'
 
 type Case = [string, EventKind, Record<string, unknown>, Language, string, string]
 

@@ -9,10 +9,10 @@ import type {
   KycWebhookReply,
   SandboxApplicantBody,
 } from '../../../contract/kyc.ts'
-import type { KycConfig } from '../../config.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
 import { isUuid } from '../../infra/uuid.ts'
+import type { KycConfig } from '../../kyc-config.ts'
 import type { KycProvider, KycProviderEvent } from '../../providers/kyc/kyc.ts'
 import { emitEvent } from '../outbox.ts'
 import type { Owner } from '../owner.ts'

@@ -1,4 +1,4 @@
-import type { KycConfig } from '../../config.ts'
+import type { KycConfig } from '../../kyc-config.ts'
 import type { KycProvider } from './kyc.ts'
 import { SandboxKyc } from './sandbox.ts'
 import { SumsubKyc } from './sumsub.ts'

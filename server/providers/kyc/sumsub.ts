@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { KycStatus } from '../../../contract/enums.ts'
-import type { SumsubDigestAlg } from '../../config.ts'
+import type { SumsubDigestAlg } from '../../kyc-config.ts'
 import {
   type AccessTokenRequest,
   type KycAccessToken,

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
-import type { ActivityStatus, ActivityType } from '../../../contract/activity.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletName } from '../../i18n/wallet-names.ts'
 import { href, paths } from '../../paths.ts'
@@ -9,79 +8,21 @@ import type { ActivityFilters } from '../../queries/activity.ts'
 import { walletsQuery } from '../../queries/wallets.ts'
 import { Button, buttonClass } from '../../ui/components.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { CloseIcon, FilterIcon, SearchIcon } from '../../ui/screen-icons.tsx'
+import { CloseIcon, FilterIcon } from '../../ui/screen-icons.tsx'
 import { Sheet } from '../../ui/sheet.tsx'
 import { ActivityFeed, QuietStart } from './activity-feed.tsx'
+import { AmountField, ChipGroup, DayField } from './activity-filter-fields.tsx'
+import {
+  dayStart,
+  isStatus,
+  isType,
+  type Narrowing,
+  readNarrowing,
+  STATUSES,
+} from './activity-narrowing.ts'
+import { SearchBox } from './activity-search-box.tsx'
 import './activity.css'
 import { ACTIVITY_TYPE_LIST, STATUS_WORDS, TYPE_WORDS } from './wording.ts'
-
-/**
- * What the screen is narrowed to, as its address holds it
- * (`?q=&type=&currency=&wallet=&card=&card_last4=`). A card's "See all" opens
- * the screen on that card; its last four name the chip.
- */
-interface Narrowing {
-  q?: string
-  type?: ActivityType
-  currency?: string
-  wallet?: string
-  card?: string
-  card_last4?: string
-  /** Issue 31: days ("2026-03-01"), both included; amounts (plain decimals); a status. */
-  from?: string
-  to?: string
-  min?: string
-  max?: string
-  status?: ActivityStatus
-}
-
-const isType = (value: string | null): value is ActivityType =>
-  (ACTIVITY_TYPE_LIST as readonly (string | null)[]).includes(value)
-
-const STATUSES: ActivityStatus[] = [
-  'pending',
-  'complete',
-  'failed',
-  'declined',
-  'canceled',
-  'reversed',
-  'refunded',
-]
-const isStatus = (value: string | null): value is ActivityStatus =>
-  (STATUSES as readonly (string | null)[]).includes(value)
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-const AMOUNT = /^\d{1,30}(\.\d{1,18})?$/
-const day = (value: string | null) => (value && DAY.test(value) ? value : undefined)
-const amount = (value: string | null) => (value && AMOUNT.test(value) ? value : undefined)
-
-/** A day's first local instant, or the next day's (`after`): what the API's `from`/`to` take. */
-function dayStart(value: string, after = false): string {
-  const [year, month, date] = value.split('-').map(Number) as [number, number, number]
-  return new Date(year, month - 1, date + (after ? 1 : 0)).toISOString()
-}
-
-function readNarrowing(search: string): Narrowing {
-  const params = new URLSearchParams(search)
-  const type = params.get('type')
-  return {
-    q: params.get('q')?.trim() || undefined,
-    type: isType(type) ? type : undefined,
-    currency: params.get('currency') || undefined,
-    wallet: params.get('wallet') || undefined,
-    card: params.get('card') || undefined,
-    card_last4: params.get('card_last4') || undefined,
-    from: day(params.get('from')),
-    to: day(params.get('to')),
-    min: amount(params.get('min')),
-    max: amount(params.get('max')),
-    status: isStatus(params.get('status')) ? (params.get('status') as ActivityStatus) : undefined,
-  }
-}
-
-/** Typing settles before the search is sent: one request for a word, not one per key. */
-const SEARCH_SETTLE_MS = 300
-/** The API's limit on a search (contract ActivityQuery.q). */
-const SEARCH_MAX = 100
 
 /**
  * /activity — the Activity tab: everything that happened across wallets,
@@ -364,145 +305,3 @@ export default function ActivityPage() {
 }
 
 const isZero = (amount: string) => /^[-+]?0*(\.0*)?$/.test(amount)
-
-/** The search field: it searches once typing settles, and at once on Enter. */
-function SearchBox(props: { value: string; onSearch: (q: string | undefined) => void }) {
-  const { t } = useI18n()
-  const id = useId()
-  const [text, setText] = useState(props.value)
-  const onSearch = useRef(props.onSearch)
-  onSearch.current = props.onSearch
-  // What this box last asked for: an address that changes to anything else
-  // changed from outside (filters cleared, back), and the box follows it.
-  const asked = useRef(props.value)
-  if (props.value !== asked.current) {
-    asked.current = props.value
-    if (props.value !== text.trim()) setText(props.value)
-  }
-
-  // Refs only: one function for the box's life.
-  const send = useCallback((value: string) => {
-    asked.current = value
-    onSearch.current(value || undefined)
-  }, [])
-
-  useEffect(() => {
-    const wanted = text.trim()
-    if (wanted === asked.current) return
-    const timer = setTimeout(() => send(wanted), SEARCH_SETTLE_MS)
-    return () => clearTimeout(timer)
-  }, [text, send])
-
-  return (
-    <search>
-      <form
-        className="activity-search"
-        onSubmit={(event) => {
-          event.preventDefault()
-          send(text.trim())
-        }}
-      >
-        <label htmlFor={id} className="visually-hidden">
-          {t('activity.search.label')}
-        </label>
-        <SearchIcon size={20} />
-        <input
-          id={id}
-          type="search"
-          value={text}
-          maxLength={SEARCH_MAX}
-          placeholder={t('activity.search.placeholder')}
-          onChange={(event) => setText(event.target.value)}
-        />
-      </form>
-    </search>
-  )
-}
-
-/** One choice as pills (radio buttons underneath): "All" and each option. */
-function ChipGroup(props: {
-  legend: string
-  value: string
-  options: { value: string; label: string }[]
-  onChange: (value: string) => void
-}) {
-  const { t } = useI18n()
-  const name = useId()
-  const all = [{ value: '', label: t('activity.filters.all') }, ...props.options]
-  return (
-    <fieldset className="chip-group">
-      <legend>{props.legend}</legend>
-      <div className="chip-options">
-        {all.map((option) => (
-          <label key={option.value} className="chip">
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={props.value === option.value}
-              onChange={() => props.onChange(option.value)}
-            />
-            <span>{option.label}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  )
-}
-
-/** A day for the date range, sent as soon as it is picked. */
-function DayField(props: { label: string; value?: string; onChange: (value?: string) => void }) {
-  const id = useId()
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="date"
-        value={props.value ?? ''}
-        onChange={(event) => props.onChange(day(event.target.value))}
-      />
-    </div>
-  )
-}
-
-/**
- * An amount bound, sent when the field is left or Enter pressed (not on each
- * key); one that is not a plain number says so and is not sent.
- */
-function AmountField(props: { label: string; value?: string; onChange: (value?: string) => void }) {
-  const { t } = useI18n()
-  const id = useId()
-  const [text, setText] = useState(props.value ?? '')
-  const typed = text.trim().replace(',', '.')
-  const wrong = typed !== '' && !AMOUNT.test(typed)
-  const send = () => {
-    if (!wrong) props.onChange(typed || undefined)
-  }
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        inputMode="decimal"
-        autoComplete="off"
-        value={text}
-        aria-invalid={wrong || undefined}
-        aria-describedby={wrong ? `${id}-error` : undefined}
-        onChange={(event) => setText(event.target.value)}
-        onBlur={send}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') {
-            event.preventDefault()
-            send()
-          }
-        }}
-      />
-      {wrong && (
-        <p id={`${id}-error`} className="field-error">
-          {t('activity.filters.amountWrong')}
-        </p>
-      )}
-    </div>
-  )
-}

@@ -5,7 +5,7 @@ import { defaultControls } from '../../../contract/card-controls.ts'
 import { mockApi, problem } from '../../../tests/support/mock-api.ts'
 import { renderApp } from '../../../tests/support/render-app.tsx'
 import { translator } from '../../i18n/i18n.tsx'
-import { failureWords } from './activity-detail-page.tsx'
+import { failureWords } from './activity-facts.tsx'
 import { AllowChannel } from './allow-channel.tsx'
 
 const CARD = '0190b0a4-0000-7000-8000-0000000000d1'

@@ -16,7 +16,8 @@ import {
   CARD_TOP_UP as topUp,
 } from '../../../tests/support/event-payloads.ts'
 import { type Language, loadLanguage, type Translate, translator } from '../../i18n/i18n.tsx'
-import { describeNotification, KIND_GROUPS } from './describe.ts'
+import { describeNotification } from './describe.ts'
+import { KIND_GROUPS } from './kind-groups.ts'
 
 const en = translator('en')
 let ru: Translate = translator('ru')

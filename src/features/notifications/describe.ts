@@ -1,64 +1,11 @@
-import { orderKindOf, shortAddress } from '../../../contract/display-rules.ts'
 import type { EventKind, Notification } from '../../../contract/events.ts'
 import { declineWords } from '../../i18n/declines.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
-
-type Data = Record<string, unknown>
-const text = (data: Data, key: string) =>
-  typeof data[key] === 'string' ? (data[key] as string) : ''
-
-/**
- * The groups of kinds the preferences list, in the order they are shown: the
- * kinds a person may mute. Security kinds (and a new card) are always told
- * (contract/event-kinds.ts alwaysTold): the preferences say so in one line.
- */
-export const KIND_GROUPS: { label: MessageKey; kinds: EventKind[] }[] = [
-  {
-    label: 'notifications.group.payments',
-    kinds: [
-      'card.authorization.approved',
-      'card.authorization.declined',
-      'card.authorization.reversed',
-      'card.transaction.settled',
-      'card.transaction.refunded',
-      'card.fee.charged',
-      'card.closed',
-      'card.dispute.updated',
-    ],
-  },
-  {
-    label: 'notifications.group.money',
-    kinds: [
-      'deposit.detected',
-      'deposit.confirmed',
-      'fiat.credit.received',
-      'order.completed',
-      'order.failed',
-      'card.auto_top_up.placed',
-      'card.auto_top_up.failed',
-    ],
-  },
-  {
-    label: 'notifications.group.people',
-    kinds: [
-      'transfer.received',
-      'transfer.sent',
-      'transfer.claimed',
-      'transfer.returned',
-      'payment_request.paid',
-    ],
-  },
-  {
-    label: 'notifications.group.schedules',
-    kinds: ['schedule.run_failed', 'schedule.run_skipped'],
-  },
-  {
-    label: 'notifications.group.account',
-    kinds: ['kyc.status_changed'],
-  },
-]
+import { describeOrder, type OrderKind } from './describe-order.ts'
+import { describePeople, type PeopleKind } from './describe-people.ts'
+import { type Description, text } from './payload.ts'
 
 /** The kinds about the person's account, not a movement of money: each titled by its kind. */
 type AccountKind = Exclude<
@@ -77,28 +24,6 @@ type AccountKind = Exclude<
   | PeopleKind
 >
 
-/** An order's events: each titled as the order's feed item is. */
-type OrderKind = 'order.created' | 'order.completed' | 'order.failed' | 'order.canceled'
-
-/** A payment between people or a scheduled run: titled by its kind, naming the other person. */
-type PeopleKind =
-  | 'transfer.sent'
-  | 'transfer.received'
-  | 'transfer.claimed'
-  | 'transfer.returned'
-  | 'payment_request.paid'
-  | 'schedule.run_failed'
-  | 'schedule.run_skipped'
-
-/** A kind as the preferences name it ("Card refunds"). */
-export const kindLabel = (t: Translate, kind: EventKind) => t(`push.kind.${kind}`)
-
-/** Why an order failed, in a sentence that says where the money is (the server's messages.ts says the same). */
-const ORDER_FAILURES: Record<string, MessageKey> = {
-  ADDRESS_REJECTED: 'notifications.orderFailed.ADDRESS_REJECTED',
-  ACCOUNT_CLOSED: 'notifications.orderFailed.ACCOUNT_CLOSED',
-}
-
 /**
  * What one notification says, in the activity feed's words (issue 27): who
  * or what it is about as the title, what happened as the detail, the amount
@@ -110,7 +35,7 @@ export function describeNotification(
   item: Pick<Notification, 'kind' | 'data'>,
   t: Translate,
   language: Language,
-): { title: string; detail: string; amount?: string; failed?: boolean } {
+): Description {
   const data = item.data
   const money = (amount: string, currency: string, sign?: MoneySign) =>
     amount && currency ? formatMoney(language, { amount, currency }, sign ? { sign } : {}) : ''
@@ -311,138 +236,12 @@ export function describeNotification(
   }
 }
 
-/** A payment between people, the payer's note under it as in the feed; a scheduled run that moved nothing. */
-function describePeople(
-  kind: PeopleKind,
-  data: Data,
-  t: Translate,
-  amount: (sign?: MoneySign) => string,
-): { title: string; detail: string; amount?: string; failed?: boolean } {
-  const name = text(data, 'to_name') || text(data, 'from_name') || text(data, 'payer_name')
-  const title = t(`notifications.kind.${kind}`, { name })
-  switch (kind) {
-    case 'transfer.sent':
-      return {
-        title,
-        detail:
-          data.status === 'AWAITING_CLAIM'
-            ? t('notifications.detail.awaitingClaim')
-            : text(data, 'note'),
-        amount: amount('out'),
-      }
-    case 'transfer.claimed':
-      return {
-        title,
-        detail: text(data, 'note') || t('activity.event.CLAIMED'),
-        amount: amount('out'),
-      }
-    case 'transfer.received':
-    case 'payment_request.paid':
-      return { title, detail: text(data, 'note'), amount: amount('in') }
-    case 'transfer.returned':
-      return {
-        title,
-        detail: t('notifications.detail.notClaimed', { name: text(data, 'to_name') }),
-        amount: amount('in'),
-      }
-    case 'schedule.run_failed':
-    case 'schedule.run_skipped': {
-      const reason = text(data, 'reason')
-      return {
-        title,
-        detail:
-          reason === 'INSUFFICIENT_FUNDS'
-            ? t('notifications.detail.runShort', { amount: amount() })
-            : reason === 'PRICE_MOVED'
-              ? t('notifications.detail.runPriceMoved')
-              : t('notifications.detail.runRefused', { reason }),
-        ...(kind === 'schedule.run_failed' ? { failed: true } : {}),
-      }
-    }
-  }
-}
-
 /** A dispute's step, as its notification says it. */
 const DISPUTE_STEPS: Record<string, MessageKey> = {
   SUBMITTED: 'notifications.detail.dispute.SUBMITTED',
   UNDER_REVIEW: 'notifications.detail.dispute.UNDER_REVIEW',
   WON: 'notifications.detail.dispute.WON',
   LOST: 'notifications.detail.dispute.LOST',
-}
-
-/** An order's outcome as its activity item reads: "To Anna Schmidt", "Sent", "−€51.00". */
-function describeOrder(
-  told: OrderKind,
-  data: Data,
-  t: Translate,
-  money: (amount: string, currency: string, sign?: MoneySign) => string,
-): { title: string; detail: string; amount?: string; failed?: boolean } {
-  const who = text(data, 'counterparty_name')
-  const from = text(data, 'from_currency')
-  const to = text(data, 'to_currency')
-  const address = text(data, 'address')
-  // What left the person: the amount with its fee (older events carry no total).
-  const paid = (sign?: MoneySign) =>
-    money(text(data, 'total_amount') || text(data, 'from_amount'), from, sign)
-  const got = (sign?: MoneySign) => money(text(data, 'to_amount'), to, sign)
-  const kind = orderKindOf(text(data, 'type'))
-  const title =
-    kind === 'exchange'
-      ? t('activity.title.exchange', { from, to })
-      : kind === 'deposit'
-        ? who
-          ? t('activity.title.from', { name: who })
-          : t('activity.title.bankDeposit')
-        : kind === 'topUp'
-          ? text(data, 'card_last4')
-            ? t('activity.title.topUpCard', { last4: text(data, 'card_last4') })
-            : t('activity.title.topUp')
-          : who || address
-            ? t('activity.title.to', { name: who || shortAddress(address) })
-            : t('activity.title.send', { currency: from })
-  switch (told) {
-    case 'order.failed':
-      return {
-        title,
-        detail: t(ORDER_FAILURES[text(data, 'reason')] ?? 'notifications.orderFailed.other'),
-        amount: money(text(data, 'from_amount'), from),
-        failed: true,
-      }
-    case 'order.canceled':
-      return {
-        title,
-        detail: t('notifications.order.canceled'),
-        amount: money(text(data, 'from_amount'), from),
-      }
-    // Set aside, not gone yet: unsigned. A deposit waits for the transfer its reference names.
-    case 'order.created': {
-      const reference = text(data, 'deposit_reference')
-      return {
-        title,
-        detail: reference
-          ? t('notifications.order.awaitingTransfer', { reference })
-          : t('notifications.order.placed'),
-        amount: kind === 'deposit' ? money(text(data, 'from_amount'), from) : paid(),
-      }
-    }
-    case 'order.completed':
-      break
-  }
-  switch (kind) {
-    case 'exchange':
-      return { title, detail: t('notifications.order.for', { amount: paid() }), amount: got('in') }
-    case 'deposit':
-      return { title, detail: t('notifications.detail.arrived'), amount: got('in') }
-    case 'topUp': {
-      const fee = text(data, 'fee_amount')
-      const words = [t('activity.topUp.toCard', { amount: got() })]
-      if (/[1-9]/.test(fee)) words.push(t('activity.topUp.fee', { amount: money(fee, from) }))
-      return { title, detail: words.join(' · '), amount: paid('out') }
-    }
-    case 'send':
-    case undefined:
-      return { title, detail: t('notifications.order.sent'), amount: paid('out') }
-  }
 }
 
 /** When, as a list shows it: the time today, else the day ("12 Nov"). */

@@ -4,7 +4,7 @@ import type { EventKind } from '../../../contract/events.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { Button } from '../../ui/components.tsx'
-import { KIND_GROUPS, kindLabel } from './describe.ts'
+import { KIND_GROUPS, kindLabel } from './kind-groups.ts'
 import { useSavePreferences } from './mutations.ts'
 import {
   currentSubscription,

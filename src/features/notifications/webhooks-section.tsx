@@ -16,7 +16,7 @@ import { CopyButton } from '../../ui/copy-button.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { TextField } from '../../ui/fields.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
-import { kindLabel } from './describe.ts'
+import { kindLabel } from './kind-groups.ts'
 import { notificationKeys } from './queries.ts'
 import './notifications.css'
 

@@ -12,9 +12,10 @@ import { SelectField, TextField } from '../../ui/fields.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { formKey } from './flow-url.ts'
 import { type Basics, MoneyPage, useHeldFirst } from './money-page.tsx'
-import { OrderFlow, type QuoteRequest } from './order-flow.tsx'
+import { OrderFlow } from './order-flow.tsx'
 import { inFours, type Row } from './order-target.tsx'
 import { counterpartiesQuery, destinationsQuery } from './queries.ts'
+import type { QuoteRequest } from './use-order-flow.ts'
 import './orders.css'
 
 /** /send?wallet=&currency=&counterparty=&destination= — crypto to an address, or to a saved recipient; euros by SEPA. */
