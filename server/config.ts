@@ -148,6 +148,12 @@ export interface Secrets {
   /** PROOF_KEYS_KEY: AES-256-GCM key the tenants' proof signing keys are stored under (domain/proofs). */
   proofKeysKey: Uint8Array
   /**
+   * QUOTE_KEYS: the HMAC-SHA256 keys firm quotes are signed with (orders/quote-token.ts):
+   * the first signs, every one verifies, so a key rotated out keeps the quotes it signed
+   * placeable while it stays listed; unset: one key kept in DATA_DIR/secrets.json.
+   */
+  quoteKeys: Uint8Array[]
+  /**
    * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
    * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
    */
@@ -320,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
   const cardDataKey = secret(env.CARD_DATA_KEY, 'CARD_DATA_KEY', problems, 32)
   const cardCvk = secret(env.CARD_CVK, 'CARD_CVK', problems)
   const proofKeysKey = secret(env.PROOF_KEYS_KEY, 'PROOF_KEYS_KEY', problems, 32)
+  const quoteKeys = secretList(env.QUOTE_KEYS, 'QUOTE_KEYS', problems)
   const cardSecretPrivateKey = rsaPrivateKey(env.CARD_SECRET_PRIVATE_KEY, problems)
   const demo = {
     seed: bool('DEMO_SEED', config.sandbox),
@@ -329,7 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems)
 
   const stored =
-    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey
+    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey && quoteKeys
       ? undefined
       : loadOrCreateSecrets(dataDir)
   return {
@@ -345,6 +352,7 @@ export function loadConfig(env: Env = process.env): Config {
       cardDataKey: cardDataKey ?? stored!.cardDataKey,
       cardCvk: cardCvk ?? stored!.cardCvk,
       proofKeysKey: proofKeysKey ?? stored!.proofKeysKey,
+      quoteKeys: quoteKeys ?? [stored!.quoteKey],
       cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
   }
@@ -365,6 +373,19 @@ function secret(raw: string | undefined, name: string, problems: string[], exact
   return new Uint8Array(bytes)
 }
 
+/** Comma-separated base64url keys of at least 32 bytes each, in their order. */
+function secretList(raw: string | undefined, name: string, problems: string[]) {
+  if (!raw) return undefined
+  const keys = raw.split(',').map((part) => secret(part.trim(), name, []))
+  if (keys.some((key) => key === undefined)) {
+    problems.push(
+      `${name} must be comma-separated keys of at least 32 bytes each, base64url-encoded`,
+    )
+    return undefined
+  }
+  return keys as Uint8Array[]
+}
+
 const SECRET_NAMES = [
   'jwtKey',
   'refreshKey',
@@ -372,6 +393,7 @@ const SECRET_NAMES = [
   'cardDataKey',
   'cardCvk',
   'proofKeysKey',
+  'quoteKey',
 ] as const
 
 /**
@@ -380,7 +402,9 @@ const SECRET_NAMES = [
  * version gains the keys added since (never a changed one: the address seed
  * key, once used, decrypts every tenant's seed).
  */
-function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateKey'> {
+function loadOrCreateSecrets(
+  dataDir: string,
+): Omit<Secrets, 'cardSecretPrivateKey' | 'quoteKeys'> & { quoteKey: Uint8Array } {
   const file = join(dataDir, 'secrets.json')
   mkdirSync(dataDir, { recursive: true })
   let stored: Record<string, string> | undefined
@@ -408,6 +432,7 @@ function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateK
     cardDataKey: decode(stored!.cardDataKey),
     cardCvk: decode(stored!.cardCvk),
     proofKeysKey: decode(stored!.proofKeysKey),
+    quoteKey: decode(stored!.quoteKey),
   }
 }
 

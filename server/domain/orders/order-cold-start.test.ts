@@ -35,7 +35,7 @@ describeServer('an order service just started', () => {
         bank: new SandboxBank({ payoutMs: 2_000 }),
         chain: new SandboxChainPayouts({ blockMs: 1_000 }),
       },
-      { maxConfirmations: 3 },
+      { maxConfirmations: 3, quoteTokens: app.services.quotes.tokens },
     )
 
   async function ownerOf(user: OrderUser): Promise<Owner> {

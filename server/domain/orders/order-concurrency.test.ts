@@ -17,6 +17,7 @@ import {
   place,
   quote,
 } from './order-fixtures.ts'
+import { quoteHash } from './quote-token.ts'
 
 /**
  * Idempotency and races. On PGlite requests take turns on the one
@@ -110,7 +111,7 @@ describeServer('orders under retries and races', () => {
 
     const q2 = await exchangeQuote(user)
     const bare = await place(app, user, q2.order_type, { quote_id: q2.quote_id })
-    expect(bare.json<Order>().request_id).toBe(`quote:${q2.quote_id}`)
+    expect(bare.json<Order>().request_id).toBe(`quote:${quoteHash(q2.quote_id)}`)
     const tappedTwice = await place(app, user, q2.order_type, { quote_id: q2.quote_id })
     expect(tappedTwice.statusCode).toBe(201)
     expect(tappedTwice.headers['idempotent-replayed']).toBe('true')

@@ -5,6 +5,7 @@ import { readOnce } from '../../infra/read-once.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
 import { type WalletAccounts, walletAccounts } from '../ledger/service.ts'
+import type { QuoteTokens } from './quote-token.ts'
 import type { CurrencyRow } from './repository.ts'
 import * as repo from './repository.ts'
 
@@ -16,6 +17,8 @@ export interface OrderRails {
 export interface OrderSettings {
   /** Confirmations a sandbox withdrawal waits for at most (SANDBOX_MAX_CONFIRMATIONS). */
   maxConfirmations: number
+  /** What firm quotes were signed with (QUOTE_KEYS): placing opens them. */
+  quoteTokens: QuoteTokens
 }
 
 export type Trx = Transaction<DB>

@@ -29,6 +29,7 @@ import {
   v1,
   walletAddress,
 } from './order-fixtures.ts'
+import { quoteHash } from './quote-token.ts'
 
 const BANK_MS = 2_000
 const BLOCK_MS = 1_000
@@ -62,7 +63,7 @@ describeServer('orders, from quote to final state', () => {
       status: 'PENDING',
       wallet_uuid: user.walletId,
       quote_id: q.quote_id,
-      request_id: `quote:${q.quote_id}`,
+      request_id: `quote:${quoteHash(q.quote_id)}`,
       total: q.total,
       deposit_instructions: {
         beneficiary: expect.any(String),

@@ -18,7 +18,7 @@ import type { OrderDeps } from './order-deps.ts'
 import { placedEvent } from './order-events.ts'
 import { ORDER_JOB } from './order-job.ts'
 import { orderRecords } from './order-moves.ts'
-import { findQuote, type QuoteRow } from './quote-repository.ts'
+import { type FirmQuote, quoteHash } from './quote-token.ts'
 import { formatReference } from './reference-rules.ts'
 import { renderOrder } from './render-order.ts'
 import type { EventRow, OrderRow } from './repository.ts'
@@ -58,8 +58,9 @@ class ReferenceTaken extends Error {}
  * Everything that can be is done before the transaction: the quote and the
  * wallet's accounts are read, the order row, its records and its timeline
  * are built, and the answer is rendered. The transaction then writes in this
- * order — the key, the quote's mark, the order with its records and
- * timeline, its order.created event, the job — and holds the funds last, so
+ * order — the key, the order with its records and timeline (its unique quote
+ * hash refuses a second order of the quote), its order.created event, the
+ * job — and holds the funds last, so
  * the wallet's balance rows stay locked for one statement and the commit.
  * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
  *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
@@ -71,19 +72,17 @@ export async function placeOrder(
   request: PlaceRequest,
   now = new Date(),
 ): Promise<{ order: Order; replayed: boolean }> {
+  // The token stands for the quote where a short, fixed key is kept.
+  const quoteKey = quoteHash(request.quoteId)
   const claim = {
     scope: 'order' as const,
     ownerId: owner.userId,
     key: idempotencyKey({
       requestId: request.requestId,
       header: request.idempotencyHeader,
-      quoteId: request.quoteId,
+      quoteId: quoteKey,
     }),
-    hash: requestHash({
-      orderType: request.orderType,
-      quoteId: request.quoteId,
-      note: request.note,
-    }),
+    hash: requestHash({ orderType: request.orderType, quoteId: quoteKey, note: request.note }),
   }
   for (let draw = 1; ; draw++) {
     try {
@@ -91,7 +90,7 @@ export async function placeOrder(
         name: 'orders.place',
         tenantId: owner.tenantId,
         claim,
-        prepare: () => planPlacement(deps, owner, request, claim.key, claim.hash, now),
+        prepare: () => planPlacement(deps, owner, request, { ...claim, quoteKey }, now),
         // Rendered before the transaction: kept with the key's claim, one write fewer.
         answer: (plan) => plan.answer,
         execute: (money, plan) => writePlacement(deps, money, owner, plan),
@@ -108,7 +107,7 @@ export async function placeOrder(
 
 /** What placing writes, decided and rendered before its transaction. */
 interface Placement {
-  quote: QuoteRow
+  quote: FirmQuote
   rail: Rail
   row: OrderRow
   /** The payer's activity item, written with the order. */
@@ -124,23 +123,27 @@ interface Placement {
 }
 
 /**
- * Reads and checks what does not change under the placement (the quote's
- * owner and type, the wallet's accounts, a top-up's account), and builds the
- * rows and the answer. What may change meanwhile — the quote being placed or
- * expiring, a destination deleted or edited, the identity's status — is
- * checked in the transaction, under the locks that order it.
+ * Opens and checks the quote (its signature, owner, expiry and type), reads
+ * what does not change under the placement (the wallet's accounts, a top-up's
+ * account), and builds the rows and the answer. What may change meanwhile —
+ * another order placing the quote, a destination deleted or edited, the
+ * identity's status — is checked in the transaction, under the locks and the
+ * unique key that order it.
  */
 async function planPlacement(
   deps: OrderDeps,
   owner: Owner,
   request: PlaceRequest,
-  key: string,
-  hash: string,
+  keys: { key: string; hash: string; quoteKey: string },
   now: Date,
 ): Promise<Placement> {
   const catalog = await deps.catalog()
-  const quote = await findQuote(deps.db, owner.tenantId, owner.userId, request.quoteId)
+  // Forged, altered, another person's or tenant's, or signed with a retired key: as unknown.
+  const quote = deps.settings.quoteTokens.open(owner, request.quoteId)
   if (!quote) throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
+  if (quote.expires_at.getTime() <= now.getTime()) {
+    throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
+  }
   if (quote.order_type !== request.orderType) {
     throw new OrderError({
       kind: 'QUOTE_MISMATCH',
@@ -176,8 +179,9 @@ async function planPlacement(
     order_type: quote.order_type,
     status,
     quote_id: quote.id,
-    request_id: key,
-    request_hash: hash,
+    quote_hash: keys.quoteKey,
+    request_id: keys.key,
+    request_hash: keys.hash,
     from_currency_uuid: quote.from_currency_uuid,
     to_currency_uuid: quote.to_currency_uuid,
     amount_from_minor: quote.amount_from_minor,
@@ -260,17 +264,12 @@ async function writePlacement(
       throw new OrderError({ kind: 'DESTINATION_CHANGED' })
     }
   }
-  if (!(await repo.placeQuote(trx, { tenantId: owner.tenantId, id: quote.id }, now))) {
-    // Placed by another key's order (one under this key would have met its claim), or expired.
-    if (quote.placed_at === null && quote.expires_at.getTime() <= now.getTime()) {
-      throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
-    }
-    throw new OrderError({ kind: 'QUOTE_USED' })
-  }
   try {
     await repo.insertPlacedOrder(trx, row, plan.item, plan.records, plan.events)
   } catch (error) {
     if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
+    // Placed by another key's order: one under this key would have met its claim.
+    if (repo.isQuotePlaced(error)) throw new OrderError({ kind: 'QUOTE_USED' })
     throw error
   }
   await money.emit(plan.placed)

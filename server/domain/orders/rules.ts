@@ -190,7 +190,11 @@ export function requestHash(request: {
   })
 }
 
-/** The idempotency key: the body's request_id, else the header, else the quote (one quote, one order). */
+/**
+ * The idempotency key: the body's request_id, else the header, else the quote
+ * (one quote, one order): `quoteId` is the quote's hash (quoteHash), never the
+ * token, which is longer than a key may be.
+ */
 export const idempotencyKey = (request: {
   requestId?: string | undefined
   header?: string | undefined
