@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { OrderTarget, OrderType } from '../../../contract/orders.ts'
 import type { StoredFee, StoredPayee } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
@@ -9,8 +9,10 @@ import type { Owner } from '../owner.ts'
  * quote every few seconds while a form is open, so a table of them grew with
  * every keystroke and needed a job to prune it; a token costs nothing to keep.
  *
- * Layout: `<key id>.<payload>.<mac>`, each part base64url. The payload is the
- * priced quote as a JSON array (FIELDS' order). The MAC (HMAC-SHA256, whole)
+ * Layout: `<key id>.<payload>.<mac>`, each part base64url. The payload is a
+ * random nonce, then the priced quote (FIELDS' order), as a JSON array: two
+ * quotes of the same terms in the same millisecond are still two quotes, each
+ * placing its own order (orders.quote_hash is unique). The MAC (HMAC-SHA256, whole)
  * covers a version, the tenant and the person it was given to, the key id
  * and the payload: the owner is not carried, only signed, so another
  * person's or tenant's token fails the MAC as a forged one does. The key id
@@ -19,6 +21,7 @@ import type { Owner } from '../owner.ts'
 
 const VERSION = 'finplatform quote v1'
 const MAC_LENGTH = 32
+const NONCE_BYTES = 9
 const MAC_TEXT = /^[A-Za-z0-9_-]{43}$/
 const PART = /^[A-Za-z0-9_-]+$/
 
@@ -78,14 +81,12 @@ export class QuoteTokens {
 
   /** The quote's token, signed with the current key for `owner` alone. */
   sign(owner: Owner, terms: QuoteTerms): string {
-    const payload = Buffer.from(
-      JSON.stringify(
-        FIELDS.map((field) => {
-          const value = terms[field]
-          return value instanceof Date ? value.getTime() : value
-        }),
-      ),
-    ).toString('base64url')
+    const values = FIELDS.map((field) => {
+      const value = terms[field]
+      return value instanceof Date ? value.getTime() : value
+    })
+    const nonce = randomBytes(NONCE_BYTES).toString('base64url')
+    const payload = Buffer.from(JSON.stringify([nonce, ...values])).toString('base64url')
     const signed = `${this.#signing.id}.${payload}`
     return `${signed}.${mac(this.#signing.key, owner, signed).toString('base64url')}`
   }
@@ -105,7 +106,9 @@ export class QuoteTokens {
     const expected = mac(key, owner, `${id}.${payload}`)
     const actual = Buffer.from(given, 'base64url')
     if (actual.length !== MAC_LENGTH || !timingSafeEqual(actual, expected)) return undefined
-    const values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[]
+    const [, ...values] = JSON.parse(
+      Buffer.from(payload, 'base64url').toString('utf8'),
+    ) as unknown[]
     const terms = Object.fromEntries(FIELDS.map((field, i) => [field, values[i]])) as Record<
       (typeof FIELDS)[number],
       unknown

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type Order, type Quote, QuoteId } from '../../../contract/orders.ts'
+import { type Order, type Quote, QuoteId, type QuoteQuery } from '../../../contract/orders.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
+import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
 import {
   createTestApp,
   createTestAppOn,
@@ -22,6 +23,7 @@ import {
   placed,
   quote,
 } from './order-fixtures.ts'
+import { QuoteService } from './quotes.ts'
 
 /**
  * Firm quotes are signed, expiring tokens (issue 29, quote-token.ts): nothing
@@ -77,10 +79,10 @@ describeServer('quotes as signed tokens', () => {
     const refused = [
       // More to arrive for the same pay, an hour more to place it, the same MAC.
       rewritten(q.quote_id, (values) => {
-        values[5] = String(BigInt(values[5] as string) * 2n)
+        values[6] = String(BigInt(values[6] as string) * 2n)
       }),
       rewritten(q.quote_id, (values) => {
-        values[11] = (values[11] as number) + 3_600_000
+        values[12] = (values[12] as number) + 3_600_000
       }),
       `${id}.${payload}.${flipped(mac!)}`,
       // Signed with a key the server never had.
@@ -124,6 +126,23 @@ describeServer('quotes as signed tokens', () => {
     const before = await placeAt(early, Date.parse(early.expires_at) - 1)
     expect(before.statusCode, before.body).toBe(201)
     expectProblem(await placeAt(late, Date.parse(late.expires_at)), 422, 'QUOTE_EXPIRED')
+  })
+
+  it('two quotes of the same terms in the same millisecond are two quotes, one order each', async () => {
+    const user = await orderUser(app)
+    await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
+    const owner = await ownerOf(app, user)
+    const at = new Date()
+    const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
+      ttlSeconds: 30,
+      tokens: app.services.quotes.tokens,
+      now: () => at,
+    })
+    const query = { ...exchange, wallet_uuid: user.walletId } as QuoteQuery
+    const [one, two] = [await service.create(owner, query), await service.create(owner, query)]
+    expect({ ...one, quote_id: '' }).toEqual({ ...two, quote_id: '' })
+    expect(one.quote_id).not.toBe(two.quote_id)
+    for (const q of [one, two]) expect((await placed(app, user, q)).status).toBe('COMPLETE')
   })
 
   it('a quote places one order: the same key replays it, another key is QUOTE_USED', async () => {
