@@ -36,6 +36,12 @@ export type FeeKind = (typeof FEE_KINDS)[number]
 
 const Uuid = Type.String({ format: 'uuid' })
 
+/**
+ * A firm quote's id: the quote itself, signed and expiring (issue 29), opaque
+ * to clients. Orders placed before it have their quote's uuid.
+ */
+export const QuoteId = Type.String({ minLength: 1, maxLength: 4096, pattern: '^[A-Za-z0-9_.-]+$' })
+
 export const MoneySide = Type.Object({
   currency_uuid: Uuid,
   currency: Type.String({ description: 'Code: EUR, USDT…' }),
@@ -119,7 +125,7 @@ export type QuoteQuery = Static<typeof QuoteQuery>
  * (= from.amount × rate, rounded down to the target currency's decimals).
  */
 export const Quote = Type.Object({
-  quote_id: Uuid,
+  quote_id: QuoteId,
   order_type: oneOf(ORDER_TYPES),
   wallet_uuid: Uuid,
   from: MoneySide,
@@ -142,7 +148,7 @@ export type Quote = Static<typeof Quote>
  */
 export const PlaceOrderBody = Type.Object(
   {
-    quote_id: Uuid,
+    quote_id: QuoteId,
     request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** A note for the person's own history (and the payment reference of a bank payout). */
     note: Type.Optional(Type.String({ maxLength: 140 })),
@@ -182,7 +188,7 @@ export const Order = Type.Object({
   order_type: oneOf(ORDER_TYPES),
   status: oneOf(ORDER_STATUSES),
   wallet_uuid: Uuid,
-  quote_id: Uuid,
+  quote_id: QuoteId,
   request_id: Type.String(),
   from: MoneySide,
   to: MoneySide,

@@ -103,6 +103,10 @@ describe('loadConfig', () => {
       'cardDataKey',
       'cardCvk',
       'proofKeysKey',
+      'quoteKey',
+    ])
+    expect(first.secrets.quoteKeys.map((key) => Buffer.from(key))).toEqual([
+      Buffer.from(JSON.parse(readFileSync(file, 'utf8')).quoteKey, 'base64url'),
     ])
     expect(Buffer.from(second.secrets.addressSeedKey)).toEqual(
       Buffer.from(first.secrets.addressSeedKey),
@@ -139,6 +143,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: long })).toThrowError(
       new RegExp(`${name} must be exactly 32 bytes`),
     )
+  })
+
+  it('takes QUOTE_KEYS from the environment: comma-separated, in order, each of 32 bytes or more', () => {
+    const current = Buffer.alloc(32, 7).toString('base64url')
+    const previous = Buffer.alloc(48, 8).toString('base64url')
+    const config = loadConfig({ DATA_DIR: tempDir(), QUOTE_KEYS: `${current}, ${previous}` })
+    expect(config.secrets.quoteKeys.map((key) => Buffer.from(key))).toEqual([
+      Buffer.alloc(32, 7),
+      Buffer.alloc(48, 8),
+    ])
+    for (const bad of [`${current},`, `${current},short`]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), QUOTE_KEYS: bad })).toThrowError(
+        /QUOTE_KEYS must be comma-separated keys of at least 32 bytes each/,
+      )
+    }
   })
 
   it('jobs poll every 250 ms, sandbox blocks come every second, the demo is seeded in the sandbox', () => {

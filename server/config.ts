@@ -9,6 +9,7 @@ import {
   rsaPrivateKey,
   type Secrets,
   secret,
+  secretList,
 } from './secrets-config.ts'
 
 export interface Config {
@@ -305,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
   const cardDataKey = secret(env.CARD_DATA_KEY, 'CARD_DATA_KEY', problems, 32)
   const cardCvk = secret(env.CARD_CVK, 'CARD_CVK', problems)
   const proofKeysKey = secret(env.PROOF_KEYS_KEY, 'PROOF_KEYS_KEY', problems, 32)
+  const quoteKeys = secretList(env.QUOTE_KEYS, 'QUOTE_KEYS', problems)
   const cardSecretPrivateKey = rsaPrivateKey(env.CARD_SECRET_PRIVATE_KEY, problems)
   const demo = {
     seed: bool('DEMO_SEED', config.sandbox),
@@ -314,7 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems)
 
   const stored =
-    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey
+    jwtKey && refreshKey && addressSeedKey && cardDataKey && cardCvk && proofKeysKey && quoteKeys
       ? undefined
       : loadOrCreateSecrets(dataDir)
   return {
@@ -330,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
       cardDataKey: cardDataKey ?? stored!.cardDataKey,
       cardCvk: cardCvk ?? stored!.cardCvk,
       proofKeysKey: proofKeysKey ?? stored!.proofKeysKey,
+      quoteKeys: quoteKeys ?? [stored!.quoteKey],
       cardSecretPrivateKey: cardSecretPrivateKey ?? loadOrCreateCardSecretKey(dataDir),
     },
   }

@@ -19,6 +19,12 @@ export interface Secrets {
   /** PROOF_KEYS_KEY: AES-256-GCM key the tenants' proof signing keys are stored under (domain/proofs). */
   proofKeysKey: Uint8Array
   /**
+   * QUOTE_KEYS: the HMAC-SHA256 keys firm quotes are signed with (orders/quote-token.ts):
+   * the first signs, every one verifies, so a key rotated out keeps the quotes it signed
+   * placeable while it stays listed; unset: one key kept in DATA_DIR/secrets.json.
+   */
+  quoteKeys: Uint8Array[]
+  /**
    * CARD_SECRET_PRIVATE_KEY: PEM of the RSA key (2048 bits or more) the card-secret
    * exchange decrypts the client's key with; unset: DATA_DIR/card-secret-key.pem.
    */
@@ -40,6 +46,19 @@ export function secret(raw: string | undefined, name: string, problems: string[]
   return new Uint8Array(bytes)
 }
 
+/** Comma-separated base64url keys of at least 32 bytes each, in their order. */
+export function secretList(raw: string | undefined, name: string, problems: string[]) {
+  if (!raw) return undefined
+  const keys = raw.split(',').map((part) => secret(part.trim(), name, []))
+  if (keys.some((key) => key === undefined)) {
+    problems.push(
+      `${name} must be comma-separated keys of at least 32 bytes each, base64url-encoded`,
+    )
+    return undefined
+  }
+  return keys as Uint8Array[]
+}
+
 const SECRET_NAMES = [
   'jwtKey',
   'refreshKey',
@@ -47,6 +66,7 @@ const SECRET_NAMES = [
   'cardDataKey',
   'cardCvk',
   'proofKeysKey',
+  'quoteKey',
 ] as const
 
 /**
@@ -55,7 +75,9 @@ const SECRET_NAMES = [
  * version gains the keys added since (never a changed one: the address seed
  * key, once used, decrypts every tenant's seed).
  */
-export function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretPrivateKey'> {
+export function loadOrCreateSecrets(
+  dataDir: string,
+): Omit<Secrets, 'cardSecretPrivateKey' | 'quoteKeys'> & { quoteKey: Uint8Array } {
   const file = join(dataDir, 'secrets.json')
   mkdirSync(dataDir, { recursive: true })
   let stored: Record<string, string> | undefined
@@ -83,6 +105,7 @@ export function loadOrCreateSecrets(dataDir: string): Omit<Secrets, 'cardSecretP
     cardDataKey: decode(stored!.cardDataKey),
     cardCvk: decode(stored!.cardCvk),
     proofKeysKey: decode(stored!.proofKeysKey),
+    quoteKey: decode(stored!.quoteKey),
   }
 }
 

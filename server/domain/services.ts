@@ -3,7 +3,6 @@ import fp from 'fastify-plugin'
 import { Counter } from 'prom-client'
 import type { Config } from '../config.ts'
 import type { LagTolerant } from '../infra/db.ts'
-import { runPeriodically } from '../infra/periodic-jobs.ts'
 import { isActivityReplicaMiss } from './activity/errors.ts'
 import { ActivityService } from './activity/service.ts'
 import { SeedStore } from './addresses/seed-store.ts'
@@ -29,12 +28,7 @@ import { LockdownLinks } from './lockdown/links.ts'
 import { LockdownService } from './lockdown/service.ts'
 import { CONTACT_JOINED_JOB } from './newcomers.ts'
 import { ORDER_JOB } from './orders/order-job.ts'
-import {
-  pruneStaleQuotes,
-  QUOTE_PRUNE_BATCH,
-  QUOTE_PRUNE_EVERY_MS,
-  QUOTE_PRUNE_JOB,
-} from './orders/quote-prune.ts'
+import { QuoteTokens } from './orders/quote-token.ts'
 import { QuoteService } from './orders/quotes.ts'
 import { OrderService } from './orders/service.ts'
 import { OtpService } from './otp/service.ts'
@@ -133,11 +127,12 @@ export default fp(
     const { bank, chain, kyc, messaging, networkFees } = app.providers
     // Identity sits below the wallets: a sign-up's starter wallet is handed in.
     const auth = new AuthService(app.db, app.tokens, config, openStarterWallet)
+    const quoteTokens = new QuoteTokens(config.secrets.quoteKeys)
     const orders = new OrderService(
       app.db,
       app.jobs,
       { bank, chain },
-      { maxConfirmations: config.sandboxChain.maxConfirmations },
+      { maxConfirmations: config.sandboxChain.maxConfirmations, quoteTokens },
     )
     app.jobs.register(ORDER_JOB, orders.process)
     const verification = new KycService(app.db, kyc, app.jobs, config.kyc)
@@ -145,13 +140,6 @@ export default fp(
     if (config.kyc.sandboxDecides) {
       app.jobs.register(SANDBOX_REVIEW_JOB, verification.sandboxReview)
     }
-    runPeriodically(app, config.jobs.pollMs, {
-      kind: QUOTE_PRUNE_JOB,
-      everyMs: QUOTE_PRUNE_EVERY_MS,
-      round: async (context) => ({
-        soon: (await pruneStaleQuotes(context.db, context.now)) === QUOTE_PRUNE_BATCH,
-      }),
-    })
     const cardCrypto = new CardCrypto(config.secrets)
     const cards = new CardService(app.db, cardCrypto, {
       jobs: app.jobs,
@@ -163,6 +151,7 @@ export default fp(
     if (config.sandbox) app.jobs.register(DEPOSIT_JOB, deposits.step)
     const quotes = new QuoteService(app.db, app.rates, networkFees, {
       ttlSeconds: config.quoteTtlSeconds,
+      tokens: quoteTokens,
     })
     const transfers = new TransferService(app.db, app.rates, {
       messaging,

@@ -685,10 +685,6 @@ describeServer('counterparties', () => {
         target: JSON.stringify(target),
       }
       const quoteId = uuidv7()
-      await db
-        .insertInto('order_quotes')
-        .values({ id: quoteId, ...priced, expires_at: new Date(Date.now() + 30_000) })
-        .execute()
       const orderId = uuidv7()
       await db
         .insertInto('orders')
@@ -697,6 +693,7 @@ describeServer('counterparties', () => {
           ...priced,
           status,
           quote_id: quoteId,
+          quote_hash: quoteId,
           request_id: `quote:${quoteId}`,
           request_hash: 'test',
           counterparty_destination_id: destination.counterparty_destination_id,

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
+import { isUniqueViolation } from '../../infra/db/unique-violation.ts'
 import { bookingTime } from './booking-time.ts'
 import { LedgerError } from './errors.ts'
 import * as repo from './repository.ts'
@@ -175,20 +176,6 @@ async function replay(
     samePostings(postings, entry.postings)
   if (!same) throw new LedgerError({ kind: 'IDEMPOTENCY_CONFLICT', entryId: first.id })
   return toPosted(entry.tenantId, first, postings, true)
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const {
-    code,
-    constraint: name,
-    message,
-  } = (error ?? {}) as {
-    code?: string
-    constraint?: string
-    message?: string
-  }
-  // node-postgres names the constraint; PGlite only puts it in the message.
-  return code === '23505' && (name === constraint || Boolean(message?.includes(constraint)))
 }
 
 // ---------------------------------------------------------------------------

@@ -19,7 +19,10 @@ export const releaseLegs = (wallet: HoldAccounts, currency: string, total: bigin
   transfer(wallet.held, wallet.user_wallet, currency, total)
 
 export interface SettleAccounts {
-  /** The paying wallet's held account. */
+  /**
+   * Where the total is paid from: the paying wallet's held account, or its
+   * user_wallet for an order that settles as it is placed (nothing held first).
+   */
   held: string
   fees: string
   /** Where the money goes: `external` (a payout or a broadcast), a wallet's user_wallet, a sub-account. */

@@ -8,7 +8,16 @@ import { SandboxBank } from '../../providers/banking/sandbox.ts'
 import { SandboxChainPayouts } from '../../providers/chain/sandbox-payouts.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import type { Owner } from '../owner.ts'
-import { balances, CUR, fund, type OrderUser, orderUser, placed, quote } from './order-fixtures.ts'
+import {
+  balances,
+  CUR,
+  externalAddress,
+  fund,
+  type OrderUser,
+  orderUser,
+  placed,
+  quote,
+} from './order-fixtures.ts'
 import { OrderService } from './service.ts'
 
 /** More cancels at once than the PostgreSQL pool has connections (10). */
@@ -35,7 +44,7 @@ describeServer('an order service just started', () => {
         bank: new SandboxBank({ payoutMs: 2_000 }),
         chain: new SandboxChainPayouts({ blockMs: 1_000 }),
       },
-      { maxConfirmations: 3 },
+      { maxConfirmations: 3, quoteTokens: app.services.quotes.tokens },
     )
 
   async function ownerOf(user: OrderUser): Promise<Owner> {
@@ -47,14 +56,15 @@ describeServer('an order service just started', () => {
     return { tenantId: DEMO_TENANT_ID, userId: wallet.user_id }
   }
 
-  async function exchangeOrders(user: OrderUser, count: number): Promise<Order[]> {
-    await fund(app.db, user.walletId, CUR.USDT_TRON, String(count * 10))
+  /** Withdrawals placed and held, their job not run: an exchange completes as it is placed. */
+  async function heldOrders(user: OrderUser, count: number): Promise<Order[]> {
+    await fund(app.db, user.walletId, CUR.USDT_TRON, String(count * 20))
     const orders: Order[] = []
     for (let i = 0; i < count; i++) {
       const q = await quote(app, user, {
-        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+        order_type: 'WITHDRAWAL_CRYPTO',
         from_uuid: CUR.USDT_TRON,
-        to_uuid: CUR.EUR,
+        address: externalAddress('tron'),
         amount_from: '9',
       })
       orders.push(await placed(app, user, q))
@@ -73,7 +83,7 @@ describeServer('an order service just started', () => {
 
   it('cancels as its very first calls, more at once than there are connections, all answer', async () => {
     const user = await orderUser(app)
-    const orders = await exchangeOrders(user, CANCELS)
+    const orders = await heldOrders(user, CANCELS)
     const owner = await ownerOf(user)
     const service = freshService()
 
@@ -91,7 +101,7 @@ describeServer('an order service just started', () => {
 
   it('a catalogue read that failed is read again on the next call, not failed for good', async () => {
     const user = await orderUser(app)
-    const [order] = await exchangeOrders(user, 1)
+    const [order] = await heldOrders(user, 1)
     const owner = await ownerOf(user)
     // The first read of the currencies meets a dropped connection; everything else gets through.
     let drops = 1

@@ -17,6 +17,7 @@ import {
   place,
   quote,
 } from './order-fixtures.ts'
+import { quoteHash } from './quote-token.ts'
 
 /**
  * Idempotency and races. On PGlite requests take turns on the one
@@ -63,6 +64,7 @@ describeServer('orders under retries and races', () => {
     expect(first.headers['idempotent-replayed']).toBeUndefined()
     const order = first.json<Order>()
     expect(order.request_id).toBe('pay-rent-2025-06')
+    // An exchange is complete as it is placed (issue 29): both steps, at the same instant.
     expect(order.timeline).toEqual([
       {
         status: 'NEW',
@@ -70,17 +72,25 @@ describeServer('orders under retries and races', () => {
         at: order.created_at,
         note: 'Order placed; the funds are held',
       },
+      {
+        status: 'COMPLETE',
+        code: 'EXCHANGED',
+        at: order.created_at,
+        note: 'Exchanged at the quoted rate',
+      },
     ])
 
-    // The order moves on; the replay is still the first answer, byte for byte.
+    // The replay is the first answer, byte for byte, and runs no job.
     await drainJobs()
     expect((await getOrder(app, user, order.id)).status).toBe('COMPLETE')
     const again = await place(app, user, q.order_type, body)
     expect(again.statusCode).toBe(201)
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.json()).toEqual(first.json())
-    // The stored first answer says what its timeline said then, codes and all.
-    expect(again.json<Order>().timeline.map((event) => event.code)).toEqual(['FUNDS_HELD'])
+    expect(again.json<Order>().timeline.map((event) => event.code)).toEqual([
+      'FUNDS_HELD',
+      'EXCHANGED',
+    ])
 
     const otherNote = await place(app, user, q.order_type, { ...body, note: 'Rent, June' })
     expectProblem(otherNote, 409, 'IDEMPOTENCY_CONFLICT')
@@ -110,7 +120,7 @@ describeServer('orders under retries and races', () => {
 
     const q2 = await exchangeQuote(user)
     const bare = await place(app, user, q2.order_type, { quote_id: q2.quote_id })
-    expect(bare.json<Order>().request_id).toBe(`quote:${q2.quote_id}`)
+    expect(bare.json<Order>().request_id).toBe(`quote:${quoteHash(q2.quote_id)}`)
     const tappedTwice = await place(app, user, q2.order_type, { quote_id: q2.quote_id })
     expect(tappedTwice.statusCode).toBe(201)
     expect(tappedTwice.headers['idempotent-replayed']).toBe('true')
@@ -128,7 +138,7 @@ describeServer('orders under retries and races', () => {
     expect(theirs.headers['idempotent-replayed']).toBeUndefined()
   })
 
-  it('50 parallel requests under one key place one order and hold once', async () => {
+  it('50 parallel requests under one key place one order and settle once', async () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
     const q = await exchangeQuote(user, '25')
@@ -145,10 +155,10 @@ describeServer('orders under retries and races', () => {
 
     const orders = await ordersOf(user.walletId)
     expect(orders).toHaveLength(1)
-    expect(await entriesOf(app.db, orders[0]!.id)).toEqual(['hold'])
+    expect(await entriesOf(app.db, orders[0]!.id)).toEqual(['settle'])
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
       available: fromMinor(100_000_000n - toMinor(q.total, 6), 6),
-      held: q.total,
+      held: '0.000000',
     })
     await expectLedgerInvariants(app)
   })

@@ -137,7 +137,8 @@ const EXPECTED: Record<Kind, { status: OrderStatus; entries: string[] }> = {
   sepa: { status: 'COMPLETE', entries: ['hold', 'settle'] },
   'sepa-closed': { status: 'FAILED', entries: ['hold', 'release'] },
   crypto: { status: 'COMPLETE', entries: ['hold', 'settle'] },
-  exchange: { status: 'COMPLETE', entries: ['hold', 'settle'] },
+  // Settled as it is placed (issue 29): no hold first.
+  exchange: { status: 'COMPLETE', entries: ['settle'] },
   deposit: { status: 'COMPLETE', entries: ['received'] },
 }
 

@@ -4,7 +4,8 @@ import type { JobRunner } from '../../infra/jobs.ts'
 import { readOnce } from '../../infra/read-once.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
-import { type WalletAccounts, walletAccounts } from '../ledger/service.ts'
+import { systemAccounts, type WalletAccounts, walletAccounts } from '../ledger/service.ts'
+import type { QuoteTokens } from './quote-token.ts'
 import type { CurrencyRow } from './repository.ts'
 import * as repo from './repository.ts'
 
@@ -16,6 +17,8 @@ export interface OrderRails {
 export interface OrderSettings {
   /** Confirmations a sandbox withdrawal waits for at most (SANDBOX_MAX_CONFIRMATIONS). */
   maxConfirmations: number
+  /** What firm quotes were signed with (QUOTE_KEYS): placing opens them. */
+  quoteTokens: QuoteTokens
 }
 
 export type Trx = Transaction<DB>
@@ -43,7 +46,15 @@ export interface OrderDeps {
     tenantId: string,
     walletId: string,
   ) => Promise<WalletAccounts | undefined>
+  /**
+   * The tenant's fees and treasury accounts (made once, never changed), what an
+   * exchange settled in its placement pays through: read once per tenant, before
+   * any transaction.
+   */
+  tenantAccounts: (tenantId: string) => Promise<TenantAccounts>
 }
+
+export type TenantAccounts = Record<'fees' | 'treasury', string>
 
 /** Wallets whose accounts are remembered at most; the oldest is forgotten first. */
 const REMEMBERED_WALLETS = 10_000
@@ -65,6 +76,23 @@ export function walletAccountsOnce(): OrderDeps['walletAccounts'] {
       known.set(key, accounts)
     }
     return accounts
+  }
+}
+
+/** Tenants whose accounts are remembered at most; the oldest is forgotten first. */
+const REMEMBERED_TENANTS = 1_000
+
+/** The tenants' fees and treasury accounts, remembered (a failed read is not). */
+export function tenantAccountsOnce(db: Kysely<DB>): OrderDeps['tenantAccounts'] {
+  const known = new Map<string, Promise<TenantAccounts>>()
+  return (tenantId) => {
+    const remembered = known.get(tenantId)
+    if (remembered) return remembered
+    const read = systemAccounts(db, tenantId, ['fees', 'treasury'])
+    if (known.size >= REMEMBERED_TENANTS) known.delete(known.keys().next().value!)
+    known.set(tenantId, read)
+    read.catch(() => known.delete(tenantId))
+    return read
   }
 }
 

@@ -41,14 +41,30 @@ export function placedEvent(order: OrderRow, currencies: readonly Currency[], it
   }
 }
 
+/**
+ * order.completed, built before the transaction of an order that completes
+ * in its placement (an internal exchange), from what placing already read:
+ * the same event the settling job tells (tellOrder).
+ */
+export function completedEvent(order: OrderRow, currencies: readonly Currency[], item: Party) {
+  return completed(order, outcome(order, currencies, item))
+}
+
+const completed = (order: OrderRow, payload: ReturnType<typeof outcome>) => ({
+  // The move's time: moveOrder stamps it on the row it hands over.
+  userId: order.user_id,
+  at: order.updated_at,
+  kind: 'order.completed' as const,
+  payload,
+})
+
 /** Tells an order's end, in the money command that moves it there. */
 export async function tellOrder(money: MoneyTransaction, order: OrderRow, told: OrderTold) {
   const payload = await outcomeOf(money.trx, order)
-  // The move's time: moveOrder stamps it on the row it hands over.
   const about = { userId: order.user_id, at: order.updated_at }
   switch (told) {
     case 'COMPLETE':
-      await money.emit({ ...about, kind: 'order.completed', payload })
+      await money.emit(completed(order, payload))
       return
     case 'FAILED':
     case 'ERROR':

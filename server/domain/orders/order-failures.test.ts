@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { Order, Quote } from '../../../contract/orders.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
@@ -248,16 +248,13 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
     const q = await exchangeQuote(user)
-    await app.db
-      .updateTable('order_quotes')
-      .set({ expires_at: new Date(Date.now() - 1_000) })
-      .where('id', '=', q.quote_id)
-      .execute()
-    const problem = expectProblem(
-      await place(app, user, q.order_type, { quote_id: q.quote_id }),
-      422,
-      'QUOTE_EXPIRED',
+    // Placed the moment it expires: the clock alone moves on, the token says when.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(q.expires_at) })
+    const late = await place(app, user, q.order_type, { quote_id: q.quote_id }).finally(() =>
+      vi.useRealTimers(),
     )
+    const problem = expectProblem(late, 422, 'QUOTE_EXPIRED')
+    expect(problem.detail).toBe(`The quote expired at ${q.expires_at}: get a new one.`)
     expect(problem.errors).toEqual([{ field: '/body/quote_id', message: expect.any(String) }])
     expect(await orderCount(user.walletId)).toBe('0')
     expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
@@ -338,13 +335,23 @@ describeServer('orders that fail, expire, are refused or cancelled', () => {
       'QUOTE_USED',
     )
     expect(await orderCount(user.walletId)).toBe('1')
-    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toMatchObject({ held: q.total })
+    expect(await balances(app.db, user.walletId, CUR.USDT_TRON)).toEqual({
+      available: minus('100.000000', q.total, 6),
+      held: '0.000000',
+    })
   })
 
   it('a NEW order cancels, the hold comes back at once, and its job then does nothing', async () => {
     const user = await orderUser(app)
     await fund(app.db, user.walletId, CUR.USDT_TRON, '100')
-    const order = await placed(app, user, await exchangeQuote(user))
+    // A withdrawal: an exchange is COMPLETE as it is placed (issue 29).
+    const withdrawal = await quote(app, user, {
+      order_type: 'WITHDRAWAL_CRYPTO',
+      from_uuid: CUR.USDT_TRON,
+      address: externalAddress('tron'),
+      amount_from: '50',
+    })
+    const order = await placed(app, user, withdrawal)
     const response = await cancel(user, order.id)
     expect(response.statusCode, response.body).toBe(200)
     const canceled = response.json<Order>()

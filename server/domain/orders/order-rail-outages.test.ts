@@ -102,7 +102,12 @@ describeServer('orders whose rail stops answering', () => {
   const chain = new SwitchableChain({ blockMs: BLOCK_MS })
   beforeAll(async () => {
     app = await createTestApp({}, { logStream: logs.stream })
-    const service = new OrderService(app.db, app.jobs, { bank, chain }, { maxConfirmations: 3 })
+    const service = new OrderService(
+      app.db,
+      app.jobs,
+      { bank, chain },
+      { maxConfirmations: 3, quoteTokens: app.services.quotes.tokens },
+    )
     runner = new JobRunner(app.db, app.log, { leaseMs: LEASE_MS })
     runner.register(ORDER_JOB, service.process)
   })

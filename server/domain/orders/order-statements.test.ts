@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { Order } from '../../../contract/orders.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { CUR, fund, type OrderUser, orderUser, place, quote } from './order-fixtures.ts'
+import { ORDER_JOB } from './order-job.ts'
 
 /**
  * The order path in statements: what a request costs the database beyond its
@@ -42,31 +44,46 @@ describeServer('order statements', () => {
   })
   afterAll(() => app?.close())
 
-  it('a firm quote is the auth checks, the wallet and one insert: no transaction, no prune', async () => {
+  it('a firm quote is the auth checks and the wallet: it writes nothing (a signed token)', async () => {
     const { statements } = await statementsOf(() => quote(app, user, exchange))
     expect(statements.filter(isBegin)).toEqual([])
-    expect(statements.some((sql) => /delete/i.test(sql))).toBe(false)
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
+    expect(statements.some((sql) => /insert|update|delete/i.test(sql))).toBe(false)
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(AUTH + 1)
   })
 
-  it('placing an exchange: the checks before, one short transaction, the balance rows last', async () => {
+  it('an exchange is placed, settled and COMPLETE in one transaction of at most 10 statements, the balance rows last', async () => {
     const firm = await quote(app, user, exchange)
     const { result, statements } = await statementsOf(() =>
       place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', { quote_id: firm.quote_id }),
     )
     expect(result.statusCode, result.body).toBe(201)
-    expect(result.json<Order>().status).toBe('NEW')
+    expect(result.json<Order>().status).toBe('COMPLETE')
     const begin = statements.findIndex(isBegin)
     const commit = statements.findIndex(isCommit)
     expect(statements.filter(isBegin), statements.join('\n')).toHaveLength(1)
-    // Before: auth, the key's replay check, the quote (the wallet's accounts are remembered).
-    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 2)
+    // Before: auth and the key's replay check (the quote is its token, the wallet's
+    // accounts are remembered).
+    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 1)
     const inside = statements.slice(begin + 1, commit)
-    // The key's claim, the quote's mark, the order with its records and timeline, its
-    // order.created event and that event's dispatch job (issue 28: a money command tells
-    // someone), the order's job, the hold.
+    // The key's claim, the order with its records and timeline (its unique quote hash
+    // places the quote once), order.created and order.completed each with its dispatch
+    // job (issue 28: a money command tells someone), the settlement. No job: nothing is
+    // left to do (issue 29), where a hold and a settling job took two more transactions.
     expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(7)
-    // The hold — the only statement touching balances — is the last before the commit.
+    expect(statements.length - begin - 1, 'BEGIN … COMMIT').toBeLessThanOrEqual(10)
+    // Each event's dispatch job, and no job for the order.
+    const inserts = (table: string) =>
+      inside.filter((sql) => sql.toLowerCase().includes(`insert into "${table}"`)).length
+    expect(inserts('events')).toBe(2)
+    expect(inserts('jobs')).toBe(2)
+    const orderJobs = await app.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', ORDER_JOB)
+      .where(sql<string>`payload->>'order_id'`, '=', result.json<Order>().id)
+      .execute()
+    expect(orderJobs).toEqual([])
+    // The settlement — the only statement touching balances — is the last before the commit.
     const balances = inside.flatMap((sql, i) => (/account_balances/.test(sql) ? [i] : []))
     expect(balances).toEqual([inside.length - 1])
     // Nothing after the commit: the answer was rendered before the transaction.
@@ -75,7 +92,7 @@ describeServer('order statements', () => {
 
   it('a replayed placement answers from its key, before the quote is read', async () => {
     const firm = await quote(app, user, exchange)
-    const body = { quote_id: firm.quote_id, request_id: `replay-${firm.quote_id}` }
+    const body = { quote_id: firm.quote_id, request_id: `replay-${firm.created_at}` }
     const first = await place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', body)
     expect(first.statusCode, first.body).toBe(201)
     const { result, statements } = await statementsOf(() =>

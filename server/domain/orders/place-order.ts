@@ -9,16 +9,17 @@ import { requireApprovedKyc } from '../kyc/gate.ts'
 import { orderNeedsKyc } from '../kyc/rules.ts'
 import { isLedgerFailure } from '../ledger/errors.ts'
 import { type MoneyTransaction, runMoneyCommand } from '../ledger/money-command.ts'
-import type { WalletAccounts } from '../ledger/service.ts'
+import type { Posting } from '../ledger/rules.ts'
+import type { EntryInput, WalletAccounts } from '../ledger/service.ts'
 import type { Owner } from '../owner.ts'
 import { OrderError } from './errors.ts'
-import { holdLegs } from './leg-rules.ts'
+import { holdLegs, settleLegs } from './leg-rules.ts'
 import type { OrderDeps } from './order-deps.ts'
-import { placedEvent } from './order-events.ts'
+import { completedEvent, placedEvent } from './order-events.ts'
 import * as activity from './order-feed.ts'
 import { ORDER_JOB } from './order-job.ts'
-import { orderRecords } from './order-moves.ts'
-import { findQuote, type QuoteRow } from './quote-repository.ts'
+import { factsOf, orderRecords, targetWallet } from './order-moves.ts'
+import { type FirmQuote, quoteHash } from './quote-token.ts'
 import { formatReference } from './reference-rules.ts'
 import { renderOrder } from './render-order.ts'
 import type { EventRow, OrderRow } from './repository.ts'
@@ -31,6 +32,7 @@ import {
   recordStatus,
   requestHash,
   samePayee,
+  settlesInPlacement,
 } from './rules.ts'
 import { timelineEvent } from './timeline-rules.ts'
 
@@ -58,9 +60,12 @@ class ReferenceTaken extends Error {}
  * Everything that can be is done before the transaction: the quote and the
  * wallet's accounts are read, the order row, its records and its timeline
  * are built, and the answer is rendered. The transaction then writes in this
- * order — the key, the quote's mark, the order with its records and
- * timeline, its order.created event, the job — and holds the funds last, so
- * the wallet's balance rows stay locked for one statement and the commit.
+ * order — the key, the order with its records and timeline (its unique quote
+ * hash refuses a second order of the quote), its order.created event, the
+ * job — and holds the funds last, so the wallet's balance rows stay locked for
+ * one statement and the commit. An exchange waits on nothing outside the
+ * ledger (settlesInPlacement): it is written complete, tells order.completed
+ * instead of enqueuing a job, and its last statement is the settlement itself.
  * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
  *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
  *   FIAT_ACCOUNT_UNAVAILABLE, and KycRequiredError
@@ -71,19 +76,17 @@ export async function placeOrder(
   request: PlaceRequest,
   now = new Date(),
 ): Promise<{ order: Order; replayed: boolean }> {
+  // The token stands for the quote where a short, fixed key is kept.
+  const quoteKey = quoteHash(request.quoteId)
   const claim = {
     scope: 'order' as const,
     ownerId: owner.userId,
     key: idempotencyKey({
       requestId: request.requestId,
       header: request.idempotencyHeader,
-      quoteId: request.quoteId,
+      quoteId: quoteKey,
     }),
-    hash: requestHash({
-      orderType: request.orderType,
-      quoteId: request.quoteId,
-      note: request.note,
-    }),
+    hash: requestHash({ orderType: request.orderType, quoteId: quoteKey, note: request.note }),
   }
   for (let draw = 1; ; draw++) {
     try {
@@ -91,7 +94,7 @@ export async function placeOrder(
         name: 'orders.place',
         tenantId: owner.tenantId,
         claim,
-        prepare: () => planPlacement(deps, owner, request, claim.key, claim.hash, now),
+        prepare: () => planPlacement(deps, owner, request, { ...claim, quoteKey }, now),
         // Rendered before the transaction: kept with the key's claim, one write fewer.
         answer: (plan) => plan.answer,
         execute: (money, plan) => writePlacement(deps, money, owner, plan),
@@ -108,7 +111,7 @@ export async function placeOrder(
 
 /** What placing writes, decided and rendered before its transaction. */
 interface Placement {
-  quote: QuoteRow
+  quote: FirmQuote
   rail: Rail
   row: OrderRow
   /** The payer's activity item, written with the order. */
@@ -117,30 +120,36 @@ interface Placement {
   events: repo.NewEvent[]
   /** Its order.created event. */
   placed: ReturnType<typeof placedEvent>
-  /** The wallet's accounts the hold moves between; none for a deposit, which holds nothing. */
-  accounts: WalletAccounts | undefined
+  /** Its order.completed event, when it completes as it is placed (settlesInPlacement). */
+  completed: ReturnType<typeof completedEvent> | undefined
+  /** Its one ledger entry: the hold, or the settlement itself; none for a deposit, which holds nothing. */
+  entry: Omit<EntryInput, 'tenantId'> | undefined
   answer: Order
   now: Date
 }
 
 /**
- * Reads and checks what does not change under the placement (the quote's
- * owner and type, the wallet's accounts, a top-up's account), and builds the
- * rows and the answer. What may change meanwhile — the quote being placed or
- * expiring, a destination deleted or edited, the identity's status — is
- * checked in the transaction, under the locks that order it.
+ * Opens and checks the quote (its signature, owner, expiry and type), reads
+ * what does not change under the placement (the wallet's accounts, a top-up's
+ * account), and builds the rows and the answer. What may change meanwhile —
+ * another order placing the quote, a destination deleted or edited, the
+ * identity's status — is checked in the transaction, under the locks and the
+ * unique key that order it.
  */
 async function planPlacement(
   deps: OrderDeps,
   owner: Owner,
   request: PlaceRequest,
-  key: string,
-  hash: string,
+  keys: { key: string; hash: string; quoteKey: string },
   now: Date,
 ): Promise<Placement> {
   const catalog = await deps.catalog()
-  const quote = await findQuote(deps.db, owner.tenantId, owner.userId, request.quoteId)
+  // Forged, altered, another person's or tenant's, or signed with a retired key: as unknown.
+  const quote = deps.settings.quoteTokens.open(owner, request.quoteId)
   if (!quote) throw new OrderError({ kind: 'QUOTE_NOT_FOUND' })
+  if (quote.expires_at.getTime() <= now.getTime()) {
+    throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
+  }
   if (quote.order_type !== request.orderType) {
     throw new OrderError({
       kind: 'QUOTE_MISMATCH',
@@ -168,7 +177,7 @@ async function planPlacement(
   }
 
   const status: OrderStatus = rail === 'bank_in' ? 'PENDING' : 'NEW'
-  const row: OrderRow = {
+  const placedRow: OrderRow = {
     id: uuidv7(),
     tenant_id: owner.tenantId,
     user_id: owner.userId,
@@ -176,8 +185,9 @@ async function planPlacement(
     order_type: quote.order_type,
     status,
     quote_id: quote.id,
-    request_id: key,
-    request_hash: hash,
+    quote_hash: keys.quoteKey,
+    request_id: keys.key,
+    request_hash: keys.hash,
     from_currency_uuid: quote.from_currency_uuid,
     to_currency_uuid: quote.to_currency_uuid,
     amount_from_minor: quote.amount_from_minor,
@@ -198,8 +208,13 @@ async function planPlacement(
     created_at: now,
     updated_at: now,
   }
-  // A deposit's timeline: placed, then awaiting the transfer; any other order's: funds held.
-  const statuses: OrderStatus[] = rail === 'bank_in' ? ['NEW', 'PENDING'] : ['NEW']
+  // An exchange is written as it ends: complete, with the steps its job used to take.
+  const settles = settlesInPlacement(rail)
+  const row: OrderRow = settles ? { ...placedRow, status: 'COMPLETE' } : placedRow
+  // A deposit's timeline: placed, then awaiting the transfer; an exchange's: funds held,
+  // exchanged; any other order's: funds held.
+  const statuses: OrderStatus[] =
+    rail === 'bank_in' ? ['NEW', 'PENDING'] : settles ? ['NEW', 'COMPLETE'] : ['NEW']
   const events = statuses.map((eventStatus, seq) => ({
     orderId: row.id,
     seq,
@@ -214,18 +229,65 @@ async function planPlacement(
   const answer = await renderOrder(deps, deps.db, row, catalog, { timeline, beneficiary })
   const item = await activity.orderPlacedItem(deps.db, row, now)
   const items = { source: item.id, target: item.id }
+  const currencies = [...catalog.values()]
+  const total = BigInt(row.total_minor)
   return {
     quote,
     rail,
     row,
     item,
-    records: orderRecords(row, 'placed', recordStatus(status), now, items),
+    records: settles
+      ? [
+          ...orderRecords(row, 'placed', 'complete', now, items),
+          ...orderRecords(row, 'completed', 'complete', now, items),
+        ]
+      : orderRecords(row, 'placed', recordStatus(status), now, items),
     events,
-    placed: placedEvent(row, [...catalog.values()], item),
-    accounts,
+    placed: placedEvent(placedRow, currencies, item),
+    completed: settles ? completedEvent(row, currencies, item) : undefined,
+    entry: !accounts
+      ? undefined
+      : settles
+        ? {
+            kind: 'order_settle',
+            idempotencyKey: `order:${row.id}:settle`,
+            postings: await settleFromWallet(deps, row, accounts),
+          }
+        : {
+            kind: 'order_hold',
+            idempotencyKey: `order:${row.id}:hold`,
+            postings: holdLegs(accounts, row.from_currency_uuid, total),
+          },
     answer,
     now,
   }
+}
+
+/**
+ * An exchange's settlement, paid from what the person can spend (nothing was
+ * held first): the same legs the settling job posts from the held account.
+ */
+async function settleFromWallet(
+  deps: OrderDeps,
+  row: OrderRow,
+  accounts: WalletAccounts,
+): Promise<Posting[]> {
+  const system = await deps.tenantAccounts(row.tenant_id)
+  const lands = targetWallet(row)
+  const target =
+    lands === row.wallet_id ? accounts : await deps.walletAccounts(deps.db, row.tenant_id, lands)
+  if (!target) throw new Error(`order ${row.id}: target wallet ${lands} not found`)
+  return settleLegs(
+    {
+      held: accounts.user_wallet,
+      fees: system.fees,
+      destination: target.user_wallet,
+      treasury: system.treasury,
+    },
+    row.from_currency_uuid,
+    row.to_currency_uuid,
+    factsOf(row),
+  )
 }
 
 /** The placing transaction, after the key's claim: its order is the lock order. */
@@ -260,46 +322,42 @@ async function writePlacement(
       throw new OrderError({ kind: 'DESTINATION_CHANGED' })
     }
   }
-  if (!(await repo.placeQuote(trx, { tenantId: owner.tenantId, id: quote.id }, now))) {
-    // Placed by another key's order (one under this key would have met its claim), or expired.
-    if (quote.placed_at === null && quote.expires_at.getTime() <= now.getTime()) {
-      throw new OrderError({ kind: 'QUOTE_EXPIRED', expiredAt: quote.expires_at })
-    }
-    throw new OrderError({ kind: 'QUOTE_USED' })
-  }
   try {
     await repo.insertPlacedOrder(trx, row, plan.item, plan.records, plan.events)
   } catch (error) {
     if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
+    // Placed by another key's order: one under this key would have met its claim.
+    if (repo.isQuotePlaced(error)) throw new OrderError({ kind: 'QUOTE_USED' })
     throw error
   }
   await money.emit(plan.placed)
   // A deposit holds nothing: it waits for its transfer (bank-transfers.ts).
-  if (plan.rail === 'bank_in') return plan.answer
-  await deps.jobs.enqueue(trx, {
-    kind: ORDER_JOB,
-    tenantId: owner.tenantId,
-    payload: { order_id: row.id },
-    runAt: now,
-  })
+  if (!plan.entry) return plan.answer
+  // An exchange is done here; any other order has a job to take it on.
+  if (plan.completed) await money.emit(plan.completed)
+  else {
+    await deps.jobs.enqueue(trx, {
+      kind: ORDER_JOB,
+      tenantId: owner.tenantId,
+      payload: { order_id: row.id },
+      runAt: now,
+    })
+  }
   // Last: the balance rows stay locked from here to the commit.
-  await hold(money, row, plan.accounts!, deps)
+  await postEntry(money, row, plan.entry, deps)
   return plan.answer
 }
 
-async function hold(
+/** The placement's one entry; the paying wallet's shortfall is INSUFFICIENT_FUNDS. */
+async function postEntry(
   money: MoneyTransaction,
   row: OrderRow,
-  accounts: WalletAccounts,
+  entry: Omit<EntryInput, 'tenantId'>,
   deps: OrderDeps,
 ) {
   const total = BigInt(row.total_minor)
   try {
-    await money.post({
-      kind: 'order_hold',
-      idempotencyKey: `order:${row.id}:hold`,
-      postings: holdLegs(accounts, row.from_currency_uuid, total),
-    })
+    await money.post(entry)
   } catch (error) {
     if (isLedgerFailure(error, 'INSUFFICIENT_FUNDS')) {
       const currency = (await deps.catalog()).get(row.from_currency_uuid)!

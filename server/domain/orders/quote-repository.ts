@@ -1,6 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { ChainId } from '../../../contract/catalog.ts'
-import type { DB, OrderQuotesTable, StoredFee } from '../../infra/db/schema.ts'
+import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -64,88 +64,4 @@ export function findActivePrograms(db: Executor, tenantId: string) {
     .where('tenant_id', '=', tenantId)
     .where('status', '=', 'ACTIVE')
     .execute()
-}
-
-export type QuoteRow = Selectable<OrderQuotesTable>
-
-export interface NewQuote extends Omit<QuoteRow, 'fees' | 'target' | 'placed_at'> {
-  fees: StoredFee[]
-  target: QuoteRow['target']
-}
-
-export function insertQuote(db: Executor, quote: NewQuote): Promise<QuoteRow> {
-  return db
-    .insertInto('order_quotes')
-    .values({
-      ...quote,
-      fees: JSON.stringify(quote.fees),
-      target: JSON.stringify(quote.target),
-      // SQL null, not the JSON value null: "pays no one".
-      payee: quote.payee && JSON.stringify(quote.payee),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
-
-/**
- * Deletes at most `limit` quotes, oldest first, that expired before `before`
- * and that no order placed; answers how many. A placed quote stays: its order
- * references it (orders.quote_id). The scan reads only unplaced quotes (the
- * partial index of migration 0014, `placed_at is null`), so its cost does not
- * grow with the order history; the NOT EXISTS guards the foreign key whatever
- * the mark says. A quote another transaction has locked (one placing it, or a
- * concurrent prune) is skipped, not waited for. An order is never placed on a
- * quote this old (placing refuses an expired one under the same row lock), so
- * none can appear between the check and the delete.
- */
-export async function pruneQuotes(
-  trx: Transaction<DB>,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  const result = await trx
-    .deleteFrom('order_quotes')
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('order_quotes as q')
-        .select('q.id')
-        .where('q.placed_at', 'is', null)
-        .where('q.expires_at', '<', before)
-        .where((inner) =>
-          inner.not(
-            inner.exists(
-              inner
-                .selectFrom('orders as o')
-                .select('o.id')
-                .whereRef('o.tenant_id', '=', 'q.tenant_id')
-                .whereRef('o.quote_id', '=', 'q.id'),
-            ),
-          ),
-        )
-        .orderBy('q.expires_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .executeTakeFirst()
-  return Number(result.numDeletedRows)
-}
-
-/**
- * The caller's quote, expired or not (the caller decides what expiry means);
- * nothing for another user's. For placing an order (orders/service.ts).
- */
-export function findQuote(
-  db: Executor,
-  tenantId: string,
-  userId: string,
-  quoteId: string,
-): Promise<QuoteRow | undefined> {
-  return db
-    .selectFrom('order_quotes')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('id', '=', quoteId)
-    .executeTakeFirst()
 }

@@ -1,7 +1,8 @@
 import { fromMinor } from '../../../contract/money.ts'
 import type { FeeLine, MoneySide, Quote } from '../../../contract/orders.ts'
 import type { StoredFee } from '../../infra/db/schema.ts'
-import type { CurrencyRow, QuoteRow } from './quote-repository.ts'
+import type { CurrencyRow } from './quote-repository.ts'
+import type { FirmQuote } from './quote-token.ts'
 
 /** A currency as a quote shows it. */
 export type QuoteCurrency = Pick<CurrencyRow, 'uuid' | 'code' | 'chain' | 'decimals'>
@@ -27,11 +28,12 @@ export function feeLines(fees: readonly StoredFee[], from: QuoteCurrency): FeeLi
   }))
 }
 
-/** A stored quote as the contract's Quote; `currencies` holds at least its two currencies. */
-export function toQuote(row: QuoteRow, currencies: ReadonlyMap<string, QuoteCurrency>): Quote {
+/** A quote as the contract's Quote; `currencies` holds at least its two currencies. */
+export function toQuote(row: FirmQuote, currencies: ReadonlyMap<string, QuoteCurrency>): Quote {
   const from = currencies.get(row.from_currency_uuid)
   const to = currencies.get(row.to_currency_uuid)
-  if (!from || !to) throw new Error(`quote ${row.id}: its currencies were not given`)
+  if (!from || !to)
+    throw new Error(`quote of ${row.created_at.toISOString()}: its currencies were not given`)
   return {
     quote_id: row.id,
     order_type: row.order_type,

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { v7 as uuidv7 } from 'uuid'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import type { ChainId } from '../../../contract/catalog.ts'
@@ -25,16 +24,7 @@ import {
   signUp,
 } from '../../test-support.ts'
 import type { Owner } from '../owner.ts'
-import { fund, getOrder, placed } from './order-fixtures.ts'
 import { exchangeRate } from './pricing.ts'
-import {
-  pruneStaleQuotes,
-  QUOTE_PRUNE_BATCH,
-  QUOTE_PRUNE_EVERY_MS,
-  QUOTE_PRUNE_JOB,
-  QUOTE_RETENTION_MS,
-} from './quote-prune.ts'
-import { findQuote } from './quote-repository.ts'
 import { CURRENCY, calc, insertDestination, insertFiatAccount } from './quote-test-support.ts'
 import { toQuote } from './quote-view.ts'
 import { QuoteService } from './quotes.ts'
@@ -185,7 +175,7 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
   }
 
   describe('deposits', () => {
-    it('a SEPA deposit in euro is free, needs no rates, and is stored as quoted', async () => {
+    it('a SEPA deposit in euro is free, needs no rates, and its token carries it as quoted', async () => {
       const { token, pair, wallet } = await person()
       const rates = vi.spyOn(app.rates, 'quote')
       const quote = await quoteOk(token, {
@@ -222,16 +212,16 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         },
       })
 
-      // What the order will be placed from: the same quote, read back.
-      const row = await findQuote(app.db, DEMO_TENANT_ID, await userId(pair), quote.quote_id)
+      // What the order will be placed from: the same quote, opened from its token.
+      const row = app.services.quotes.tokens.open(await ownerOf(pair), quote.quote_id)
       expect(row).toBeDefined()
       const eur = { uuid: CURRENCY.EUR, code: 'EUR', chain: null, decimals: 2 }
       expect(toQuote(row!, new Map([[CURRENCY.EUR, eur]]))).toEqual(quote)
-      // Another user finds nothing under that id.
+      // Another user opens nothing with that token.
       const other = await person()
-      expect(
-        await findQuote(app.db, DEMO_TENANT_ID, await userId(other.pair), quote.quote_id),
-      ).toBeUndefined()
+      expect(app.services.quotes.tokens.open(await ownerOf(other.pair), quote.quote_id)).toBe(
+        undefined,
+      )
     })
 
     it('a SWIFT deposit takes EUR, USD or GBP and a fixed fee on top', async () => {
@@ -605,8 +595,8 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
         address: ETH_ADDRESS_EIP55,
         display: 'Anna Schmidt · 0x9858…da94',
       })
-      // The stored quote, which the order copies, says the same.
-      const row = await findQuote(app.db, DEMO_TENANT_ID, await userId(pair), quote.quote_id)
+      // The token, which the order copies, says the same.
+      const row = app.services.quotes.tokens.open(await ownerOf(pair), quote.quote_id)
       expect(row?.target).toEqual(quote.target)
     })
 
@@ -991,8 +981,8 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
   })
 
   describe('the rates provider', () => {
-    it('failing answers 502 RATES_UNAVAILABLE and stores nothing', async () => {
-      const { token, wallet, pair } = await person()
+    it('failing answers 502 RATES_UNAVAILABLE', async () => {
+      const { token, wallet } = await person()
       vi.spyOn(app.rates, 'quote').mockRejectedValueOnce(
         new RatesUnavailableError('the vendor timed out'),
       )
@@ -1007,174 +997,25 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
       // A price missing from the answer is as good as no answer.
       fixPrices({ BTC: '97342.18' })
       expectProblem(await calc(app, token, query), 502, 'RATES_UNAVAILABLE')
-      const stored = await app.db
-        .selectFrom('order_quotes')
-        .select('id')
-        .where('user_id', '=', await userId(pair))
-        .execute()
-      expect(stored).toEqual([])
       // The next call prices again.
       await quoteOk(token, query)
     })
   })
 
-  /** A 10 EUR SEPA deposit quote of `owner`, given by a service whose clock says `at`. */
-  function quoteGivenAt(owner: Owner, wallet: string, at: Date) {
+  it('a quote given earlier carries its own expiry, TTL seconds after it was given', async () => {
+    const { pair, wallet } = await person()
+    const owner = await ownerOf(pair)
+    const then = new Date(Date.now() - 10 * 60_000)
     const service = new QuoteService(app.db, app.rates, new SandboxNetworkFees(), {
       ttlSeconds: TTL_SECONDS,
-      now: () => at,
+      tokens: app.services.quotes.tokens,
+      now: () => then,
     })
-    return service.create(owner, sepaDeposit(wallet))
-  }
-
-  describe('pruning: a job deletes stale quotes no order placed, never the quote path', () => {
-    const DAY = QUOTE_RETENTION_MS
-
-    /** The id of a quote of `owner` given by a service whose clock says `at`. */
-    const quoteAt = async (owner: Owner, wallet: string, at: Date) =>
-      (await quoteGivenAt(owner, wallet, at)).quote_id
-
-    /** When a quote must be given to have expired `ago` ms before `at`. */
-    const givenSoItExpired = (ago: number, at: Date) =>
-      new Date(at.getTime() - ago - TTL_SECONDS * 1000)
-
-    async function kept(owner: Owner, ids: string[]) {
-      const rows = await app.db
-        .selectFrom('order_quotes')
-        .select('id')
-        .where('tenant_id', '=', owner.tenantId)
-        .where('id', 'in', ids)
-        .execute()
-      return ids.filter((id) => rows.some((row) => row.id === id))
-    }
-
-    async function ownerOf(pair: TokenPair): Promise<Owner> {
-      return { tenantId: DEMO_TENANT_ID, userId: await userId(pair) }
-    }
-
-    it('a quote request deletes nothing; a round of the job deletes unused quotes expired over a day ago', async () => {
-      const { pair, token, wallet } = await person()
-      const owner = await ownerOf(pair)
-      const now = new Date()
-      const stale = await quoteAt(owner, wallet, givenSoItExpired(DAY + 60_000, now))
-      const recent = await quoteAt(owner, wallet, givenSoItExpired(60 * 60_000, now))
-      const justExpired = await quoteAt(owner, wallet, givenSoItExpired(1, now))
-      const live = await quoteAt(owner, wallet, now)
-      const next = await quoteOk(token, sepaDeposit(wallet))
-      const all = [stale, recent, justExpired, live, next.quote_id]
-      expect(await kept(owner, all)).toEqual(all)
-      expect(await pruneStaleQuotes(app.db, now)).toBeGreaterThanOrEqual(1)
-      expect(await kept(owner, all)).toEqual([recent, justExpired, live, next.quote_id])
-    })
-
-    it('the day is counted from expires_at, to the millisecond', async () => {
-      const { pair, wallet } = await person()
-      const owner = await ownerOf(pair)
-      const at = new Date()
-      const exactlyADay = await quoteAt(owner, wallet, givenSoItExpired(DAY, at))
-      const aDayAndAMillisecond = await quoteAt(owner, wallet, givenSoItExpired(DAY + 1, at))
-      expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toHaveLength(2)
-      await pruneStaleQuotes(app.db, at)
-      expect(await kept(owner, [exactlyADay, aDayAndAMillisecond])).toEqual([exactlyADay])
-    })
-
-    it('a quote an order placed stays however old, and its order still reads', async () => {
-      const { pair, token, wallet } = await person()
-      const owner = await ownerOf(pair)
-      const user = { token, walletId: wallet }
-      await fund(app.db, wallet, CURRENCY.USDT_TRON, '100')
-      const used = await quoteOk(token, {
-        order_type: 'EXCHANGE_CRYPTO_INTERNAL',
-        wallet_uuid: wallet,
-        from_uuid: CURRENCY.USDT_TRON,
-        to_uuid: CURRENCY.EUR,
-        amount_from: '50',
-      })
-      const order = await placed(app, user, used)
-      // Placing marked it, in the placing transaction: the prune's index leaves it out.
-      const mark = await app.db
-        .selectFrom('order_quotes')
-        .select('placed_at')
-        .where('id', '=', used.quote_id)
-        .executeTakeFirstOrThrow()
-      expect(mark.placed_at?.toISOString()).toBe(order.created_at)
-      const longAgo = new Date(Date.now() - 30 * DAY)
-      await app.db
-        .updateTable('order_quotes')
-        .set({ created_at: longAgo, expires_at: longAgo })
-        .where('id', '=', used.quote_id)
-        .execute()
-      const unused = await quoteAt(owner, wallet, givenSoItExpired(30 * DAY, new Date()))
-      await pruneStaleQuotes(app.db, new Date())
-      expect(await kept(owner, [used.quote_id, unused])).toEqual([used.quote_id])
-      // Without the mark (a row from before it existed), the order's reference still keeps it.
-      await app.db
-        .updateTable('order_quotes')
-        .set({ placed_at: null })
-        .where('id', '=', used.quote_id)
-        .execute()
-      await pruneStaleQuotes(app.db, new Date())
-      expect(await kept(owner, [used.quote_id])).toEqual([used.quote_id])
-      expect(await getOrder(app, user, order.id)).toMatchObject({
-        id: order.id,
-        quote_id: used.quote_id,
-      })
-    })
-
-    it(`a round deletes at most ${QUOTE_PRUNE_BATCH} stale ones, oldest first, and then runs again at once`, async () => {
-      const { pair, wallet } = await person()
-      const owner = await ownerOf(pair)
-      const at = new Date()
-      // The newest of the backlog, and a batch of copies that expired earlier still.
-      const newest = await quoteAt(owner, wallet, givenSoItExpired(20 * DAY, at))
-      const row = await findQuote(app.db, owner.tenantId, owner.userId, newest)
-      const older = Array.from({ length: QUOTE_PRUNE_BATCH }, () => uuidv7())
-      await app.db
-        .insertInto('order_quotes')
-        .values(
-          older.map((id, i) => ({
-            ...row!,
-            id,
-            fees: JSON.stringify(row!.fees),
-            target: JSON.stringify(row!.target),
-            payee: null,
-            expires_at: new Date(row!.expires_at.getTime() - (i + 1) * 1000),
-          })),
-        )
-        .execute()
-      // What earlier sign-ups left due (newcomers.ts' contact jobs) first: the round is the prune's.
-      await app.jobs.runDue({ now: at, limit: 1000 })
-      // The job's round, through the runner: a full batch asks for the next round within a second.
-      await app.jobs.enqueue(app.db, { kind: QUOTE_PRUNE_JOB, tenantId: null, runAt: at })
-      await app.jobs.runDue({ now: at })
-      expect(await kept(owner, [...older, newest])).toEqual([newest])
-      const job = await app.db
-        .selectFrom('jobs')
-        .select(['run_at', 'done_at'])
-        .where('kind', '=', QUOTE_PRUNE_JOB)
-        .executeTakeFirstOrThrow()
-      expect(job.done_at).toBeNull()
-      expect(job.run_at.getTime() - at.getTime()).toBeLessThanOrEqual(1_000)
-      await app.jobs.runDue({ now: job.run_at })
-      expect(await kept(owner, [newest])).toEqual([])
-      const next = await app.db
-        .selectFrom('jobs')
-        .select('run_at')
-        .where('kind', '=', QUOTE_PRUNE_JOB)
-        .executeTakeFirstOrThrow()
-      expect(next.run_at.getTime() - job.run_at.getTime()).toBe(QUOTE_PRUNE_EVERY_MS)
-    })
-  })
-
-  it('a quote past its TTL is kept, with the expiry the order checks', async () => {
-    const { pair, wallet } = await person()
-    const owner = { tenantId: DEMO_TENANT_ID, userId: await userId(pair) }
-    const then = new Date(Date.now() - 10 * 60_000)
-    const quote = await quoteGivenAt(owner, wallet, then)
+    const quote = await service.create(owner, sepaDeposit(wallet))
     expect(quote.created_at).toBe(then.toISOString())
     expect(quote.expires_at).toBe(new Date(then.getTime() + TTL_SECONDS * 1000).toISOString())
-    const row = await findQuote(app.db, owner.tenantId, owner.userId, quote.quote_id)
-    expect(row!.expires_at.getTime()).toBeLessThan(Date.now())
+    const opened = app.services.quotes.tokens.open(owner, quote.quote_id)
+    expect(opened!.expires_at.toISOString()).toBe(quote.expires_at)
   })
 
   it('QUOTE_TTL_SECONDS is 30 by default, and from 5 to 600', () => {
@@ -1190,9 +1031,9 @@ describeServer('firm quotes: GET /api/v1/orders/calc', () => {
     }
   })
 
-  async function userId(pair: TokenPair) {
+  async function ownerOf(pair: TokenPair): Promise<Owner> {
     const claims = await app.tokens.verifyAccess(pair.access_token)
-    return claims!.userId
+    return { tenantId: DEMO_TENANT_ID, userId: claims!.userId }
   }
 })
 

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
 import { fromMinor } from '../../../contract/money.ts'
 import type {
   ExchangeDirectionList,
@@ -34,11 +33,14 @@ import {
   parseAmount,
 } from './quote-input.ts'
 import * as repo from './quote-repository.ts'
+import type { QuoteTerms, QuoteTokens } from './quote-token.ts'
 import { toQuote } from './quote-view.ts'
 
 export interface QuoteOptions {
   /** QUOTE_TTL_SECONDS: how long a quote can be placed. */
   ttlSeconds: number
+  /** What quotes are signed with; placing opens them with the same (OrderSettings). */
+  tokens: QuoteTokens
   now?: () => Date
 }
 
@@ -46,7 +48,8 @@ export interface QuoteOptions {
  * Firm quotes (`GET /orders/calc`) and the indicative directions list
  * (`GET /exchange/`). A quote checks who may pay whom and how much, prices it
  * with one call to the rates provider (none when nothing needs a price), and
- * stores it for the order that places it. It does not look at the balance:
+ * answers it signed (quote-token.ts): its quote_id carries it to the order
+ * that places it, and nothing is stored. It does not look at the balance:
  * placing the order does, when it holds the funds.
  */
 export class QuoteService {
@@ -66,9 +69,13 @@ export class QuoteService {
     this.#destinations = new QuoteDestinations(db, (uuid, field) => this.#currency(uuid, field))
   }
 
+  /** What its quotes are signed with: placing opens them with the same (OrderSettings). */
+  get tokens(): QuoteTokens {
+    return this.options.tokens
+  }
+
   /**
-   * Prices the quote and stores it: one statement. (Stale quotes are pruned
-   * by their own job, QUOTE_PRUNE_JOB, never on this path.)
+   * Prices the quote and signs it: no statement but the reads that resolve it.
    * @throws QuoteError (422 naming a field; 404 for a destination or account),
    *   WALLET_NOT_FOUND (WalletError), RatesUnavailableError (502)
    */
@@ -140,10 +147,7 @@ export class QuoteService {
       )
     }
 
-    const row = await repo.insertQuote(this.db, {
-      id: uuidv7(),
-      tenant_id: owner.tenantId,
-      user_id: owner.userId,
+    const terms: QuoteTerms = {
       wallet_id: wallet.id,
       order_type: query.order_type,
       from_currency_uuid: from.uuid,
@@ -161,8 +165,12 @@ export class QuoteService {
       payee: resolved.payee,
       expires_at: new Date(now.getTime() + this.options.ttlSeconds * 1000),
       created_at: now,
-    })
-    return toQuote(row, new Map([from, to].map((currency) => [currency.uuid, currency])))
+    }
+    const id = this.options.tokens.sign(owner, terms)
+    return toQuote(
+      { ...terms, id },
+      new Map([from, to].map((currency) => [currency.uuid, currency])),
+    )
   }
 
   /**

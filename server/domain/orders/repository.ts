@@ -3,6 +3,7 @@ import type { ChainId } from '../../../contract/catalog.ts'
 import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
+import { isUniqueViolation } from '../../infra/db/unique-violation.ts'
 import type { NewActivity } from '../feed/store.ts'
 import type { Owner } from '../owner.ts'
 
@@ -11,39 +12,15 @@ type Executor = Kysely<DB> | Transaction<DB>
 export type OrderRow = Selectable<OrdersTable>
 
 // ---------------------------------------------------------------------------
-// Quotes (written by quote-repository.ts; placing an order marks them)
-
-/**
- * Marks the quote placed, at `at`, if it still can be: unplaced and not
- * expired. The row lock it takes orders two placements of one quote: the
- * second waits, then finds it placed. False when it could not be placed.
- */
-export async function placeQuote(
-  trx: Transaction<DB>,
-  quote: { tenantId: string; id: string },
-  at: Date,
-): Promise<boolean> {
-  const row = await trx
-    .updateTable('order_quotes')
-    .set({ placed_at: at })
-    .where('tenant_id', '=', quote.tenantId)
-    .where('id', '=', quote.id)
-    .where('placed_at', 'is', null)
-    .where('expires_at', '>', at)
-    .returning('id')
-    .executeTakeFirst()
-  return row !== undefined
-}
-
-// ---------------------------------------------------------------------------
 // Orders
 
 /**
  * The placed order with its activity item, first records and timeline, in
  * one statement (the records' foreign key to the item is checked at its end).
- * Its unique keys are taken care of before: the idempotency key by its claim,
- * the quote by placeQuote; only the deposit reference (40 random bits) can
- * clash, as a unique violation (isReferenceTaken).
+ * The idempotency key is taken care of before, by its claim; two unique keys
+ * can clash here, as unique violations: the quote's hash, placed by an order
+ * under another key (isQuotePlaced), and the deposit reference, 40 random
+ * bits (isReferenceTaken).
  */
 export async function insertPlacedOrder(
   trx: Transaction<DB>,
@@ -75,19 +52,11 @@ export async function insertPlacedOrder(
 }
 
 /** The order's deposit reference clashed with another's (unique violation on deposit_reference). */
-export function isReferenceTaken(error: unknown): boolean {
-  const { code, constraint, message } = (error ?? {}) as {
-    code?: string
-    constraint?: string
-    message?: string
-  }
-  // node-postgres names the constraint; PGlite only puts it in the message.
-  return (
-    code === '23505' &&
-    (constraint === 'orders_deposit_reference_key' ||
-      Boolean(message?.includes('orders_deposit_reference_key')))
-  )
-}
+export const isReferenceTaken = (error: unknown) =>
+  isUniqueViolation(error, 'orders_deposit_reference_key')
+
+/** Another order placed the quote (unique violation on the tenant's quote_hash). */
+export const isQuotePlaced = (error: unknown) => isUniqueViolation(error, 'orders_quote_hash_key')
 
 /** The order, locked for one step of its life: every writer of an order takes this lock first. */
 export function lockOrder(trx: Transaction<DB>, tenantId: string, id: string) {

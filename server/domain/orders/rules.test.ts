@@ -23,6 +23,7 @@ import {
   releasesHold,
   requestHash,
   samePayee,
+  settlesInPlacement,
 } from './rules.ts'
 import { stalledEvent, timelineEvent } from './timeline-rules.ts'
 
@@ -67,6 +68,17 @@ describe('which rail carries an order', () => {
     ['TRANSFER_CARD_WHOLESALE', target({ kind: 'fiat_account' }), 'fiat_account'],
   ] as const)('%s to %o goes by %s', (orderType, to, rail) => {
     expect(railOf(orderType, to)).toBe(rail)
+  })
+
+  it.each([
+    ['exchange', true],
+    ['wallet', false],
+    ['fiat_account', false],
+    ['bank_in', false],
+    ['bank_out', false],
+    ['chain', false],
+  ] as const)('an order by %s settles as it is placed: %s', (rail, settles) => {
+    expect(settlesInPlacement(rail)).toBe(settles)
   })
 })
 

@@ -49,6 +49,15 @@ export function railOf(orderType: OrderType, target: Pick<OrderTarget, 'wallet_u
 export const isInternalRail = (rail: Rail) =>
   rail === 'wallet' || rail === 'exchange' || rail === 'fiat_account'
 
+/**
+ * Whether an order completes in the transaction that places it (issue 29): an
+ * exchange's legs are ledger moves inside the tenant, between the person's own
+ * wallets, and wait on nothing. The other internal rails keep their job: a
+ * transfer may land in another person's wallet (their item is written as it
+ * lands), a top-up checks its fiat account as it lands.
+ */
+export const settlesInPlacement = (rail: Rail) => rail === 'exchange'
+
 // ---------------------------------------------------------------------------
 // Status machine
 
@@ -190,7 +199,11 @@ export function requestHash(request: {
   })
 }
 
-/** The idempotency key: the body's request_id, else the header, else the quote (one quote, one order). */
+/**
+ * The idempotency key: the body's request_id, else the header, else the quote
+ * (one quote, one order): `quoteId` is the quote's hash (quoteHash), never the
+ * token, which is longer than a key may be.
+ */
 export const idempotencyKey = (request: {
   requestId?: string | undefined
   header?: string | undefined

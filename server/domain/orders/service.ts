@@ -10,6 +10,7 @@ import {
   type OrderDeps,
   type OrderRails,
   type OrderSettings,
+  tenantAccountsOnce,
   walletAccountsOnce,
 } from './order-deps.ts'
 import { processOrder } from './order-job.ts'
@@ -49,6 +50,7 @@ export class OrderService {
       settings,
       catalog: catalogOnce(db),
       walletAccounts: walletAccountsOnce(),
+      tenantAccounts: tenantAccountsOnce(db),
     }
   }
 

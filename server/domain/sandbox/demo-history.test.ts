@@ -40,7 +40,6 @@ describeServer('the sandbox demo’s history', () => {
         (select count(*) from wallet_transactions) as transactions,
         (select count(*) from journal_entries) as entries,
         (select count(*) from orders) as orders,
-        (select count(*) from order_quotes) as quotes,
         (select count(*) from fiat_accounts) as fiat_accounts,
         (select count(*) from counterparties) as counterparties,
         (select count(*) from counterparty_destinations) as destinations,

@@ -507,27 +507,6 @@ export type StoredPayee =
 /** Null for orders that pay no one outside the paying wallet (deposits, exchanges, top-ups). */
 type PayeeColumn = ColumnType<StoredPayee | null, string | null | undefined, string | null>
 
-export interface OrderQuotesTable {
-  id: string
-  tenant_id: string
-  user_id: string
-  wallet_id: string
-  order_type: OrderType
-  from_currency_uuid: string
-  to_currency_uuid: string
-  amount_from_minor: Minor
-  amount_to_minor: Minor
-  rate: string
-  fees: Json<StoredFee[]>
-  total_minor: Minor
-  target: Json<OrderTarget>
-  payee: PayeeColumn
-  expires_at: Date
-  /** When an order placed it (migration 0014); null: never placed, prunable once long expired. */
-  placed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
-  created_at: CreatedAt
-}
-
 export interface OrdersTable {
   id: string
   tenant_id: string
@@ -535,7 +514,10 @@ export interface OrdersTable {
   wallet_id: string
   order_type: OrderType
   status: OrderStatus
+  /** The quote's token it was placed with (migration 0037; a uuid before). */
   quote_id: string
+  /** SHA-256 of quote_id, unique per tenant: one quote, one order (the old uuid before 0037). */
+  quote_hash: string
   request_id: string
   request_hash: string
   from_currency_uuid: string
@@ -898,7 +880,6 @@ export interface DB
   card_programs: CardProgramsTable
   fiat_accounts: FiatAccountsTable
   fiat_account_credits: FiatAccountCreditsTable
-  order_quotes: OrderQuotesTable
   orders: OrdersTable
   order_events: OrderEventsTable
   bank_transfers: BankTransfersTable
