@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { CardTransaction, Merchant } from '../../../contract/card-transactions.ts'
-import type { EventKind } from '../../../contract/events.ts'
+import type { Merchant } from '../../../contract/card-transactions.ts'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { SANCTIONED_ADDRESSES } from '../../providers/chain/sandbox-payouts.ts'
 import { createFiatAccount, createTestApp, describeServer } from '../../test-support.ts'
-import { cardCalls, EUR_BALANCE, ledgerAccountOf, ok } from '../cards/card-test-support.ts'
+import { cardCalls, EUR_BALANCE, ledgerAccountOf } from '../cards/card-test-support.ts'
 import { credit, EUR } from '../ledger/ledger-test-support.ts'
 import {
   bankTransfer,
@@ -24,46 +22,19 @@ import {
   walletAddress,
 } from '../orders/order-fixtures.ts'
 import { drain } from './events-test-support.ts'
+import {
+  entryTx,
+  eventCount,
+  eventsOf,
+  networkMessage,
+  recordTx,
+} from './money-told-test-support.ts'
 
 /*
  * Issue 28: every money movement is a money command — its ledger entry and
  * its event(s) commit in ONE transaction (the same xmin on both rows), or
  * neither does.
  */
-
-/** The transaction that wrote the entry under `key`, if one did. */
-async function entryTx(app: FastifyInstance, key: string) {
-  const row = await app.db
-    .selectFrom('journal_entries')
-    .select(sql<string>`xmin::text`.as('tx'))
-    .where('idempotency_key', '=', key)
-    .executeTakeFirst()
-  return row?.tx
-}
-
-/** The transaction that wrote the card transaction `id` (a network message's record). */
-async function recordTx(app: FastifyInstance, id: string) {
-  const row = await app.db
-    .selectFrom('card_transactions')
-    .select(sql<string>`xmin::text`.as('tx'))
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow()
-  return row.tx
-}
-
-/** The events about `id` (an order's, a deposit's, a card's) and the transaction of each, oldest first. */
-async function eventsOf(
-  app: FastifyInstance,
-  field: 'order_id' | 'transaction_id' | 'card_id',
-  id: string,
-) {
-  return app.db
-    .selectFrom('events')
-    .select(['kind', sql<string>`xmin::text`.as('tx')])
-    .where(sql<boolean>`payload->>${sql.lit(field)} = ${id}`)
-    .orderBy('id')
-    .execute()
-}
 
 describeServer('events: each money movement tells in the transaction that moves it', () => {
   let app: FastifyInstance
@@ -79,27 +50,9 @@ describeServer('events: each money movement tells in the transaction that moves 
 
   const cards = cardCalls(() => app)
   const SHOP: Merchant = { name: 'Corner Shop', mcc: '5411', city: 'Lisbon', country: 'PT' }
-  /** A message of the sandbox card network, answered 201. */
-  const network = async (body: Record<string, unknown>) =>
-    ok<CardTransaction>(
-      await app.inject({
-        method: 'POST',
-        url: '/api/sandbox/card-transactions',
-        payload: { currency: 'EUR', ...body },
-      }),
-      201,
-    )
+  const network = (body: Record<string, unknown>) => networkMessage(app, body)
   const authorize = (cardId: string, amount: string) =>
     network({ card_id: cardId, type: 'AUTHORIZATION', amount, merchant: SHOP })
-  /** Events of `kind` there are, to see that a refused command left none. */
-  const eventCount = async (kind: EventKind) =>
-    (
-      await app.db
-        .selectFrom('events')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('kind', '=', kind)
-        .executeTakeFirstOrThrow()
-    ).n
 
   it('an exchange: order.created and order.completed with its settlement, in the placing transaction', async () => {
     const order = await quotedAndPlaced(app, user, {
@@ -199,20 +152,11 @@ describeServer('events: each money movement tells in the transaction that moves 
     const firm = await quote(app, poor, exchange)
     // Another order takes the money first.
     await placed(app, poor, await quote(app, poor, exchange))
-    const before = await app.db
-      .selectFrom('events')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('kind', '=', 'order.created')
-      .executeTakeFirstOrThrow()
+    const before = await eventCount(app, 'order.created')
     const refused = await place(app, poor, 'EXCHANGE_CRYPTO_INTERNAL', { quote_id: firm.quote_id })
     expect(refused.statusCode, refused.body).toBe(422)
     expect(refused.json()).toMatchObject({ code: 'INSUFFICIENT_FUNDS' })
-    const after = await app.db
-      .selectFrom('events')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('kind', '=', 'order.created')
-      .executeTakeFirstOrThrow()
-    expect(after.n).toBe(before.n)
+    expect(await eventCount(app, 'order.created')).toBe(before)
     expect(
       await app.db
         .selectFrom('orders')
@@ -287,12 +231,12 @@ describeServer('events: each money movement tells in the transaction that moves 
     const { token, wallet } = await cards.person()
     const poor = await createFiatAccount(app, token, wallet.uuid, EUR_BALANCE)
     await credit(app.db, DEMO_TENANT_ID, await ledgerAccountOf(app, poor.id), EUR, 499n)
-    const issued = await eventCount('card.issued')
+    const issued = await eventCount(app, 'card.issued')
     const refused = await cards.call(token, 'POST', '/issuing/cards/balance', {
       fiat_account_id: poor.id,
       form_factor: 'VIRTUAL',
     })
     expect(refused.statusCode, refused.body).toBe(422)
-    expect(await eventCount('card.issued')).toBe(issued)
+    expect(await eventCount(app, 'card.issued')).toBe(issued)
   })
 })
