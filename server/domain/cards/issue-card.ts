@@ -1,7 +1,6 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { Card, CardFormFactor, CardLimits, DeliveryAddress } from '../../../contract/cards.ts'
 import { fromMinor } from '../../../contract/money.ts'
-import type { DB } from '../../infra/db/schema.ts'
 import { insertOwnRecord, lockFiatAccount } from '../fiat-accounts/account-records.ts'
 import * as fiatRepo from '../fiat-accounts/repository.ts'
 import { programRefusal } from '../fiat-accounts/rules.ts'
