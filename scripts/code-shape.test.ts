@@ -53,7 +53,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/statements/statements.test.ts': TO_SPLIT,
   'server/domain/tenants/cli.test.ts': TO_SPLIT,
   'server/domain/transactions/csv-export.test.ts': TO_SPLIT,
-  'src/features/developer/developer-page.test.tsx': TO_SPLIT,
   'src/features/orders/orders-page.test.tsx': TO_SPLIT,
   'src/features/orders/send-page.test.tsx': TO_SPLIT,
   'src/net/auth-proxy.test.ts': TO_SPLIT,
