@@ -53,7 +53,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/statements/statements.test.ts': TO_SPLIT,
   'server/domain/tenants/cli.test.ts': TO_SPLIT,
   'server/domain/transactions/csv-export.test.ts': TO_SPLIT,
-  'src/features/orders/orders-page.test.tsx': TO_SPLIT,
   'tests/e2e/cards.test.ts': TO_SPLIT,
   'tests/e2e/layout.test.ts': TO_SPLIT,
 }
