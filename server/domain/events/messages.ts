@@ -19,8 +19,6 @@ import { orderLine, orderTitle } from './order-message.ts'
  * to a table. Nothing here is cut: a push shows what fits, a bot message all.
  */
 
-export type { Language } from './message-words.ts'
-
 /** What a push notification or a bot message says, in the person's language. */
 export function eventMessage(
   kind: EventKind,

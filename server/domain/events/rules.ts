@@ -1,7 +1,8 @@
 import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
 import { wayOutLine } from './control-wording.ts'
-import { eventMessage, type Language } from './messages.ts'
+import type { Language } from './message-words.ts'
+import { eventMessage } from './messages.ts'
 
 /**
  * Pure rules of the event pipeline: which screen an event is about, who may
