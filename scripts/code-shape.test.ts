@@ -44,7 +44,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/kyc/kyc.test.ts': TO_SPLIT,
   'server/domain/orders/order-crash.test.ts': TO_SPLIT,
   'server/domain/orders/order-failures.test.ts': TO_SPLIT,
-  'server/domain/orders/orders.test.ts': TO_SPLIT,
   'server/domain/orders/pricing.test.ts': TO_SPLIT,
   'server/domain/orders/quotes.test.ts': TO_SPLIT,
   'server/domain/orders/rules.test.ts': TO_SPLIT,

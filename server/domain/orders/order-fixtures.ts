@@ -17,7 +17,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { bearer, createWallet, headers, signUp } from '../../test-support.ts'
 import { eip55, tronAddress } from '../addresses/address-codecs.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
-import { walletAccounts } from '../ledger/service.ts'
+import { systemAccount, walletAccounts } from '../ledger/service.ts'
 import {
   insertDestination as insertDestinationRow,
   insertFiatAccount as insertFiatAccountRow,
@@ -54,6 +54,22 @@ export const IBAN = {
   /** The bank never answers: the order, handed off, stays NEW and held while the job keeps asking. */
   UNREACHABLE: 'DE72370400440532019999',
 } as const
+
+/** The sandbox rails' pace for the order-flow tests: a bank that settles in 2 s, a block a second. */
+export const BANK_MS = 2_000
+export const BLOCK_MS = 1_000
+export const RAIL_PACE = {
+  SANDBOX_BANK_MS: String(BANK_MS),
+  SANDBOX_BLOCK_MS: String(BLOCK_MS),
+  SANDBOX_MAX_CONFIRMATIONS: '3',
+}
+
+/** `ms` after `base`: the clock a job runner is handed. */
+export const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
+
+/** The demo tenant's system account of this kind (where fees, payouts and exchanges land). */
+export const system = (app: FastifyInstance, kind: 'external' | 'fees' | 'treasury') =>
+  systemAccount(app.db, DEMO_TENANT_ID, kind)
 
 /** A person with a personal wallet, and their raw v1 token. */
 export async function orderUser(app: FastifyInstance) {
