@@ -324,3 +324,45 @@ export function feeSum(q: Pick<Quote, 'fees' | 'from'>, kinds?: string[]): strin
     q.from.decimals,
   )
 }
+
+/** `POST /api/v1/orders/{id}/cancel` as this person. */
+export const cancel = (app: FastifyInstance, user: OrderUser, id: string) =>
+  v1(app, user, 'POST', `/orders/${id}/cancel`)
+
+/** How many orders the wallet has, as the database counts them (a refusal leaves none). */
+export async function orderCount(app: FastifyInstance, walletId: string) {
+  const row = await app.db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirstOrThrow()
+  return row.n
+}
+
+/** A new person's SEPA payout to this IBAN (its last four digits pick the bank's answer), placed. */
+export async function sepaWithdrawal(app: FastifyInstance, iban: string, amount = '100.00') {
+  const user = await orderUser(app)
+  await fund(app.db, user.walletId, CUR.EUR, '300.00')
+  const destination = await insertDestination(app.db, user.walletId, { type: 'SEPA', iban })
+  const q = await quote(app, user, {
+    order_type: 'WITHDRAWAL_FIAT_SEPA',
+    from_uuid: CUR.EUR,
+    destination_id: destination,
+    amount_from: amount,
+  })
+  return { user, q, order: await placed(app, user, q) }
+}
+
+/** A firm quote for exchanging this much USDT on Tron into euros. */
+export function exchangeQuote(
+  app: FastifyInstance,
+  user: OrderUser,
+  amount = '50',
+): Promise<Quote> {
+  return quote(app, user, {
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    from_uuid: CUR.USDT_TRON,
+    to_uuid: CUR.EUR,
+    amount_from: amount,
+  })
+}
