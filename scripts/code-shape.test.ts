@@ -42,7 +42,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/events/events.test.ts': TO_SPLIT,
   'server/domain/events/messages.test.ts': TO_SPLIT,
   'server/domain/kyc/kyc.test.ts': TO_SPLIT,
-  'server/domain/orders/rules.test.ts': TO_SPLIT,
   'server/domain/otp/otp.test.ts': TO_SPLIT,
   'server/domain/statements/statements.test.ts': TO_SPLIT,
   'server/domain/tenants/cli.test.ts': TO_SPLIT,
