@@ -153,7 +153,7 @@ export async function createTestDatabase(): Promise<Database> {
  * A temporary DATA_DIR and a database URL on the engine under test
  * (`memory://` on PGlite); dispose() removes both. Empty unless `migrated`: then
  * a copy of the run's template (on PGlite, loaded by createTestAppOn). Exported
- * for tests that run the real server process on it (orders/order-crash.test.ts).
+ * for tests that run the real server process on it (orders/order-crash-fixtures.ts).
  */
 export async function provision({ migrated = false } = {}) {
   const database =

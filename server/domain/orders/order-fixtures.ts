@@ -17,7 +17,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { bearer, createWallet, headers, signUp } from '../../test-support.ts'
 import { eip55, tronAddress } from '../addresses/address-codecs.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
-import { walletAccounts } from '../ledger/service.ts'
+import { systemAccount, walletAccounts } from '../ledger/service.ts'
 import {
   insertDestination as insertDestinationRow,
   insertFiatAccount as insertFiatAccountRow,
@@ -54,6 +54,22 @@ export const IBAN = {
   /** The bank never answers: the order, handed off, stays NEW and held while the job keeps asking. */
   UNREACHABLE: 'DE72370400440532019999',
 } as const
+
+/** The sandbox rails' pace for the order-flow tests: a bank that settles in 2 s, a block a second. */
+export const BANK_MS = 2_000
+export const BLOCK_MS = 1_000
+export const RAIL_PACE = {
+  SANDBOX_BANK_MS: String(BANK_MS),
+  SANDBOX_BLOCK_MS: String(BLOCK_MS),
+  SANDBOX_MAX_CONFIRMATIONS: '3',
+}
+
+/** `ms` after `base`: the clock a job runner is handed. */
+export const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
+
+/** The demo tenant's system account of this kind (where fees, payouts and exchanges land). */
+export const system = (app: FastifyInstance, kind: 'external' | 'fees' | 'treasury') =>
+  systemAccount(app.db, DEMO_TENANT_ID, kind)
 
 /** A person with a personal wallet, and their raw v1 token. */
 export async function orderUser(app: FastifyInstance) {
@@ -307,4 +323,46 @@ export function feeSum(q: Pick<Quote, 'fees' | 'from'>, kinds?: string[]): strin
     lines.reduce((sum, fee) => sum + toMinor(fee.amount, q.from.decimals), 0n),
     q.from.decimals,
   )
+}
+
+/** `POST /api/v1/orders/{id}/cancel` as this person. */
+export const cancel = (app: FastifyInstance, user: OrderUser, id: string) =>
+  v1(app, user, 'POST', `/orders/${id}/cancel`)
+
+/** How many orders the wallet has, as the database counts them (a refusal leaves none). */
+export async function orderCount(app: FastifyInstance, walletId: string) {
+  const row = await app.db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirstOrThrow()
+  return row.n
+}
+
+/** A new person's SEPA payout to this IBAN (its last four digits pick the bank's answer), placed. */
+export async function sepaWithdrawal(app: FastifyInstance, iban: string, amount = '100.00') {
+  const user = await orderUser(app)
+  await fund(app.db, user.walletId, CUR.EUR, '300.00')
+  const destination = await insertDestination(app.db, user.walletId, { type: 'SEPA', iban })
+  const q = await quote(app, user, {
+    order_type: 'WITHDRAWAL_FIAT_SEPA',
+    from_uuid: CUR.EUR,
+    destination_id: destination,
+    amount_from: amount,
+  })
+  return { user, q, order: await placed(app, user, q) }
+}
+
+/** A firm quote for exchanging this much USDT on Tron into euros. */
+export function exchangeQuote(
+  app: FastifyInstance,
+  user: OrderUser,
+  amount = '50',
+): Promise<Quote> {
+  return quote(app, user, {
+    order_type: 'EXCHANGE_CRYPTO_INTERNAL',
+    from_uuid: CUR.USDT_TRON,
+    to_uuid: CUR.EUR,
+    amount_from: amount,
+  })
 }
