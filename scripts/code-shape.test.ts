@@ -48,7 +48,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/orders/pricing.test.ts': TO_SPLIT,
   'server/domain/orders/quotes.test.ts': TO_SPLIT,
   'server/domain/orders/rules.test.ts': TO_SPLIT,
-  'server/domain/tenants/cli.test.ts': TO_SPLIT,
   'src/features/developer/developer-page.test.tsx': TO_SPLIT,
   'src/features/notifications/describe.test.ts': TO_SPLIT,
   'src/features/orders/orders-page.test.tsx': TO_SPLIT,
