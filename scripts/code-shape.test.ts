@@ -41,7 +41,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/developer/api-keys.test.ts': TO_SPLIT,
   'server/domain/events/events.test.ts': TO_SPLIT,
   'server/domain/events/messages.test.ts': TO_SPLIT,
-  'server/domain/kyc/kyc.test.ts': TO_SPLIT,
   'server/domain/orders/order-crash.test.ts': TO_SPLIT,
   'server/domain/orders/order-failures.test.ts': TO_SPLIT,
   'server/domain/orders/orders.test.ts': TO_SPLIT,
