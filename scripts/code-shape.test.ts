@@ -40,11 +40,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/counterparties/counterparties.test.ts': TO_SPLIT,
   'server/domain/developer/api-keys.test.ts': TO_SPLIT,
   'server/domain/events/events.test.ts': TO_SPLIT,
-  'server/domain/kyc/kyc.test.ts': TO_SPLIT,
-  'server/domain/otp/otp.test.ts': TO_SPLIT,
-  'server/domain/statements/statements.test.ts': TO_SPLIT,
-  'server/domain/tenants/cli.test.ts': TO_SPLIT,
-  'server/domain/transactions/csv-export.test.ts': TO_SPLIT,
   'tests/e2e/cards.test.ts': TO_SPLIT,
   'tests/e2e/layout.test.ts': TO_SPLIT,
 }

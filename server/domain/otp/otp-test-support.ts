@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { expect } from 'vitest'
+import type { TokenPair } from '../../../contract/auth.ts'
 import type { OutboxMessage } from '../../../contract/sandbox.ts'
-import { headers } from '../../test-support.ts'
+import type { User } from '../../../contract/user.ts'
+import { getUser, headers } from '../../test-support.ts'
 import { normalisePhone } from './phone.ts'
 
 /** Builders and calls the one-time-code tests share. */
@@ -96,3 +98,15 @@ export async function latestCode(app: FastifyInstance, to: string): Promise<stri
 
 /** A six-digit code that is not `code`. */
 export const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+
+/** The account a token pair signs in as. */
+export async function userOf(app: FastifyInstance, pair: TokenPair): Promise<User> {
+  const response = await getUser(app, pair.access_token)
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json<User>()
+}
+
+/** The accounts kept under an e-mail or a phone: a sign-in by code makes at most one. */
+export function usersWith(app: FastifyInstance, column: 'email' | 'phone', value: string) {
+  return app.db.selectFrom('users').selectAll().where(column, '=', value).execute()
+}
