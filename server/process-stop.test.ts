@@ -2,13 +2,8 @@ import { afterAll, expect, it } from 'vitest'
 import type { TokenPair } from '../contract/auth.ts'
 import type { Wallet } from '../contract/wallets.ts'
 import { type ServerProcess, serverEnv, startServer, stopServer } from './process-test-support.ts'
-import {
-  DEFAULT_PASSWORD,
-  describeServer,
-  headers,
-  provision,
-  uniqueEmail,
-} from './test-support.ts'
+import { provision } from './test-databases.ts'
+import { DEFAULT_PASSWORD, describeServer, headers, uniqueEmail } from './test-support.ts'
 
 /** The stop's promise (server/main.ts), and a little for the process to be reaped. */
 const STOP_LIMIT_MS = 10_000

@@ -1,12 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import pg from 'pg'
-import { describe, expect, inject } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { TokenPair } from '../contract/auth.ts'
 import type { KycStatus } from '../contract/enums.ts'
 import type { FiatAccount } from '../contract/fiat-accounts.ts'
@@ -21,35 +17,13 @@ import {
   insertTransactions,
   type TransactionOverrides,
 } from './domain/transactions/transaction-fixtures.ts'
-import { type Database, openDatabase } from './infra/db/database.ts'
+import { openDatabase } from './infra/db/database.ts'
+import { migratedPglite, postgresUrl, provision } from './test-databases.ts'
 
 /**
  * What every server test builds on: the real app (config, plugins, routes,
  * migrations) on the engine its vitest project names, driven by app.inject.
  */
-
-type Engine = 'pglite' | 'postgres'
-
-const engine = (process.env.TEST_DB_ENGINE ?? 'pglite') as Engine
-if (engine !== 'pglite' && engine !== 'postgres') {
-  throw new Error(`TEST_DB_ENGINE must be pglite or postgres, got "${engine}"`)
-}
-
-/** The PostgreSQL server of the run; '' only when the machine has none and this is not CI. */
-const postgresUrl = engine === 'postgres' ? inject('databaseUrl') : undefined
-
-/**
- * The run's migrated database (tests/support/migrated-template.ts), which every
- * test app starts from instead of running each migration again: a database name
- * on PostgreSQL, a data-directory dump on PGlite (read once per file).
- */
-const postgresTemplate = engine === 'postgres' ? inject('postgresTemplate') : undefined
-const pgliteTemplateFile = engine === 'pglite' ? inject('pgliteTemplate') : undefined
-let pgliteTemplate: Promise<Blob> | undefined
-const migratedPglite = () => {
-  pgliteTemplate ??= readFile(pgliteTemplateFile!).then((bytes) => new Blob([bytes]))
-  return pgliteTemplate
-}
 
 /**
  * `describe` for every server test file. It skips only in the one case
@@ -131,90 +105,6 @@ export async function createTestAppOn(
     await database?.close()
     throw error
   })
-}
-
-/** A fresh, empty database on the engine under test, without the app; close() drops it. */
-export async function createTestDatabase(): Promise<Database> {
-  const place = await provision()
-  const opened = await openDatabase(place).catch(async (error) => {
-    await place.dispose()
-    throw error
-  })
-  return {
-    ...opened,
-    close: async () => {
-      await opened.close()
-      await place.dispose()
-    },
-  }
-}
-
-/**
- * A temporary DATA_DIR and a database URL on the engine under test
- * (`memory://` on PGlite); dispose() removes both. Empty unless `migrated`: then
- * a copy of the run's template (on PGlite, loaded by createTestAppOn). Exported
- * for tests that run the real server process on it (orders/order-crash-fixtures.ts).
- */
-export async function provision({ migrated = false } = {}) {
-  const database =
-    engine === 'postgres'
-      ? await createPostgresDatabase(migrated ? postgresTemplate : undefined)
-      : undefined
-  const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'))
-  return {
-    dataDir,
-    databaseUrl: database?.url ?? 'memory://',
-    migrated,
-    dispose: async () => {
-      await database?.drop()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
-async function createPostgresDatabase(template?: string) {
-  if (!postgresUrl) {
-    throw new Error('The server:postgres project has no PostgreSQL (see describeServer).')
-  }
-  const name = `t_${randomBytes(8).toString('hex')}`
-  await admin((client) =>
-    client.query(
-      template ? `create database ${name} template ${template}` : `create database ${name}`,
-    ),
-  )
-  const url = new URL(postgresUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    // FORCE: a pool left open by a failed test must not keep the database alive.
-    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
-  }
-}
-
-/**
- * A copy of a database of the run's PostgreSQL, as it is now (CREATE DATABASE … TEMPLATE:
- * nothing may be connected to the original meanwhile); drop() removes it.
- */
-export async function copyPostgresDatabase(url: string) {
-  const source = new URL(url).pathname.slice(1)
-  const name = `t_${randomBytes(8).toString('hex')}`
-  await admin((client) => client.query(`create database ${name} template ${source}`))
-  const copy = new URL(url)
-  copy.pathname = `/${name}`
-  return {
-    url: copy.toString(),
-    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)),
-  }
-}
-
-async function admin(work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: postgresUrl })
-  await client.connect()
-  try {
-    await work(client)
-  } finally {
-    await client.end()
-  }
 }
 
 /** The headers the app sends on every call (docs/product.md §7), for the demo tenant. */

@@ -9,15 +9,14 @@ import { findUserByEmail } from '../domain/auth/repository.ts'
 import { credit, USDT_TRON } from '../domain/ledger/ledger-test-support.ts'
 import { walletAccounts } from '../domain/ledger/service.ts'
 import { insertTransactions } from '../domain/transactions/transaction-fixtures.ts'
+import { copyPostgresDatabase, provision } from '../test-databases.ts'
 import {
   bearer,
-  copyPostgresDatabase,
   createTestApp,
   createTestAppOn,
   createWallet,
   describeServer,
   headers,
-  provision,
   signUp,
   uniqueEmail,
 } from '../test-support.ts'

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createTestApp, createTestAppOn, describeServer, provision } from '../test-support.ts'
+import { provision } from '../test-databases.ts'
+import { createTestApp, createTestAppOn, describeServer } from '../test-support.ts'
 import { readMigrations } from './db/migrate.ts'
 
 const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'

@@ -6,13 +6,13 @@ import type { ApiKeyWithSecret } from '../../contract/developer.ts'
 import { cardCalls, ok } from '../domain/cards/card-test-support.ts'
 import { REVEALS_PER_MINUTE } from '../domain/cards/routes.ts'
 import { TOKENS_PER_MINUTE } from '../domain/kyc/routes.ts'
+import { provision } from '../test-databases.ts'
 import {
   createTestAppOn,
   DEFAULT_PASSWORD,
   describeServer,
   expectProblem,
   headers,
-  provision,
   signIn,
   stepUp,
   uniqueEmail,

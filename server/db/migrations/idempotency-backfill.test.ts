@@ -5,7 +5,8 @@ import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { canonicalHash, runIdempotent } from '../../domain/idempotency.ts'
 import type { Database } from '../../infra/db/database.ts'
 import { migrate, readMigrations } from '../../infra/db/migrate.ts'
-import { createTestDatabase, describeServer } from '../../test-support.ts'
+import { createTestDatabase } from '../../test-databases.ts'
+import { describeServer } from '../../test-support.ts'
 
 /** An order placed before migration 0016: its key and first answer on the order row. */
 describeServer('migration 0016: idempotency keys carried over', () => {

@@ -4,13 +4,13 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
+import { provision } from '../../test-databases.ts'
 import {
   createTestAppOn,
   describeServer,
   expectProblem,
   getUser,
   headers,
-  provision,
   signUp,
 } from '../../test-support.ts'
 

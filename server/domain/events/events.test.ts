@@ -7,6 +7,7 @@ import type { EventEnvelope, NotificationList, UnreadCount } from '../../../cont
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { WalletTransaction } from '../../../contract/wallets.ts'
 import { enqueue } from '../../infra/jobs.ts'
+import { provision } from '../../test-databases.ts'
 import {
   bearer,
   createTenant,
@@ -18,7 +19,6 @@ import {
   describeServer,
   expectProblem,
   headers,
-  provision,
   signIn,
   signUp,
   uniqueEmail,

@@ -23,7 +23,8 @@ import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { Wallet } from '../../../contract/wallets.ts'
 import { openDatabase } from '../../infra/db/database.ts'
 import { serverEnv, startServer, stopServer as stop } from '../../process-test-support.ts'
-import { provision, uniqueEmail } from '../../test-support.ts'
+import { provision } from '../../test-databases.ts'
+import { uniqueEmail } from '../../test-support.ts'
 import { CUR, externalAddress, IBAN } from './order-fixtures.ts'
 
 /** A client of the API that follows the server across restarts. */

@@ -5,12 +5,12 @@ import { type Order, type Quote, QuoteId, type QuoteQuery } from '../../../contr
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import { SandboxNetworkFees } from '../../providers/chain/fees.ts'
+import { provision } from '../../test-databases.ts'
 import {
   createTestApp,
   createTestAppOn,
   describeServer,
   expectProblem,
-  provision,
 } from '../../test-support.ts'
 import type { Owner } from '../owner.ts'
 import {

@@ -11,7 +11,8 @@ import {
   startServer,
   stopServer,
 } from '../../process-test-support.ts'
-import { describeServer, provision, uniqueEmail } from '../../test-support.ts'
+import { provision } from '../../test-databases.ts'
+import { describeServer, uniqueEmail } from '../../test-support.ts'
 import { expectLedgerInvariants } from '../ledger/ledger-test-support.ts'
 import { CUR, fund } from '../orders/order-fixtures.ts'
 

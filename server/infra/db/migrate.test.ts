@@ -1,12 +1,11 @@
 import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, provision } from '../../test-databases.ts'
 import {
   captureLogs,
   createTestAppOn,
-  createTestDatabase,
   describeServer,
-  provision,
   signIn,
   signUp,
   uniqueEmail,
