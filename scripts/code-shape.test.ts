@@ -34,7 +34,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/activity/activity.test.ts': TO_SPLIT,
   'server/domain/auth/auth.test.ts': TO_SPLIT,
   'server/domain/auth/security.test.ts': TO_SPLIT,
-  'server/domain/card-transactions/card-transactions.test.ts': TO_SPLIT,
   'server/domain/cards/cards-delivery-fees.test.ts': TO_SPLIT,
   'server/domain/counterparties/counterparties.test.ts': TO_SPLIT,
   'server/domain/developer/api-keys.test.ts': TO_SPLIT,
