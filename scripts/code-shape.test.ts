@@ -31,7 +31,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/test-support.ts': TO_SPLIT,
   'tests/support/first-load.ts': TO_SPLIT,
   // Tests, each a list of cases that outgrew one file: split by the behaviour they cover.
-  'server/domain/activity/activity.test.ts': TO_SPLIT,
   'server/domain/auth/auth.test.ts': TO_SPLIT,
   'server/domain/auth/security.test.ts': TO_SPLIT,
   'server/domain/card-transactions/card-transactions.test.ts': TO_SPLIT,
