@@ -38,7 +38,6 @@ const EXEMPTIONS: Record<string, string> = {
   'server/domain/cards/cards.test.ts': TO_SPLIT,
   'server/domain/counterparties/counterparties.test.ts': TO_SPLIT,
   'server/domain/developer/api-keys.test.ts': TO_SPLIT,
-  'server/domain/events/events.test.ts': TO_SPLIT,
   'tests/e2e/cards.test.ts': TO_SPLIT,
   'tests/e2e/layout.test.ts': TO_SPLIT,
 }
