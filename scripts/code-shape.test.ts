@@ -30,10 +30,8 @@ const EXEMPTIONS: Record<string, string> = {
   'scripts/cluster/topology.ts': TO_SPLIT,
   'tests/support/first-load.ts': TO_SPLIT,
   // Tests, each a list of cases that outgrew one file: split by the behaviour they cover.
-  'server/domain/activity/activity.test.ts': TO_SPLIT,
   'server/domain/cards/cards-delivery-fees.test.ts': TO_SPLIT,
   'server/domain/counterparties/counterparties.test.ts': TO_SPLIT,
-  'server/domain/events/events.test.ts': TO_SPLIT,
   'tests/e2e/cards.test.ts': TO_SPLIT,
   'tests/e2e/layout.test.ts': TO_SPLIT,
 }

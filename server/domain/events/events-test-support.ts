@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { expect } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
-import type { EventKind, WebhookEndpoint } from '../../../contract/events.ts'
+import type { EventEnvelope, EventKind, WebhookEndpoint } from '../../../contract/events.ts'
 import { bearer, headers } from '../../test-support.ts'
 
 /** The test apps of this folder run the event jobs (test-support turns them off elsewhere). */
@@ -141,3 +141,11 @@ export function browserKeys() {
     },
   }
 }
+
+/** The person's own session headers, as a v1 call carries them: the token with no `Bearer`. */
+export const raw = (pair: TokenPair, on = headers()) => ({
+  ...on,
+  authorization: pair.access_token,
+})
+
+export const envelopeOf = (request: Received) => JSON.parse(request.body) as EventEnvelope
