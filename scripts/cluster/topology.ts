@@ -478,6 +478,9 @@ function sharedSecrets(): Record<string, string> {
     ADDRESS_SEED_KEY: key(),
     CARD_DATA_KEY: key(),
     CARD_CVK: key(),
+    PROOF_KEYS_KEY: key(),
+    // A quote signed by one node is placed on another.
+    QUOTE_KEYS: key(),
     CARD_SECRET_PRIVATE_KEY: privateKey,
   }
 }
