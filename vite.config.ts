@@ -183,6 +183,7 @@ export default defineConfig({
     // Written for error reports, never linked from the code nor served (server/infra/web.ts).
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 300,
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: { groups: [homeChunk()], includeDependenciesRecursively: false },

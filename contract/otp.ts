@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { Email, Password } from './auth.ts'
 import { oneOf } from './enums.ts'
+import { LANGUAGES } from './languages.ts'
 
 /** A phone as typed: "+1 (415) 555-2671". The server validates and keeps digits only (docs/product.md §3). */
 export const Phone = Type.String({ minLength: 3, maxLength: 32 })
@@ -23,7 +24,7 @@ export const OtpPurpose = oneOf(OTP_PURPOSES)
 export type OtpPurpose = (typeof OTP_PURPOSES)[number]
 
 /** Language of the message; defaults to the account's or English. */
-const Language = Type.Optional(oneOf(['en', 'ru'] as const))
+const Language = Type.Optional(oneOf(LANGUAGES))
 
 const sendOptions = {
   /** false: only existing accounts get a code (default true: the first code creates the account). */

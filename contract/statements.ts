@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { oneOf } from './enums.ts'
+import { STATEMENT_LANGUAGES, type StatementLanguage } from './statement-languages.ts'
 
 /*
  * Statements (issue 31): a period of one wallet, euro account or card, from
@@ -20,9 +21,7 @@ export type StatementFormat = (typeof STATEMENT_FORMATS)[number]
 export const STATEMENT_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number]
 
-/** The languages a statement is worded in: the ones the server words notifications in. */
-export const STATEMENT_LANGUAGES = ['en', 'ru'] as const
-export type StatementLanguage = (typeof STATEMENT_LANGUAGES)[number]
+export { STATEMENT_LANGUAGES, type StatementLanguage }
 
 export const STATEMENT_SCOPE_TYPES = ['wallet', 'fiat_account', 'card'] as const
 export type StatementScopeType = (typeof STATEMENT_SCOPE_TYPES)[number]

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { KycStatus, oneOf } from './enums.ts'
+import { LANGUAGES } from './languages.ts'
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
@@ -16,7 +17,8 @@ export const User = Type.Object({
 })
 export type User = Static<typeof User>
 
-export const USER_LANGUAGES = ['en', 'ru'] as const
+/** The languages a profile may choose (contract/languages.ts). */
+export const USER_LANGUAGES = LANGUAGES
 
 export const Address = Type.Object(
   {

@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react'
 import { Link } from 'wouter'
-import { NotificationBell } from '../features/notifications/bell.tsx'
 import { useI18n } from '../i18n/i18n.tsx'
 import { paths } from '../paths.ts'
 import { isTelegram } from '../telegram/launch.ts'
@@ -16,6 +15,22 @@ import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding
 const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
 /** While the account is locked down (issue 30), what is refused and "Lift"; its own chunk. */
 const LockdownGate = lazy(() => import('../features/security/lockdown-gate.tsx'))
+/** The notification bell and its unread count: a chunk of its own, the first download's budget being spent. */
+const NotificationBell = lazy(() =>
+  import('../features/notifications/bell.tsx').then((module) => ({
+    default: module.NotificationBell,
+  })),
+)
+
+/** The bell, with a place of its size kept while its chunk arrives. */
+function Bell(props: { className?: string }) {
+  const className = `icon-button bell ${props.className ?? ''}`
+  return (
+    <Suspense fallback={<span className={className} aria-hidden="true" />}>
+      <NotificationBell href={paths.notifications} className={props.className} />
+    </Suspense>
+  )
+}
 
 /**
  * The one frame of every screen. Signed in: on a phone or tablet a top bar
@@ -69,7 +84,7 @@ export function Layout(props: {
           </Link>
           <div className="topbar-actions">
             <HideAmountsButton />
-            <NotificationBell href={paths.notifications} className="bell-topbar" />
+            <Bell className="bell-topbar" />
           </div>
         </header>
       )}
@@ -80,7 +95,7 @@ export function Layout(props: {
           </Link>
           <div className="topbar-actions">
             <HideAmountsButton />
-            <NotificationBell href={paths.notifications} className="bell-sidebar" />
+            <Bell className="bell-sidebar" />
           </div>
         </div>
         <Navigation />
@@ -98,7 +113,7 @@ export function Layout(props: {
         {inTelegram && (
           <div className="telegram-bar">
             <HideAmountsButton />
-            <NotificationBell href={paths.notifications} />
+            <Bell />
           </div>
         )}
         <OfflineBanner />

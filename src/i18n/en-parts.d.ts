@@ -1,9 +1,20 @@
 /**
- * The English catalogue as the build cuts it (scripts/i18n-parts.ts, by
- * src/i18n/parts.ts): keys to words. An ambient module cannot name en.ts, so
- * src/i18n/i18n.tsx gives these their catalogue types.
+ * The catalogues as the build compiles them (scripts/i18n-parts.ts): keys to
+ * messages, each a string or, when it takes values, a function of them. An
+ * ambient module cannot name en.ts, so src/i18n/i18n.tsx gives these their
+ * catalogue types.
  */
 declare module 'virtual:en-parts' {
-  export const entry: Record<string, string>
-  export const loaders: Record<string, () => Promise<{ default: Record<string, string> }>>
+  export const entry: Record<string, string | ((values: Record<string, unknown>) => string)>
+  export const loaders: Record<
+    string,
+    () => Promise<{
+      default: Record<string, string | ((values: Record<string, unknown>) => string)>
+    }>
+  >
+}
+
+declare module 'virtual:catalogue/*' {
+  const messages: Record<string, string | ((values: Record<string, unknown>) => string)>
+  export default messages
 }

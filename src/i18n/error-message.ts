@@ -218,7 +218,7 @@ export function errorMessage(error: unknown, t: Translate, wording: Wording = {}
     case 'OTP_INVALID': {
       const count = problem?.attempts_left
       if (count === undefined) return t('error.OTP_INVALID')
-      return t(`error.OTP_INVALID_${pluralCategory(language, count)}`, { count })
+      return t('error.OTP_INVALID_left', { count })
     }
     case 'OTP_BLOCKED':
     case 'USER_BLOCKED': {
@@ -251,12 +251,6 @@ function statusOf(status: number): (typeof STATUSES)[number] {
   const known = STATUSES.find((candidate) => candidate === status)
   if (known) return known
   return status >= 500 ? 500 : 400
-}
-
-/** The catalogues carry the plural forms Russian needs (one, few, many); others read as "other". */
-function pluralCategory(language: string, count: number): 'one' | 'few' | 'many' | 'other' {
-  const category = new Intl.PluralRules(language).select(count)
-  return category === 'one' || category === 'few' || category === 'many' ? category : 'other'
 }
 
 /** "14:05" today, "3 Jun 2026, 14:05" on another day, in the person's language and time zone. */

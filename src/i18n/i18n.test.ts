@@ -1,25 +1,53 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../net/api.ts'
+import { catalogueProblems } from './catalogue-check.ts'
+import { CATALOGUES } from './catalogues.ts'
 import { en } from './en.ts'
 import { errorMessage } from './error-message.ts'
 import { detectLanguage } from './i18n.tsx'
-import { ru } from './ru.ts'
-
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 
 describe('catalogues', () => {
-  it.each(Object.keys(en) as (keyof typeof en)[])('%s reads the same placeholders in ru', (key) => {
-    expect(ru[key].trim()).not.toBe('')
-    expect(placeholders(ru[key])).toEqual(placeholders(en[key]))
+  it.each(Object.entries(CATALOGUES))(
+    '%s has every key, argument and plural category of English, in valid ICU',
+    (language, catalogue) => {
+      expect(catalogueProblems(en, catalogue, language)).toEqual([])
+    },
+  )
+
+  it('names what a catalogue lacks', () => {
+    const broken = {
+      ...CATALOGUES.ru,
+      'auth.signIn': '',
+      'code.sentTo': 'Код отправлен.',
+      'insights.payments': '{count, plural, one {# платёж} two {# платежа} other {# платежа}}',
+      'cards.accounts.cardCount': '{count, plural, one {# карта} few {# карты}',
+    }
+    const { 'app.loading': _, ...withoutOne } = broken
+    expect(catalogueProblems(en, { ...withoutOne, extra: 'x' }, 'ru')).toEqual([
+      'app.loading: missing',
+      'auth.signIn: empty',
+      'code.sentTo: lost the argument {destination}',
+      expect.stringMatching(/^cards\.accounts\.cardCount: not ICU MessageFormat/),
+      'insights.payments: the plural of {count} lacks few, many',
+      'insights.payments: the plural of {count} has two, not ru’s',
+      'extra: not in English',
+    ])
   })
 })
 
 describe('detectLanguage', () => {
   it.each([
     [['ru-RU', 'en'], 'ru'],
-    [['de-DE', 'ru'], 'ru'],
+    [['pt-br'], 'pt-BR'],
+    [['pt-PT', 'en'], 'pt-BR'],
+    [['fa-IR'], 'fa'],
+    [['ar-EG', 'en'], 'ar'],
+    [['uk-UA'], 'uk'],
+    [['zh-CN', 'id-ID'], 'id'],
+    [['de-DE', 'ru'], 'de'],
     [['en-GB'], 'en'],
-    [['fr', 'de'], 'en'],
+    [['fr', 'de'], 'de'],
+    [['fr', 'it'], 'en'],
     [[undefined, 'RU'], 'ru'],
     [[], 'en'],
   ] as const)('picks the first language we speak from %j', (preferred, expected) => {

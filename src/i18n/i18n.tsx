@@ -11,18 +11,16 @@ import {
   useSyncExternalStore,
 } from 'react'
 import { telegramLaunchLanguage } from '../telegram/launch-language.ts'
-import type { MessageKey, Messages } from './en.ts'
+import type { MessageKey } from './en.ts'
 import { amountsHidden, subscribeAmountsHidden } from './hidden-amounts.ts'
+import { directionOf, type Language, languageOfTag } from './languages.ts'
 import { type EnPart, partOf } from './parts.ts'
 
-export const LANGUAGES = ['en', 'ru'] as const
-export type Language = (typeof LANGUAGES)[number]
+export { isLanguage, LANGUAGES, type Language, languageName } from './languages.ts'
 
-/** Each language in its own words: a person looking for theirs reads it in theirs. */
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' }
-
-export const isLanguage = (value: unknown): value is Language =>
-  (LANGUAGES as readonly unknown[]).includes(value)
+/** A message as the build compiles it (scripts/compile-messages.ts): words, or words of values. */
+type Compiled = string | ((values: Record<string, unknown>) => string)
+export type Catalogue = Partial<Record<MessageKey, Compiled>>
 
 /*
  * English is the reference, the fallback and what types `t`. Its first
@@ -33,15 +31,18 @@ export const isLanguage = (value: unknown): value is Language =>
  * build, so they load offline too. Each import() must stay a literal: that is
  * what the bundler splits on.
  */
-const english: Partial<Messages> = { ...entry }
-const englishLoaders = loaders as Record<EnPart, () => Promise<{ default: Partial<Messages> }>>
-const languageLoaders: Record<Language, () => Promise<Partial<Messages>>> = {
-  en: async () => english,
-  ru: () => import('./ru.ts').then((module) => module.ru),
-}
+const english: Catalogue = { ...entry }
+const englishLoaders = loaders as Record<EnPart, () => Promise<{ default: Catalogue }>>
+/**
+ * Every other language: its chunk, found through a small table that is a
+ * chunk of its own (catalogue-loaders.ts) so the first download carries
+ * neither; the service worker precaches both.
+ */
+const loadCatalogue = (language: Exclude<Language, 'en'>): Promise<Catalogue> =>
+  import('./catalogue-loaders.ts').then(({ catalogueLoaders }) => catalogueLoaders[language]())
 /** The catalogues in memory. A language renders only once it is here. */
-const catalogues: Partial<Record<Language, Partial<Messages>>> = { en: english }
-const loading = new Map<Language, Promise<Partial<Messages>>>()
+const catalogues: Partial<Record<Language, Catalogue>> = { en: english }
+const loading = new Map<Language, Promise<Catalogue>>()
 
 /** The English parts asked for, each settling once it is merged in (or has failed). */
 const parts = new Map<EnPart, Promise<void>>()
@@ -119,7 +120,7 @@ export async function loadLanguage(language: Language): Promise<Language> {
   if (catalogues[language]) return language
   let pending = loading.get(language)
   if (!pending) {
-    pending = languageLoaders[language]()
+    pending = language === 'en' ? Promise.resolve(english) : loadCatalogue(language)
     loading.set(language, pending)
   }
   try {
@@ -145,8 +146,8 @@ export function detectLanguage(
   ],
 ): Language {
   for (const tag of preferred) {
-    const base = tag?.toLowerCase().split('-')[0]
-    if ((LANGUAGES as readonly string[]).includes(base ?? '')) return base as Language
+    const language = languageOfTag(tag)
+    if (language) return language
   }
   return 'en'
 }
@@ -162,15 +163,17 @@ function readStoredLanguage(): string | undefined {
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
 
 /**
- * `t` for one language: the message, its {placeholders} filled in. A language
- * whose catalogue is not in memory yet (see loadLanguage) reads English.
+ * `t` for one language: the message with its values (placeholders, plurals,
+ * selects: compiled ICU MessageFormat). A language whose catalogue is not in
+ * memory yet (see loadLanguage) reads English, and so does a key it lacks.
  */
 export function translator(language: Language): Translate {
   const messages = catalogues[language] ?? english
-  return (key, values) =>
-    (messages[key] ?? english[key] ?? missing(key)).replace(/\{(\w+)\}/g, (_, name: string) =>
-      String(values?.[name] ?? `{${name}}`),
-    )
+  return (key, values) => {
+    const message = messages[key] ?? english[key]
+    if (message === undefined) return missing(key)
+    return typeof message === 'string' ? message : message(values ?? {})
+  }
 }
 
 interface I18n {
@@ -229,6 +232,7 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
   const value = useMemo<I18n>(() => {
     const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long' })
     document.documentElement.lang = language
+    document.documentElement.dir = directionOf(language)
     return {
       language,
       setLanguage,

@@ -1,13 +1,13 @@
+import ru from 'virtual:catalogue/ru'
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Language } from './i18n.tsx'
-import { ru } from './ru.ts'
 
 /*
  * The Russian catalogue is a lazy chunk, and so is each English part but the entry's. The unit setup loads every catalogue
  * up front, so each test here starts from fresh modules — English in memory,
- * Russian not — with `./ru.ts` held back until the test lets it arrive.
+ * Russian not — with its chunk (`virtual:catalogue/ru`) held back until the test lets it arrive.
  */
 
 interface Chunk {
@@ -23,9 +23,9 @@ async function freshI18n(): Promise<Chunk & typeof import('./i18n.tsx')> {
     fail = () => reject(new Error('Failed to fetch dynamically imported module'))
   })
   vi.resetModules()
-  vi.doMock('./ru.ts', async () => {
+  vi.doMock('virtual:catalogue/ru', async () => {
     await gate
-    return { ru }
+    return { default: ru }
   })
   const i18n = await import('./i18n.tsx')
   // The words these tests show ship in the English part "auth" (src/i18n/parts.ts).
@@ -73,7 +73,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
-  vi.doUnmock('./ru.ts')
+  vi.doUnmock('virtual:catalogue/ru')
   vi.restoreAllMocks()
 })
 
@@ -113,7 +113,7 @@ describe('a language loaded on demand', () => {
 
     // The failure is not remembered: asking again fetches the chunk again.
     vi.resetModules()
-    vi.doUnmock('./ru.ts')
+    vi.doUnmock('virtual:catalogue/ru')
     await user.click(screen.getByRole('button', { name: 'Русский' }))
     // The real chunk this time: it takes what a loaded machine takes to import, not one tick.
     await vi.waitFor(() => expect(words()).toHaveTextContent('Войти'), { timeout: 10_000 })

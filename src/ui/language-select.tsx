@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../i18n/i18n.tsx'
+import { LANGUAGES, type Language, languageName, useI18n } from '../i18n/i18n.tsx'
 
 /** The language of the app, each named in its own words; `labelled` shows the label above it. */
 export function LanguageSelect(props: { labelled?: boolean }) {
@@ -17,7 +17,7 @@ export function LanguageSelect(props: { labelled?: boolean }) {
       >
         {LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>
-            {LANGUAGE_NAMES[code]}
+            {languageName(code)}
           </option>
         ))}
       </select>

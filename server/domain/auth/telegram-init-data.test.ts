@@ -124,7 +124,7 @@ describe('profileFromLaunchUser', () => {
     ['a regional tag picks its language', { language_code: 'en-GB' }, { language: 'en' }],
     [
       'a language the app does not speak is left unset',
-      { language_code: 'de' },
+      { language_code: 'fr' },
       { language: null },
     ],
     ['no language code leaves it unset', { language_code: undefined }, { language: null }],

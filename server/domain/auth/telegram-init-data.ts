@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Value } from '@sinclair/typebox/value'
 import { parse, signData } from '@telegram-apps/init-data-node'
+import { languageOfTag } from '../../../contract/languages.ts'
 import { normaliseName } from '../../../contract/names.ts'
 import { TelegramUser } from '../../../contract/telegram.ts'
-import { USER_LANGUAGES } from '../../../contract/user.ts'
 
 /**
  * Checking the init data a Mini App was launched with
@@ -69,9 +69,8 @@ export function verifyInitData(
 
 /** The profile fields a Telegram account starts with (docs/product.md §3, the launch user). */
 export function profileFromLaunchUser(user: TelegramUser) {
-  // Telegram sends an IETF tag ("en", "ru", "pt-br"); we speak what USER_LANGUAGES lists.
-  const primary = user.language_code?.toLowerCase().split('-')[0]
-  const language = USER_LANGUAGES.find((known) => known === primary) ?? null
+  // Telegram sends an IETF tag ("en", "ru", "pt-br"); we keep it when we speak it.
+  const language = languageOfTag(user.language_code) ?? null
   return {
     first_name: normaliseName(user.first_name) || null,
     last_name: (user.last_name && normaliseName(user.last_name)) || null,

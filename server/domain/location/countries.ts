@@ -1,4 +1,5 @@
 import { countries, getEmojiFlag, type TCountryCode } from 'countries-list'
+import { languageOfTag } from '../../../contract/languages.ts'
 import type { Country } from '../../../contract/location.ts'
 import { USER_LANGUAGES } from '../../../contract/user.ts'
 
@@ -48,8 +49,8 @@ export function countryList(wanted: CountryLanguage = 'en'): readonly Country[] 
 
 /**
  * The language to name countries in, from an Accept-Language header: the
- * first (by q) whose primary language is one of the app's (USER_LANGUAGES:
- * en, ru), so "ru-RU" is "ru"; "en" when none. Only those few, so no header
+ * first (by q) that is one of the app's (contract/languages.ts), so "ru-RU"
+ * is "ru" and "pt-br" "pt-BR"; "en" when none. Only those few, so no header
  * can make the server build and keep another list.
  */
 export function countryLanguage(acceptLanguage: string | undefined): CountryLanguage {
@@ -63,13 +64,8 @@ export function countryLanguage(acceptLanguage: string | undefined): CountryLang
     .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index)
   for (const { tag } of wanted) {
-    try {
-      const language = new Intl.Locale(tag).language.toLowerCase()
-      const known = USER_LANGUAGES.find((candidate) => candidate === language)
-      if (known) return known
-    } catch {
-      // Not a language tag: try the next.
-    }
+    const known = languageOfTag(tag)
+    if (known) return known
   }
   return 'en'
 }

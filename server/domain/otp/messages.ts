@@ -10,7 +10,8 @@ interface Catalogue {
   ignore: string
 }
 
-const CATALOGUES: Record<Language, Catalogue> = {
+/** The languages a code message is written in so far; any other reads English. */
+const CATALOGUES: Partial<Record<Language, Catalogue>> & { en: Catalogue } = {
   en: {
     body: (code, lifetime) => `Your Finplatform code is ${code}. It expires in ${lifetime}.`,
     subject: {
@@ -58,7 +59,7 @@ export function composeMessage(input: {
   language: Language
   ttlSeconds: number
 }): { subject?: string; body: string } {
-  const catalogue = CATALOGUES[input.language]
+  const catalogue = CATALOGUES[input.language] ?? CATALOGUES.en
   const body = catalogue.body(input.code, lifetime(input.ttlSeconds, input.language))
   if (input.channel === 'sms') return { body }
   return { subject: catalogue.subject[input.purpose], body: `${body}\n\n${catalogue.ignore}` }

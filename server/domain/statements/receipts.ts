@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { statementLanguageFor } from '../../../contract/statement-languages.ts'
 import {
   STATEMENT_LINK_SECONDS,
   type StatementLanguage,
@@ -117,7 +118,7 @@ export class ReceiptService {
 
   async #language(owner: Owner, options: ReceiptOptions): Promise<StatementLanguage> {
     if (options.language) return options.language
-    return (await repo.holderOf(this.db, owner.userId))?.language ?? 'en'
+    return statementLanguageFor((await repo.holderOf(this.db, owner.userId))?.language ?? 'en')
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { statementLanguageFor } from '../../../contract/statement-languages.ts'
 import type {
   CreateStatementBody,
   Statement,
@@ -124,7 +125,8 @@ export class StatementService {
       }
     }
     const holder = await repo.holderOf(this.db, owner.userId)
-    const language: StatementLanguage = body.language ?? holder?.language ?? 'en'
+    const language: StatementLanguage =
+      body.language ?? statementLanguageFor(holder?.language ?? 'en')
     const ledger = await scopeLedger(this.db, owner, scope, language, this.bank)
     if (!ledger) throw new StatementError({ kind: NOT_FOUND[scope.type] })
 

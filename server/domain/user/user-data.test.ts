@@ -211,7 +211,7 @@ describeServer('the signed-in user’s profile', () => {
     ['an unknown field', { first_name: 'Ada', nickname: 'ada' }, '/body/nickname'],
     ['a date that is no date', { date_of_birth: '1990-02-30' }, '/body/date_of_birth'],
     ['a lower-case country code', { address: address({ country: 'gb' }) }, '/body/address/country'],
-    ['a language the app does not speak', { language: 'de' }, '/body/language'],
+    ['a language the app does not speak', { language: 'fr' }, '/body/language'],
     [
       'an address missing its city',
       { address: { ...address(), city: undefined } },

@@ -31,6 +31,7 @@ import type { ApiKeyRole } from '../../../contract/developer.ts'
 import type { KycStatus } from '../../../contract/enums.ts'
 import type { FiatAccountStatus, SubAccountType } from '../../../contract/fiat-accounts.ts'
 import type { KycDocumentType, KycProviderName, KycStatusSource } from '../../../contract/kyc.ts'
+import type { Language } from '../../../contract/languages.ts'
 import type {
   FeeKind,
   OrderEventCode,
@@ -100,7 +101,7 @@ export interface UserProfilesTable {
   last_name: string | null
   /** `YYYY-MM-DD`: a date is not a moment, so it stays text (see database.ts). */
   date_of_birth: string | null
-  language: 'en' | 'ru' | null
+  language: Language | null
   /** jsonb: written as JSON text, read back as the object. */
   address: ColumnType<Address | null, string | null, string | null>
   username: string | null

@@ -118,7 +118,7 @@ function AccountRow(props: { account: FiatAccount }) {
       <span className="account-row-main">
         <span className="card-tx-title">{accountName(t, account)}</span>
         <span className="muted">
-          {account.currency} · {cardCountLabel(t, language, cards)}
+          {account.currency} · {cardCountLabel(t, cards)}
         </span>
       </span>
       <span className="account-row-side">

@@ -1,18 +1,15 @@
 import type { CardStatus } from '../../../contract/cards.ts'
 import type { FiatAccountStatus } from '../../../contract/fiat-accounts.ts'
-import type { Language, Translate } from '../../i18n/i18n.tsx'
+import type { Translate } from '../../i18n/i18n.tsx'
 
 export const cardStatusLabel = (t: Translate, status: CardStatus) => t(`cards.status.${status}`)
 
 export const accountStatusLabel = (t: Translate, status: FiatAccountStatus) =>
   t(`cards.accountStatus.${status}`)
 
-/** "1 card", "3 cards"; Russian has four forms (одна карта, две карты, пять карт). */
-export function cardCountLabel(t: Translate, language: Language, count: number) {
-  const category = new Intl.PluralRules(language).select(count)
-  const form = category === 'one' || category === 'few' || category === 'many' ? category : 'other'
-  return t(`cards.accounts.cardCount_${form}`, { count })
-}
+/** "1 card", "3 cards": the catalogue's plural (Russian has four forms). */
+export const cardCountLabel = (t: Translate, count: number) =>
+  t('cards.accounts.cardCount', { count })
 
 export const formFactorLabel = (t: Translate, formFactor: 'VIRTUAL' | 'PHYSICAL') =>
   t(`cards.formFactor.${formFactor}`)

@@ -231,7 +231,7 @@ function CounterpartyRow(props: { walletUuid: string; counterparty: Counterparty
           <span className="muted cp-row-sub">
             {counterpartyTypeLabel(t, counterparty.type)} ·{' '}
             {countryName(language, counterparty.country)} ·{' '}
-            {destinationsCount(t, language, counterparty.destinations_count)}
+            {destinationsCount(t, counterparty.destinations_count)}
           </span>
         </span>
       </Link>

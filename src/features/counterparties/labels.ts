@@ -66,12 +66,9 @@ export function countryName(language: Language, code: string): string {
   }
 }
 
-/** "1 destination", "3 destinations"; Russian has its own three forms. */
-export function destinationsCount(t: Translate, language: Language, count: number): string {
-  const category = new Intl.PluralRules(language).select(count)
-  const form = category === 'one' || category === 'few' || category === 'many' ? category : 'other'
-  return t(`cp.destinationsCount_${form}`, { count })
-}
+/** "1 destination", "3 destinations": the catalogue's plural. */
+export const destinationsCount = (t: Translate, count: number): string =>
+  t('cp.destinationsCount', { count })
 
 /** Up to two initials for the avatar: "Ada Lovelace" → "AL", "Acme GmbH" → "AG". */
 export const initials = (name: string) =>

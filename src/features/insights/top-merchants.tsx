@@ -1,15 +1,8 @@
 import { useId } from 'react'
 import type { SpendingGroup } from '../../../contract/insights.ts'
-import { type Language, useI18n } from '../../i18n/i18n.tsx'
+import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { Loading, type SpendingResult } from './insights-loading.tsx'
-
-/** "1 payment", "3 payments"; Russian has its own three forms. */
-function payments(t: ReturnType<typeof useI18n>['t'], language: Language, count: number): string {
-  const category = new Intl.PluralRules(language).select(count)
-  const form = category === 'one' || category === 'few' || category === 'many' ? category : 'other'
-  return t(`insights.payments_${form}`, { count })
-}
 
 /** The month's biggest payees and merchants. */
 export function Merchants(props: { query: SpendingResult; currency: string }) {
@@ -29,7 +22,7 @@ export function Merchants(props: { query: SpendingResult; currency: string }) {
           {top.map((group) => (
             <li key={group.key}>
               <span className="insights-name">{group.key}</span>
-              <span className="muted">{payments(t, language, group.count)}</span>
+              <span className="muted">{t('insights.payments', { count: group.count })}</span>
               <span className="insights-amount">
                 {formatMoney(language, {
                   amount: group.spending,

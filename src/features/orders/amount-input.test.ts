@@ -24,6 +24,17 @@ describe('reading a typed amount', () => {
     ['0,001', 8, 'ru', '0.001'],
     ['1,234', 8, 'ru', '1.234'],
     ['0,500', 2, 'ru', '0.5'],
+    // Where a dot groups thousands and a comma marks decimals.
+    ['1.000', 2, 'id', '1000'],
+    ['1.234.567,89', 2, 'de', '1234567.89'],
+    ['12,5', 2, 'pt-BR', '12.5'],
+    ['0,001', 8, 'tr', '0.001'],
+    ['1.234,5', 8, 'es', '1234.5'],
+    // Persian and Arabic digits, and the Arabic decimal and thousands marks.
+    ['۱۲٫۵', 2, 'fa', '12.5'],
+    ['۱٬۲۳۴', 2, 'fa', '1234'],
+    ['١٢,٥', 2, 'fa', '12.5'],
+    ['١٢٫٥٠', 2, 'ar', '12.5'],
   ])('"%s" at %i decimals in %s is %s', (text, decimals, language, amount) => {
     expect(readAmount(text, decimals, language)).toEqual({ ok: true, amount })
   })
@@ -61,20 +72,38 @@ describe('reading a typed amount', () => {
   ])(
     'refuses the English decimal comma of "%s" at %i decimals, suggesting %s',
     (text, decimals, suggestion) => {
-      expect(readAmount(text, decimals, 'en')).toEqual({ ok: false, problem: 'comma', suggestion })
+      expect(readAmount(text, decimals, 'en')).toEqual({
+        ok: false,
+        problem: 'separator',
+        suggestion,
+      })
     },
   )
+
+  // The same rule where the dot groups: "1.5" in German is someone's decimal point.
+  it.each([
+    ['1.5', 'de', '1,5'],
+    ['0.001', 'id', '0,001'],
+    ['12.50', 'pt-BR', '12,50'],
+  ])('refuses the decimal point of "%s" in %s, suggesting %s', (text, language, suggestion) => {
+    expect(readAmount(text, 8, language)).toEqual({ ok: false, problem: 'separator', suggestion })
+  })
 
   it.each([
     ['1,234', 8, '1.234', '1234'],
     ['12,500', 3, '12.500', '12500'],
     ['999,999', 18, '999.999', '999999'],
-  ])('asks which "%s" means at %i decimals: %s or %s', (text, decimals, decimal, whole) => {
-    expect(readAmount(text, decimals, 'en')).toEqual({
-      ok: false,
-      problem: 'ambiguous',
-      decimal,
-      whole,
-    })
-  })
+    ['1.234', 8, '1,234', '1234', 'de'],
+  ])(
+    'asks which "%s" means at %i decimals: %s or %s',
+    (text, decimals, decimal, whole, language = 'en') => {
+      expect(readAmount(text, decimals, language)).toEqual({
+        ok: false,
+        problem: 'ambiguous',
+        text,
+        decimal,
+        whole,
+      })
+    },
+  )
 })

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react'
 import type { UserData } from '../../../contract/user.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { fieldErrors } from '../../i18n/error-message.ts'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, useI18n } from '../../i18n/i18n.tsx'
+import { LANGUAGES, type Language, languageName, useI18n } from '../../i18n/i18n.tsx'
 import { Button, Notice } from '../../ui/components.tsx'
 import { useServedCountries } from '../../ui/countries.ts'
 import { CountryPicker } from '../../ui/country-picker.tsx'
@@ -127,7 +127,7 @@ export function PersonalDetails(props: { data: UserData }) {
       >
         {LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>
-            {LANGUAGE_NAMES[code]}
+            {languageName(code)}
           </option>
         ))}
       </SelectField>

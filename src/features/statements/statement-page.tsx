@@ -1,6 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import {
+  type StatementLanguage,
+  statementLanguageFor,
+} from '../../../contract/statement-languages.ts'
 import type { Statement, StatementFormat, StatementScope } from '../../../contract/statements.ts'
 import { formatBytes } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -94,7 +98,7 @@ export default function StatementPage() {
       <PageHeader id="statement-title" title={t('statements.title')} back={back} lead={of} />
       <Request
         scope={target.scope}
-        language={language}
+        language={statementLanguageFor(language)}
         onMade={(statement) => {
           const params = new URLSearchParams(search)
           params.set('id', statement.id)
@@ -109,7 +113,7 @@ export default function StatementPage() {
 /** The form: which period, which format; one button that asks the server. */
 function Request(props: {
   scope: StatementScope
-  language: 'en' | 'ru'
+  language: StatementLanguage
   onMade: (statement: Statement) => void
 }) {
   const { t, language } = useI18n()

@@ -1,0 +1,36 @@
+import MessageFormat from '@messageformat/core'
+import compileModule from '@messageformat/core/lib/compile-module.js'
+import { parse } from '@messageformat/parser'
+
+/**
+ * A catalogue as the app ships it: ICU MessageFormat compiled at build time by
+ * messageformat (docs/decisions.md, issue 34), so the app carries no parser and
+ * no interpreter. A message without arguments stays a string; one with
+ * arguments, plurals or selects becomes a function of its values, calling
+ * @messageformat/runtime (plural rules and `#` numbers in `locale`). Answers
+ * an ES module's source whose default export is the catalogue. A message that
+ * is not valid ICU, or a plural case the locale does not have, fails the build.
+ */
+export function messagesModule(messages: Record<string, string>, locale: string): string {
+  const plain: Record<string, string> = {}
+  const icu: Record<string, string> = {}
+  for (const [key, message] of Object.entries(messages)) {
+    const tokens = parse(message)
+    if (tokens.every((token) => token.type === 'content')) {
+      plain[key] = tokens.map((token) => (token.type === 'content' ? token.value : '')).join('')
+    } else {
+      icu[key] = message
+    }
+  }
+  if (Object.keys(icu).length === 0) return `export default ${JSON.stringify(plain)}`
+  const compiled = compileModule(new MessageFormat(locale, { strict: false }), icu)
+    .replace('export default {', 'const compiled = {')
+    // The browser's own CLDR rules (what the completeness test checks against) instead of
+    // the runtime's table of every locale, which would be a chunk every catalogue waits on.
+    .replace(
+      /import \{ (\w+) \} from "@messageformat\/runtime\/lib\/cardinals";/,
+      (_, name: string) =>
+        `const ${name} = (n) => new Intl.PluralRules(${JSON.stringify(locale)}).select(n);`,
+    )
+  return `${compiled}\nexport default Object.assign(${JSON.stringify(plain)}, compiled)`
+}
