@@ -1,11 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { englishParts } from './scripts/i18n-parts.ts'
 
 /**
+ * Server tests whose answers do not depend on the engine run once, on PGlite
+ * (what `npm start` runs, and present on every machine): a file that builds
+ * no app and opens no database (pure rules, providers, config), the typed
+ * client compiled from the OpenAPI document, and the fuzz of every operation
+ * with what its schema refuses (both engines are the same PostgreSQL behind
+ * the same queries; how each driver's errors surface is tested on both).
+ */
+const DATABASE = /\b(createTestApp|createTestAppOn|createTestDatabase|provision|describeServer)\b/
+const ENGINE_FREE = [
+  ...readdirSync('server', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `server/${file}`)
+    .filter((file) => !DATABASE.test(readFileSync(file, 'utf8'))),
+  'server/openapi-client.test.ts',
+  'server/openapi-fuzz.test.ts',
+]
+
+/**
  * Three kinds of test, one runner:
  * - unit: pure rules and the app's modules (happy-dom for components),
- * - server: the real app through inject(), once on PGlite and once on PostgreSQL,
+ * - server: the real app through inject(), once on PGlite and once on PostgreSQL
+ *   (what cannot depend on the engine once: ENGINE_FREE),
  * - e2e: the built product in Debian's Chromium (tests/e2e).
  */
 export default defineConfig({
@@ -57,6 +77,7 @@ export default defineConfig({
         test: {
           name: 'server:postgres',
           include: ['server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ENGINE_FREE],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'postgres' },
           globalSetup: ['tests/support/postgres-cluster.ts', 'tests/support/server-bundles.ts'],

@@ -22,7 +22,7 @@ describeServer('a server process and its stdout', () => {
   })
 
   async function start(extra: Record<string, string> = {}) {
-    const place = await provision()
+    const place = await provision({ migrated: true, onDisk: true })
     cleanups.push(place.dispose)
     const server = await startServer(serverEnv(place, extra), { drain: false })
     cleanups.push(() => stopServer(server, 'SIGKILL'))

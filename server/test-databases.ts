@@ -53,20 +53,32 @@ export async function createTestDatabase(): Promise<Database> {
 }
 
 /**
- * A temporary DATA_DIR and a database URL on the engine under test
- * (`memory://` on PGlite); dispose() removes both. Empty unless `migrated`: then
- * a copy of the run's template (on PGlite, loaded by createTestAppOn). Exported
- * for tests that run the real server process on it (orders/order-crash-fixtures.ts).
+ * A temporary DATA_DIR and a database URL on the engine under test; dispose()
+ * removes both. On PGlite, `memory://`, or with `onDisk` the database in
+ * DATA_DIR (`''`), which outlives a process: a restart, or the real server
+ * process run on it (orders/order-crash-fixtures.ts). Empty unless `migrated`:
+ * then a copy of the run's template — on PostgreSQL a database copied from it,
+ * on PGlite on disk written into DATA_DIR now (a second, not a migration run),
+ * in memory loaded by createTestAppOn.
  */
-export async function provision({ migrated = false } = {}) {
+export async function provision({ migrated = false, onDisk = false } = {}) {
   const database =
     engine === 'postgres'
       ? await createPostgresDatabase(migrated ? postgresTemplate : undefined)
       : undefined
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'))
+  const pgliteOnDisk = !database && onDisk
+  if (pgliteOnDisk && migrated) {
+    const seeded = await openDatabase({
+      databaseUrl: '',
+      dataDir,
+      loadDataDir: await migratedPglite(),
+    })
+    await seeded.close()
+  }
   return {
     dataDir,
-    databaseUrl: database?.url ?? 'memory://',
+    databaseUrl: database?.url ?? (pgliteOnDisk ? '' : 'memory://'),
     migrated,
     dispose: async () => {
       await database?.drop()

@@ -61,7 +61,7 @@ describeServer('reads that tolerate lag', () => {
       .then((response) => ({ body: response.body, json: () => response.json<T>() }))
 
   beforeAll(async () => {
-    place = await provision()
+    place = await provision({ migrated: true })
     const before = await createTestAppOn(place)
     const email = uniqueEmail('replica')
     try {

@@ -52,7 +52,7 @@ describeServer('readiness and the node’s name', () => {
 
   if (onPostgres) {
     it('a node whose database does not answer is not ready (503)', async () => {
-      const place = await provision()
+      const place = await provision({ migrated: true })
       const lost = await createTestAppOn(place)
       try {
         expect((await lost.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)

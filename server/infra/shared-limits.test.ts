@@ -42,12 +42,9 @@ describeServer('limits held in the database', () => {
 
   /** A database that outlives its apps: PGlite on disk, or a PostgreSQL database. */
   async function place() {
-    const provisioned = await provision()
+    const provisioned = await provision({ migrated: true, onDisk: true })
     cleanups.push(provisioned.dispose)
-    return {
-      dataDir: provisioned.dataDir,
-      databaseUrl: provisioned.databaseUrl === 'memory://' ? '' : provisioned.databaseUrl,
-    }
+    return { dataDir: provisioned.dataDir, databaseUrl: provisioned.databaseUrl }
   }
   async function appOn(where: Awaited<ReturnType<typeof place>>) {
     const app = await createTestAppOn(where, LIMITS)

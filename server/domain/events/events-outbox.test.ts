@@ -71,9 +71,9 @@ describeServer('events: the outbox commits with the change, or not at all', () =
 describeServer('events: a crash after the commit still delivers', () => {
   it('the event committed before the process died is delivered by the next one', async () => {
     const receiver = await startReceiver()
-    const place = await provision()
     // PGlite on disk in the place's DATA_DIR (memory:// would die with the process).
-    const url = place.databaseUrl === 'memory://' ? '' : place.databaseUrl
+    const place = await provision({ migrated: true, onDisk: true })
+    const url = place.databaseUrl
     try {
       const first = await createTestAppOn({ ...place, databaseUrl: url }, DISPATCH)
       const pair = await signUp(first, { kyc: false, stepUp: true })

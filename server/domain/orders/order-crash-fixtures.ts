@@ -257,7 +257,7 @@ export async function crashableServer(
   cleanups: (() => Promise<unknown>)[],
   extra: Record<string, string>,
 ) {
-  const place = await provision()
+  const place = await provision({ migrated: true, onDisk: true })
   cleanups.push(place.dispose)
   const env = serverEnv(place, {
     JOBS_POLL_MS: '20',

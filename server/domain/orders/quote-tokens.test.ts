@@ -184,17 +184,13 @@ describeServer('quote keys rotated', () => {
   const [previous, current] = keys as [string, string]
   let place_: Awaited<ReturnType<typeof provision>>
   beforeAll(async () => {
-    place_ = await provision()
+    place_ = await provision({ migrated: true, onDisk: true })
   })
   afterAll(() => place_?.dispose())
 
   /** The server on the same database and DATA_DIR (a restart), with `quoteKeys`. */
   async function serverWith<T>(quoteKeys: string[], run: (app: FastifyInstance) => Promise<T>) {
-    const where = {
-      dataDir: place_.dataDir,
-      databaseUrl: place_.databaseUrl === 'memory://' ? '' : place_.databaseUrl,
-    }
-    const app = await createTestAppOn(where, {
+    const app = await createTestAppOn(place_, {
       RATES_SANDBOX_LATENCY_MS: '0',
       // Three starts on one database outlast the default 30 s.
       QUOTE_TTL_SECONDS: '600',

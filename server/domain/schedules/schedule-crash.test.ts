@@ -29,7 +29,7 @@ describeServer('schedules survive a server killed with SIGKILL', () => {
   })
 
   it('kill -9 mid-run, restart: each occurrence ran once', async () => {
-    const place = await provision()
+    const place = await provision({ migrated: true, onDisk: true })
     cleanups.push(place.dispose)
     const env = serverEnv(place, {
       JOBS_POLL_MS: '20',
