@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -35,6 +35,13 @@ export interface RunningServer {
 // shared two-core machine under load: 30 s failed e2e files before a single test ran.
 const STARTUP_TIMEOUT_MS = 90_000
 const running = new Set<ChildProcess>()
+
+/**
+ * A migrated embedded database (its data directory, closed) that a server
+ * starts from instead of running initdb and every migration, as a restart
+ * would: set by the e2e project's global setup (tests/support/e2e-build.ts).
+ */
+export const PGDATA_TEMPLATE_ENV = 'E2E_PGDATA_TEMPLATE'
 
 // A crashed or interrupted test run must not leave servers behind.
 process.once('exit', () => {
@@ -79,6 +86,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   // Unset, not empty: the embedded PGlite on disk, as `npm start` runs it.
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL
+  const template = process.env[PGDATA_TEMPLATE_ENV]
+  if (template && !('DATABASE_URL' in env) && !('DATA_DIR' in env)) {
+    cpSync(template, join(dataDir, 'pgdata'), { recursive: true })
+  }
 
   await ensureServerBuilt()
   const child = spawn(process.execPath, [SERVER_BUNDLE], {
