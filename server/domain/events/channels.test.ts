@@ -78,7 +78,12 @@ describeServer('events: web push and Telegram, sandbox', () => {
   })
   afterAll(() => app?.close())
 
-  const v2 = (pair: TokenPair, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  const v2 = (
+    pair: TokenPair,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    url: string,
+    payload?: object,
+  ) =>
     app.inject({
       method,
       url: `/api/v2${url}`,
@@ -210,30 +215,34 @@ describeServer('events: web push and Telegram, sandbox', () => {
     }
   })
 
-  it('a person from the Mini App gets a bot message with a button to the screen, in their language', async () => {
-    const pair = await signUp(app, { kyc: false, stepUp: true })
-    const userId = await userIdOf(app, pair)
-    const chatId = await joinTelegram(app, userId)
-    await app.db
-      .updateTable('user_profiles')
-      .set({ language: 'ru' })
-      .where('user_id', '=', userId)
-      .execute()
-    await decideKyc(app, pair.access_token, 'APPROVED')
-    await drain(app)
-    const outbox = await app.inject({
-      method: 'GET',
-      url: `/api/sandbox/outbox/telegram?chat_id=${chatId}`,
-    })
-    expect(outbox.statusCode, outbox.body).toBe(200)
-    const [message] = outbox.json<{ data: BotMessage[] }>().data
-    expect(message).toMatchObject({
-      chat_id: chatId,
-      text: 'Проверка личности\nЛичность подтверждена',
-      button_text: 'Открыть',
-      button_url: 'http://localhost:8080/verify',
-    })
-  })
+  it.each([
+    ['ru', 'Проверка личности\nЛичность подтверждена', 'Открыть'],
+    ['id', 'Verifikasi identitas\nAnda sudah terverifikasi', 'Buka'],
+    ['ar', 'التحقق من الهوية\nتم التحقق من هويتك', 'فتح'],
+  ] as const)(
+    'a person from the Mini App whose language is %s gets a bot message in it, with a button to the screen',
+    async (language, text, button) => {
+      const pair = await signUp(app, { kyc: false, stepUp: true })
+      const userId = await userIdOf(app, pair)
+      const chatId = await joinTelegram(app, userId)
+      const chosen = await v2(pair, 'PATCH', '/user/user-data', { language })
+      expect(chosen.statusCode, chosen.body).toBe(200)
+      await decideKyc(app, pair.access_token, 'APPROVED')
+      await drain(app)
+      const outbox = await app.inject({
+        method: 'GET',
+        url: `/api/sandbox/outbox/telegram?chat_id=${chatId}`,
+      })
+      expect(outbox.statusCode, outbox.body).toBe(200)
+      const [message] = outbox.json<{ data: BotMessage[] }>().data
+      expect(message).toMatchObject({
+        chat_id: chatId,
+        text,
+        button_text: button,
+        button_url: 'http://localhost:8080/verify',
+      })
+    },
+  )
 
   it('muted kinds reach neither push nor Telegram, but still the notification centre', async () => {
     const pushService = await startReceiver()

@@ -1,4 +1,4 @@
-import type { Language } from './message-words.ts'
+import type { Language } from '../../../contract/languages.ts'
 
 // Amounts, as the app shows them (src/i18n/money.ts), from the decimal string.
 
@@ -36,6 +36,8 @@ export function formatAmount(
   const shown = fraction.slice(0, leading + FRACTION_DIGITS).replace(/0+$/, '')
   const integer = new Intl.NumberFormat(language)
   const point = integer.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-  const digits = `${integer.format(BigInt(whole))}${shown ? `${point}${shown}` : ''}`
+  // The fraction in the language's own digits too ("۱٬۲۳۴٫۵"), one digit at a time: no rounding.
+  const localFraction = shown.replace(/\d/g, (digit) => integer.format(Number(digit)))
+  const digits = `${integer.format(BigInt(whole))}${localFraction ? `${point}${localFraction}` : ''}`
   return `${signed}${digits}\u00a0${currency}`
 }

@@ -1,10 +1,25 @@
 /*
- * The words of a push notification and a bot message (messages.ts), in each
- * language the app speaks: the activity feed's words, as the app's catalogues
- * (src/i18n) say them.
+ * The words of a push notification, a bot message and a security e-mail
+ * (messages.ts, control-wording.ts, rules.ts), in each language the product
+ * speaks (contract/languages.ts): the activity feed's words, as the app's
+ * catalogues (src/i18n) say them. English here sets the shape; every other
+ * language is a `Words` in message-words-<language>.ts, so a phrase one of
+ * them lacks fails the type check.
  */
+import type { AutoTopUpFailure } from '../../../contract/auto-top-up.ts'
+import type { CardChannel, DisputeStatus } from '../../../contract/card-choices.ts'
+import type { Language } from '../../../contract/languages.ts'
+import { ar } from './message-words-ar.ts'
+import { de } from './message-words-de.ts'
+import { es } from './message-words-es.ts'
+import { fa } from './message-words-fa.ts'
+import { id } from './message-words-id.ts'
+import { ptBR } from './message-words-pt-br.ts'
+import { ru } from './message-words-ru.ts'
+import { tr } from './message-words-tr.ts'
+import { uk } from './message-words-uk.ts'
 
-export type Language = 'en' | 'ru'
+export type { Language }
 
 export type Data = Record<string, unknown>
 export const text = (data: Data, key: string) => (typeof data[key] === 'string' ? data[key] : '')
@@ -12,185 +27,158 @@ export const text = (data: Data, key: string) => (typeof data[key] === 'string' 
 /** The parts of a message's line that have something to say, joined as the feed joins them. */
 export const line = (...parts: string[]) => parts.filter(Boolean).join(' · ')
 
-export const WORDS = {
-  en: {
-    cardPayment: 'Card payment',
-    cardSettled: 'Card payment settled',
-    cardReversed: 'Reversed · nothing charged',
-    cardRefund: 'Refund to your card',
-    cardClosed: (last4: string) => `Card ·· ${last4} closed`,
-    cardReturned: (amount: string) => `${amount} back in your wallet`,
-    cardClosedLine: 'It can no longer pay.',
-    feeIssue: 'Card issue fee',
-    feeMonthly: 'Card monthly fee',
-    feeDeclined: 'Not charged: not enough money on the card. The card still works.',
-    declined: 'Declined',
-    declines: {
-      CARD_FROZEN: 'Declined: the card was frozen',
-      CARD_BLOCKED: 'Declined: the card is blocked',
-      CARD_INACTIVE: 'Declined: the card is not activated',
-      CARD_CANCELED: 'Declined: the card is canceled',
-      CARD_CLOSED: 'Declined: the card is closed',
-      ACCOUNT_UNAVAILABLE: 'Declined: the card’s account is not active',
-      LIMIT_EXCEEDED: 'Declined: over a spending limit',
-      INSUFFICIENT_FUNDS: 'Declined: not enough money on the account',
-      THREE_DS_FAILED: 'Declined: not confirmed with the card’s one-time code',
-    } as Record<string, string>,
-    deposit: (currency: string) => `${currency} deposit`,
-    onItsWay: 'On its way',
-    arrived: 'Arrived',
-    exchange: (from: string, to: string) => `Exchange ${from} → ${to}`,
-    exchangedFor: (paid: string) => `For ${paid}`,
-    to: (name: string) => `To ${name}`,
-    from: (name: string) => `From ${name}`,
-    sent: (currency: string) => `Sent ${currency}`,
-    sentLine: 'Sent',
-    bankIn: 'Bank transfer in',
-    topUpOf: (last4: string) => `Top-up of card ·· ${last4}`,
-    topUp: 'Card account top-up',
-    toCard: (amount: string) => `${amount} to the card`,
-    fee: (amount: string) => `${amount} fee`,
-    failures: {
-      ADDRESS_REJECTED:
-        'Didn’t go through: the network refused the address. The money is back in your wallet.',
-      ACCOUNT_CLOSED:
-        'Didn’t go through: the recipient’s account is closed. The money is back in your wallet.',
-    } as Record<string, string>,
-    failed: 'Didn’t go through. Any money set aside is back in your wallet.',
-    placed: 'Placed. The money is set aside until it goes through.',
-    awaitingTransfer: (reference: string) =>
-      `Waiting for your bank transfer. Reference: ${reference}`,
-    canceled: 'Cancelled. Anything set aside is back in your wallet.',
-    identity: 'Identity verification',
-    kycApproved: 'You’re verified',
-    kycPending: 'Your documents are being checked',
-    kycAttention: 'Your verification needs your attention',
-    newDevice: 'Sign-in from a new device',
-    newDeviceLine: 'If this wasn’t you, change your password in Sign-in and security.',
-    passwordChanged: 'Password changed',
-    passwordChangedLine: 'If this wasn’t you, reset your password from the sign-in screen.',
-    apiKey: 'API key created',
-    apiKeyRotated: 'API key given a new secret',
-    apiKeyChanged: 'API key changed',
-    webhookAdded: 'Webhook endpoint added',
-    webhookSecret: 'Webhook given a new secret',
-    webhookUrl: 'Webhook address changed',
-    pushOn: 'Push notifications turned on',
-    newDeviceName: 'A new device',
-    passkeyAdded: 'Passkey added',
-    passkeyRemoved: 'Passkey removed',
-    cardIssued: 'Card issued',
-    virtualCard: (last4: string) => `Virtual card ·· ${last4}`,
-    physicalCard: (last4: string) => `Physical card ·· ${last4}`,
-    deliveryTo: (card: string, to: string) => `${card}, sent to ${to}`,
-    emailChanged: 'E-mail changed',
-    phoneChanged: 'Phone changed',
-    now: (masked: string) => `Now ${masked}`,
-    youSent: (name: string, amount: string) => `You sent ${name} ${amount}`,
-    waitingFor: (amount: string, name: string) => `${amount} waiting for ${name}`,
-    waitingLine: 'Waiting for them to sign up (7 days)',
-    sentYou: (name: string, amount: string) => `${name} sent you ${amount}`,
-    inYourWallet: 'It’s in your wallet',
-    gotYour: (name: string, amount: string) => `${name} got your ${amount}`,
-    claimedLine: 'They signed up and got it',
-    cameBack: (amount: string) => `${amount} came back to you`,
-    notClaimed: (name: string) => `${name} didn’t claim it within 7 days`,
-    paidRequest: (name: string, amount: string) => `${name} paid your request: ${amount}`,
-    runFailed: 'A scheduled payment didn’t go through',
-    runSkipped: 'A scheduled exchange was skipped',
-    runShort: (amount: string) => `Not enough money for ${amount}. The next one runs as planned.`,
-    runPriceMoved: 'The price moved past your limit. The next one runs as planned.',
-    runRefused: (reason: string) => `It was refused (${reason}). The next one runs as planned.`,
-    open: 'Open',
+/** A phrase of a table keyed by a payload's code, if the code is one of its keys. */
+export const known = (table: Readonly<Record<string, string>>, code: string) =>
+  Object.hasOwn(table, code) ? table[code] : undefined
+
+const en = {
+  cardPayment: 'Card payment',
+  cardSettled: 'Card payment settled',
+  cardReversed: 'Reversed · nothing charged',
+  cardRefund: 'Refund to your card',
+  cardClosed: (last4: string) => `Card ·· ${last4} closed`,
+  cardReturned: (amount: string) => `${amount} back in your wallet`,
+  cardClosedLine: 'It can no longer pay.',
+  feeIssue: 'Card issue fee',
+  feeMonthly: 'Card monthly fee',
+  feeDeclined: 'Not charged: not enough money on the card. The card still works.',
+  declined: 'Declined',
+  declines: {
+    CARD_FROZEN: 'Declined: the card was frozen',
+    CARD_BLOCKED: 'Declined: the card is blocked',
+    CARD_INACTIVE: 'Declined: the card is not activated',
+    CARD_CANCELED: 'Declined: the card is canceled',
+    CARD_CLOSED: 'Declined: the card is closed',
+    ACCOUNT_UNAVAILABLE: 'Declined: the card’s account is not active',
+    LIMIT_EXCEEDED: 'Declined: over a spending limit',
+    INSUFFICIENT_FUNDS: 'Declined: not enough money on the account',
+    THREE_DS_FAILED: 'Declined: not confirmed with the card’s one-time code',
   },
-  ru: {
-    cardPayment: 'Оплата картой',
-    cardSettled: 'Оплата проведена',
-    cardReversed: 'Отменена · ничего не списано',
-    cardRefund: 'Возврат на карту',
-    cardClosed: (last4: string) => `Карта ·· ${last4} закрыта`,
-    cardReturned: (amount: string) => `${amount} вернулись в кошелёк`,
-    cardClosedLine: 'Ею больше нельзя платить.',
-    feeIssue: 'Плата за выпуск карты',
-    feeMonthly: 'Ежемесячная плата за карту',
-    feeDeclined: 'Не списана: на карте недостаточно денег. Карта работает.',
-    declined: 'Отклонена',
-    declines: {
-      CARD_FROZEN: 'Отклонена: карта была заморожена',
-      CARD_BLOCKED: 'Отклонена: карта заблокирована',
-      CARD_INACTIVE: 'Отклонена: карта не активирована',
-      CARD_CANCELED: 'Отклонена: карта аннулирована',
-      CARD_CLOSED: 'Отклонена: карта закрыта',
-      ACCOUNT_UNAVAILABLE: 'Отклонена: счёт карты не активен',
-      LIMIT_EXCEEDED: 'Отклонена: превышен лимит',
-      INSUFFICIENT_FUNDS: 'Отклонена: на счёте недостаточно денег',
-      THREE_DS_FAILED: 'Отклонена: не подтверждена одноразовым кодом карты',
-    } as Record<string, string>,
-    deposit: (currency: string) => `Пополнение ${currency}`,
-    onItsWay: 'В пути',
-    arrived: 'Зачислено',
-    exchange: (from: string, to: string) => `Обмен ${from} → ${to}`,
-    exchangedFor: (paid: string) => `За ${paid}`,
-    to: (name: string) => name,
-    from: (name: string) => name,
-    sent: (currency: string) => `Отправка ${currency}`,
-    sentLine: 'Отправлено',
-    bankIn: 'Входящий банковский перевод',
-    topUpOf: (last4: string) => `Пополнение карты ·· ${last4}`,
-    topUp: 'Пополнение счёта карты',
-    toCard: (amount: string) => `${amount} на карту`,
-    fee: (amount: string) => `комиссия ${amount}`,
-    failures: {
-      ADDRESS_REJECTED: 'Не выполнено: сеть отклонила адрес. Деньги вернулись в кошелёк.',
-      ACCOUNT_CLOSED: 'Не выполнено: счёт получателя закрыт. Деньги вернулись в кошелёк.',
-    } as Record<string, string>,
-    failed: 'Не выполнено. Зарезервированные деньги вернулись в кошелёк.',
-    placed: 'Создано. Деньги зарезервированы до исполнения.',
-    awaitingTransfer: (reference: string) =>
-      `Ждём ваш банковский перевод. Назначение платежа: ${reference}`,
-    canceled: 'Отменено. Зарезервированное вернулось в кошелёк.',
-    identity: 'Проверка личности',
-    kycApproved: 'Личность подтверждена',
-    kycPending: 'Документы на проверке',
-    kycAttention: 'Проверка требует вашего внимания',
-    newDevice: 'Вход с нового устройства',
-    newDeviceLine: 'Если это были не вы, смените пароль в разделе «Вход и безопасность».',
-    passwordChanged: 'Пароль изменён',
-    passwordChangedLine: 'Если это были не вы, сбросьте пароль на экране входа.',
-    apiKey: 'Создан API-ключ',
-    apiKeyRotated: 'Новый секрет API-ключа',
-    apiKeyChanged: 'Изменён API-ключ',
-    webhookAdded: 'Добавлен вебхук',
-    webhookSecret: 'Новый секрет вебхука',
-    webhookUrl: 'Изменён адрес вебхука',
-    pushOn: 'Включены push-уведомления',
-    newDeviceName: 'Новое устройство',
-    passkeyAdded: 'Добавлен ключ доступа',
-    passkeyRemoved: 'Удалён ключ доступа',
-    cardIssued: 'Выпущена карта',
-    virtualCard: (last4: string) => `Виртуальная карта ·· ${last4}`,
-    physicalCard: (last4: string) => `Пластиковая карта ·· ${last4}`,
-    deliveryTo: (card: string, to: string) => `${card}, доставка: ${to}`,
-    emailChanged: 'Изменён e-mail',
-    phoneChanged: 'Изменён телефон',
-    now: (masked: string) => `Теперь ${masked}`,
-    youSent: (name: string, amount: string) => `Вы отправили ${amount}: ${name}`,
-    waitingFor: (amount: string, name: string) => `${amount} ждут получателя: ${name}`,
-    waitingLine: 'Ждёт, пока получатель зарегистрируется (7 дней)',
-    sentYou: (name: string, amount: string) => `${name}: перевод вам ${amount}`,
-    inYourWallet: 'Уже в вашем кошельке',
-    gotYour: (name: string, amount: string) => `${name}: перевод ${amount} получен`,
-    claimedLine: 'Получатель зарегистрировался и получил деньги',
-    cameBack: (amount: string) => `${amount} вернулись к вам`,
-    notClaimed: (name: string) => `${name} не получил(а) перевод за 7 дней`,
-    paidRequest: (name: string, amount: string) => `${name} оплатил(а) ваш запрос: ${amount}`,
-    runFailed: 'Регулярный платёж не прошёл',
-    runSkipped: 'Регулярный обмен пропущен',
-    runShort: (amount: string) =>
-      `Не хватило средств на ${amount}. Следующий платёж — по расписанию.`,
-    runPriceMoved: 'Курс ушёл дальше вашего предела. Следующий обмен — по расписанию.',
-    runRefused: (reason: string) => `Платёж отклонён (${reason}). Следующий — по расписанию.`,
-    open: 'Открыть',
+  deposit: (currency: string) => `${currency} deposit`,
+  onItsWay: 'On its way',
+  arrived: 'Arrived',
+  exchange: (from: string, to: string) => `Exchange ${from} → ${to}`,
+  exchangedFor: (paid: string) => `For ${paid}`,
+  to: (name: string) => `To ${name}`,
+  from: (name: string) => `From ${name}`,
+  sent: (currency: string) => `Sent ${currency}`,
+  sentLine: 'Sent',
+  bankIn: 'Bank transfer in',
+  topUpOf: (last4: string) => `Top-up of card ·· ${last4}`,
+  topUp: 'Card account top-up',
+  toCard: (amount: string) => `${amount} to the card`,
+  fee: (amount: string) => `${amount} fee`,
+  failures: {
+    ADDRESS_REJECTED:
+      'Didn’t go through: the network refused the address. The money is back in your wallet.',
+    ACCOUNT_CLOSED:
+      'Didn’t go through: the recipient’s account is closed. The money is back in your wallet.',
   },
-} as const
-export type Words = (typeof WORDS)[Language]
+  failed: 'Didn’t go through. Any money set aside is back in your wallet.',
+  placed: 'Placed. The money is set aside until it goes through.',
+  awaitingTransfer: (reference: string) =>
+    `Waiting for your bank transfer. Reference: ${reference}`,
+  canceled: 'Cancelled. Anything set aside is back in your wallet.',
+  identity: 'Identity verification',
+  kycApproved: 'You’re verified',
+  kycPending: 'Your documents are being checked',
+  kycAttention: 'Your verification needs your attention',
+  newDevice: 'Sign-in from a new device',
+  newDeviceLine: 'If this wasn’t you, change your password in Sign-in and security.',
+  passwordChanged: 'Password changed',
+  passwordChangedLine: 'If this wasn’t you, reset your password from the sign-in screen.',
+  apiKey: 'API key created',
+  apiKeyRotated: 'API key given a new secret',
+  apiKeyChanged: 'API key changed',
+  webhookAdded: 'Webhook endpoint added',
+  webhookSecret: 'Webhook given a new secret',
+  webhookUrl: 'Webhook address changed',
+  pushOn: 'Push notifications turned on',
+  newDeviceName: 'A new device',
+  passkeyAdded: 'Passkey added',
+  passkeyRemoved: 'Passkey removed',
+  cardIssued: 'Card issued',
+  virtualCard: (last4: string) => `Virtual card ·· ${last4}`,
+  physicalCard: (last4: string) => `Physical card ·· ${last4}`,
+  deliveryTo: (card: string, to: string) => `${card}, sent to ${to}`,
+  emailChanged: 'E-mail changed',
+  phoneChanged: 'Phone changed',
+  now: (masked: string) => `Now ${masked}`,
+  youSent: (name: string, amount: string) => `You sent ${name} ${amount}`,
+  waitingFor: (amount: string, name: string) => `${amount} waiting for ${name}`,
+  waitingLine: 'Waiting for them to sign up (7 days)',
+  sentYou: (name: string, amount: string) => `${name} sent you ${amount}`,
+  inYourWallet: 'It’s in your wallet',
+  gotYour: (name: string, amount: string) => `${name} got your ${amount}`,
+  claimedLine: 'They signed up and got it',
+  cameBack: (amount: string) => `${amount} came back to you`,
+  notClaimed: (name: string) => `${name} didn’t claim it within 7 days`,
+  paidRequest: (name: string, amount: string) => `${name} paid your request: ${amount}`,
+  runFailed: 'A scheduled payment didn’t go through',
+  runSkipped: 'A scheduled exchange was skipped',
+  runShort: (amount: string) => `Not enough money for ${amount}. The next one runs as planned.`,
+  runPriceMoved: 'The price moved past your limit. The next one runs as planned.',
+  runRefused: (reason: string) => `It was refused (${reason}). The next one runs as planned.`,
+  open: 'Open',
+  // The card's own controls (issue 30): why they declined a payment.
+  channelsOff: {
+    online: 'Online payments are off for this card',
+    contactless: 'Contactless payments are off for this card',
+    chip: 'Chip and PIN payments are off for this card',
+    magstripe: 'Magnetic stripe payments are off for this card',
+    atm: 'ATM withdrawals are off for this card',
+  } satisfies Record<CardChannel, string>,
+  channelOff: 'This way of paying is off for this card',
+  categoryBlocked: (category: string) => `${category} is blocked on this card`,
+  countryBlocked: 'Payments in this country are off for this card',
+  merchantBlocked: 'This merchant is blocked on this card',
+  categoryLimit: (category: string) => `Over this card’s limit for ${category}`,
+  dispute: 'Dispute',
+  disputes: {
+    SUBMITTED: 'Dispute sent',
+    UNDER_REVIEW: 'Dispute under review',
+    WON: 'Dispute won',
+    LOST: 'Dispute lost',
+  } satisfies Record<DisputeStatus, string>,
+  creditedWhileReviewed: (credited: string) => `${credited} while it is reviewed`,
+  creditedBack: (credited: string) => `${credited} back to you`,
+  autoTopUp: 'Card auto top-up',
+  autoTopUpOnItsWay: 'on its way to the card',
+  autoTopUpFailed: 'Auto top-up didn’t happen',
+  autoTopUpFailures: {
+    INSUFFICIENT_FUNDS: 'not enough in the wallet',
+    DAILY_CAP_REACHED: 'today’s cap is used up',
+    RATES_UNAVAILABLE: 'no exchange rate right now',
+    QUOTE_REFUSED: 'the amount is outside what we can move',
+    ACCOUNT_UNAVAILABLE: 'the account or wallet is unavailable',
+    KYC_REQUIRED: 'verify your identity first',
+  } satisfies Record<AutoTopUpFailure, string>,
+  lockdownOn: 'Lockdown on',
+  lockdownLifted: 'Lockdown lifted',
+  lockdownLiftedLine: 'Your cards stay frozen: unfreeze them one by one.',
+  /** The way out's button, on a push notification and under a bot message. */
+  wayOutButton: 'That wasn’t me — lock',
+  /** The way out in an e-mail: a one-time link, good for a day. */
+  wayOutLine: (link: string) =>
+    `Wasn’t you? Lock your account in one tap (the link works for 24 hours): ${link}`,
+  // A security e-mail's own lines (rules.ts securityEmail).
+  seeIt: (link: string) => `See it: ${link}`,
+  securityAdvice:
+    'If this wasn’t you, open Sign-in and security, sign out every other session and remove what they added.',
+}
+
+/** Every phrase of a message, as functions of what the payload says. */
+export type Words = typeof en
+
+export const WORDS: Record<Language, Words> = {
+  en,
+  ru,
+  uk,
+  de,
+  es,
+  'pt-BR': ptBR,
+  tr,
+  id,
+  fa,
+  ar,
+}

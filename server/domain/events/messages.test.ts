@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { EVENT_KINDS } from '../../../contract/events.ts'
+import { LANGUAGES } from '../../../contract/languages.ts'
+import { wayOutButton } from './control-wording.ts'
 import { formatAmount } from './format-amount.ts'
 import type { Case } from './message-case-test-support.ts'
 import { ACCOUNT_CASES } from './message-cases-account-test-support.ts'
 import { MONEY_CASES } from './message-cases-money-test-support.ts'
 import { PEOPLE_CASES } from './message-cases-people-test-support.ts'
-import { eventMessage } from './messages.ts'
+import { eventMessage, openButtonText } from './messages.ts'
+import { securityEmail } from './rules.ts'
 
 /** Every kind, in both languages: who, what and how much, as the activity feed says them. */
 const CASES: Case[] = [...MONEY_CASES, ...ACCOUNT_CASES, ...PEOPLE_CASES]
@@ -33,6 +36,42 @@ describe('what a push or a bot message says', () => {
   })
 })
 
+describe('every kind in every language', () => {
+  const english = CASES.filter((c) => c[3] === 'en')
+  const others = LANGUAGES.filter((language) => language !== 'en')
+  const table = others.flatMap((language) =>
+    english.map(([name, kind, data]) => [name, kind, language, data] as const),
+  )
+
+  it.each(table)('%s (%s) in %s is said, not in English', (_, kind, language, data) => {
+    const theirs = eventMessage(kind, data, language)
+    const ours = eventMessage(kind, data, 'en')
+    // A line is there exactly when the English one is; the payload's own words (a name, an
+    // address) may stay as they are, but never the whole message.
+    expect(Boolean(theirs.title), 'title').toBe(Boolean(ours.title))
+    expect(Boolean(theirs.body), 'body').toBe(Boolean(ours.body))
+    expect(`${theirs.title}\n${theirs.body}`).not.toBe(`${ours.title}\n${ours.body}`)
+    expect(`${theirs.title} ${theirs.body}`).not.toMatch(/undefined|NaN|\[object/)
+  })
+
+  it.each(others)(
+    'the buttons and a security e-mail in %s are not the English ones',
+    (language) => {
+      expect(openButtonText(language)).not.toBe(openButtonText('en'))
+      expect(wayOutButton(language)).not.toBe(wayOutButton('en'))
+      const mail = (as: typeof language | 'en') =>
+        securityEmail('security.password_changed', {}, as, 'https://app.test/profile', 'https://l')
+      const [, , , seeIt, , wayOut, , advice] = mail(language).body.split('\n')
+      const [, , , ourSeeIt, , ourWayOut, , ourAdvice] = mail('en').body.split('\n')
+      expect(seeIt).toContain('https://app.test/profile')
+      expect(seeIt).not.toBe(ourSeeIt)
+      expect(wayOut).toContain('https://l')
+      expect(wayOut).not.toBe(ourWayOut)
+      expect(advice).not.toBe(ourAdvice)
+    },
+  )
+})
+
 describe('an amount in a message', () => {
   it.each([
     ['en', '1234.5', 'EUR', undefined, '€1,234.50'],
@@ -41,6 +80,11 @@ describe('an amount in a message', () => {
     ['en', '0.000000001234567891', 'ETH', undefined, '0.0000000012345678\u00a0ETH'],
     ['en', '0.00', 'EUR', 'in', '€0.00'],
     ['en', 'not an amount', 'EUR', undefined, ''],
+    // Each language's marks and digits, as Intl writes them for its tag.
+    ['de', '1234.5', 'EUR', 'in', '+1.234,50\u00a0€'],
+    ['pt-BR', '1234.5', 'EUR', undefined, '€\u00a01.234,50'],
+    ['fa', '1234.5', 'EUR', undefined, '\u200e€۱٬۲۳۴٫۵۰'],
+    ['fa', '1234.05', 'BTC', 'in', '+۱٬۲۳۴٫۰۵\u00a0BTC'],
   ] as const)('in %s, %s %s %s reads %s', (language, amount, currency, sign, shown) => {
     expect(formatAmount(language, amount, currency, sign)).toBe(shown)
   })

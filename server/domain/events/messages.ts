@@ -7,7 +7,7 @@ import {
   lockdownMessage,
 } from './control-wording.ts'
 import { formatAmount } from './format-amount.ts'
-import { type Data, type Language, line, text, WORDS, type Words } from './message-words.ts'
+import { type Data, known, type Language, line, text, WORDS, type Words } from './message-words.ts'
 import { orderLine, orderTitle } from './order-message.ts'
 
 /*
@@ -38,7 +38,7 @@ export function eventMessage(
         title: merchant || words.cardPayment,
         body: line(
           card(),
-          words.declines[text(data, 'reason')] ??
+          known(words.declines, text(data, 'reason')) ??
             controlDeclineLine(data, language) ??
             words.declined,
         ),
@@ -99,7 +99,10 @@ export function eventMessage(
         return { title, body: line(amount, words.placed) }
       }
       if (kind === 'order.canceled') return { title, body: line(amount, words.canceled) }
-      return { title, body: line(amount, words.failures[text(data, 'reason')] ?? words.failed) }
+      return {
+        title,
+        body: line(amount, known(words.failures, text(data, 'reason')) ?? words.failed),
+      }
     }
     case 'kyc.status_changed':
       return { title: words.identity, body: kycLine(words, text(data, 'status')) }

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { alwaysTold, type EventKind, quiet, TOLD_LIKE_SECURITY } from '../../../contract/events.ts'
+import type { Language } from '../../../contract/languages.ts'
 import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import type { Owner } from '../owner.ts'
@@ -187,13 +188,14 @@ export async function deletePushSubscription(db: Executor, id: string) {
   await db.deleteFrom('push_subscriptions').where('id', '=', id).execute()
 }
 
-export async function languageOf(db: Executor, userId: string): Promise<'en' | 'ru'> {
+/** The language the person's profile names, any the product speaks; English for none. */
+export async function languageOf(db: Executor, userId: string): Promise<Language> {
   const row = await db
     .selectFrom('user_profiles')
     .select('language')
     .where('user_id', '=', userId)
     .executeTakeFirst()
-  return row?.language === 'ru' ? 'ru' : 'en'
+  return row?.language ?? 'en'
 }
 
 // The notification centre.

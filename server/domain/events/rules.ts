@@ -1,7 +1,7 @@
 import { p256 } from '@noble/curves/nist.js'
 import type { EventKind } from '../../../contract/events.ts'
 import { wayOutLine } from './control-wording.ts'
-import type { Language } from './message-words.ts'
+import { type Language, WORDS } from './message-words.ts'
 import { eventMessage } from './messages.ts'
 
 /**
@@ -89,20 +89,17 @@ export function securityEmail(
   lockdownLink?: string,
 ): { subject: string; body: string } {
   const { title, body } = eventMessage(kind, data, language)
-  const ru = language === 'ru'
-  const advice = ru
-    ? 'Если это были не вы, откройте «Вход и безопасность», завершите все другие сеансы и удалите то, что они добавили.'
-    : 'If this wasn’t you, open Sign-in and security, sign out every other session and remove what they added.'
+  const words = WORDS[language]
   return {
     subject: `Finplatform: ${title}`,
     body: [
       title,
       body,
       '',
-      `${ru ? 'Подробнее' : 'See it'}: ${link}`,
+      words.seeIt(link),
       '',
       ...(lockdownLink ? [wayOutLine(language, lockdownLink), ''] : []),
-      advice,
+      words.securityAdvice,
     ].join('\n'),
   }
 }

@@ -3,6 +3,7 @@
  * answer says. No IO here.
  */
 
+import type { Language } from '../../../contract/languages.ts'
 import {
   LOCKDOWN_ACTS,
   LOCKDOWN_MIN_SECONDS,
@@ -53,11 +54,21 @@ export function lockdownOf(row: Row | undefined): Lockdown {
       }
 }
 
+const DONE: Record<Language, string> = {
+  en: 'Done: your cards are frozen and other devices are signed out.',
+  ru: 'Готово: карты заморожены, другие устройства отключены.',
+  uk: 'Готово: ваші картки заморожено, а на інших пристроях виконано вихід.',
+  de: 'Erledigt: Deine Karten sind eingefroren und andere Geräte abgemeldet.',
+  es: 'Hecho: tus tarjetas están congeladas y se ha cerrado la sesión en los demás dispositivos.',
+  'pt-BR': 'Pronto: seus cartões foram congelados e os outros dispositivos foram desconectados.',
+  tr: 'Tamam: kartlarınız donduruldu ve diğer cihazlarda oturum kapatıldı.',
+  id: 'Selesai: kartu Anda dibekukan dan perangkat lain dikeluarkan.',
+  fa: 'انجام شد: کارت‌هایتان مسدود موقت شدند و از دستگاه‌های دیگر خارج شدید.',
+  ar: 'تم: جُمّدت بطاقاتك وسُجّل الخروج من الأجهزة الأخرى.',
+}
+
 /** What a lockdown answers the person, whichever way it came (and its alert's body). */
-export const lockdownDone = (language: 'en' | 'ru') =>
-  language === 'ru'
-    ? 'Готово: карты заморожены, другие устройства отключены.'
-    : 'Done: your cards are frozen and other devices are signed out.'
+export const lockdownDone = (language: Language) => DONE[language]
 
 /** What LOCKDOWN_ACTIVE's detail says is refused. */
 const ACTS: Record<LockdownAct, string> = {

@@ -107,7 +107,7 @@ export class LockdownService {
       await this.#start(trx, owner, { keep: undefined, via: opened.channel, reason: undefined })
     })
     return {
-      message: lockdownDone(person.language === 'ru' ? 'ru' : 'en'),
+      message: lockdownDone(person.language ?? 'en'),
       tenantId: person.tenant_id,
     }
   }

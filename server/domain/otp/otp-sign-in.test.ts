@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { TokenPair } from '../../../contract/auth.ts'
+import type { Language } from '../../../contract/languages.ts'
 import type { OtpSent } from '../../../contract/otp.ts'
 import {
   createTenant,
@@ -147,6 +148,61 @@ describeServer('signing in with a one-time code (default settings)', () => {
     const [sms] = await outbox(app, phone)
     expect(sms!.body).toBe(`Your Finplatform code is ${sms!.code}. It expires in 5 minutes.`)
   })
+
+  // Each language's sign-in subject and sentence, the lifetime in its words and digits.
+  const languages: Array<[Language, string, (code: string) => string]> = [
+    [
+      'uk',
+      'Код для входу у Finplatform',
+      (c) => `Ваш код Finplatform: ${c}. Термін дії — 5 хвилин.`,
+    ],
+    [
+      'de',
+      'Dein Anmeldecode für Finplatform',
+      (c) => `Dein Finplatform-Code lautet ${c}. Er ist 5 Minuten gültig.`,
+    ],
+    [
+      'es',
+      'Tu código para iniciar sesión en Finplatform',
+      (c) => `Tu código de Finplatform es ${c}. Caduca en 5 minutos.`,
+    ],
+    [
+      'pt-BR',
+      'Seu código de acesso ao Finplatform',
+      (c) => `Seu código do Finplatform é ${c}. Ele expira em 5 minutos.`,
+    ],
+    [
+      'tr',
+      'Finplatform giriş kodunuz',
+      (c) => `Finplatform kodunuz: ${c}. Geçerlilik süresi: 5 dakika.`,
+    ],
+    [
+      'id',
+      'Kode masuk Finplatform Anda',
+      (c) => `Kode Finplatform Anda: ${c}. Berlaku selama 5 menit.`,
+    ],
+    [
+      'fa',
+      'کد ورود شما به Finplatform',
+      (c) => `کد Finplatform شما: ${c}. این کد تا ۵ دقیقه معتبر است.`,
+    ],
+    [
+      'ar',
+      'رمز تسجيل الدخول إلى Finplatform',
+      (c) => `رمز Finplatform الخاص بك هو ${c}. تنتهي صلاحيته خلال 5 دقائق.`,
+    ],
+  ]
+  it.each(languages)(
+    'an e-mail code asked for in %s arrives in it',
+    async (language, subject, sentence) => {
+      const email = uniqueEmail(`otp-${language}`)
+      const sent = await sendEmailCode(app, email, { language })
+      expect(sent.statusCode, sent.body).toBe(200)
+      const [message] = await outbox(app, email)
+      expect(message!.subject).toBe(subject)
+      expect(message!.body.startsWith(`${sentence(message!.code!)}\n\n`), message!.body).toBe(true)
+    },
+  )
 
   it('a message the provider refuses answers 502 MESSAGE_NOT_DELIVERED and leaves no usable code behind', async () => {
     const email = `${uniqueEmail().split('@')[0]}@fail.test`

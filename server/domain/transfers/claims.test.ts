@@ -70,7 +70,7 @@ describeServer('claimable transfers', () => {
     await drain()
     const [invite, ...more] = await invitesTo(newcomer)
     expect(more).toEqual([])
-    expect(invite).toMatchObject({ code: null, subject: 'Mia S. sent you 20.00 EUR' })
+    expect(invite).toMatchObject({ code: null, subject: 'Mia S. sent you €20.00' })
     expect(invite!.body).toContain('Concert tickets')
     expect(invite!.body).toContain('/auth/sign-up')
 

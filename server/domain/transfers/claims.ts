@@ -7,6 +7,7 @@ import {
   MessageNotDeliveredError,
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
+import { formatAmount } from '../events/format-amount.ts'
 import { runMoneyCommand } from '../ledger/money-command.ts'
 import { inviteMessage } from './invite.ts'
 import * as repo from './repository.ts'
@@ -58,14 +59,19 @@ export async function deliverClaimable(
     repo.findPerson(deps.db, transfer.tenant_id, { kind: 'user', userId: transfer.sender_id }),
     repo.findCurrency(deps.db, transfer.currency_uuid),
   ])
+  const language = sender?.language ?? 'en'
   const text = inviteMessage({
     channel,
     senderName: transfer.sender_name,
-    amount: `${fromMinor(BigInt(transfer.amount_minor), currency!.decimals)} ${currency!.code}`,
+    amount: formatAmount(
+      language,
+      fromMinor(BigInt(transfer.amount_minor), currency!.decimals),
+      currency!.code,
+    ),
     note: transfer.note,
     expiresAt: transfer.expires_at!,
     signUpUrl: `${deps.publicUrl}/auth/sign-up`,
-    language: sender?.language === 'ru' ? 'ru' : 'en',
+    language,
   })
   try {
     await deps.messaging.send({
@@ -74,7 +80,7 @@ export async function deliverClaimable(
       to: transfer.contact!,
       purpose: 'transfer_invite',
       code: null,
-      language: sender?.language === 'ru' ? 'ru' : 'en',
+      language,
       ...text,
     })
   } catch (error) {

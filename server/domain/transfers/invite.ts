@@ -1,8 +1,10 @@
+import type { Language } from '../../../contract/languages.ts'
 import type { ContactChannel } from '../../../contract/transfers.ts'
+import { INVITE_WORDS } from './invite-words.ts'
 
-export type Language = 'en' | 'ru'
+export type { Language }
 
-/** "12 March", "12 марта": the day a claimable transfer goes back, in the words' language. */
+/** "12 March", "12 марта", "۲۱ اسفند": the day a claimable transfer goes back, in the words' language. */
 const day = (at: Date, language: Language) =>
   new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(at)
 
@@ -15,37 +17,21 @@ const day = (at: Date, language: Language) =>
 export function inviteMessage(input: {
   channel: Extract<ContactChannel, 'email' | 'phone'>
   senderName: string
-  /** "20.00 EUR". */
+  /** "€20.00", formatted in `language`. */
   amount: string
   note: string | null
   expiresAt: Date
   signUpUrl: string
   language: Language
 }): { subject?: string; body: string } {
-  const ru = input.language === 'ru'
+  const words = INVITE_WORDS[input.language]
   const by = day(input.expiresAt, input.language)
-  const contact =
-    input.channel === 'email'
-      ? ru
-        ? 'этот e-mail'
-        : 'this e-mail address'
-      : ru
-        ? 'этот номер'
-        : 'this phone number'
-  const lead = ru
-    ? `${input.senderName} отправил(а) вам ${input.amount} в Finplatform${input.note ? ` — «${input.note}»` : ''}.`
-    : `${input.senderName} sent you ${input.amount} on Finplatform${input.note ? ` — “${input.note}”` : ''}.`
-  const how = ru
-    ? `Зарегистрируйтесь на ${contact} до ${by}, и деньги будут ваши: ${input.signUpUrl}`
-    : `Sign up with ${contact} by ${by} and the money is yours: ${input.signUpUrl}`
+  const contact = input.channel === 'email' ? words.contact.email : words.contact.phone
+  const lead = words.lead(input.senderName, input.amount, input.note)
+  const how = words.how(contact, by, input.signUpUrl)
   if (input.channel === 'phone') return { body: `${lead} ${how}` }
-  const after = ru
-    ? 'Если перевод никто не получит, он вернётся отправителю.'
-    : 'If nobody claims it, it goes back to the sender.'
   return {
-    subject: ru
-      ? `${input.senderName}: ${input.amount} для вас`
-      : `${input.senderName} sent you ${input.amount}`,
-    body: [lead, '', how, '', after].join('\n'),
+    subject: words.subject(input.senderName, input.amount),
+    body: [lead, '', how, '', words.after].join('\n'),
   }
 }
