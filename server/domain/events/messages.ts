@@ -1,12 +1,12 @@
 import { orderKindOf } from '../../../contract/display-rules.ts'
 import type { EventKind } from '../../../contract/events.ts'
+import { formatAmount } from '../format-amount.ts'
 import {
   autoTopUpMessage,
   controlDeclineLine,
   disputeMessage,
   lockdownMessage,
 } from './control-wording.ts'
-import { formatAmount } from './format-amount.ts'
 import { type Data, known, type Language, line, text, WORDS, type Words } from './message-words.ts'
 import { orderLine, orderTitle } from './order-message.ts'
 

@@ -1,5 +1,5 @@
 import { type OrderKind, shortAddress } from '../../../contract/display-rules.ts'
-import { formatAmount } from './format-amount.ts'
+import { formatAmount } from '../format-amount.ts'
 import { type Data, type Language, line, text, type Words } from './message-words.ts'
 
 /** "To Anna Schmidt", "Exchange USDT → BTC", "Top-up of card ·· 3044": the feed's title of an order. */

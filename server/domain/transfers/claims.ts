@@ -7,7 +7,7 @@ import {
   MessageNotDeliveredError,
   type MessagingProvider,
 } from '../../providers/messaging/messaging.ts'
-import { formatAmount } from '../events/format-amount.ts'
+import { formatAmount } from '../format-amount.ts'
 import { runMoneyCommand } from '../ledger/money-command.ts'
 import { inviteMessage } from './invite.ts'
 import * as repo from './repository.ts'

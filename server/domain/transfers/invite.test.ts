@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES, type Language } from '../../../contract/languages.ts'
-import { formatAmount } from '../events/format-amount.ts'
+import { formatAmount } from '../format-amount.ts'
 import { inviteMessage } from './invite.ts'
 
 const invite = (language: Language, channel: 'email' | 'phone' = 'email') =>

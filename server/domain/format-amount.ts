@@ -1,4 +1,4 @@
-import type { Language } from '../../../contract/languages.ts'
+import type { Language } from '../../contract/languages.ts'
 
 // Amounts, as the app shows them (src/i18n/money.ts), from the decimal string.
 
