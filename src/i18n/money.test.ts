@@ -83,6 +83,11 @@ describe('formatMoney', () => {
     expect(formatMoney('en', eur('9007199254740993.01'))).toBe('€9,007,199,254,740,993.01')
   })
 
+  it('writes a crypto amount in the language’s own digits, its fraction too', () => {
+    expect(formatMoney('fa', usdt('1234.5'))).toBe(nb('۱٬۲۳۴٫۵␣USDT'))
+    expect(formatMoney('de', usdt('1234.5'))).toBe(nb('1.234,5␣USDT'))
+  })
+
   it('refuses what is not a decimal amount', () => {
     for (const amount of ['', 'abc', '1e5', '1,5', '0x10', 'NaN']) {
       expect(() => formatMoney('en', eur(amount)), amount).toThrow(RangeError)

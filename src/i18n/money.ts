@@ -116,7 +116,9 @@ function digits(language: Language, whole: string, fraction: string): string {
   const grouped = integer.format(BigInt(whole))
   if (!fraction) return grouped
   const separator = integer.formatToParts(1.5).find((part) => part.type === 'decimal')?.value
-  return `${grouped}${separator ?? '.'}${fraction}`
+  // In the language's own digits too ("۱٬۲۳۴٫۵" in Persian), one digit at a time: no rounding.
+  const own = fraction.replace(/\d/g, (digit) => integer.format(Number(digit)))
+  return `${grouped}${separator ?? '.'}${own}`
 }
 
 function signOf(parts: Parts, options: MoneyOptions): string {
