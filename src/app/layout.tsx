@@ -13,8 +13,11 @@ import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding
 
 /** The shell's offer to install, loaded only where the browser makes one (src/ui/install-offer.ts). */
 const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
-/** While the account is locked down (issue 30), what is refused and "Lift"; its own chunk. */
-const LockdownGate = lazy(() => import('../features/security/lockdown-gate.tsx'))
+/**
+ * While the account is locked down (issue 30), what is refused and "Lift"; and
+ * the language kept on the profile (issue 34). A chunk of their own.
+ */
+const SignedInWatchers = lazy(() => import('../features/security/signed-in-watchers.tsx'))
 /** The notification bell and its unread count: a chunk of its own, the first download's budget being spent. */
 const NotificationBell = lazy(() =>
   import('../features/notifications/bell.tsx').then((module) => ({
@@ -118,7 +121,7 @@ export function Layout(props: {
         )}
         <OfflineBanner />
         <Suspense fallback={null}>
-          <LockdownGate />
+          <SignedInWatchers />
         </Suspense>
         <main id="main" className="main main-app" tabIndex={-1} data-location={props.location}>
           {props.children}

@@ -1,0 +1,12 @@
+import { useProfileLanguage } from '../profile/profile-language.ts'
+import LockdownGate from './lockdown-gate.tsx'
+
+/**
+ * What the signed-in frame keeps watching, one chunk apart from the entry:
+ * the account's lockdown (its banner while it lasts) and the language kept
+ * on the profile.
+ */
+export default function SignedInWatchers() {
+  useProfileLanguage()
+  return <LockdownGate />
+}
