@@ -17,7 +17,7 @@ const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
  * While the account is locked down (issue 30), what is refused and "Lift"; and
  * the language kept on the profile (issue 34). A chunk of their own.
  */
-const SignedInWatchers = lazy(() => import('../features/security/signed-in-watchers.tsx'))
+const SignedInWatchers = lazy(() => import('./signed-in-watchers.tsx'))
 /** The notification bell and its unread count: a chunk of its own, the first download's budget being spent. */
 const NotificationBell = lazy(() =>
   import('../features/notifications/bell.tsx').then((module) => ({

@@ -1,5 +1,5 @@
-import { useProfileLanguage } from '../profile/profile-language.ts'
-import LockdownGate from './lockdown-gate.tsx'
+import { useProfileLanguage } from '../features/profile/profile-language.ts'
+import LockdownGate from '../features/security/lockdown-gate.tsx'
 
 /**
  * What the signed-in frame keeps watching, one chunk apart from the entry:
