@@ -73,7 +73,10 @@ export async function expectLedgerInvariants(app: FastifyInstance | { db: Kysely
     select coalesce(b.account_id, p.account_id) as account_id,
            coalesce(b.currency_uuid, p.currency_uuid) as currency_uuid,
            b.balance_minor, p.total
-    from account_balances b
+    from (
+      select account_id, currency_uuid, sum(balance_minor) as balance_minor
+      from account_balances group by account_id, currency_uuid
+    ) b
     full outer join (
       select account_id, currency_uuid, sum(amount_minor) as total
       from postings group by account_id, currency_uuid

@@ -110,6 +110,34 @@ describeServer('the ledger', () => {
     expect(await systemAccount(app.db, other, 'external')).toBe(external)
   })
 
+  it('the tenant’s own account spreads its balance over rows, a person’s keeps one', async () => {
+    const other = await createTenant(app)
+    const wallet = await newWallet(app.db, other)
+    // Concurrent entries: each adds to one of the external account's rows at random.
+    await Promise.all(
+      Array.from({ length: 40 }, () => credit(app.db, other, wallet.accounts.user_wallet, EUR, 5n)),
+    )
+    const external = await systemAccount(app.db, other, 'external')
+    const rows = await app.db
+      .selectFrom('account_balances')
+      .select(['account_id', 'shard'])
+      .where('tenant_id', '=', other)
+      .where('currency_uuid', '=', EUR)
+      .execute()
+    const shardsOf = (account: string) => rows.filter((row) => row.account_id === account).length
+    expect(shardsOf(external)).toBeGreaterThan(1)
+    expect(shardsOf(wallet.accounts.user_wallet)).toBe(1)
+    expect(await balanceOf(app.db, external, EUR)).toBe(-200n)
+    expect(await balanceOf(app.db, wallet.accounts.user_wallet, EUR)).toBe(200n)
+    await expectLedgerInvariants(app)
+    // A person's row is never spread: its guard needs the whole balance in one row.
+    await expect(
+      sql`update account_balances set shard = 3 where account_id = ${wallet.accounts.user_wallet}`.execute(
+        app.db,
+      ),
+    ).rejects.toThrow(/account_balances_shard/)
+  })
+
   it('the same key with the same postings replays the first entry and moves money once', async () => {
     const alice = await newWallet(app.db, tenantId)
     const bob = await newWallet(app.db, tenantId)

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
 import type { BalanceDelta, Posting } from './rules.ts'
@@ -13,6 +14,16 @@ export interface EntryRow {
 }
 
 const ENTRY_COLUMNS = ['id', 'kind', 'idempotency_key', 'reverses_entry_id', 'created_at'] as const
+
+/**
+ * The tenant's own accounts: the platform's side of nearly every entry. They may go
+ * negative (row by row: their sums are what the platform holds or owes).
+ */
+const HOUSE_KINDS: readonly LedgerAccountKind[] = ['external', 'treasury', 'fees']
+
+/** How many rows an account that may go negative spreads its balance over (migration 0039). */
+export const HOUSE_SHARDS = 16
+const houseShard = () => randomInt(HOUSE_SHARDS)
 
 /**
  * Writes a whole entry in ONE statement: the entry row, its postings, and the
@@ -32,6 +43,9 @@ const ENTRY_COLUMNS = ['id', 'kind', 'idempotency_key', 'reverses_entry_id', 'cr
  * covered, and the caller must fail (and roll back: the entry is written).
  * Legs on an account the tenant does not have are left out: `known` lists
  * the accounts found, and the caller fails (and rolls back) when one is missing.
+ * An account that may go negative (the tenant's own) is changed in one of its
+ * HOUSE_SHARDS rows, picked at random per entry (migration 0039): concurrent
+ * entries seldom queue on the same row; its balance is the rows' sum.
  */
 export async function writeEntry(
   trx: Transaction<DB>,
@@ -71,12 +85,13 @@ export async function writeEntry(
       join accounts a on a.id = leg.account
     ), moved as (
       insert into account_balances as b
-        (account_id, currency_uuid, tenant_id, balance_minor, may_go_negative)
+        (account_id, currency_uuid, shard, tenant_id, balance_minor, may_go_negative)
       -- A spend's row is only ever proposed when it exists (and rows are never
       -- deleted), so it always conflicts and is updated under the guard; its
       -- proposed flag only gets it past the CHECK that is tested first.
-      select d.account, d.currency, ${entry.tenantId}::uuid, d.delta,
-        a.may_go_negative or d.delta < 0
+      select d.account, d.currency,
+        case when a.may_go_negative then ${houseShard()}::smallint else 0 end,
+        ${entry.tenantId}::uuid, d.delta, a.may_go_negative or d.delta < 0
       from entry, unnest(
         ${deltas.map((d) => d.account)}::uuid[],
         ${deltas.map((d) => d.currency)}::uuid[],
@@ -87,7 +102,7 @@ export async function writeEntry(
         select 1 from account_balances x
         where x.account_id = d.account and x.currency_uuid = d.currency)
       order by d.n
-      on conflict (account_id, currency_uuid) do update
+      on conflict (account_id, currency_uuid, shard) do update
         set balance_minor = b.balance_minor + excluded.balance_minor, updated_at = now()
         where b.may_go_negative or b.balance_minor + excluded.balance_minor >= 0
       returning b.account_id || '|' || b.currency_uuid as moved
@@ -141,20 +156,21 @@ export async function findPostings(db: Executor, entryId: string): Promise<Posti
   }))
 }
 
+/** The sum of an account's balance rows in a currency (one row unless it may go negative). */
 export async function balanceOf(
   db: Executor,
   account: string,
   currency: string,
   options: { lock?: boolean } = {},
 ): Promise<bigint> {
-  const row = await db
+  const rows = await db
     .selectFrom('account_balances')
     .select('balance_minor')
     .where('account_id', '=', account)
     .where('currency_uuid', '=', currency)
     .$if(options.lock === true, (query) => query.forUpdate())
-    .executeTakeFirst()
-  return BigInt(row?.balance_minor ?? '0')
+    .execute()
+  return rows.reduce((sum, row) => sum + BigInt(row.balance_minor), 0n)
 }
 
 export async function insertAccounts(
@@ -169,7 +185,7 @@ export async function insertAccounts(
         tenant_id: row.tenantId,
         kind: row.kind,
         wallet_id: row.walletId,
-        may_go_negative: row.kind === 'external' || row.kind === 'treasury',
+        may_go_negative: HOUSE_KINDS.includes(row.kind),
       })),
     )
     .execute()
@@ -186,7 +202,7 @@ export async function insertSystemAccountIfMissing(
       tenant_id: row.tenantId,
       kind: row.kind,
       wallet_id: null,
-      may_go_negative: row.kind === 'external' || row.kind === 'treasury',
+      may_go_negative: HOUSE_KINDS.includes(row.kind),
     })
     // The partial unique index ledger_accounts_system_kind: one per tenant and kind.
     .onConflict((oc) =>

@@ -17,6 +17,7 @@ import type { DB } from '../../infra/db/schema.ts'
 import { bearer, createWallet, headers, signUp } from '../../test-support.ts'
 import { eip55, tronAddress } from '../addresses/address-codecs.ts'
 import { credit } from '../ledger/ledger-test-support.ts'
+import { balanceOf } from '../ledger/repository.ts'
 import { systemAccount, walletAccounts } from '../ledger/service.ts'
 import {
   insertDestination as insertDestinationRow,
@@ -245,13 +246,7 @@ export async function balances(db: Kysely<DB>, walletId: string, currency: strin
 
 /** The balance of one ledger account (a sub-account, a system account) in a currency, as a decimal. */
 export async function accountBalance(db: Kysely<DB>, accountId: string, currency: string) {
-  const row = await db
-    .selectFrom('account_balances')
-    .select('balance_minor')
-    .where('account_id', '=', accountId)
-    .where('currency_uuid', '=', currency)
-    .executeTakeFirst()
-  return fromMinor(BigInt(row?.balance_minor ?? '0'), DECIMALS[currency]!)
+  return fromMinor(await balanceOf(db, accountId, currency), DECIMALS[currency]!)
 }
 
 /** The records an order wrote, as (wallet, type, record_type, status, amount) lines. */

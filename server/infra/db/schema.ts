@@ -320,6 +320,8 @@ export interface PostingsTable {
 export interface AccountBalancesTable {
   account_id: string
   currency_uuid: string
+  /** 0, or 0–15 for an account that may go negative: its balance is the rows' sum (migration 0039). */
+  shard: Generated<number>
   tenant_id: string
   balance_minor: Minor
   may_go_negative: boolean

@@ -19,11 +19,12 @@ export class SandboxCustody implements ReservesProvider {
 
   async attest(tenantId: string, now: Date): Promise<Attestation> {
     const { rows } = await sql<{ currency: string; chain: string | null; held: string }>`
-      select b.currency_uuid as currency, c.chain, (-b.balance_minor)::text as held
+      select b.currency_uuid as currency, c.chain, (-sum(b.balance_minor))::text as held
       from ledger_accounts a
       join account_balances b on b.account_id = a.id
       join currencies c on c.uuid = b.currency_uuid
       where a.tenant_id = ${tenantId}::uuid and a.kind = 'external' and a.wallet_id is null
+      group by b.currency_uuid, c.chain
     `.execute(this.db)
     return {
       attestedBy: 'Sandbox Custody and Sandbox Bank AG',
