@@ -187,11 +187,12 @@ function MovementRow(props: { transaction: CardTransaction; showCard: boolean })
   const incoming = isIncoming(transaction)
   // A declined fee or top-up moved nothing: struck through, without a sign.
   const declined = transaction.status === 'DECLINED'
-  const amount = formatMoney(language, {
-    amount: transaction.amount,
-    currency: transaction.currency,
-    chain: null,
-  })
+  // The sign inside the amount: right to left, the amount is one island with it (money.ts).
+  const amount = formatMoney(
+    language,
+    { amount: transaction.amount, currency: transaction.currency, chain: null },
+    declined ? {} : { sign: incoming ? 'in' : 'out' },
+  )
   return (
     <div className="card-tx">
       <div className="card-tx-main">
@@ -211,10 +212,7 @@ function MovementRow(props: { transaction: CardTransaction; showCard: boolean })
         {declined ? (
           <span className="card-tx-void">{amount}</span>
         ) : (
-          <span className={incoming ? 'amount-deposit' : undefined}>
-            {incoming ? '+' : '−'}
-            {amount}
-          </span>
+          <span className={incoming ? 'amount-deposit' : undefined}>{amount}</span>
         )}
         {declined && (
           <span className="card-tx-state card-tx-state-declined">
