@@ -1,5 +1,6 @@
 // `npm run screenshots`: every screen of the app with the sandbox demo, at a
-// phone's and a desktop's size, light and dark, in English and Russian, into
+// phone's and a desktop's size, light and dark, in English and Russian (or any
+// of the ten languages: --languages ar,fa,uk), into
 // .screens/<language>-<theme>-<size>/<screen>.png (git ignores it), plus the
 // Mini App, an exchange's review step and home with amounts hidden. With --readme it also writes the
 // README's four (their first screenful) into docs/screens/.
@@ -8,10 +9,12 @@
 //   npm run screenshots -- --only home,card  # some screens (route names of src/paths.ts)
 //   npm run screenshots -- --url http://127.0.0.1:8080   # a server already running (sandbox)
 //   npm run screenshots -- --sizes phone --themes light --languages en
+//   npm run screenshots -- --languages ar,fa,uk --themes light   # right to left too
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { LANGUAGES, type Language } from '../contract/languages.ts'
 import {
   launchUser,
   signedInitData,
@@ -36,8 +39,37 @@ import { ensureBuilt } from './build-state.mjs'
 
 const SIZES = VIEWPORTS
 type Size = keyof typeof SIZES
-const LOCALES = { en: 'en-US', ru: 'ru-RU' } as const
-type Language = keyof typeof LOCALES
+/**
+ * The browser's locale for each language: the app picks its language from the
+ * browser's (src/i18n/i18n.tsx detectLanguage) when nothing is stored, as a
+ * person's first visit does.
+ */
+const LOCALES: Record<Language, string> = {
+  en: 'en-US',
+  ru: 'ru-RU',
+  uk: 'uk-UA',
+  de: 'de-DE',
+  es: 'es-ES',
+  'pt-BR': 'pt-BR',
+  tr: 'tr-TR',
+  id: 'id-ID',
+  fa: 'fa-IR',
+  ar: 'ar-EG',
+}
+/** The Mini App's Telegram user, named as someone reading the language would be. */
+const FIRST_NAMES: Partial<Record<Language, string>> = {
+  ru: 'Анна',
+  uk: 'Олена',
+  fa: 'سارا',
+  ar: 'ليلى',
+}
+/** A payment request's note, as that person would write it. */
+const NOTES: Partial<Record<Language, string>> = {
+  ru: 'Билеты',
+  uk: 'Квитки',
+  fa: 'بلیت',
+  ar: 'تذاكر',
+}
 type Theme = 'light' | 'dark'
 
 const OUT = resolve('.screens')
@@ -61,6 +93,17 @@ const { values } = parseArgs({
   },
 })
 const list = <T extends string>(text: string | undefined) => (text ?? '').split(',') as T[]
+const languages = list<Language>(values.languages)
+const unknown = languages.filter((language) => !LANGUAGES.includes(language))
+if (unknown.length > 0) {
+  throw new Error(`--languages: ${unknown.join(', ')} unknown; one of ${LANGUAGES.join(', ')}`)
+}
+/** "25.50" as a person reading `language` types it ("25,50" in Russian or German). */
+const typedAmount = (language: Language) =>
+  new Intl.NumberFormat(LOCALES[language], {
+    minimumFractionDigits: 2,
+    numberingSystem: 'latn',
+  }).format(25.5)
 const only = values.only ? new Set(list<string>(values.only)) : undefined
 const wanted = (name: string) => !only || only.has(name)
 
@@ -139,7 +182,7 @@ async function openMiniApp(
 ) {
   const palette = CHAT_THEMES[theme]
   const user = launchUser({
-    first_name: language === 'ru' ? 'Анна' : 'Ada',
+    first_name: FIRST_NAMES[language] ?? 'Ada',
     language_code: language,
   })
   const signUp = await fetch(`${base}/api/v2/auth/sign-up/telegram`, {
@@ -198,7 +241,7 @@ async function main() {
     const urls = await demoUrls(base)
     // Named only: the decline it makes would show in every other screen's recent activity.
     const controlDecline = only?.has('controlDecline') ? await controlDeclineUrl(base) : undefined
-    for (const language of list<Language>(values.languages)) {
+    for (const language of languages) {
       for (const theme of list<Theme>(values.themes)) {
         for (const size of list<Size>(values.sizes)) {
           const folder = join(OUT, `${language}-${theme}-${size}`)
@@ -307,8 +350,8 @@ async function main() {
           if (wanted('requestCreated')) {
             // Issue 32: a request just made, with its link, share buttons and QR code.
             await visit(page, '/requests/new')
-            await page.locator('input[name=amount]').fill(language === 'ru' ? '25,50' : '25.50')
-            await page.locator('input[name=note]').fill(language === 'ru' ? 'Билеты' : 'Tickets')
+            await page.locator('input[name=amount]').fill(typedAmount(language))
+            await page.locator('input[name=note]').fill(NOTES[language] ?? 'Tickets')
             await page.locator('form button[type=submit]').click()
             await page.locator('.share-request img').waitFor()
             await shoot(page, folder, 'requestCreated')

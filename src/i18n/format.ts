@@ -1,5 +1,6 @@
 import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
+import { ltrIsland } from './money.ts'
 
 /*
  * Intl formatting that is not a message. Formatters are cached per language
@@ -40,7 +41,7 @@ export function formatAmount(
   // More digits than the currency's decimals are shown too: an amount is never rounded.
   const scale = Math.min(100, Math.max(decimals, amount.split('.')[1]?.length ?? 0))
   const number = numberFormat(language, scale).format(amount as Intl.StringNumericLiteral)
-  return currency ? `${number}\u00a0${currency}` : number
+  return ltrIsland(language, currency ? `${number}\u00a0${currency}` : number)
 }
 
 /** A point in time with date and time, in the reader's language and zone. */

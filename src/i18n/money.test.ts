@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Language } from './i18n.tsx'
 import {
   exactAmount,
+  formatFigure,
   formatMoney,
   formatRate,
   isFiat,
@@ -81,11 +82,6 @@ describe('formatMoney', () => {
       nb('9,007,199,254,740,993.000001␣USDT'),
     )
     expect(formatMoney('en', eur('9007199254740993.01'))).toBe('€9,007,199,254,740,993.01')
-  })
-
-  it('writes a crypto amount in the language’s own digits, its fraction too', () => {
-    expect(formatMoney('fa', usdt('1234.5'))).toBe(nb('۱٬۲۳۴٫۵␣USDT'))
-    expect(formatMoney('de', usdt('1234.5'))).toBe(nb('1.234,5␣USDT'))
   })
 
   it('refuses what is not a decimal amount', () => {
@@ -193,5 +189,36 @@ describe('formatRate', () => {
     for (const rate of ['0', '0.000', '-1', 'x']) {
       expect(() => formatRate('en', { from: 'A', to: 'B', rate }), rate).toThrow(RangeError)
     }
+  })
+})
+
+describe('right to left (issue 34)', () => {
+  /** ⟨ is LRI (U+2066) and ⟩ PDI (U+2069): the left-to-right island an amount is in ar and fa. */
+  const island = (text: string) =>
+    nb(text).replaceAll('⟨', '\u2066').replaceAll('⟩', '\u2069').replaceAll('‹rlm›', '\u200f')
+
+  it.each<[string, () => string, string]>([
+    ['crypto in Arabic', () => formatMoney('ar', usdt('0.0123')), '⟨0.0123␣USDT⟩'],
+    ['signed crypto in Arabic', () => formatMoney('ar', btc('1.5'), { sign: 'in' }), '⟨+1.5␣BTC⟩'],
+    [
+      'fiat in Arabic, with Intl’s own mark',
+      () => formatMoney('ar', eur('12.5')),
+      '⟨‹rlm›12.50␣€⟩',
+    ],
+    [
+      'crypto in Persian: the fraction in its digits too',
+      () => formatMoney('fa', usdt('0.0123')),
+      '⟨۰٫۰۱۲۳␣USDT⟩',
+    ],
+    [
+      'a rate in Persian, its one as well',
+      () => formatRate('fa', { from: 'BTC', to: 'USDT', rate: '98000.5' }),
+      '⟨۱␣BTC = ۹۸٬۰۰۰٫۵␣USDT⟩',
+    ],
+    ['a figure in Arabic', () => formatFigure('ar', '0.5'), '⟨0.5⟩'],
+    ['none left to right', () => formatMoney('en', usdt('0.0123')), '0.0123␣USDT'],
+    ['none in Russian', () => formatFigure('ru', '0.5'), '0,5'],
+  ])('%s', (_, format, expected) => {
+    expect(format()).toBe(island(expected))
   })
 })

@@ -1,6 +1,7 @@
 import { compare, type Decimal, parseDecimal } from '../ui/decimal.ts'
 import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
+import { directionOf } from './languages.ts'
 
 /*
  * The app's one money formatter (docs/experience.md, "Money on screen"). Every
@@ -18,7 +19,12 @@ import type { Language } from './i18n.tsx'
  * - rates: "1 BTC = 98,150.12 USDT", the currency worth more on the left, at
  *   most 8 significant digits;
  * - while the person has hidden amounts (hidden-amounts.ts), every amount
- *   reads "•••" — a rate does not: it is no one's money.
+ *   reads "•••" — a rate does not: it is no one's money;
+ * - in a language written right to left (ar, fa), every amount, rate and
+ *   figure is one left-to-right island (LRI … PDI, as `<bdi dir="ltr">` is):
+ *   its sign, digits and code keep their order and never trade places with
+ *   the words around it — in a sentence of a catalogue too, where no element
+ *   can reach (docs/decisions.md, issue 34 part 3).
  *
  * Formatters are cached per language and shape: a 10 000-row list must not
  * build 10 000 of them.
@@ -51,6 +57,15 @@ export interface MoneyOptions {
 export const CRYPTO_FRACTION_DIGITS = 8
 /** At most this many significant digits in a rate. */
 export const RATE_DIGITS = 8
+
+/**
+ * `text` as one left-to-right island in a language written right to left
+ * (LRI … PDI, as `<bdi dir="ltr">` is): an amount's sign, digits and code
+ * keep their order and never trade places with the words around it, in a
+ * catalogue's sentence too. Unchanged in a left-to-right language.
+ */
+export const ltrIsland = (language: Language, text: string): string =>
+  directionOf(language) === 'rtl' ? `\u2066${text}\u2069` : text
 
 const MINUS = '\u2212'
 const NBSP = '\u00a0'
@@ -116,9 +131,10 @@ function digits(language: Language, whole: string, fraction: string): string {
   const grouped = integer.format(BigInt(whole))
   if (!fraction) return grouped
   const separator = integer.formatToParts(1.5).find((part) => part.type === 'decimal')?.value
-  // In the language's own digits too ("۱٬۲۳۴٫۵" in Persian), one digit at a time: no rounding.
-  const own = fraction.replace(/\d/g, (digit) => integer.format(Number(digit)))
-  return `${grouped}${separator ?? '.'}${own}`
+  // The fraction in the language's digits too ("۰٫۰۱۲۳" in Persian): its zero tells which.
+  const zero = integer.format(0).charCodeAt(0)
+  const local = fraction.replace(/\d/g, (digit) => String.fromCharCode(zero + Number(digit)))
+  return `${grouped}${separator ?? '.'}${local}`
 }
 
 function signOf(parts: Parts, options: MoneyOptions): string {
@@ -159,10 +175,13 @@ export function formatMoney(language: Language, money: Money, options: MoneyOpti
               }),
           )
         : usual
-    return `${sign}${format.format(absolute)}`
+    return ltrIsland(language, `${sign}${format.format(absolute)}`)
   }
   const fraction = options.exact ? parts.fraction : shortFraction(parts)
-  return `${sign}${digits(language, parts.whole, fraction)}${NBSP}${money.currency}`
+  return ltrIsland(
+    language,
+    `${sign}${digits(language, parts.whole, fraction)}${NBSP}${money.currency}`,
+  )
 }
 
 /**
@@ -235,7 +254,10 @@ export function formatRate(language: Language, { from, to, rate }: Rate): string
   const [left, right] = fromIsStronger ? [from, to] : [to, from]
   const figure = toSignificant(fromIsStronger ? value : reciprocal(value, RATE_DIGITS), RATE_DIGITS)
   const [whole, fraction = ''] = figure.split('.')
-  return `1${NBSP}${left} = ${digits(language, whole!, fraction)}${NBSP}${right}`
+  return ltrIsland(
+    language,
+    `${digits(language, '1', '')}${NBSP}${left} = ${digits(language, whole!, fraction)}${NBSP}${right}`,
+  )
 }
 
 /**
@@ -246,5 +268,8 @@ export function formatRate(language: Language, { from, to, rate }: Rate): string
  */
 export function formatFigure(language: Language, value: string): string {
   const parts = split(value)
-  return `${parts.negative ? MINUS : ''}${digits(language, parts.whole, parts.fraction)}`
+  return ltrIsland(
+    language,
+    `${parts.negative ? MINUS : ''}${digits(language, parts.whole, parts.fraction)}`,
+  )
 }

@@ -8,12 +8,14 @@ import type { ReactNode } from 'react'
  * Here the shell's own (the navigation, sign-out, the bell), which the first
  * download needs; the screens' icons are in ./screen-icons.tsx, so they come
  * with the screens (issue 16: a module the entry imports ships whole in it).
+ * One that points a way along the line of reading (back, forward, out) is
+ * `mirror`ed: right to left, ui.css turns it round.
  */
-export function Icon(props: { children: ReactNode; size?: number }) {
+export function Icon(props: { children: ReactNode; size?: number; mirror?: boolean }) {
   const size = props.size ?? 24
   return (
     <svg
-      className="icon"
+      className={props.mirror ? 'icon icon-mirror' : 'icon'}
       width={size}
       height={size}
       viewBox="0 0 24 24"
@@ -104,7 +106,7 @@ export const CodeIcon = (p: IconProps) => (
 )
 
 export const SignOutIcon = (p: IconProps) => (
-  <Icon {...p}>
+  <Icon {...p} mirror>
     <path d="M15 4h3.5A1.5 1.5 0 0 1 20 5.5v13a1.5 1.5 0 0 1-1.5 1.5H15" />
     <path d="M10 16.5 14.5 12 10 7.5" />
     <path d="M14.5 12H4" />

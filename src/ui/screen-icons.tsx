@@ -47,13 +47,13 @@ export const ListIcon = (p: IconProps) => (
 )
 
 export const ChevronLeftIcon = (p: IconProps) => (
-  <Icon {...p}>
+  <Icon {...p} mirror>
     <path d="m15 5-7 7 7 7" />
   </Icon>
 )
 
 export const ChevronRightIcon = (p: IconProps) => (
-  <Icon {...p}>
+  <Icon {...p} mirror>
     <path d="m9 5 7 7-7 7" />
   </Icon>
 )

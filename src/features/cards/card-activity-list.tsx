@@ -4,7 +4,7 @@ import type { CardTransaction } from '../../../contract/card-transactions.ts'
 import { declineWords } from '../../i18n/declines.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { type Translate, useI18n } from '../../i18n/i18n.tsx'
-import { formatMoney } from '../../i18n/money.ts'
+import { formatMoney, type MoneyOptions } from '../../i18n/money.ts'
 import { Button } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
 import { Pending, useNeedsServer } from '../../ui/online.tsx'
@@ -146,8 +146,8 @@ function CardTag(props: { last4: string | undefined; show: boolean }) {
 function PurchaseRow(props: { purchase: Purchase; showCard: boolean }) {
   const { t, language } = useI18n()
   const { purchase } = props
-  const money = (amount: string) =>
-    formatMoney(language, { amount: amount, currency: purchase.currency, chain: null })
+  const money = (amount: string, options?: MoneyOptions) =>
+    formatMoney(language, { amount: amount, currency: purchase.currency, chain: null }, options)
   const record = purchase.authorization ?? purchase.clearing ?? purchase.reversal
   const voided = purchase.state === 'declined' || purchase.state === 'reversed'
   return (
@@ -160,7 +160,9 @@ function PurchaseRow(props: { purchase: Purchase; showCard: boolean }) {
         <CardTag last4={record?.card_last4 ?? undefined} show={props.showCard} />
       </div>
       <div className="card-tx-side">
-        <span className={voided ? 'card-tx-void' : undefined}>−{money(purchase.amount)}</span>
+        <span className={voided ? 'card-tx-void' : undefined}>
+          {money(purchase.amount, { sign: 'out' })}
+        </span>
         <span className={`card-tx-state card-tx-state-${purchase.state}`}>
           {purchaseStateText(t, purchase, money)}
         </span>
@@ -187,11 +189,12 @@ function MovementRow(props: { transaction: CardTransaction; showCard: boolean })
   const incoming = isIncoming(transaction)
   // A declined fee or top-up moved nothing: struck through, without a sign.
   const declined = transaction.status === 'DECLINED'
-  const amount = formatMoney(language, {
-    amount: transaction.amount,
-    currency: transaction.currency,
-    chain: null,
-  })
+  // The sign inside the amount: right to left, the amount is one island with it (money.ts).
+  const amount = formatMoney(
+    language,
+    { amount: transaction.amount, currency: transaction.currency, chain: null },
+    declined ? {} : { sign: incoming ? 'in' : 'out' },
+  )
   return (
     <div className="card-tx">
       <div className="card-tx-main">
@@ -211,10 +214,7 @@ function MovementRow(props: { transaction: CardTransaction; showCard: boolean })
         {declined ? (
           <span className="card-tx-void">{amount}</span>
         ) : (
-          <span className={incoming ? 'amount-deposit' : undefined}>
-            {incoming ? '+' : '−'}
-            {amount}
-          </span>
+          <span className={incoming ? 'amount-deposit' : undefined}>{amount}</span>
         )}
         {declined && (
           <span className="card-tx-state card-tx-state-declined">

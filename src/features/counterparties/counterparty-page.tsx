@@ -69,7 +69,16 @@ function Details(props: { walletUuid: string; counterparty: Counterparty }) {
     [t('cp.field.type'), counterpartyTypeLabel(t, counterparty.type)],
     [t('cp.field.country'), countryName(language, counterparty.country)],
     [t('cp.field.emailShort'), counterparty.email ?? none],
-    [t('cp.field.phoneShort'), counterparty.phone ? displayPhone(counterparty.phone) : none],
+    [
+      t('cp.field.phoneShort'),
+      counterparty.phone ? (
+        <bdi key="phone" dir="ltr">
+          {displayPhone(counterparty.phone)}
+        </bdi>
+      ) : (
+        none
+      ),
+    ],
     [
       t('cp.field.addressShort'),
       address

@@ -8,7 +8,7 @@ import { walletName } from '../../i18n/wallet-names.ts'
 import { walletsQuery } from '../../queries/wallets.ts'
 import { Skeleton } from '../../ui/components.tsx'
 import { ErrorSummary } from '../../ui/error-summary.tsx'
-import { ChartCanvas, themeInk } from './chart-canvas.tsx'
+import { ChartCanvas, readingAxes, themeInk } from './chart-canvas.tsx'
 import { Loading } from './insights-loading.tsx'
 import { balanceHistoryQuery } from './queries.ts'
 
@@ -63,6 +63,7 @@ function WalletLine(props: {
   const config = ((): ChartConfiguration<'line'> | undefined => {
     if (points.length === 0) return undefined
     const ink = themeInk()
+    const axes = readingAxes()
     return {
       type: 'line',
       data: {
@@ -83,8 +84,9 @@ function WalletLine(props: {
         maintainAspectRatio: false,
         animation: false,
         scales: {
-          x: { ticks: { color: ink.muted, maxTicksLimit: 6 }, grid: { display: false } },
+          x: { ...axes.x, ticks: { color: ink.muted, maxTicksLimit: 6 }, grid: { display: false } },
           y: {
+            ...axes.y,
             ticks: {
               color: ink.muted,
               callback: (value) => money(Number(value).toFixed(2)),
@@ -94,7 +96,10 @@ function WalletLine(props: {
           },
         },
         plugins: {
-          tooltip: { callbacks: { label: (item) => money(points[item.dataIndex]!.balance) } },
+          tooltip: {
+            rtl: axes.rtl,
+            callbacks: { label: (item) => money(points[item.dataIndex]!.balance) },
+          },
         },
       },
     }

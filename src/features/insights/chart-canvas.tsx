@@ -47,6 +47,15 @@ export function themeInk(): { text: string; muted: string; grid: string } {
 }
 
 /**
+ * A chart's axes as the page reads (issue 34): right to left, time runs from
+ * the right, the figures stand on the right and a tooltip reads right to left.
+ */
+export function readingAxes() {
+  const rtl = document.documentElement.dir === 'rtl'
+  return { x: { reverse: rtl }, y: { position: rtl ? ('right' as const) : ('left' as const) }, rtl }
+}
+
+/**
  * A chart on a canvas. The canvas is an image to a screen reader, named by
  * `label`; `children` is what it shows in words (a list or a table) for
  * whoever cannot see it, and stays on the page beside it.

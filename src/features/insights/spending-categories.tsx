@@ -7,7 +7,7 @@ import {
 } from '../../../contract/merchant-categories.ts'
 import { amountsHidden } from '../../i18n/hidden-amounts.ts'
 import { type Language, useI18n } from '../../i18n/i18n.tsx'
-import { formatMoney } from '../../i18n/money.ts'
+import { formatMoney, ltrIsland } from '../../i18n/money.ts'
 import { ChartCanvas } from './chart-canvas.tsx'
 import { Loading, type SpendingResult } from './insights-loading.tsx'
 
@@ -47,7 +47,7 @@ function change(language: Language, percent: string | null): string | undefined 
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
   }).format(Number(percent.replace('-', '')))
-  return `${negative ? '−' : '+'}${figure} %`
+  return ltrIsland(language, `${negative ? '−' : '+'}${figure} %`)
 }
 
 /** The period's change against the one before, from the totals. */

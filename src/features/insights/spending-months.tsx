@@ -2,7 +2,7 @@ import type { ChartConfiguration } from 'chart.js'
 import { useId } from 'react'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
-import { ChartCanvas, themeInk } from './chart-canvas.tsx'
+import { ChartCanvas, readingAxes, themeInk } from './chart-canvas.tsx'
 import { Loading, type SpendingResult } from './insights-loading.tsx'
 
 /** Spending and income of the last six months, as bars and as a table. */
@@ -17,6 +17,7 @@ export function Months(props: { query: SpendingResult; currency: string }) {
   const config = ((): ChartConfiguration<'bar'> | undefined => {
     if (!data) return undefined
     const ink = themeInk()
+    const axes = readingAxes()
     return {
       type: 'bar',
       data: {
@@ -38,8 +39,9 @@ export function Months(props: { query: SpendingResult; currency: string }) {
         maintainAspectRatio: false,
         animation: false,
         scales: {
-          x: { ticks: { color: ink.muted }, grid: { display: false } },
+          x: { ...axes.x, ticks: { color: ink.muted }, grid: { display: false } },
           y: {
+            ...axes.y,
             // Chart geometry is in numbers; every figure a person reads is formatted from a string.
             ticks: { color: ink.muted, callback: (value) => money(Number(value).toFixed(2)) },
             grid: { color: ink.grid },
@@ -47,6 +49,7 @@ export function Months(props: { query: SpendingResult; currency: string }) {
         },
         plugins: {
           tooltip: {
+            rtl: axes.rtl,
             callbacks: {
               label: (item) => {
                 const group = data.groups[item.dataIndex]!

@@ -33,7 +33,15 @@ export function ContactChange({ channel, user }: { channel: 'email' | 'sms'; use
       <dl className="details">
         <dt>{t(isEmail ? 'profile.email' : 'profile.phone')}</dt>
         <dd data-testid={isEmail ? 'profile-email' : 'profile-phone'}>
-          {current ? (isEmail ? current : displayPhone(current)) : t('profile.notSet')}
+          {current ? (
+            isEmail ? (
+              current
+            ) : (
+              <bdi dir="ltr">{displayPhone(current)}</bdi>
+            )
+          ) : (
+            t('profile.notSet')
+          )}
         </dd>
       </dl>
       {changed && !open && (

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useI18n } from '../../i18n/i18n.tsx'
+import { ltrIsland } from '../../i18n/money.ts'
 import { meQuery, userDataQuery } from '../../queries/user.ts'
 import { telegramLaunch } from '../../telegram/launch.ts'
 import { displayPhone } from './display-phone.ts'
@@ -10,14 +11,16 @@ import { displayPhone } from './display-phone.ts'
  * data before the server has answered), and how they are signed in.
  */
 export function ProfileGreeting() {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const me = useQuery(meQuery())
   const details = useQuery(userDataQuery())
   const launch = telegramLaunch()
   const name = details.data?.first_name?.trim() || launch?.firstName
 
   const user = me.data
-  const who = user?.email ?? (user?.phone ? displayPhone(user.phone) : undefined)
+  // A phone number reads left to right inside an Arabic or Persian sentence too.
+  const who =
+    user?.email ?? (user?.phone ? ltrIsland(language, displayPhone(user.phone)) : undefined)
   const how = who
     ? t('home.signedInAs', { email: who })
     : user?.telegram_id || launch
