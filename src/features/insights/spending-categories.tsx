@@ -36,7 +36,7 @@ function categoryName(t: ReturnType<typeof useI18n>['t'], language: Language, ke
   if (key === 'fees') return t('insights.category.fees')
   const group = MERCHANT_CATEGORIES[key as MerchantCategoryGroup]
   if (!group) return key
-  return language === 'ru' ? group.names.ru : group.names.en
+  return group.names[language]
 }
 
 /** "+12.5 %" / "−8.0 %" against the period before; nothing when there was none. */
