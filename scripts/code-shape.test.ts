@@ -33,9 +33,6 @@ const EXEMPTIONS: Record<string, string> = {
   'src/i18n/ar.ts': EXEMPT,
   'server/infra/db/schema.ts': EXEMPT,
   'contract/events.ts': EXEMPT,
-  // Issue 28's list, split by job one at a time.
-  // Tests, each a list of cases that outgrew one file: split by the behaviour they cover.
-  'tests/e2e/cards.test.ts': TO_SPLIT,
 }
 
 describe('the composition root builds every service: routes files build none', () => {
