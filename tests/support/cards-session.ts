@@ -3,9 +3,9 @@ import { readVault } from './e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from './e2e-server.ts'
 
 /*
- * What tests/e2e/cards.test.ts shares: its server (the job runner polling every 100 ms, no demo
- * data), the calls it makes beside the app (v1 with the page's token, orders, the sandbox card
- * network), and what it reads off the page.
+ * What the card e2e files (cards.test.ts, cards-control.test.ts) share: their server, the calls
+ * they make beside the app (v1 with the page's token, orders, the sandbox card network), and
+ * what they read off the page.
  */
 
 interface CardTransaction {
@@ -13,11 +13,15 @@ interface CardTransaction {
   status: string
   decline_reason: string | null
   authorization_id: string | null
+  activity_id: string
 }
 
-/** The cards file's browser and server, and the calls its tests make beside the app. */
-export function cardsSession() {
-  const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false' })
+/**
+ * A card e2e file's browser and server (`env` on top of the job runner polling every 100 ms and
+ * no demo data), and the calls its tests make beside the app.
+ */
+export function cardsSession(env: Record<string, string> = {}) {
+  const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false', ...env })
 
   /** A v1 call (raw token) with the token the page holds. */
   async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
