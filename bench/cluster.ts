@@ -8,7 +8,9 @@
  * pgbouncer and haproxy.
  */
 import { DEMO_TENANT_ID } from '../contract/tenancy.ts'
-import { findTools, nodeStats, startTopology, type Topology } from '../scripts/cluster/topology.ts'
+import { nodeStats } from '../scripts/cluster/processes.ts'
+import { findTools } from '../scripts/cluster/tools.ts'
+import { startTopology, type Topology } from '../scripts/cluster/topology.ts'
 import { openDatabase } from '../server/infra/db/database.ts'
 import { fundBenchWallet } from './fund.ts'
 import { DURATION_S, median, ROUNDS, type Row, skippedRow, valueRow } from './lib.ts'

@@ -25,25 +25,29 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { signUpThroughApi, waitForServiceWorkerControl } from '../tests/support/e2e-app.ts'
 import { launchBrowser, startServer } from '../tests/support/e2e-server.ts'
 import {
-  BALANCE_TEXT,
   bytesBeforeBalances,
   bytesOnWire,
-  CPU_SLOWDOWN,
   type FirstLoad,
-  fundWallet,
   observeBalance,
   readFirstLoad,
   recordWire,
   roundTripsInARow,
+  waitForQuiet,
+} from '../tests/support/first-load.ts'
+import {
+  BALANCE_TEXT,
+  fundWallet,
   type SignedIn,
-  SLOW_LINK,
   storageWithTokens,
+  waitForPersistedBalance,
+} from '../tests/support/funded-session.ts'
+import {
+  CPU_SLOWDOWN,
+  SLOW_LINK,
   throttle,
   throttleServiceWorker,
-  waitForPersistedBalance,
-  waitForQuiet,
   wakeServiceWorker,
-} from '../tests/support/first-load.ts'
+} from '../tests/support/throttling.ts'
 
 /**
  * Rounds of cold, warm and offline. Five (the issue's floor) left the offline

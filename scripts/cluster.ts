@@ -11,7 +11,8 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_DEMO_PASSWORD } from '../server/config.ts'
 import { ensureBuilt } from './build-state.mjs'
-import { findTools, startTopology, type Topology } from './cluster/topology.ts'
+import { findTools } from './cluster/tools.ts'
+import { startTopology, type Topology } from './cluster/topology.ts'
 
 const USAGE = `usage: npm run cluster -- [--nodes N] [--port P] [--host ADDRESS] [--json] [--no-build]
   --nodes N        API nodes behind HAProxy, 1 to 32 (default 3)

@@ -33,14 +33,6 @@ const EXEMPTIONS: Record<string, string> = {
   'src/i18n/ar.ts': EXEMPT,
   'server/infra/db/schema.ts': EXEMPT,
   'contract/events.ts': EXEMPT,
-  // Issue 28's list, split by job one at a time.
-  // Being changed on another branch; split once that lands (issue 28).
-  'tests/support/first-load.ts': TO_SPLIT,
-  // Tests, each a list of cases that outgrew one file: split by the behaviour they cover.
-  'server/domain/cards/cards-delivery-fees.test.ts': TO_SPLIT,
-  'server/domain/counterparties/counterparties.test.ts': TO_SPLIT,
-  'tests/e2e/cards.test.ts': TO_SPLIT,
-  'tests/e2e/layout.test.ts': TO_SPLIT,
 }
 
 describe('the composition root builds every service: routes files build none', () => {

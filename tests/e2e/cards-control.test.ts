@@ -1,16 +1,15 @@
-import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
+import { cardsSession } from '../support/cards-session.ts'
 import {
   approveIdentity,
   confirmWithCode,
   PASSWORD,
   personalWalletUuid,
-  readVault,
   signInThroughUi,
   signUpThroughUi,
   uniqueEmail,
 } from '../support/e2e-app.ts'
-import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+import { TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
  * Issue 30, the card's controls end to end: online payments turned off, the
@@ -22,7 +21,7 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  */
 
 // Two second looks of one person within a minute: no resend wait between their codes.
-const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false', OTP_RESEND_INTERVAL: '0' })
+const { session, v1, placeOrder, network } = cardsSession({ OTP_RESEND_INTERVAL: '0' })
 
 const EUR = 'fc3b2351-726b-4cca-abda-4cfdcf917b0b'
 const SHOP = { name: 'Streaming Plus', mcc: '4899', city: 'Dublin', country: 'IE' }
@@ -151,45 +150,3 @@ test('online payments off: declined, the activity says why, “Allow” behind t
   await page.reload()
   await page.getByText('Lost: the payment stands').waitFor()
 })
-
-async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const tokens = await readVault(page)
-  if (!tokens) throw new Error('no tokens in the vault')
-  const response = await fetch(`${session.server.url}/api/v1${path}`, {
-    method,
-    headers: {
-      ...TENANT_HEADERS,
-      authorization: tokens.access_token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-  return JSON.parse(text) as T
-}
-
-/** A quote, then the order placed on it. */
-async function placeOrder(
-  page: Page,
-  type: string,
-  query: Record<string, string>,
-): Promise<Record<string, unknown>> {
-  const params = new URLSearchParams({ order_type: type, ...query })
-  const quote = await v1<{ quote_id: string }>(page, 'GET', `/orders/calc?${params}`)
-  return v1(page, 'POST', `/orders/${type}`, { quote_id: quote.quote_id })
-}
-
-/** A message from the sandbox card network. */
-async function network(
-  body: Record<string, unknown>,
-): Promise<{ id: string; status: string; decline_reason: string | null; activity_id: string }> {
-  const response = await fetch(`${session.server.url}/api/sandbox/card-transactions`, {
-    method: 'POST',
-    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  const text = await response.text()
-  if (response.status !== 201) throw new Error(`the card network got ${response.status}: ${text}`)
-  return JSON.parse(text)
-}

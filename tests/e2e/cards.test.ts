@@ -1,5 +1,12 @@
-import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
+import {
+  cardBalance,
+  cardsSession,
+  groupedPan,
+  luhn,
+  secretValue,
+  storageDump,
+} from '../support/cards-session.ts'
 import {
   approveIdentity,
   confirmWithCode,
@@ -9,7 +16,7 @@ import {
   stepUpThroughApi,
   uniqueEmail,
 } from '../support/e2e-app.ts'
-import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+import { TENANT_HEADERS } from '../support/e2e-server.ts'
 
 /*
  * A virtual card from issue to a cleared payment: issued and revealed in the
@@ -17,7 +24,7 @@ import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
  * and unfrozen on its page while the sandbox card network tries to pay.
  */
 
-const session = e2eSession({ JOBS_POLL_MS: '100', DEMO_SEED: 'false' })
+const { session, v1, placeOrder, network } = cardsSession()
 
 const EUR = 'fc3b2351-726b-4cca-abda-4cfdcf917b0b'
 const MERCHANT = { name: 'Corner Café', mcc: '5814', city: 'Berlin', country: 'DE' }
@@ -305,7 +312,6 @@ test('a card issued whose answer was lost, then the page reloaded and the same c
   expect(await account()).toBe('15.00')
 })
 
-/** The balance under the card picture. */
 test('a fiat account shows its own IBAN to copy; a SEPA credit to it arrives as one deposit', async () => {
   const context = await session.newContext({ locale: 'en-US' })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
@@ -350,131 +356,3 @@ test('a fiat account shows its own IBAN to copy; a SEPA credit to it arrives as 
   expect(await page.getByTestId('activity-row').filter({ hasText: 'Maria Keller' }).count()).toBe(1)
   await context.close()
 })
-
-async function cardBalance(page: Page): Promise<string> {
-  return (await page.getByTestId('card-balance').innerText()).trim()
-}
-
-/** A revealed secret as the card picture shows it, without its spoken label. */
-async function secretValue(page: Page, testId: string): Promise<string> {
-  const text = (await page.getByTestId(testId).textContent()) ?? ''
-  return text.replace(/^[^:]*:\s*/, '').trim()
-}
-
-/** A v1 call (raw token) with the token the page holds. */
-async function v1<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const tokens = await readVault(page)
-  if (!tokens) throw new Error('no tokens in the vault')
-  const response = await fetch(`${session.server.url}/api/v1${path}`, {
-    method,
-    headers: {
-      ...TENANT_HEADERS,
-      authorization: tokens.access_token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-  return JSON.parse(text) as T
-}
-
-/** A quote, then the order placed on it. */
-async function placeOrder(
-  page: Page,
-  type: string,
-  query: Record<string, string>,
-): Promise<Record<string, unknown>> {
-  const params = new URLSearchParams({ order_type: type, ...query })
-  const quote = await v1<{ quote_id: string }>(page, 'GET', `/orders/calc?${params}`)
-  return v1(page, 'POST', `/orders/${type}`, { quote_id: quote.quote_id })
-}
-
-interface CardTransaction {
-  id: string
-  status: string
-  decline_reason: string | null
-  authorization_id: string | null
-}
-
-/** A message from the sandbox card network. */
-async function network(body: Record<string, unknown>): Promise<CardTransaction> {
-  const response = await fetch(`${session.server.url}/api/sandbox/card-transactions`, {
-    method: 'POST',
-    headers: { ...TENANT_HEADERS, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  const text = await response.text()
-  if (response.status !== 201) throw new Error(`the card network got ${response.status}: ${text}`)
-  return JSON.parse(text) as CardTransaction
-}
-
-/**
- * Everything the page's origin keeps: localStorage, sessionStorage, every
- * record of every IndexedDB store, every response in Cache Storage.
- */
-function storageDump(page: Page): Promise<[string, string][]> {
-  return page.evaluate(async () => {
-    const sources: [string, string][] = []
-    const json = (value: unknown) =>
-      JSON.stringify(value, (_key, item) =>
-        typeof item === 'bigint'
-          ? item.toString()
-          : item instanceof ArrayBuffer || ArrayBuffer.isView(item)
-            ? Array.from(new Uint8Array(item instanceof ArrayBuffer ? item : item.buffer))
-            : item,
-      )
-    for (const [name, storage] of [
-      ['localStorage', localStorage],
-      ['sessionStorage', sessionStorage],
-    ] as const) {
-      const entries: Record<string, string | null> = {}
-      for (let index = 0; index < storage.length; index++) {
-        const key = storage.key(index)!
-        entries[key] = storage.getItem(key)
-      }
-      sources.push([name, JSON.stringify(entries)])
-    }
-    for (const info of await indexedDB.databases()) {
-      if (!info.name) continue
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open(info.name!)
-        open.onsuccess = () => resolve(open.result)
-        open.onerror = () => reject(open.error)
-      })
-      for (const store of Array.from(db.objectStoreNames)) {
-        const records = await new Promise<unknown[]>((resolve, reject) => {
-          const read = db.transaction(store).objectStore(store).getAll()
-          read.onsuccess = () => resolve(read.result)
-          read.onerror = () => reject(read.error)
-        })
-        sources.push([`indexedDB ${info.name}/${store}`, json(records)])
-      }
-      db.close()
-    }
-    for (const name of await caches.keys()) {
-      const cache = await caches.open(name)
-      for (const request of await cache.keys()) {
-        const response = await cache.match(request)
-        sources.push([`cache ${name} ${request.url}`, response ? await response.text() : ''])
-      }
-    }
-    return sources
-  })
-}
-
-const groupedPan = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, '$1 ')
-
-/** The Luhn check digit test card numbers pass. */
-function luhn(number: string): boolean {
-  let sum = 0
-  for (let index = 0; index < number.length; index++) {
-    let digit = Number(number[number.length - 1 - index])
-    if (index % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}

@@ -2,22 +2,22 @@ import { expect, test } from 'vitest'
 import { signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 import {
-  BALANCE_TEXT,
   bytesBeforeBalances,
-  CPU_SLOWDOWN,
-  fundWallet,
   isApi,
   observeBalance,
   readFirstLoad,
   readRequestsOnceAnswered,
   recordWire,
   roundTripsInARow,
-  SLOW_LINK,
-  storageWithTokens,
-  throttle,
-  waitForPersistedBalance,
   waitForQuiet,
 } from '../support/first-load.ts'
+import {
+  BALANCE_TEXT,
+  fundWallet,
+  storageWithTokens,
+  waitForPersistedBalance,
+} from '../support/funded-session.ts'
+import { CPU_SLOWDOWN, SLOW_LINK, throttle } from '../support/throttling.ts'
 
 /*
  * Issues 16 and 27: the first screen as fast as the network allows. On a slow
