@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react'
 import { Link } from 'wouter'
+import '../features/notifications/notifications.css'
 import { useI18n } from '../i18n/i18n.tsx'
 import { paths } from '../paths.ts'
 import { isTelegram } from '../telegram/launch.ts'
@@ -14,15 +15,14 @@ import { TenantBrand, TenantSupport, useTenantBranding } from './tenant-branding
 /** The shell's offer to install, loaded only where the browser makes one (src/ui/install-offer.ts). */
 const InstallOnce = lazy(() => import('../ui/install-button.tsx'))
 /**
- * While the account is locked down (issue 30), what is refused and "Lift"; and
- * the language kept on the profile (issue 34). A chunk of their own.
+ * What only the signed-in frame shows, one chunk apart from the first download:
+ * the notification bell, the lockdown banner (issue 30) and the language kept
+ * on the profile (issue 34). Both lazy parts import the one module: one request.
  */
-const SignedInWatchers = lazy(() => import('./signed-in-watchers.tsx'))
-/** The notification bell and its unread count: a chunk of its own, the first download's budget being spent. */
+const signedInParts = () => import('./signed-in-watchers.tsx')
+const SignedInWatchers = lazy(signedInParts)
 const NotificationBell = lazy(() =>
-  import('../features/notifications/bell.tsx').then((module) => ({
-    default: module.NotificationBell,
-  })),
+  signedInParts().then((module) => ({ default: module.NotificationBell })),
 )
 
 /** The bell, with a place of its size kept while its chunk arrives. */

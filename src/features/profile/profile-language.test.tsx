@@ -39,14 +39,24 @@ describe('the language kept on the profile', () => {
     expect(api.to('PATCH /user/user-data')).toEqual([])
   })
 
-  it('gives a profile without one the language in use', async () => {
+  it('leaves a profile without one alone: what the device reads is not a choice', async () => {
     const { api } = renderShell(null, 'ar')
+    await screen.findByTestId('language')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.getByTestId('language')).toHaveTextContent('ar')
+    expect(document.documentElement.dir).toBe('rtl')
+    expect(api.to('PATCH /user/user-data')).toEqual([])
+  })
+
+  it('saves a choice made on a device whose profile has none', async () => {
+    const { api, user } = renderShell(null)
+    await screen.findByTestId('language')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de')
     await waitFor(() =>
       expect(api.to('PATCH /user/user-data').map((call) => call.body)).toEqual([
-        { language: 'ar' },
+        { language: 'de' },
       ]),
     )
-    expect(document.documentElement.dir).toBe('rtl')
   })
 
   it('saves a choice made in the shell’s picker to the profile', async () => {
