@@ -6,9 +6,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { address, databaseLabel, startBanner } from '../banner.ts'
 import { loadConfig } from '../config.ts'
 import { captureLogs, createTestApp, describeServer, headers } from '../test-support.ts'
-import { LogDestination, levelOf, readableLine } from './logger.ts'
+import { LogDestination, levelOf, readableLine, redactSecrets } from './logger.ts'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'logger-'))
+
+describe('secrets in what is logged', () => {
+  it('replaces every field named like a secret, at any depth, in arrays and errors', () => {
+    const failure = Object.assign(new Error('refused'), { password: 'hunter2', code: 'X' })
+    const at = new Date('2026-01-01T00:00:00Z')
+    const fields = {
+      Authorization: 'Bearer abc',
+      body: { a: { b: { c: { refresh_token: 'r', keep: 1 } } }, items: [{ cvv: '123' }, 'pan'] },
+      err: failure,
+      at,
+    }
+    expect(redactSecrets(fields)).toEqual({
+      Authorization: '[redacted]',
+      body: {
+        a: { b: { c: { refresh_token: '[redacted]', keep: 1 } } },
+        items: [{ cvv: '[redacted]' }, 'pan'],
+      },
+      err: {
+        type: 'Error',
+        message: 'refused',
+        stack: failure.stack,
+        password: '[redacted]',
+        code: 'X',
+      },
+      at,
+    })
+    expect(fields.body.a.b.c.refresh_token).toBe('r')
+    expect(failure.password).toBe('hunter2')
+  })
+
+  it('hands back the very object when nothing in it is secret: a request line is not copied', () => {
+    const line = { http: { method: 'GET', path: '/api/v2/user', status: 200, ms: 1 } }
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
 
 describe('the log destination', () => {
   it('writes lines in order, and flush() resolves once they are out', async () => {

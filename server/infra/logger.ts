@@ -20,32 +20,70 @@ import type { Config } from '../config.ts'
  * flush retried EPIPE forever: a server stopped while a client had closed its
  * end of our stdout never exited (issue 17).
  */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  // Telegram launch data signs a person in (the proxies strip it; an outdated worker may not).
-  'req.headers["x-telegram-init-data"]',
+/** Fields named like a secret, at any depth of what we log (compared lower-case). */
+export const SECRET_FIELDS = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-telegram-init-data',
   'init_data',
-  '*.init_data',
-  'res.headers["set-cookie"]',
   'password',
   'access_token',
   'refresh_token',
-  '*.password',
-  '*.access_token',
-  '*.refresh_token',
-  '*.*.password',
-  '*.*.access_token',
-  '*.*.refresh_token',
-  // Card secrets (domain/cards): never logged on purpose; redacted should one slip into a log call.
   'pan',
   'cvv',
   'encrypted_key',
-  '*.pan',
-  '*.cvv',
-  '*.encrypted_key',
-]
+])
+
+const CENSOR = '[redacted]'
+/** Deeper than this a logged object is printed as it is (nothing we log nests so far). */
+const MAX_DEPTH = 8
+
+/**
+ * A line's fields with every field named like a secret replaced, at any depth;
+ * the object itself, uncopied, when it holds none — the common case: a
+ * request's line is `{ http: { method, path, status, ms } }`. (pino's path
+ * redaction walked 22 paths with wildcards for every line: 7 % of an
+ * authenticated call.) An error holding a secret becomes a plain copy.
+ */
+export function redactSecrets(fields: Record<string, unknown>): Record<string, unknown> {
+  return redacted(fields, 0) as Record<string, unknown>
+}
+
+function redacted(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const next = redacted(value[i], depth + 1)
+      if (next === value[i]) continue
+      copy ??= value.slice()
+      copy[i] = next
+    }
+    return copy ?? value
+  }
+  const prototype = Object.getPrototypeOf(value)
+  const isError = value instanceof Error
+  if (prototype !== Object.prototype && prototype !== null && !isError) return value
+  const record = value as Record<string, unknown>
+  let copy: Record<string, unknown> | undefined
+  for (const key of Object.keys(record)) {
+    const field = record[key]
+    const next = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : redacted(field, depth + 1)
+    if (next === field) continue
+    copy ??= isError ? errorFields(value as Error) : { ...record }
+    copy[key] = next
+  }
+  return copy ?? value
+}
+
+const errorFields = (error: Error): Record<string, unknown> => ({
+  type: error.name,
+  message: error.message,
+  stack: error.stack,
+  ...error,
+})
 
 /** Queued bytes past which new lines are dropped (a reader that stopped reading). */
 const MAX_QUEUED = 4 * 1024 * 1024
@@ -194,7 +232,7 @@ export function loggerOptions(
 ): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: redactSecrets },
     stream:
       stream ??
       new LogDestination(stdoutIsTerminal() ? { format: (line) => readableLine(line, true) } : {}),

@@ -32,6 +32,22 @@ describe('access tokens: verified with node:crypto as jose would', () => {
     expect(tokens.verifyAccess(token, (second + 900) * 1000)).toBeNull()
   })
 
+  it('remembers a token it verified until its exp, and only one that passed', async () => {
+    const key = new Uint8Array(32).fill(3)
+    const own = new Tokens({ jwtKey: key, refreshKey: new Uint8Array(32).fill(4) }, 900)
+    const token = await own.issueAccess(claims, at)
+    const forged = `${token.slice(0, -2)}AA`
+    expect(own.verifyAccess(forged, at.getTime())).toBeNull()
+    expect(own.verifyAccess(token, at.getTime())).toEqual(claims)
+    // Bytes changed under the instance (never done in the code) would fail a fresh check: the
+    // token is answered from what was verified, not signed again on every call.
+    key.fill(5)
+    expect(own.verifyAccess(token, (second + 60) * 1000)).toEqual(claims)
+    expect(own.verifyAccess(forged, at.getTime())).toBeNull()
+    expect(own.verifyAccess(token, (second + 900) * 1000)).toBeNull()
+    expect(own.verifyAccess(token, (second + 60) * 1000)).toBeNull()
+  })
+
   it('accepts one jose signs the same way', async () => {
     const token = await new SignJWT({ tid: 'tenant-1', sid: 'session-1' })
       .setProtectedHeader({ alg: 'HS256' })
