@@ -4,10 +4,35 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../contract/problem.ts'
 import type { ProblemCode } from '../../contract/problem-codes.ts'
+import { acceptedLanguage } from './accept-language.ts'
 import { ProblemError, problemType } from './problem.ts'
+import { problemDetail } from './problem-words.ts'
 
-function send(reply: FastifyReply, problem: Problem, headers: Record<string, string> = {}) {
-  return reply.code(problem.status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem)
+/**
+ * Sends a problem with its `detail` in the request's language (Accept-Language,
+ * issue 34) where the code has words in it, the server's English otherwise;
+ * `Content-Language` says which. `code`, `type`, `title` and `status` stay as
+ * they are for programs.
+ */
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: Problem,
+  headers: Record<string, string> = {},
+) {
+  const language = acceptedLanguage(request.headers['accept-language'])
+  const detail = problemDetail(problem, language)
+  const vary = String(reply.getHeader('vary') ?? '')
+  return reply
+    .code(problem.status)
+    .headers(headers)
+    .header('content-language', detail === undefined ? 'en' : language)
+    .header(
+      'vary',
+      /accept-language/i.test(vary) ? vary : [vary, 'Accept-Language'].filter(Boolean).join(', '),
+    )
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(detail === undefined ? problem : { ...problem, detail })
 }
 
 function validationProblem(error: FastifyError): Problem {
@@ -52,18 +77,14 @@ const codeOf = (error: { code?: string; statusCode?: number }): ProblemCode =>
  * `maxParamLength` (414), a path that does not decode (400) — as problems
  * (the `frameworkErrors` option; Fastify's own answer is plain JSON).
  */
-export function frameworkErrors(
-  error: FastifyError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new ProblemError(414, 'URI_TOO_LONG', 'A path segment of the request is too long.')
       : error.code === 'FST_ERR_BAD_URL'
         ? new ProblemError(400, 'BAD_URL', 'The request path is malformed.')
         : new ProblemError(error.statusCode ?? 500, codeOf(error), 'The request was not routed.')
-  return send(reply, problem.toProblem())
+  return send(request, reply, problem.toProblem())
 }
 
 /**
@@ -116,14 +137,14 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof ProblemError) {
         if (error.status >= 500) request.log.error({ err: error }, error.message)
-        return send(reply, error.toProblem(), error.headers)
+        return send(request, reply, error.toProblem(), error.headers)
       }
-      if (error.validation) return send(reply, validationProblem(error))
+      if (error.validation) return send(request, reply, validationProblem(error))
 
       const status = error.statusCode ?? 500
       if (status >= 500) {
         request.log.error({ err: error }, 'unhandled error')
-        return send(reply, {
+        return send(request, reply, {
           type: problemType('INTERNAL'),
           title: 'Internal Server Error',
           status: 500,
@@ -133,6 +154,7 @@ export default fp(
       }
       // Fastify's own 4xx (malformed JSON, body too large, unsupported media type…).
       return send(
+        request,
         reply,
         new ProblemError(status, codeOf(error), error.message).toProblem(),
         status === 429 ? { 'retry-after': String(reply.getHeader('retry-after') ?? 60) } : {},

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { LANGUAGES } from '../../../contract/languages.ts'
 import type { Country, CountryList } from '../../../contract/location.ts'
 import { createTestApp, describeServer, expectProblem, headers } from '../../test-support.ts'
-import { cachedCountryLanguages, countryLanguage, isKnownCountry } from './countries.ts'
+import { cachedCountryLanguages, isKnownCountry } from './countries.ts'
 
 describeServer('the country list', () => {
   let app: FastifyInstance
@@ -130,29 +130,5 @@ describeServer('the country list', () => {
     const response = await app.inject({ method: 'GET', url: '/api/v2/location/countries' })
 
     expectProblem(response, 400, 'TENANT_REQUIRED')
-  })
-})
-
-describe('the language countries are named in', () => {
-  it.each([
-    [undefined, 'en'],
-    ['', 'en'],
-    ['ru', 'ru'],
-    ['ru-RU', 'ru'],
-    ['RU', 'ru'],
-    // Only the app's languages (contract/languages.ts): French and Chinese are not among them.
-    ['de-CH,de;q=0.9', 'de'],
-    ['fr-CH, ru;q=0.8, en;q=0.5', 'ru'],
-    ['pt-BR', 'pt-BR'],
-    ['fa-IR, en;q=0.5', 'fa'],
-    ['en;q=0.5, ru;q=0.8', 'ru'],
-    ['ru;q=0, en', 'en'],
-    ['*', 'en'],
-    ['zh-Hant-TW', 'en'],
-    ['en-Abcd', 'en'],
-    ['ru-Zzzq', 'ru'],
-    ['not a tag!, ru', 'ru'],
-  ])('Accept-Language %j names them in %s', (header, language) => {
-    expect(countryLanguage(header)).toBe(language)
   })
 })

@@ -1,5 +1,4 @@
 import { countries, getEmojiFlag, type TCountryCode } from 'countries-list'
-import { languageOfTag } from '../../../contract/languages.ts'
 import type { Country } from '../../../contract/location.ts'
 import { USER_LANGUAGES } from '../../../contract/user.ts'
 
@@ -45,29 +44,6 @@ export function countryList(wanted: CountryLanguage = 'en'): readonly Country[] 
   )
   lists.set(language, list)
   return list
-}
-
-/**
- * The language to name countries in, from an Accept-Language header: the
- * first (by q) that is one of the app's (contract/languages.ts), so "ru-RU"
- * is "ru" and "pt-br" "pt-BR"; "en" when none. Only those few, so no header
- * can make the server build and keep another list.
- */
-export function countryLanguage(acceptLanguage: string | undefined): CountryLanguage {
-  const wanted = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';')
-      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean)
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index }
-    })
-    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-  for (const { tag } of wanted) {
-    const known = languageOfTag(tag)
-    if (known) return known
-  }
-  return 'en'
 }
 
 /** The languages a list has been built in so far (at most USER_LANGUAGES). */

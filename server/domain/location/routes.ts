@@ -2,12 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { CountryList } from '../../../contract/location.ts'
 import { Problem } from '../../../contract/problem.ts'
+import { acceptedLanguage } from '../../infra/accept-language.ts'
 import { wholePage } from '../page.ts'
-import { type CountryLanguage, countryLanguage, countryList } from './countries.ts'
+import { type CountryLanguage, countryList } from './countries.ts'
 
 export default async function locationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  // One answer per app language (en, ru) for every caller and tenant, built on first ask and kept.
+  // One answer per app language for every caller and tenant, built on first ask and kept.
   const pages = new Map<CountryLanguage, CountryList>()
   const pageIn = (language: CountryLanguage) => {
     let page = pages.get(language)
@@ -28,13 +29,13 @@ export default async function locationRoutes(app: FastifyInstance) {
           'Every country with its dialling codes and flag, named and sorted in your language',
         description:
           'The whole list on one page: limit is the total, offset 0. `name` is in the first ' +
-          'language of `Accept-Language` the app speaks (en, ru; English when none), and the ' +
+          'language of `Accept-Language` the app speaks (any of its ten; English when none), and the ' +
           'list is sorted by it; `Content-Language` says which.',
         response: { 200: CountryList, 400: Problem, 404: Problem },
       },
     },
     async (request, reply) => {
-      const language = countryLanguage(request.headers['accept-language'])
+      const language = acceptedLanguage(request.headers['accept-language'])
       reply.header('content-language', language).header('vary', 'Accept-Language')
       return pageIn(language)
     },
