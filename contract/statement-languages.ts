@@ -1,9 +1,12 @@
 /**
- * The languages a statement is worded in so far (its PDF's fonts and words);
- * a file of its own so the app's first download does not carry it. No imports.
+ * The languages a statement or a receipt is worded in: every language the
+ * app speaks (issue 34). A file of its own so the app's first download does
+ * not carry the statement contract; it imports only the language list.
  */
-export const STATEMENT_LANGUAGES = ['en', 'ru'] as const
-export type StatementLanguage = (typeof STATEMENT_LANGUAGES)[number]
+import { LANGUAGES, type Language } from './languages.ts'
+
+export const STATEMENT_LANGUAGES = LANGUAGES
+export type StatementLanguage = Language
 
 /** The statement's language for a person reading `language`: theirs when a statement speaks it, else English. */
 export const statementLanguageFor = (language: string): StatementLanguage =>

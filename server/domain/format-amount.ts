@@ -34,10 +34,18 @@ export function formatAmount(
   }
   const leading = whole === '0' ? fraction.length - fraction.replace(/^0+/, '').length : 0
   const shown = fraction.slice(0, leading + FRACTION_DIGITS).replace(/0+$/, '')
+  return `${signed}${localDigits(language, whole, shown)}\u00a0${currency}`
+}
+
+/**
+ * "1,234.5", "1 234,5", "۱٬۲۳۴٫۵": a decimal's whole and fraction digits
+ * grouped and written as the language writes numbers, its own digits and
+ * point included. The fraction is shown as given, one digit at a time: no
+ * float, no rounding.
+ */
+export function localDigits(language: Language, whole: string, fraction: string): string {
   const integer = new Intl.NumberFormat(language)
   const point = integer.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-  // The fraction in the language's own digits too ("۱٬۲۳۴٫۵"), one digit at a time: no rounding.
-  const localFraction = shown.replace(/\d/g, (digit) => integer.format(Number(digit)))
-  const digits = `${integer.format(BigInt(whole))}${localFraction ? `${point}${localFraction}` : ''}`
-  return `${signed}${digits}\u00a0${currency}`
+  const localFraction = fraction.replace(/\d/g, (digit) => integer.format(Number(digit)))
+  return `${integer.format(BigInt(whole))}${localFraction ? `${point}${localFraction}` : ''}`
 }

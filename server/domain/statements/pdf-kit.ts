@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import PDFDocument from 'pdfkit'
+import type { Writer } from './pdf-text.ts'
 
 /*
  * The PDF stack statements and receipts share: pdfkit (text layout, pages,
@@ -56,11 +57,12 @@ export function newPdf(info: { title: string; author: string; language: string }
 
 /**
  * The header every page of a file begins with: the tenant's logo and name on
- * the left, the document's title and a line under it on the right. Answers
- * the y the content starts at.
+ * the left, the document's title and a line under it on the right (the other
+ * way round right to left). Answers the y the content starts at.
  */
 export function drawHeader(
   doc: Pdf,
+  write: Writer,
   tenant: { name: string; color: string; logo: Buffer | null },
   title: string,
   subtitle: string,
@@ -69,30 +71,24 @@ export function drawHeader(
   let x = PAGE.left
   if (tenant.logo) {
     try {
-      doc.image(tenant.logo, x, top, { fit: [32, 32] })
+      doc.image(tenant.logo, write.x(x, 32), top, { fit: [32, 32] })
       x += 42
     } catch {
       // A logo pdfkit cannot read: the name stands alone.
     }
   }
-  doc
-    .font('bold')
-    .fontSize(15)
-    .fillColor(tenant.color)
-    .text(tenant.name, x, top + 7, { width: CONTENT_WIDTH / 2, lineBreak: false })
-  doc
-    .font('bold')
-    .fontSize(15)
-    .fillColor(INK.text)
-    .text(title, PAGE.left + CONTENT_WIDTH / 2, top, { width: CONTENT_WIDTH / 2, align: 'right' })
-  doc
-    .font('body')
-    .fontSize(9)
-    .fillColor(INK.muted)
-    .text(subtitle, PAGE.left + CONTENT_WIDTH / 2, top + 21, {
-      width: CONTENT_WIDTH / 2,
-      align: 'right',
-    })
+  doc.font('bold').fontSize(15).fillColor(tenant.color)
+  write.text(tenant.name, x, top + 7, { width: CONTENT_WIDTH / 2, lineBreak: false })
+  doc.font('bold').fontSize(15).fillColor(INK.text)
+  write.text(title, PAGE.left + CONTENT_WIDTH / 2, top, {
+    width: CONTENT_WIDTH / 2,
+    align: 'right',
+  })
+  doc.font('body').fontSize(9).fillColor(INK.muted)
+  write.text(subtitle, PAGE.left + CONTENT_WIDTH / 2, top + 21, {
+    width: CONTENT_WIDTH / 2,
+    align: 'right',
+  })
   const y = top + 44
   doc
     .moveTo(PAGE.left, y)
@@ -103,35 +99,42 @@ export function drawHeader(
   return y + 14
 }
 
-/** "Label" above "value" lines, in a column: answers the y below it. */
+/**
+ * "Label" above "value" lines, in a column: answers the y below it. `own`:
+ * the lines are data in their own direction (a name, an address).
+ */
 export function drawBlock(
   doc: Pdf,
+  write: Writer,
   x: number,
   y: number,
   width: number,
   heading: string,
   lines: readonly string[],
   first?: string,
+  own = false,
 ): number {
-  doc.font('body').fontSize(8).fillColor(INK.muted).text(heading.toUpperCase(), x, y, { width })
-  let at = doc.y + 2
+  doc.font('body').fontSize(8).fillColor(INK.muted)
+  let at = write.text(heading.toUpperCase(), x, y, { width }) + 2
   if (first) {
-    doc.font('bold').fontSize(10.5).fillColor(INK.text).text(first, x, at, { width })
-    at = doc.y + 1
+    doc.font('bold').fontSize(10.5).fillColor(INK.text)
+    at = write.text(first, x, at, { width, own }) + 1
   }
   for (const line of lines) {
-    doc.font('body').fontSize(9.5).fillColor(INK.text).text(line, x, at, { width })
-    at = doc.y + 1
+    doc.font('body').fontSize(9.5).fillColor(INK.text)
+    at = write.text(line, x, at, { width, own }) + 1
   }
   return at
 }
 
 /**
  * Writes each page's footer once every page exists: `left` (the same on
- * each) and "Page n of N" on the right, in the bottom margin.
+ * each) and "Page n of N" on the right (mirrored right to left), in the
+ * bottom margin.
  */
 export function drawFooters(
   doc: Pdf,
+  write: Writer,
   left: string,
   pageLabel: (page: number, pages: number) => string,
 ) {
@@ -148,12 +151,9 @@ export function drawFooters(
       .lineWidth(0.5)
       .strokeColor(INK.rule)
       .stroke()
-    doc
-      .font('body')
-      .fontSize(7.5)
-      .fillColor(INK.muted)
-      .text(left, PAGE.left, y, { width: CONTENT_WIDTH - 90, lineBreak: true })
-    doc.text(pageLabel(i - range.start + 1, range.count), PAGE.left + CONTENT_WIDTH - 90, y, {
+    doc.font('body').fontSize(7.5).fillColor(INK.muted)
+    write.text(left, PAGE.left, y, { width: CONTENT_WIDTH - 90 })
+    write.text(pageLabel(i - range.start + 1, range.count), PAGE.left + CONTENT_WIDTH - 90, y, {
       width: 90,
       align: 'right',
     })

@@ -10,6 +10,7 @@ import {
   headers,
 } from '../../test-support.ts'
 import { cardCalls, ok, testCardKeys } from '../cards/card-test-support.ts'
+import { pdfLines } from './pdf-lines-test-support.ts'
 import { spenderOf } from './statement-fixtures.ts'
 import { statementCalls } from './statement-test-support.ts'
 
@@ -39,6 +40,15 @@ describeServer('an activity item’s receipt, downloaded or by link', () => {
       `attachment; filename="receipt-${item.created_at.slice(0, 10)}-${item.id}.pdf"`,
     )
     expect(receipt.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(receipt.headers['content-language']).toBe('ru')
+
+    // In Persian: right to left, its labels Persian and seen reversed, its reference as written.
+    const fa = await get(token, `/activity/${item.id}/receipt?language=fa`)
+    expect(fa.headers['content-language']).toBe('fa')
+    const lines = pdfLines(fa.rawPayload)
+    expect(lines).toContain('تیعضو') // وضعیت, the status
+    expect(lines).toContain('یریگیپ ٔهرامش') // شمارهٔ پیگیری, the reference number
+    expect(lines).toContain(item.id)
     expectProblem(
       await get(token, `/activity/${item.id}/receipt?time_zone=Mars/Olympus`),
       422,

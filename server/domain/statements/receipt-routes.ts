@@ -19,9 +19,13 @@ const Pdf = {
   },
 }
 
-const sendPdf = (reply: FastifyReply, receipt: { bytes: Buffer; fileName: string }) =>
+const sendPdf = (
+  reply: FastifyReply,
+  receipt: { bytes: Buffer; fileName: string; language: string },
+) =>
   reply
     .header('content-type', 'application/pdf')
+    .header('content-language', receipt.language)
     .header('content-disposition', `attachment; filename="${receipt.fileName}"`)
     .header('cache-control', 'private, no-store')
     .send(receipt.bytes)

@@ -2,20 +2,23 @@ import type { ActivityDetail } from '../../../contract/activity.ts'
 import { toMinor } from '../../../contract/money.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
 import { CONTENT_WIDTH, drawFooters, drawHeader, INK, newPdf, PAGE } from './pdf-kit.ts'
+import { writer } from './pdf-text.ts'
+import { isRightToLeft } from './statement-words.ts'
 import {
   formatAmount,
   formatDateTime,
   itemTitle,
-  LABELS,
   type Language,
   label,
-  STATUS_WORDS,
+  labelsOf,
+  statusWord,
 } from './wording.ts'
 
 /*
  * A receipt: one activity item as a one-page PDF to keep or share — what it
  * was, when, how it stands, every amount, whom it went to, and the
- * references that find it again. The same PDF stack as statements.
+ * references that find it again. The same PDF stack as statements, mirrored
+ * right to left in Arabic and Persian.
  */
 
 export interface ReceiptContext {
@@ -35,14 +38,15 @@ const money = (language: Language, side: MoneySide, signed = false) =>
 /** The item's label and value lines, in the order a receipt reads. */
 export function receiptLines(item: ActivityDetail, context: ReceiptContext): [string, string][] {
   const { language, timeZone } = context
-  const words = LABELS[language]
+  const words = labelsOf(language)
   const lines: [string, string | null | undefined][] = [
     [
       words.status,
       // A card payment under way is authorised, as the app says it.
-      STATUS_WORDS[language][
-        item.type === 'card_purchase' && item.status === 'pending' ? 'authorized' : item.status
-      ],
+      statusWord(
+        language,
+        item.type === 'card_purchase' && item.status === 'pending' ? 'authorized' : item.status,
+      ),
     ],
     [words.when, formatDateTime(language, new Date(item.created_at), timeZone)],
     [words.paid, money(language, item.amount)],
@@ -78,7 +82,7 @@ export async function renderReceipt(
   context: ReceiptContext,
 ): Promise<Buffer> {
   const { language } = context
-  const words = LABELS[language]
+  const words = labelsOf(language)
   const title = itemTitle(language, {
     type: item.type,
     direction: item.direction,
@@ -96,18 +100,16 @@ export async function renderReceipt(
     author: context.tenant.name,
     language,
   })
+  const write = writer(doc, isRightToLeft(language) ? 'rtl' : 'ltr')
   let y = drawHeader(
     doc,
+    write,
     context.tenant,
     words.receipt,
     formatDateTime(language, new Date(item.created_at), context.timeZone),
   )
-  doc
-    .font('bold')
-    .fontSize(16)
-    .fillColor(INK.text)
-    .text(title, PAGE.left, y, { width: CONTENT_WIDTH })
-  y = doc.y + 4
+  doc.font('bold').fontSize(16).fillColor(INK.text)
+  y = write.text(title, PAGE.left, y, { width: CONTENT_WIDTH }) + 4
   const sign = item.direction === 'in' ? true : undefined
   const headline =
     item.direction === 'out'
@@ -117,23 +119,16 @@ export async function renderReceipt(
     .font('bold')
     .fontSize(22)
     .fillColor(item.direction === 'in' ? '#1b7f3b' : INK.text)
-    .text(headline, PAGE.left, y)
-  y = doc.y + 16
+  y = write.text(headline, PAGE.left, y, { width: CONTENT_WIDTH }) + 16
   const labelWidth = 150
   for (const [name, value] of receiptLines(item, context)) {
-    doc
-      .font('body')
-      .fontSize(9)
-      .fillColor(INK.muted)
-      .text(name, PAGE.left, y, { width: labelWidth - 10 })
-    doc
-      .font('body')
-      .fontSize(10)
-      .fillColor(INK.text)
-      .text(value, PAGE.left + labelWidth, y, {
-        width: CONTENT_WIDTH - labelWidth,
-      })
-    y = Math.max(doc.y, y + 12) + 8
+    doc.font('body').fontSize(9).fillColor(INK.muted)
+    write.text(name, PAGE.left, y, { width: labelWidth - 10 })
+    doc.font('body').fontSize(10).fillColor(INK.text)
+    const below = write.text(value, PAGE.left + labelWidth, y, {
+      width: CONTENT_WIDTH - labelWidth,
+    })
+    y = Math.max(below, y + 12) + 8
     doc
       .moveTo(PAGE.left, y - 4)
       .lineTo(PAGE.left + CONTENT_WIDTH, y - 4)
@@ -141,7 +136,7 @@ export async function renderReceipt(
       .strokeColor(INK.rule)
       .stroke()
   }
-  drawFooters(doc, context.tenant.name, (page, pages) =>
+  drawFooters(doc, write, context.tenant.name, (page, pages) =>
     label(words.page, { page: String(page), pages: String(pages) }),
   )
   doc.end()

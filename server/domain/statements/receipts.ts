@@ -45,7 +45,7 @@ export class ReceiptService {
     owner: Owner,
     id: string,
     options: ReceiptOptions,
-  ): Promise<{ bytes: Buffer; fileName: string }> {
+  ): Promise<{ bytes: Buffer; fileName: string; language: StatementLanguage }> {
     const timeZone = zoneOf(options)
     const item = await this.#item(owner, id)
     const [language, tenant] = await Promise.all([
@@ -61,7 +61,7 @@ export class ReceiptService {
         logo: await tenantLogo(this.settings.distDir, tenant.logo_url),
       },
     })
-    return { bytes, fileName: `receipt-${item.created_at.slice(0, 10)}-${item.id}.pdf` }
+    return { bytes, fileName: `receipt-${item.created_at.slice(0, 10)}-${item.id}.pdf`, language }
   }
 
   /**

@@ -8,15 +8,27 @@ import {
   PAGE,
   type Pdf,
 } from './pdf-kit.ts'
+import { type Writer, writer } from './pdf-text.ts'
 import { groupedCode } from './rules.ts'
 import type { StatementDocument } from './statement-data.ts'
-import { formatAmount, formatDateTime, formatDay, LABELS, label, periodDays } from './wording.ts'
+import { isRightToLeft } from './statement-words.ts'
+import {
+  formatAmount,
+  formatDateTime,
+  formatDay,
+  type Labels,
+  label,
+  labelsOf,
+  periodDays,
+} from './wording.ts'
 
 /*
  * A statement as a PDF a landlord or a bank reads: who and which account,
  * the period, then per currency the opening balance, every movement with its
  * running balance, the totals in and out and the closing balance; every page
- * numbered, with the code that checks it is genuine.
+ * numbered, with the code that checks it is genuine. Right to left (Arabic,
+ * Persian) the page is mirrored: the date column on the right, the amounts on
+ * the left.
  */
 
 const COLUMNS = { date: 116, amount: 96, balance: 96 }
@@ -30,7 +42,7 @@ export async function renderStatementPdf(
   document: StatementDocument,
   progress: (share: number) => Promise<void>,
 ): Promise<Buffer> {
-  const words = LABELS[document.language]
+  const words = labelsOf(document.language)
   const { doc, bytes } = newPdf({
     title: `${words.statement} ${groupedCode(document.code)}`,
     author: document.tenant.name,
@@ -39,21 +51,25 @@ export async function renderStatementPdf(
   const zone = document.timeZone
   const days = periodDays(document.period.from, document.period.to, zone)
   const periodText = `${formatDay(document.language, document.period.from, zone)} – ${formatDay(document.language, days.last, zone)}`
-  const newPage = () => drawHeader(doc, document.tenant, words.statement, periodText)
+  const write = writer(doc, isRightToLeft(document.language) ? 'rtl' : 'ltr')
+  const newPage = () => drawHeader(doc, write, document.tenant, words.statement, periodText)
 
   let y = newPage()
   const half = (CONTENT_WIDTH - 24) / 2
   const left = drawBlock(
     doc,
+    write,
     PAGE.left,
     y,
     half,
     words.holder,
     document.holder.address,
     document.holder.name,
+    true,
   )
   const right = drawBlock(
     doc,
+    write,
     PAGE.left + half + 24,
     y,
     half,
@@ -65,14 +81,15 @@ export async function renderStatementPdf(
     document.account.title,
   )
   y = Math.max(left, right) + 10
-  y = drawBlock(doc, PAGE.left, y, CONTENT_WIDTH, words.period, [
+  y = drawBlock(doc, write, PAGE.left, y, CONTENT_WIDTH, words.period, [
     `${periodText} · ${words.issued} ${formatDateTime(document.language, document.issuedAt, zone)}`,
     label(words.times, { zone }),
   ])
   y += 12
 
   if (document.sections.length === 0) {
-    doc.font('body').fontSize(10).fillColor(INK.muted).text(words.noCurrencies, PAGE.left, y)
+    doc.font('body').fontSize(10).fillColor(INK.muted)
+    write.text(words.noCurrencies, PAGE.left, y, { width: CONTENT_WIDTH })
   }
   const rows = document.sections.reduce((sum, section) => sum + section.lines.length, 0)
   let done = 0
@@ -88,18 +105,18 @@ export async function renderStatementPdf(
     const heading = chain
       ? `${section.meta.code} · ${chain.charAt(0).toUpperCase()}${chain.slice(1)}`
       : section.meta.code
-    y = drawSummary(doc, y, heading, [
+    y = drawSummary(doc, write, y, heading, [
       [words.opening, money(section.opening)],
       [words.moneyIn, money(section.moneyIn)],
       [words.moneyOut, money(-section.moneyOut)],
       [words.closing, money(section.closing)],
     ])
     if (section.lines.length === 0) {
-      doc.font('body').fontSize(9.5).fillColor(INK.muted).text(words.nothing, PAGE.left, y)
-      y = doc.y + 18
+      doc.font('body').fontSize(9.5).fillColor(INK.muted)
+      y = write.text(words.nothing, PAGE.left, y, { width: CONTENT_WIDTH }) + 18
       continue
     }
-    y = drawTableHead(doc, y, words)
+    y = drawTableHead(doc, write, y, words)
     for (const [index, line] of section.lines.entries()) {
       const cells = [
         formatDateTime(document.language, line.movement.bookedAt, zone),
@@ -110,23 +127,22 @@ export async function renderStatementPdf(
       doc.font('body').fontSize(8.5)
       const height =
         Math.max(
-          doc.heightOfString(cells[0]!, { width: COLUMNS.date - 6 }),
-          doc.heightOfString(cells[1]!, { width: DESCRIPTION - 6 }),
+          write.height(cells[0]!, { width: COLUMNS.date - 6 }),
+          write.height(cells[1]!, { width: DESCRIPTION - 6 }),
         ) +
         ROW_GAP * 2
       if (y + height > bottom) {
         doc.addPage()
         // A page that opens mid-table names its currency: the amounts alone may not.
         const top = newPage()
-        doc
-          .font('bold')
-          .fontSize(10)
-          .fillColor(INK.text)
-          .text(label(words.continued, { code: heading }), PAGE.left, top)
-        y = drawTableHead(doc, doc.y + 6, words)
+        doc.font('bold').fontSize(10).fillColor(INK.text)
+        const below = write.text(label(words.continued, { code: heading }), PAGE.left, top, {
+          width: CONTENT_WIDTH,
+        })
+        y = drawTableHead(doc, write, below + 6, words)
       }
       if (index % 2 === 1) doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(INK.band)
-      drawRow(doc, y + ROW_GAP, cells, line.movement.amount > 0n)
+      drawRow(doc, write, y + ROW_GAP, cells, line.movement.amount > 0n)
       y += height
       done++
       if (done % PROGRESS_EVERY === 0) await progress(done / rows)
@@ -136,6 +152,7 @@ export async function renderStatementPdf(
 
   drawFooters(
     doc,
+    write,
     label(words.verify, { url: document.verifyUrl, code: groupedCode(document.code) }),
     (page, pages) => label(words.page, { page: String(page), pages: String(pages) }),
   )
@@ -144,38 +161,33 @@ export async function renderStatementPdf(
 }
 
 /** The currency's heading and its four figures in a band. */
-function drawSummary(doc: Pdf, y: number, code: string, figures: [string, string][]): number {
-  doc.font('bold').fontSize(12).fillColor(INK.text).text(code, PAGE.left, y)
-  const top = doc.y + 4
+function drawSummary(
+  doc: Pdf,
+  write: Writer,
+  y: number,
+  code: string,
+  figures: [string, string][],
+): number {
+  doc.font('bold').fontSize(12).fillColor(INK.text)
+  const top = write.text(code, PAGE.left, y, { width: CONTENT_WIDTH }) + 4
   const width = CONTENT_WIDTH / figures.length
   doc.rect(PAGE.left, top, CONTENT_WIDTH, 40).fill(INK.band)
   for (const [i, [name, value]] of figures.entries()) {
     const x = PAGE.left + i * width + 8
-    doc
-      .font('body')
-      .fontSize(7.5)
-      .fillColor(INK.muted)
-      .text(name.toUpperCase(), x, top + 7, {
-        width: width - 16,
-        lineBreak: false,
-      })
+    doc.font('body').fontSize(7.5).fillColor(INK.muted)
+    write.text(name.toUpperCase(), x, top + 7, { width: width - 16, lineBreak: false })
     // A long crypto figure shrinks to its column rather than wrap.
     doc.font('bold').fontSize(10)
     const size = Math.min(10, (10 * (width - 16)) / Math.max(1, doc.widthOfString(value)))
-    doc
-      .fontSize(size)
-      .fillColor(INK.text)
-      .text(value, x, top + 20, {
-        width: width - 16,
-        lineBreak: false,
-      })
+    doc.fontSize(size).fillColor(INK.text)
+    write.text(value, x, top + 20, { width: width - 16, lineBreak: false })
   }
   return top + 52
 }
 
-function drawTableHead(doc: Pdf, y: number, words: (typeof LABELS)['en' | 'ru']): number {
+function drawTableHead(doc: Pdf, write: Writer, y: number, words: Labels): number {
   doc.font('bold').fontSize(8)
-  drawCells(doc, y, [words.date, words.description, words.amount, words.balance], INK.muted)
+  drawCells(doc, write, y, [words.date, words.description, words.amount, words.balance], INK.muted)
   const below = y + 14
   doc
     .moveTo(PAGE.left, below)
@@ -186,22 +198,30 @@ function drawTableHead(doc: Pdf, y: number, words: (typeof LABELS)['en' | 'ru'])
   return below + 2
 }
 
-function drawRow(doc: Pdf, y: number, cells: string[], moneyIn: boolean) {
+function drawRow(doc: Pdf, write: Writer, y: number, cells: string[], moneyIn: boolean) {
   doc.font('body').fontSize(8.5)
   // Money in is green, with its "+" as the cue that does not need colour.
-  drawCells(doc, y, cells, INK.text, moneyIn ? '#1b7f3b' : INK.text)
+  drawCells(doc, write, y, cells, INK.text, moneyIn ? '#1b7f3b' : INK.text)
 }
 
 /** Date, description (wrapping), amount and balance (right-aligned, in tabular figures). */
-function drawCells(doc: Pdf, y: number, cells: readonly string[], ink: string, amountInk = ink) {
+function drawCells(
+  doc: Pdf,
+  write: Writer,
+  y: number,
+  cells: readonly string[],
+  ink: string,
+  amountInk = ink,
+) {
   let x = PAGE.left + 3
-  doc.fillColor(ink).text(cells[0]!, x, y, { width: COLUMNS.date - 6 })
+  doc.fillColor(ink)
+  write.text(cells[0]!, x, y, { width: COLUMNS.date - 6 })
   x += COLUMNS.date
-  doc.text(cells[1]!, x, y, { width: DESCRIPTION - 6 })
+  write.text(cells[1]!, x, y, { width: DESCRIPTION - 6 })
   x += DESCRIPTION
   doc.fillColor(amountInk)
-  doc.text(cells[2]!, x, y, { width: COLUMNS.amount - 6, align: 'right', features: ['tnum'] })
+  write.text(cells[2]!, x, y, { width: COLUMNS.amount - 6, align: 'right', features: ['tnum'] })
   doc.fillColor(ink)
   x += COLUMNS.amount
-  doc.text(cells[3]!, x, y, { width: COLUMNS.balance - 6, align: 'right', features: ['tnum'] })
+  write.text(cells[3]!, x, y, { width: COLUMNS.balance - 6, align: 'right', features: ['tnum'] })
 }

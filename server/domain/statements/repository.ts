@@ -350,7 +350,7 @@ export function findForJob(db: Executor, id: string) {
 export function findFile(db: Executor, owner: Owner, id: string) {
   return db
     .selectFrom('statements')
-    .select(['status', 'file', 'file_name', 'content_type', 'sha256'])
+    .select(['status', 'file', 'file_name', 'content_type', 'sha256', 'language'])
     .where('tenant_id', '=', owner.tenantId)
     .where('user_id', '=', owner.userId)
     .where('id', '=', id)
@@ -369,7 +369,7 @@ export async function updateStatement(
 export function findByLink(db: Executor, linkHash: string, now: Date) {
   return db
     .selectFrom('statements')
-    .select(['file', 'file_name', 'content_type', 'sha256'])
+    .select(['file', 'file_name', 'content_type', 'sha256', 'language'])
     .where('link_hash', '=', linkHash)
     .where('link_expires_at', '>', now)
     .where('status', '=', 'ready')

@@ -115,7 +115,8 @@ export default async function statementRoutes(app: FastifyInstance) {
         summary: 'Download a ready statement',
         description:
           'The file as rendered (`application/pdf`, `text/csv` or `application/json`), its ' +
-          'SHA-256 in `X-Content-SHA256`. Before it is ready: 409 STATEMENT_NOT_READY.',
+          'SHA-256 in `X-Content-SHA256`, its language in `Content-Language`. Before it is ' +
+          'ready: 409 STATEMENT_NOT_READY.',
         params: Params,
         response: {
           200: {
@@ -136,6 +137,7 @@ export default async function statementRoutes(app: FastifyInstance) {
       const file = await translateErrors(service.file(request.auth, request.params.id), toProblem)
       return reply
         .header('content-type', file.contentType)
+        .header('content-language', file.language)
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('x-content-sha256', file.sha256)
         .header('cache-control', 'private, no-store')
@@ -263,6 +265,7 @@ export async function statementVerifyRoutes(app: FastifyInstance) {
       }
       return reply
         .header('content-type', file.contentType)
+        .header('content-language', file.language)
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('x-content-sha256', file.sha256)
         .header('cache-control', 'private, no-store')

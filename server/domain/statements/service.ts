@@ -177,7 +177,7 @@ export class StatementService {
   }
 
   /**
-   * The rendered file, its name and type.
+   * The rendered file, its name, type and language.
    * @throws StatementError STATEMENT_NOT_FOUND, STATEMENT_NOT_READY
    */
   async file(owner: Owner, id: string) {
@@ -194,6 +194,7 @@ export class StatementService {
       fileName: row.file_name ?? `${id}.bin`,
       contentType: row.content_type ?? 'application/octet-stream',
       sha256: row.sha256 ?? '',
+      language: row.language,
     }
   }
 
@@ -229,6 +230,7 @@ export class StatementService {
       fileName: row.file_name ?? 'statement',
       contentType: row.content_type ?? 'application/octet-stream',
       sha256: row.sha256 ?? '',
+      language: row.language,
     }
   }
 

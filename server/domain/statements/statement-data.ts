@@ -12,9 +12,9 @@ import { addUp, type CurrencySection, entrySource, type Movement, walletLast4 } 
 import {
   groupedIban,
   type ItemWords,
-  LABELS,
   type Language,
   label,
+  labelsOf,
   movementDescription,
 } from './wording.ts'
 
@@ -72,7 +72,7 @@ export async function scopeLedger(
   language: Language,
   bank: Pick<BankingProvider, 'bic' | 'bankName'>,
 ): Promise<(ScopeLedger & { last4: string }) | undefined> {
-  const words = LABELS[language]
+  const words = labelsOf(language)
   if (scope.type === 'wallet') {
     const wallet = await db
       .selectFrom('wallets')

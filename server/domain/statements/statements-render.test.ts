@@ -6,8 +6,10 @@ import { createTestApp, describeServer, expectProblem } from '../../test-support
 import { ok, testCardKeys } from '../cards/card-test-support.ts'
 import { bookedAt } from '../ledger/booking-time.ts'
 import { CUR, fund } from '../orders/order-fixtures.ts'
+import { pdfLines } from './pdf-lines-test-support.ts'
 import { around, type JsonStatement, spenderOf } from './statement-fixtures.ts'
 import { statementCalls } from './statement-test-support.ts'
+import { groupedIban } from './wording.ts'
 
 describeServer('a statement is asked for, rendered by a job and downloaded by its owner', () => {
   let app: FastifyInstance
@@ -141,6 +143,26 @@ describeServer('a statement is asked for, rendered by a job and downloaded by it
       time_zone: 'Europe/Berlin',
       size: file.length,
     })
+  })
+
+  it('in Arabic: Content-Language ar, the PDF read right to left, numbers and Latin names left to right', async () => {
+    const { token, account } = await spender()
+    const { statement, file, response } = await made(token, {
+      scope: { fiat_account_id: account.id },
+      ...around(),
+      format: 'pdf',
+      language: 'ar',
+    })
+    expect(statement.language).toBe('ar')
+    expect(response.headers['content-language']).toBe('ar')
+    const lines = pdfLines(file)
+    // Each line as seen, left to right: Arabic words reversed, "Lukas Becker" and "€ 100.00" as written.
+    const seen = (text: string) => expect(lines.join('\n')).toContain(text)
+    seen('باسح فشك') // كشف حساب
+    seen('€\u00a0100.00+Lukas Becker نم') // the amount column left of "من Lukas Becker"
+    seen('ةقاطبلا رادصإ موسر') // رسوم إصدار البطاقة
+    seen('Café Lisboa :دادرتسا') // استرداد: Café Lisboa
+    seen(`IBAN: ${groupedIban(account.bank_details!.iban.replace(/ /g, ''))}`)
   })
 
   it('a wallet’s statement counts what is held for an order as the wallet’s: a hold moves nothing', async () => {

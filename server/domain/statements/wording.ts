@@ -1,11 +1,14 @@
 /**
- * A statement's and a receipt's words, in English and Russian: the labels,
- * each movement in people's words (the same sentences the app's activity feed
- * uses, src/i18n activity.title.*), dates and amounts. Pure: the renderers
- * and the tests share it.
+ * A statement's and a receipt's words, in every language the app speaks
+ * (the tables: statement-words.ts): the labels, each movement in people's
+ * words (the same sentences the app's activity feed uses, src/i18n
+ * activity.title.*), dates and amounts. Pure: the renderers and the tests
+ * share it.
  */
 import type { ActivityType } from '../../../contract/activity.ts'
 import type { StatementLanguage } from '../../../contract/statements.ts'
+import { localDigits } from '../format-amount.ts'
+import { STATEMENT_WORDS, type StatementWords } from './statement-words.ts'
 
 export type Language = StatementLanguage
 
@@ -24,56 +27,13 @@ export interface ItemWords {
   received_currency: string | null
 }
 
-const TITLES = {
-  en: {
-    exchange: 'Exchange {from} → {to}',
-    to: 'To {name}',
-    send: 'Sent {currency}',
-    from: 'From {name}',
-    receive: 'Received {currency}',
-    transfer: 'Between your wallets',
-    bankDeposit: 'Bank transfer in',
-    deposit: '{currency} deposit',
-    cardPayment: 'Card payment',
-    topUpCard: 'Top-up of card ·· {last4}',
-    topUp: 'Card account top-up',
-    cardReturnOf: 'Back from card ·· {last4}',
-    cardReturn: 'Back from a closed card',
-    feeIssue: 'Card issue fee',
-    feeMonthly: 'Card monthly fee',
-    fee: 'Card fee',
-    refund: 'Refund: {title}',
-    other: 'Other movement ({kind})',
-  },
-  ru: {
-    exchange: 'Обмен {from} → {to}',
-    to: '{name}',
-    send: 'Отправка {currency}',
-    from: '{name}',
-    receive: 'Получено {currency}',
-    transfer: 'Между вашими кошельками',
-    bankDeposit: 'Входящий банковский перевод',
-    deposit: 'Пополнение {currency}',
-    cardPayment: 'Оплата картой',
-    topUpCard: 'Пополнение карты ·· {last4}',
-    topUp: 'Пополнение счёта карты',
-    cardReturnOf: 'Остаток с карты ·· {last4}',
-    cardReturn: 'Остаток с закрытой карты',
-    feeIssue: 'Плата за выпуск карты',
-    feeMonthly: 'Ежемесячная плата за карту',
-    fee: 'Плата за карту',
-    refund: 'Возврат: {title}',
-    other: 'Прочее движение ({kind})',
-  },
-} as const
-
-type TitleKey = keyof (typeof TITLES)['en']
+type TitleKey = keyof StatementWords['titles']
 
 const fill = (text: string, values: Record<string, string>) =>
   text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
 
 const title = (language: Language, key: TitleKey, values: Record<string, string> = {}) =>
-  fill(TITLES[language][key], values)
+  fill(STATEMENT_WORDS[language].titles[key], values)
 
 /** A chain address shortened in the middle ("0x52f1…9a3c"), as the app shows it. */
 const shortAddress = (address: string) =>
@@ -138,129 +98,16 @@ export function movementDescription(
 // ---------------------------------------------------------------------------
 // Labels
 
-export const LABELS = {
-  en: {
-    statement: 'Account statement',
-    receipt: 'Receipt',
-    holder: 'Account holder',
-    account: 'Account',
-    period: 'Period',
-    issued: 'Issued',
-    wallet: 'Wallet',
-    walletTypes: { personal: 'Personal wallet', trading: 'P2P wallet', other: 'Wallet' },
-    fiatAccount: 'Euro account ·· {last4}',
-    card: 'Card ·· {last4}',
-    cardAccount: 'The card’s account: its balance is shared by every card on it.',
-    iban: 'IBAN',
-    bic: 'BIC',
-    bank: 'Bank',
-    currency: 'Currency',
-    opening: 'Opening balance',
-    moneyIn: 'Money in',
-    moneyOut: 'Money out',
-    closing: 'Closing balance',
-    date: 'Date',
-    description: 'Description',
-    amount: 'Amount',
-    balance: 'Balance',
-    nothing: 'No money moved in this period.',
-    continued: '{code}, continued',
-    noCurrencies: 'Nothing was held on this account in this period.',
-    page: 'Page {page} of {pages}',
-    verify: 'Check this statement is genuine: {url} · code {code}',
-    times: 'Times are {zone}.',
-    // Receipts
-    what: 'What',
-    status: 'Status',
-    when: 'When',
-    paid: 'Amount',
-    fee: 'Fee',
-    total: 'Total',
-    received: 'Received',
-    rate: 'Rate',
-    merchant: 'Merchant',
-    counterparty: 'Counterparty',
-    address: 'Address',
-    reference: 'Reference',
-    txHash: 'Transaction hash',
-    cardUsed: 'Card',
-    id: 'Reference number',
-  },
-  ru: {
-    statement: 'Выписка по счёту',
-    receipt: 'Квитанция',
-    holder: 'Владелец счёта',
-    account: 'Счёт',
-    period: 'Период',
-    issued: 'Сформирована',
-    wallet: 'Кошелёк',
-    walletTypes: { personal: 'Личный кошелёк', trading: 'P2P-кошелёк', other: 'Кошелёк' },
-    fiatAccount: 'Счёт в евро ·· {last4}',
-    card: 'Карта ·· {last4}',
-    cardAccount: 'Счёт карты: его остаток общий для всех карт на нём.',
-    iban: 'IBAN',
-    bic: 'BIC',
-    bank: 'Банк',
-    currency: 'Валюта',
-    opening: 'Входящий остаток',
-    moneyIn: 'Поступления',
-    moneyOut: 'Списания',
-    closing: 'Исходящий остаток',
-    date: 'Дата',
-    description: 'Описание',
-    amount: 'Сумма',
-    balance: 'Остаток',
-    nothing: 'За этот период движений не было.',
-    continued: '{code}, продолжение',
-    noCurrencies: 'В этом периоде на счёте ничего не хранилось.',
-    page: 'Страница {page} из {pages}',
-    verify: 'Проверить подлинность выписки: {url} · код {code}',
-    times: 'Время указано в часовом поясе {zone}.',
-    what: 'Операция',
-    status: 'Статус',
-    when: 'Дата и время',
-    paid: 'Сумма',
-    fee: 'Комиссия',
-    total: 'Итого',
-    received: 'Зачислено',
-    rate: 'Курс',
-    merchant: 'Продавец',
-    counterparty: 'Контрагент',
-    address: 'Адрес',
-    reference: 'Назначение',
-    txHash: 'Хеш транзакции',
-    cardUsed: 'Карта',
-    id: 'Номер операции',
-  },
-} as const
+/** The labels a statement or a receipt is laid out with, in `language`. */
+export const labelsOf = (language: Language) => STATEMENT_WORDS[language].labels
 
-export type Labels = (typeof LABELS)[Language]
+export type Labels = StatementWords['labels']
 
 export const label = (text: string, values: Record<string, string>) => fill(text, values)
 
 /** The item's status in a word (a receipt's "Status"), as the app words it. */
-export const STATUS_WORDS = {
-  en: {
-    pending: 'In progress',
-    complete: 'Complete',
-    failed: 'Failed',
-    canceled: 'Canceled',
-    declined: 'Declined',
-    reversed: 'Reversed',
-    refunded: 'Refunded',
-    authorized: 'Pending',
-  },
-  ru: {
-    pending: 'Выполняется',
-    complete: 'Выполнено',
-    failed: 'Не выполнено',
-    canceled: 'Отменено',
-    declined: 'Отклонено',
-    reversed: 'Отменён банком',
-    refunded: 'Возвращено',
-    authorized: 'В обработке',
-  },
-} as const
+export const statusWord = (language: Language, status: keyof StatementWords['statuses']) =>
+  STATEMENT_WORDS[language].statuses[status]
 
 // ---------------------------------------------------------------------------
 // Money and dates
@@ -294,10 +141,8 @@ export function formatAmount(
     })
     return `${sign}${format.format(`${whole}.${fraction || '0'}` as Intl.StringNumericLiteral)}`
   }
-  const grouped = new Intl.NumberFormat(language).format(BigInt(whole))
-  const trimmed = fraction.replace(/0+$/, '')
-  const separator = language === 'ru' ? ',' : '.'
-  return `${sign}${grouped}${trimmed ? `${separator}${trimmed}` : ''}${NBSP}${currency.code}`
+  const shown = localDigits(language, whole, fraction.replace(/0+$/, ''))
+  return `${sign}${shown}${NBSP}${currency.code}`
 }
 
 /** "12 Mar 2026, 14:05" / "12 мар. 2026 г., 14:05" in the statement's zone. */
