@@ -1458,7 +1458,7 @@ export const ar: Messages = {
   'push.denied': 'الإشعارات محظورة لهذا الموقع. اسمح بها من إعدادات متصفحك، ثم حاول مرة أخرى.',
   'push.unavailable': 'لا يمكن لهذا المتصفح عرض الإشعارات، لكنك ستجد كل شيء في مركز الإشعارات.',
   'push.unavailableIos':
-    'على iPhone وiPad، أضف التطبيق أولًا إلى الشاشة الرئيسية (مشاركة ← إضافة إلى الشاشة الرئيسية)، ثم فعّل الإشعارات من هناك.',
+    'على iPhone وiPad، أضف التطبيق أولًا إلى الشاشة الرئيسية (مشاركة \u200f←\u200f إضافة إلى الشاشة الرئيسية)، ثم فعّل الإشعارات من هناك.',
   'push.unavailableTelegram': 'داخل Telegram، يرسلها إليك البوت كرسائل بدلًا من ذلك.',
   'push.failed': 'تعذّر تفعيل الإشعارات. تحقق من اتصالك وحاول مرة أخرى.',
   'push.kinds': 'ما نُعلمك به خارج التطبيق',
@@ -1674,7 +1674,7 @@ export const ar: Messages = {
   'sheet.close': 'إغلاق',
   'missing.activity': 'هذا غير موجود في نشاطك',
   'activity.insights': 'التحليلات',
-  'activity.title.exchange': 'صرف {from} ← {to}',
+  'activity.title.exchange': 'صرف {from} \u200f←\u200f {to}',
   'activity.title.to': 'إلى {name}',
   'activity.title.send': 'إرسال {currency}',
   'activity.title.from': 'من {name}',

@@ -1,10 +1,12 @@
 import { parse, type Token } from '@messageformat/parser'
+import { directionOf, type Language } from './languages.ts'
 
 /**
  * What makes a catalogue complete against the English one (issue 34): every
  * key, every message valid ICU MessageFormat, the same arguments as English
- * (a lost `{amount}` would print nothing where money belongs), and every plural
- * the language's own CLDR categories (`Intl.PluralRules`: Arabic has six).
+ * (a lost `{amount}` would print nothing where money belongs), every plural
+ * the language's own CLDR categories (`Intl.PluralRules`: Arabic has six), and
+ * in a right-to-left language an arrow held by right-to-left marks.
  * Build-time only (tests, scripts/i18n-check.ts): the app ships no parser.
  */
 export function catalogueProblems(
@@ -55,9 +57,20 @@ export function catalogueProblems(
   }
   for (const key of Object.keys(catalogue)) {
     if (!(key in english)) problems.push(`${key}: not in English`)
+    if (directionOf(language as Language) === 'rtl' && LOOSE_ARROW.test(catalogue[key]!)) {
+      problems.push(`${key}: an arrow without right-to-left marks (U+200F) on both sides`)
+    }
   }
   return problems
 }
+
+/**
+ * An arrow not between two right-to-left marks. Between two left-to-right
+ * words ("{from} ← {to}" with currency codes, "Share ← Add to Home Screen")
+ * the bidi algorithm makes it part of their left-to-right run, which then reads
+ * backwards; the marks keep it in the sentence's direction.
+ */
+const LOOSE_ARROW = /(?<!\u200f)[←→]|[←→](?!\u200f)/
 
 interface Shape {
   arguments: Set<string>

@@ -1493,7 +1493,7 @@ export const fa: Messages = {
   'push.unavailable':
     'این مرورگر نمی‌تواند اعلان نشان دهد. همه چیز را همچنان در مرکز اعلان‌ها خواهید دید.',
   'push.unavailableIos':
-    'در iPhone و iPad، ابتدا برنامه را به صفحهٔ اصلی اضافه کنید (Share ← Add to Home Screen)، سپس اعلان‌ها را از همان‌جا روشن کنید.',
+    'در iPhone و iPad، ابتدا برنامه را به صفحهٔ اصلی اضافه کنید (Share \u200f←\u200f Add to Home Screen)، سپس اعلان‌ها را از همان‌جا روشن کنید.',
   'push.unavailableTelegram': 'در Telegram، ربات این موارد را به‌صورت پیام برایتان می‌فرستد.',
   'push.failed': 'اعلان‌ها روشن نشد. اتصال خود را بررسی کنید و دوباره امتحان کنید.',
   'push.kinds': 'چه چیزهایی بیرون از برنامه اطلاع داده شود',
@@ -1707,7 +1707,7 @@ export const fa: Messages = {
   'sheet.close': 'بستن',
   'missing.activity': 'این مورد در فعالیت‌های شما وجود ندارد',
   'activity.insights': 'تحلیل‌ها',
-  'activity.title.exchange': 'تبدیل {from} ← {to}',
+  'activity.title.exchange': 'تبدیل {from} \u200f←\u200f {to}',
   'activity.title.to': 'به {name}',
   'activity.title.send': 'ارسال {currency}',
   'activity.title.from': 'از {name}',

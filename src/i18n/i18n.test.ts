@@ -33,6 +33,14 @@ describe('catalogues', () => {
       'extra: not in English',
     ])
   })
+
+  it('refuses an arrow a right-to-left reader would read backwards', () => {
+    const arrows = { ...CATALOGUES.fa, 'activity.title.exchange': 'تبدیل {from} ← {to}' }
+    expect(catalogueProblems(en, arrows, 'fa')).toEqual([
+      'activity.title.exchange: an arrow without right-to-left marks (U+200F) on both sides',
+    ])
+    expect(catalogueProblems(en, en, 'en')).toEqual([])
+  })
 })
 
 describe('detectLanguage', () => {

@@ -27,7 +27,7 @@ export const ar: Words = {
   deposit: (currency) => `إيداع ${currency}`,
   onItsWay: 'في الطريق',
   arrived: 'وصلت',
-  exchange: (from, to) => `صرف ${from} ← ${to}`,
+  exchange: (from, to) => `صرف ${from} \u200f←\u200f ${to}`,
   exchangedFor: (paid) => `بقيمة ${paid}`,
   to: (name) => `إلى ${name}`,
   from: (name) => `من ${name}`,

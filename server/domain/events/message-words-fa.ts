@@ -27,7 +27,7 @@ export const fa: Words = {
   deposit: (currency) => `واریز ${currency}`,
   onItsWay: 'در راه',
   arrived: 'رسید',
-  exchange: (from, to) => `تبدیل ${from} ← ${to}`,
+  exchange: (from, to) => `تبدیل ${from} \u200f←\u200f ${to}`,
   exchangedFor: (paid) => `به مبلغ ${paid}`,
   to: (name) => `به ${name}`,
   from: (name) => `از ${name}`,
