@@ -280,6 +280,11 @@ export const ar: Messages = {
   'profile.theme.dark': 'داكنة',
   'profile.theme.systemHint': 'خيار «النظام» يتبع إعداد جهازك. يُحفظ اختيارك على هذا الجهاز.',
   'profile.theme.telegramHint': 'خيار «النظام» يتبع سمة Telegram. يُحفظ اختيارك على هذا الجهاز.',
+  'profile.digits.label': 'الأرقام',
+  'profile.digits.native': 'المشرقية',
+  'profile.digits.latin': 'اللاتينية',
+  'profile.digits.hint':
+    'تُكتب المبالغ والتواريخ والأوقات بهذه الأرقام. يُحفظ اختيارك على هذا الجهاز.',
   'profile.installTitle': 'تثبيت التطبيق',
   'profile.installLead': 'يُفتح من شاشتك الرئيسية مثل أي تطبيق، ويعرض أرصدتك حتى دون اتصال.',
   'profile.title': 'الملف الشخصي',
