@@ -283,8 +283,7 @@ export const ar: Messages = {
   'profile.digits.label': 'الأرقام',
   'profile.digits.native': 'المشرقية',
   'profile.digits.latin': 'اللاتينية',
-  'profile.digits.hint':
-    'تُكتب المبالغ والتواريخ والأوقات بهذه الأرقام. يُحفظ اختيارك على هذا الجهاز.',
+  'profile.digits.hint': 'على هذا الجهاز، تُكتب المبالغ والتواريخ والأوقات بهذه الأرقام.',
   'profile.installTitle': 'تثبيت التطبيق',
   'profile.installLead': 'يُفتح من شاشتك الرئيسية مثل أي تطبيق، ويعرض أرصدتك حتى دون اتصال.',
   'profile.title': 'الملف الشخصي',

@@ -325,7 +325,7 @@ export const de: Messages = {
   'profile.digits.native': 'Ziffern der Sprache',
   'profile.digits.latin': 'Westliche',
   'profile.digits.hint':
-    'In diesen Ziffern erscheinen Beträge, Daten und Uhrzeiten. Die Auswahl gilt nur auf diesem Gerät.',
+    'Auf diesem Gerät erscheinen Beträge, Daten und Uhrzeiten in diesen Ziffern.',
   'profile.installTitle': 'App installieren',
   'profile.installLead':
     'Sie öffnet sich wie jede App vom Startbildschirm und zeigt dein Guthaben auch offline.',

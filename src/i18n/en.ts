@@ -295,8 +295,7 @@ export const en = {
   'profile.digits.label': 'Digits',
   'profile.digits.native': 'The language’s own',
   'profile.digits.latin': 'Latin',
-  'profile.digits.hint':
-    'Amounts, dates and times are written in these digits. The choice stays on this device.',
+  'profile.digits.hint': 'On this device, amounts, dates and times are written in these digits.',
   'profile.installTitle': 'Install the app',
   'profile.installLead':
     'It opens from your home screen like any app, and shows your balances offline.',

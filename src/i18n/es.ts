@@ -315,7 +315,7 @@ export const es: Messages = {
   'profile.digits.native': 'Propias del idioma',
   'profile.digits.latin': 'Occidentales',
   'profile.digits.hint':
-    'Los importes, las fechas y las horas se escriben con estas cifras. La elección se guarda solo en este dispositivo.',
+    'En este dispositivo, los importes, las fechas y las horas se escriben con estas cifras.',
   'profile.installTitle': 'Instala la app',
   'profile.installLead':
     'Se abre desde tu pantalla de inicio como cualquier app y muestra tus saldos sin conexión.',

@@ -304,8 +304,7 @@ export const fa: Messages = {
   'profile.digits.label': 'ارقام',
   'profile.digits.native': 'فارسی',
   'profile.digits.latin': 'لاتین',
-  'profile.digits.hint':
-    'مبلغ‌ها، تاریخ‌ها و ساعت‌ها با این ارقام نوشته می‌شوند. این انتخاب فقط روی همین دستگاه می‌ماند.',
+  'profile.digits.hint': 'در این دستگاه، مبلغ‌ها، تاریخ‌ها و ساعت‌ها با این ارقام نوشته می‌شوند.',
   'profile.installTitle': 'نصب برنامه',
   'profile.installLead':
     'مثل هر برنامهٔ دیگری از صفحهٔ اصلی باز می‌شود و موجودی‌هایتان را بدون اینترنت هم نشان می‌دهد.',

@@ -309,8 +309,7 @@ export const id: Messages = {
   'profile.digits.label': 'Angka',
   'profile.digits.native': 'Angka bahasa ini',
   'profile.digits.latin': 'Latin',
-  'profile.digits.hint':
-    'Jumlah, tanggal, dan waktu ditulis dengan angka ini. Pilihan ini hanya berlaku di perangkat ini.',
+  'profile.digits.hint': 'Di perangkat ini, jumlah, tanggal, dan waktu ditulis dengan angka ini.',
   'profile.installTitle': 'Pasang aplikasi',
   'profile.installLead':
     'Aplikasi terbuka dari layar utama seperti aplikasi lain, dan tetap menampilkan saldo Anda saat offline.',

@@ -314,7 +314,7 @@ export const ptBR: Messages = {
   'profile.digits.native': 'Do próprio idioma',
   'profile.digits.latin': 'Ocidentais',
   'profile.digits.hint':
-    'Valores, datas e horários aparecem com esses algarismos. A escolha fica salva só neste dispositivo.',
+    'Neste dispositivo, valores, datas e horários aparecem com esses algarismos.',
   'profile.installTitle': 'Instalar o app',
   'profile.installLead':
     'Ele abre pela tela inicial como qualquer app e mostra seus saldos mesmo sem internet.',

@@ -293,8 +293,7 @@ export const ru: Messages = {
   'profile.digits.label': 'Цифры',
   'profile.digits.native': 'Цифры языка',
   'profile.digits.latin': 'Западные',
-  'profile.digits.hint':
-    'Этими цифрами пишутся суммы, даты и время. Выбор хранится только на этом устройстве.',
+  'profile.digits.hint': 'На этом устройстве суммы, даты и время пишутся этими цифрами.',
   'profile.installTitle': 'Установить приложение',
   'profile.installLead':
     'Оно откроется с главного экрана, как любое приложение, и покажет балансы без сети.',

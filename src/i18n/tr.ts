@@ -308,8 +308,7 @@ export const tr: Messages = {
   'profile.digits.label': 'Rakamlar',
   'profile.digits.native': 'Dilin kendi rakamları',
   'profile.digits.latin': 'Batı rakamları',
-  'profile.digits.hint':
-    'Tutarlar, tarihler ve saatler bu rakamlarla yazılır. Seçiminiz bu cihazda saklanır.',
+  'profile.digits.hint': 'Bu cihazda tutarlar, tarihler ve saatler bu rakamlarla yazılır.',
   'profile.installTitle': 'Uygulamayı yükleyin',
   'profile.installLead':
     'Diğer uygulamalar gibi ana ekranınızdan açılır ve bakiyelerinizi çevrimdışıyken de gösterir.',

@@ -296,8 +296,7 @@ export const uk: Messages = {
   'profile.digits.label': 'Цифри',
   'profile.digits.native': 'Цифри мови',
   'profile.digits.latin': 'Західні',
-  'profile.digits.hint':
-    'Цими цифрами пишуться суми, дати й час. Вибір зберігається лише на цьому пристрої.',
+  'profile.digits.hint': 'На цьому пристрої суми, дати й час пишуться цими цифрами.',
   'profile.installTitle': 'Установіть застосунок',
   'profile.installLead':
     'Він відкриватиметься з головного екрана, як будь-який застосунок, і показуватиме баланси навіть без мережі.',

@@ -7,7 +7,8 @@ import { type CountryLanguage, countryLanguage, countryList } from './countries.
 
 export default async function locationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  // One answer per app language (en, ru) for every caller and tenant, built on first ask and kept.
+  // One answer per app language (the ten of contract/languages.ts) for every caller and tenant,
+  // built on first ask and kept.
   const pages = new Map<CountryLanguage, CountryList>()
   const pageIn = (language: CountryLanguage) => {
     let page = pages.get(language)
@@ -28,8 +29,9 @@ export default async function locationRoutes(app: FastifyInstance) {
           'Every country with its dialling codes and flag, named and sorted in your language',
         description:
           'The whole list on one page: limit is the total, offset 0. `name` is in the first ' +
-          'language of `Accept-Language` the app speaks (en, ru; English when none), and the ' +
-          'list is sorted by it; `Content-Language` says which.',
+          'language of `Accept-Language` the app speaks (any of its ten: en, ru, uk, de, es, ' +
+          'pt-BR, tr, id, fa, ar; English when none), and the list is sorted by it; ' +
+          '`Content-Language` says which.',
         response: { 200: CountryList, 400: Problem, 404: Problem },
       },
     },

@@ -27,7 +27,7 @@ describe('the digits (issue 34)', () => {
     const group = await screen.findByRole('group', { name: 'ارقام' })
     const native = within(group).getByRole('radio', { name: '۰۱۲۳ فارسی' })
     expect(native).toBeChecked()
-    expect(group).toHaveAccessibleDescription(/روی همین دستگاه/)
+    expect(group).toHaveAccessibleDescription(/در این دستگاه/)
     // "Member since": the account's first day, in the reader's digits.
     const since = screen.getByText(/۱۴۰۴/)
 
