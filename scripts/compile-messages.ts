@@ -1,6 +1,25 @@
+import { fileURLToPath } from 'node:url'
 import MessageFormat from '@messageformat/core'
 import compileModule from '@messageformat/core/lib/compile-module.js'
 import { parse } from '@messageformat/parser'
+
+const DIGITS = fileURLToPath(new URL('../src/i18n/digits.ts', import.meta.url))
+
+/**
+ * A plural's `#` in the digits the person chose (src/i18n/digits.ts) where
+ * the language has digits of its own ("۳ کارت" or "3 کارت" in Persian); a
+ * language written in Latin digits anyway (English, the first download's) is
+ * left as compiled.
+ */
+function withDigitsChoice(compiled: string, locale: string): string {
+  if (new Intl.NumberFormat(locale).resolvedOptions().numberingSystem === 'latn') return compiled
+  const quoted = JSON.stringify(locale)
+  if (!compiled.includes(`number(${quoted},`)) return compiled
+  return `import { formatLocale } from ${JSON.stringify(DIGITS)};\n${compiled.replaceAll(
+    `number(${quoted},`,
+    `number(formatLocale(${quoted}),`,
+  )}`
+}
 
 /**
  * A catalogue as the app ships it: ICU MessageFormat compiled at build time by
@@ -32,5 +51,5 @@ export function messagesModule(messages: Record<string, string>, locale: string)
       (_, name: string) =>
         `const ${name} = (n) => new Intl.PluralRules(${JSON.stringify(locale)}).select(n);`,
     )
-  return `${compiled}\nexport default Object.assign(${JSON.stringify(plain)}, compiled)`
+  return `${withDigitsChoice(compiled, locale)}\nexport default Object.assign(${JSON.stringify(plain)}, compiled)`
 }

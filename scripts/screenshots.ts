@@ -296,6 +296,15 @@ async function main() {
             written.push(join(folder, 'hiddenAmounts'))
             await page.evaluate(() => localStorage.removeItem('amountsHidden'))
           }
+          if (only?.has('latinDigits')) {
+            // Home with Latin digits chosen on the profile (issue 34), by name only.
+            await page.evaluate(() => localStorage.setItem('latinDigits', '1'))
+            await page.goto(`${base}/`)
+            await settle(page)
+            await shoot(page, folder, 'latinDigits')
+            written.push(join(folder, 'latinDigits'))
+            await page.evaluate(() => localStorage.removeItem('latinDigits'))
+          }
           if (controlDecline) {
             // A payment the card's controls declined: why, and the one-tap fix (issue 30).
             await visit(page, controlDecline)

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState, useSyncExternalStore } from 'react'
+import { formatLocale } from '../i18n/digits.ts'
 import { useI18n } from '../i18n/i18n.tsx'
 
 /** The newest answer in the cache, restored or fresh: what "updated" refers to. */
@@ -30,7 +31,7 @@ function useNow(ms: number, active: boolean): number {
 
 /** "5 minutes ago", "yesterday", "now", in the person's language. */
 export function relativeTime(at: number, now: number, language: string): string {
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })
+  const format = new Intl.RelativeTimeFormat(formatLocale(language), { numeric: 'auto' })
   // Whole units that have passed: 90 minutes is "1 hour ago", as people say it.
   const seconds = Math.trunc((at - now) / 1000)
   if (Math.abs(seconds) < 60) return format.format(0, 'second')
@@ -57,7 +58,10 @@ export default function OfflineNotice() {
       </div>
     )
   }
-  const at = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' })
+  const at = new Intl.DateTimeFormat(formatLocale(language), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  })
   return (
     <div className="banner" role="status">
       <span className="visually-hidden">

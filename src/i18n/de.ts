@@ -321,6 +321,11 @@ export const de: Messages = {
     '„System“ folgt der Einstellung deines Geräts. Die Auswahl gilt nur auf diesem Gerät.',
   'profile.theme.telegramHint':
     '„System“ folgt dem Design von Telegram. Die Auswahl gilt nur auf diesem Gerät.',
+  'profile.digits.label': 'Ziffern',
+  'profile.digits.native': 'Ziffern der Sprache',
+  'profile.digits.latin': 'Westliche',
+  'profile.digits.hint':
+    'Auf diesem Gerät erscheinen Beträge, Daten und Uhrzeiten in diesen Ziffern.',
   'profile.installTitle': 'App installieren',
   'profile.installLead':
     'Sie öffnet sich wie jede App vom Startbildschirm und zeigt dein Guthaben auch offline.',

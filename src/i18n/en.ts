@@ -292,6 +292,10 @@ export const en = {
   'profile.theme.systemHint':
     'System follows your device’s setting. The choice stays on this device.',
   'profile.theme.telegramHint': 'System follows Telegram’s theme. The choice stays on this device.',
+  'profile.digits.label': 'Digits',
+  'profile.digits.native': 'The language’s own',
+  'profile.digits.latin': 'Latin',
+  'profile.digits.hint': 'On this device, amounts, dates and times are written in these digits.',
   'profile.installTitle': 'Install the app',
   'profile.installLead':
     'It opens from your home screen like any app, and shows your balances offline.',

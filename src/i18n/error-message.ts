@@ -1,5 +1,6 @@
 import type { ProblemCode } from '../../contract/problem-codes.ts'
 import { ApiError } from '../net/api.ts'
+import { formatLocale } from './digits.ts'
 import type { MessageKey } from './en.ts'
 import type { Translate } from './i18n.tsx'
 
@@ -259,7 +260,7 @@ export function formatMoment(iso: string, language: string, now = Date.now()): s
   if (Number.isNaN(at.getTime())) return undefined
   const sameDay = new Date(now).toDateString() === at.toDateString()
   return new Intl.DateTimeFormat(
-    language,
+    formatLocale(language),
     sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' },
   ).format(at)
 }

@@ -311,6 +311,11 @@ export const es: Messages = {
     '«Sistema» sigue el ajuste de tu dispositivo. La elección se guarda solo en este dispositivo.',
   'profile.theme.telegramHint':
     '«Sistema» sigue el tema de Telegram. La elección se guarda solo en este dispositivo.',
+  'profile.digits.label': 'Cifras',
+  'profile.digits.native': 'Propias del idioma',
+  'profile.digits.latin': 'Occidentales',
+  'profile.digits.hint':
+    'En este dispositivo, los importes, las fechas y las horas se escriben con estas cifras.',
   'profile.installTitle': 'Instala la app',
   'profile.installLead':
     'Se abre desde tu pantalla de inicio como cualquier app y muestra tus saldos sin conexión.',

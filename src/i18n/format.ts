@@ -1,18 +1,21 @@
+import { formatLocale } from './digits.ts'
 import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
 import { ltrIsland } from './money.ts'
 
 /*
- * Intl formatting that is not a message. Formatters are cached per language
- * and shape: a 10 000-row history must not build 10 000 of them.
+ * Intl formatting that is not a message. Formatters are cached per locale
+ * (formatLocale: the language and its digits) and shape: a 10 000-row
+ * history must not build 10 000 of them.
  */
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
 
 function numberFormat(language: Language, decimals: number): Intl.NumberFormat {
-  const key = `n:${language}:${decimals}`
+  const locale = formatLocale(language)
+  const key = `n:${locale}:${decimals}`
   let format = cache.get(key) as Intl.NumberFormat | undefined
   if (!format) {
-    format = new Intl.NumberFormat(language, {
+    format = new Intl.NumberFormat(locale, {
       minimumFractionDigits: Math.min(2, decimals),
       maximumFractionDigits: decimals,
     })
@@ -46,10 +49,11 @@ export function formatAmount(
 
 /** A point in time with date and time, in the reader's language and zone. */
 export function formatDateTime(language: Language, iso: string): string {
-  const key = `d:${language}`
+  const locale = formatLocale(language)
+  const key = `d:${locale}`
   let format = cache.get(key) as Intl.DateTimeFormat | undefined
   if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' })
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
     cache.set(key, format)
   }
   return format.format(new Date(iso))
@@ -63,7 +67,7 @@ export function formatBytes(language: Language, bytes: number): string {
       : bytes >= 1_000
         ? [bytes / 1_000, 'kilobyte']
         : [bytes, 'byte']
-  return new Intl.NumberFormat(language, {
+  return new Intl.NumberFormat(formatLocale(language), {
     style: 'unit',
     unit,
     unitDisplay: 'short',

@@ -11,6 +11,7 @@ import {
   useSyncExternalStore,
 } from 'react'
 import { telegramLaunchLanguage } from '../telegram/launch-language.ts'
+import { formatLocale, latinDigits } from './digits.ts'
 import type { MessageKey } from './en.ts'
 import { amountsHidden, subscribeAmountsHidden } from './hidden-amounts.ts'
 import { directionOf, type Language, languageOfTag } from './languages.ts'
@@ -225,12 +226,14 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
 
   const setLanguage = useCallback((next: Language) => show(next, true), [show])
   const version = useSyncExternalStore(subscribeParts, readPartsVersion)
-  // Every screen words its amounts again when they are hidden or shown (money.ts reads it).
+  // Every screen words its amounts again when they are hidden or shown (money.ts reads it), and
+  // its numbers, dates and times when Latin digits are chosen or given up (digits.ts).
   const hidden = useSyncExternalStore(subscribeAmountsHidden, amountsHidden)
+  const latin = useSyncExternalStore(latinDigits.subscribe, latinDigits.read)
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` counts the English parts in memory (each needs a new `t`); `hidden` makes every consumer format its amounts again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` counts the English parts in memory (each needs a new `t`); `hidden` and `latin` make every consumer format its amounts again
   const value = useMemo<I18n>(() => {
-    const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long' })
+    const dates = new Intl.DateTimeFormat(formatLocale(language), { dateStyle: 'long' })
     document.documentElement.lang = language
     document.documentElement.dir = directionOf(language)
     return {
@@ -239,7 +242,7 @@ export function I18nProvider(props: { children: ReactNode; initial?: Language })
       t: translator(language),
       formatDate: (date) => dates.format(typeof date === 'string' ? new Date(date) : date),
     }
-  }, [language, setLanguage, version, hidden])
+  }, [language, setLanguage, version, hidden, latin])
 
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>
 }

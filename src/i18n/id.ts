@@ -306,6 +306,10 @@ export const id: Messages = {
     'Sistem mengikuti pengaturan perangkat Anda. Pilihan ini hanya berlaku di perangkat ini.',
   'profile.theme.telegramHint':
     'Sistem mengikuti tema Telegram. Pilihan ini hanya berlaku di perangkat ini.',
+  'profile.digits.label': 'Angka',
+  'profile.digits.native': 'Angka bahasa ini',
+  'profile.digits.latin': 'Latin',
+  'profile.digits.hint': 'Di perangkat ini, jumlah, tanggal, dan waktu ditulis dengan angka ini.',
   'profile.installTitle': 'Pasang aplikasi',
   'profile.installLead':
     'Aplikasi terbuka dari layar utama seperti aplikasi lain, dan tetap menampilkan saldo Anda saat offline.',

@@ -1,4 +1,5 @@
 import { compare, type Decimal, parseDecimal } from '../ui/decimal.ts'
+import { formatLocale } from './digits.ts'
 import { amountsHidden, HIDDEN_AMOUNT } from './hidden-amounts.ts'
 import type { Language } from './i18n.tsx'
 import { directionOf } from './languages.ts'
@@ -26,7 +27,8 @@ import { directionOf } from './languages.ts'
  *   the words around it — in a sentence of a catalogue too, where no element
  *   can reach (docs/decisions.md, issue 34 part 3).
  *
- * Formatters are cached per language and shape: a 10 000-row list must not
+ * Formatters are cached per locale (formatLocale: the language and its
+ * digits, Latin by the person's choice) and shape: a 10 000-row list must not
  * build 10 000 of them.
  */
 
@@ -127,7 +129,8 @@ function shortFraction(parts: Parts): string {
  * no digit limit of Intl (20 fraction digits on Node 20) and no rounding apply.
  */
 function digits(language: Language, whole: string, fraction: string): string {
-  const integer = numberFormat(`i:${language}`, () => new Intl.NumberFormat(language))
+  const locale = formatLocale(language)
+  const integer = numberFormat(`i:${locale}`, () => new Intl.NumberFormat(locale))
   const grouped = integer.format(BigInt(whole))
   if (!fraction) return grouped
   const separator = integer.formatToParts(1.5).find((part) => part.type === 'decimal')?.value
@@ -156,9 +159,10 @@ export function formatMoney(language: Language, money: Money, options: MoneyOpti
   if (isFiat(money)) {
     const absolute = `${parts.whole}.${parts.fraction || '0'}` as Intl.StringNumericLiteral
     const currency = money.currency.toUpperCase()
+    const locale = formatLocale(language)
     const usual = numberFormat(
-      `c:${language}:${currency}`,
-      () => new Intl.NumberFormat(language, { style: 'currency', currency }),
+      `c:${locale}:${currency}`,
+      () => new Intl.NumberFormat(locale, { style: 'currency', currency }),
     )
     // Exactly: every digit the amount has, never fewer than the currency shows.
     const minor = usual.resolvedOptions().maximumFractionDigits ?? 2
@@ -166,9 +170,9 @@ export function formatMoney(language: Language, money: Money, options: MoneyOpti
     const format =
       options.exact && places > minor
         ? numberFormat(
-            `x:${language}:${currency}:${places}`,
+            `x:${locale}:${currency}:${places}`,
             () =>
-              new Intl.NumberFormat(language, {
+              new Intl.NumberFormat(locale, {
                 style: 'currency',
                 currency,
                 maximumFractionDigits: places,

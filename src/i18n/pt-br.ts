@@ -310,6 +310,11 @@ export const ptBR: Messages = {
     'Sistema segue a configuração do seu dispositivo. A escolha fica salva só neste dispositivo.',
   'profile.theme.telegramHint':
     'Sistema segue o tema do Telegram. A escolha fica salva só neste dispositivo.',
+  'profile.digits.label': 'Algarismos',
+  'profile.digits.native': 'Do próprio idioma',
+  'profile.digits.latin': 'Ocidentais',
+  'profile.digits.hint':
+    'Neste dispositivo, valores, datas e horários aparecem com esses algarismos.',
   'profile.installTitle': 'Instalar o app',
   'profile.installLead':
     'Ele abre pela tela inicial como qualquer app e mostra seus saldos mesmo sem internet.',

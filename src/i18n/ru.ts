@@ -290,6 +290,10 @@ export const ru: Messages = {
     'Системная — как на устройстве. Выбор хранится только на этом устройстве.',
   'profile.theme.telegramHint':
     'Системная — как в Telegram. Выбор хранится только на этом устройстве.',
+  'profile.digits.label': 'Цифры',
+  'profile.digits.native': 'Цифры языка',
+  'profile.digits.latin': 'Западные',
+  'profile.digits.hint': 'На этом устройстве суммы, даты и время пишутся этими цифрами.',
   'profile.installTitle': 'Установить приложение',
   'profile.installLead':
     'Оно откроется с главного экрана, как любое приложение, и покажет балансы без сети.',

@@ -305,6 +305,10 @@ export const tr: Messages = {
     'Sistem seçeneği cihazınızın ayarını izler. Seçiminiz bu cihazda saklanır.',
   'profile.theme.telegramHint':
     'Sistem seçeneği Telegram’ın temasını izler. Seçiminiz bu cihazda saklanır.',
+  'profile.digits.label': 'Rakamlar',
+  'profile.digits.native': 'Dilin kendi rakamları',
+  'profile.digits.latin': 'Batı rakamları',
+  'profile.digits.hint': 'Bu cihazda tutarlar, tarihler ve saatler bu rakamlarla yazılır.',
   'profile.installTitle': 'Uygulamayı yükleyin',
   'profile.installLead':
     'Diğer uygulamalar gibi ana ekranınızdan açılır ve bakiyelerinizi çevrimdışıyken de gösterir.',

@@ -113,13 +113,6 @@ export const SignOutIcon = (p: IconProps) => (
   </Icon>
 )
 
-export const BellIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M6 9.5a6 6 0 0 1 12 0c0 4.5 1.5 6.5 2.5 7.5h-17c1-1 2.5-3 2.5-7.5Z" />
-    <path d="M10 20a2.2 2.2 0 0 0 4 0" />
-  </Icon>
-)
-
 /** Amounts shown: an open eye (the control hides them). */
 export const EyeIcon = (p: IconProps) => (
   <Icon {...p}>

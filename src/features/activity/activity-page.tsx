@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
+import { formatLocale } from '../../i18n/digits.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { walletName } from '../../i18n/wallet-names.ts'
 import { href, paths } from '../../paths.ts'
@@ -94,7 +95,7 @@ export default function ActivityPage() {
   }
   if (dates) {
     const short = (value: string) =>
-      new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short' }).format(
+      new Intl.DateTimeFormat(formatLocale(language), { day: 'numeric', month: 'short' }).format(
         new Date(`${value}T12:00:00`),
       )
     chips.push({

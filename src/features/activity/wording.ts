@@ -7,6 +7,7 @@ import type {
 import { shortAddress } from '../../../contract/display-rules.ts'
 import { ORDER_EVENT_CODES } from '../../../contract/order-event-codes.ts'
 import type { MoneySide } from '../../../contract/orders.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
@@ -305,8 +306,9 @@ export function dayLabel(
   const sameYear = day.slice(0, 4) === today.slice(0, 4)
   // Noon UTC of that day names the same calendar day in every zone.
   const noon = new Date(`${day}T12:00:00Z`)
-  return format(`label:${language}:${sameYear}`, () =>
-    Intl.DateTimeFormat(language, {
+  const locale = formatLocale(language)
+  return format(`label:${locale}:${sameYear}`, () =>
+    Intl.DateTimeFormat(locale, {
       timeZone: 'UTC',
       day: 'numeric',
       month: 'long',
@@ -317,8 +319,9 @@ export function dayLabel(
 
 /** "14:05" / "2:05 PM": a row's time within its day. */
 export function timeOf(language: Language, instant: string, timeZone?: string): string {
-  return format(`time:${language}:${timeZone ?? ''}`, () =>
-    Intl.DateTimeFormat(language, { timeZone, hour: 'numeric', minute: '2-digit' }),
+  const locale = formatLocale(language)
+  return format(`time:${locale}:${timeZone ?? ''}`, () =>
+    Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' }),
   ).format(new Date(instant))
 }
 

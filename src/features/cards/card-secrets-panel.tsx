@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import type { CardDetail, CardStatus } from '../../../contract/cards.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { ApiError } from '../../net/api.ts'
 import { Alert, Button } from '../../ui/components.tsx'
@@ -71,7 +72,7 @@ export function CardOtpPanel(props: { card: CardDetail }) {
           </p>
           <p className="muted">
             {t('cards.otp.validUntil', {
-              time: new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(
+              time: new Intl.DateTimeFormat(formatLocale(language), { timeStyle: 'short' }).format(
                 new Date(otp.expires_at),
               ),
             })}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { formatLocale } from '../../i18n/digits.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { useDisplayCurrency } from '../../queries/display-currency.ts'
 import { useOnline } from '../../ui/online.tsx'
@@ -44,7 +45,7 @@ export default function InsightsPage() {
   const byMerchant = useQuery(spendingQuery({ ...month, currency, time_zone, group: 'merchant' }))
   const byMonth = useQuery(spendingQuery({ ...sixMonths, currency, time_zone, group: 'month' }))
   const monthName = (date: Date) =>
-    new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(date)
+    new Intl.DateTimeFormat(formatLocale(language), { month: 'long', year: 'numeric' }).format(date)
 
   return (
     <div className="stack insights-page">

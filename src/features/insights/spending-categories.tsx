@@ -5,6 +5,7 @@ import {
   MERCHANT_CATEGORIES,
   type MerchantCategoryGroup,
 } from '../../../contract/merchant-categories.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import { amountsHidden } from '../../i18n/hidden-amounts.ts'
 import { type Language, useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney, ltrIsland } from '../../i18n/money.ts'
@@ -43,7 +44,7 @@ function categoryName(t: ReturnType<typeof useI18n>['t'], language: Language, ke
 function change(language: Language, percent: string | null): string | undefined {
   if (percent === null) return undefined
   const negative = percent.startsWith('-')
-  const figure = new Intl.NumberFormat(language, {
+  const figure = new Intl.NumberFormat(formatLocale(language), {
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
   }).format(Number(percent.replace('-', '')))

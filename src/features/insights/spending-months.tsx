@@ -1,5 +1,6 @@
 import type { ChartConfiguration } from 'chart.js'
 import { useId } from 'react'
+import { formatLocale } from '../../i18n/digits.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney } from '../../i18n/money.ts'
 import { ChartCanvas, readingAxes, themeInk } from './chart-canvas.tsx'
@@ -13,7 +14,9 @@ export function Months(props: { query: SpendingResult; currency: string }) {
   const money = (amount: string) =>
     formatMoney(language, { amount, currency: data?.currency ?? props.currency, chain: null })
   const label = (key: string) =>
-    new Intl.DateTimeFormat(language, { month: 'short' }).format(new Date(`${key}-15T12:00:00`))
+    new Intl.DateTimeFormat(formatLocale(language), { month: 'short' }).format(
+      new Date(`${key}-15T12:00:00`),
+    )
   const config = ((): ChartConfiguration<'bar'> | undefined => {
     if (!data) return undefined
     const ink = themeInk()

@@ -1,17 +1,28 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
+import { formatLocale } from '../../i18n/digits.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
-import { BellIcon } from '../../ui/icons.tsx'
+import { Icon, type IconProps } from '../../ui/icons.tsx'
 import { unreadQuery } from './queries.ts'
 import './notifications.css'
 
 /** The most a badge shows; more reads "99+" (the label says the number). */
 const BADGE_MAX = 99
 
+/** Here, not in ../../ui/icons.tsx: the bell is a lazy chunk, and the first download need not carry it. */
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 9.5a6 6 0 0 1 12 0c0 4.5 1.5 6.5 2.5 7.5h-17c1-1 2.5-3 2.5-7.5Z" />
+    <path d="M10 20a2.2 2.2 0 0 0 4 0" />
+  </Icon>
+)
+
 /** The bell in the shell: a link to the notification centre with the unread count. */
 export function NotificationBell(props: { href: string; className?: string }) {
-  const { t } = useI18n()
+  const { t, language } = useI18n()
   const unread = useQuery(unreadQuery()).data?.unread ?? 0
+  // In the reader's digits, as every other number (۳۴ in Persian unless Latin ones are chosen).
+  const count = new Intl.NumberFormat(formatLocale(language))
   return (
     <Link
       href={props.href}
@@ -24,7 +35,7 @@ export function NotificationBell(props: { href: string; className?: string }) {
       <BellIcon />
       {unread > 0 && (
         <span className="bell-badge" aria-hidden="true">
-          {unread > BADGE_MAX ? `${BADGE_MAX}+` : unread}
+          {unread > BADGE_MAX ? `${count.format(BADGE_MAX)}+` : count.format(unread)}
         </span>
       )}
     </Link>

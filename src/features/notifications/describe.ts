@@ -1,5 +1,6 @@
 import type { EventKind, Notification } from '../../../contract/events.ts'
 import { declineWords } from '../../i18n/declines.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 import { formatMoney, type MoneySign } from '../../i18n/money.ts'
@@ -249,7 +250,7 @@ export function shortTime(language: Language, iso: string, now = new Date()): st
   const at = new Date(iso)
   const today = at.toDateString() === now.toDateString()
   return new Intl.DateTimeFormat(
-    language,
+    formatLocale(language),
     today ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short' },
   ).format(at)
 }

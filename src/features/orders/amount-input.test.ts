@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { latinDigits } from '../../i18n/digits.ts'
 import { readAmount } from './amount-input.ts'
 
 describe('reading a typed amount', () => {
@@ -106,4 +107,33 @@ describe('reading a typed amount', () => {
       })
     },
   )
+})
+
+describe('reading an amount with Latin digits chosen (issue 34)', () => {
+  afterEach(() => latinDigits.set(false))
+
+  it.each([
+    // What the screen now shows: Latin digits with Latin marks, "1,234.5".
+    ['1,234.5', 2, 'fa', '1234.5'],
+    ['1,234,567', 2, 'fa', '1234567'],
+    ['12.5', 2, 'fa', '12.5'],
+    // The person's own digits still read, whatever is chosen.
+    ['۱۲٫۵', 2, 'fa', '12.5'],
+    ['۱٬۲۳۴', 2, 'fa', '1234'],
+    ['١٢٫٥٠', 2, 'ar', '12.5'],
+  ])('"%s" at %i decimals in %s is %s', (text, decimals, language, amount) => {
+    latinDigits.set(true)
+    expect(readAmount(text, decimals, language)).toEqual({ ok: true, amount })
+  })
+
+  it('asks which "1,234" means where the screen groups thousands with a comma', () => {
+    latinDigits.set(true)
+    expect(readAmount('1,234', 8, 'fa')).toEqual({
+      ok: false,
+      problem: 'ambiguous',
+      text: '1,234',
+      decimal: '1.234',
+      whole: '1234',
+    })
+  })
 })

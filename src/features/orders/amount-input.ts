@@ -1,3 +1,4 @@
+import { formatLocale } from '../../i18n/digits.ts'
 import type { Language, Translate } from '../../i18n/i18n.tsx'
 
 /**
@@ -35,7 +36,8 @@ const PLAIN = /^(\d*)(?:\.(\d*))?$/
 
 /** How `language` marks decimals, and its group mark when that is the other one ('.' or ','). */
 function marksOf(language: string): { decimal: '.' | ','; group?: '.' | ',' } {
-  const parts = new Intl.NumberFormat(language).formatToParts(12345.6)
+  // The marks the screen shows: Latin digits by choice bring Latin marks too ("1,234.5" in Persian).
+  const parts = new Intl.NumberFormat(formatLocale(language)).formatToParts(12345.6)
   const decimal = parts.find((part) => part.type === 'decimal')?.value === ',' ? ',' : '.'
   const group = parts.find((part) => part.type === 'group')?.value
   return group === ',' || group === '.' ? { decimal, group } : { decimal }

@@ -2,10 +2,12 @@ import { useId, useState } from 'react'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { isTelegram } from '../../telegram/launch.ts'
 import { chooseTheme, storedTheme, THEMES, type Theme } from '../../ui/theme.ts'
+import { DigitsChoice } from './digits-choice.tsx'
 
 /**
  * Light, dark, or as the device (in Telegram: as the chat) — for this device
  * only: a phone in the dark and a laptop in an office may want each their own.
+ * Below it, where the language has digits of its own, which digits to read.
  */
 export function ThemeChoice() {
   const { t } = useI18n()
@@ -38,6 +40,7 @@ export function ThemeChoice() {
       <p id={hintId} className="muted">
         {t(isTelegram() ? 'profile.theme.telegramHint' : 'profile.theme.systemHint')}
       </p>
+      <DigitsChoice />
     </section>
   )
 }

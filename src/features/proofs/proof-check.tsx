@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { MyProof, ProofKey } from '../../../contract/proofs.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import type { MessageKey } from '../../i18n/en.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
@@ -63,7 +64,7 @@ export default function ProofCheck(props: {
     )
   }
   const result = verdict.data
-  const day = new Intl.DateTimeFormat(language, {
+  const day = new Intl.DateTimeFormat(formatLocale(language), {
     day: 'numeric',
     month: 'short',
     timeZone: 'UTC',

@@ -1,5 +1,6 @@
 import type { MyProof } from '../../../contract/proofs.ts'
 import { accountName } from '../../i18n/account-names.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import { formatDateTime } from '../../i18n/format.ts'
 import { type Language, useI18n } from '../../i18n/i18n.tsx'
 import { formatMoney, isFiat } from '../../i18n/money.ts'
@@ -75,7 +76,7 @@ export function Reserves(props: { proof: MyProof }) {
   const { t, language } = useI18n()
   const reserves = props.proof.root.reserves
   const lines = reserves?.currencies.filter((line) => line.ratio !== null) ?? []
-  const percent = new Intl.NumberFormat(language, {
+  const percent = new Intl.NumberFormat(formatLocale(language), {
     style: 'percent',
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,

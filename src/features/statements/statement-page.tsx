@@ -6,6 +6,7 @@ import {
   statementLanguageFor,
 } from '../../../contract/statement-languages.ts'
 import type { Statement, StatementFormat, StatementScope } from '../../../contract/statements.ts'
+import { formatLocale } from '../../i18n/digits.ts'
 import { formatBytes } from '../../i18n/format.ts'
 import { useI18n } from '../../i18n/i18n.tsx'
 import { href, paths } from '../../paths.ts'
@@ -147,7 +148,7 @@ function Request(props: {
     onSuccess: props.onMade,
   })
   const monthName = (month: string) =>
-    new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(
+    new Intl.DateTimeFormat(formatLocale(language), { month: 'long', year: 'numeric' }).format(
       new Date(`${month}-15T12:00:00`),
     )
 
