@@ -1,9 +1,42 @@
 import { fileURLToPath } from 'node:url'
 import MessageFormat from '@messageformat/core'
 import compileModule from '@messageformat/core/lib/compile-module.js'
-import { parse } from '@messageformat/parser'
+import { parse, type Token } from '@messageformat/parser'
+import { messageDigits } from '../src/i18n/message-digits.ts'
 
 const DIGITS = fileURLToPath(new URL('../src/i18n/digits.ts', import.meta.url))
+const MESSAGE_DIGITS = fileURLToPath(new URL('../src/i18n/message-digits.ts', import.meta.url))
+
+/** Whether `locale` writes figures in Latin digits by default (CLDR: English, Arabic; not Persian). */
+const writesLatin = (locale: string) =>
+  new Intl.NumberFormat(locale).resolvedOptions().numberingSystem === 'latn'
+
+/**
+ * Every plain argument (`{seconds}`) as `{seconds, digits}`: a number given to
+ * it is then written in the reader's digits (src/i18n/message-digits.ts), as a
+ * plural's `#` is. Rewritten in the source by each token's offset, last first.
+ */
+function withArgumentDigits(message: string): string {
+  const plain: { start: number; end: number; arg: string }[] = []
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'argument') {
+        plain.push({
+          start: token.ctx.offset,
+          end: token.ctx.offset + token.ctx.text.length,
+          arg: token.arg,
+        })
+      }
+      if ('cases' in token) for (const each of token.cases) walk(each.tokens)
+    }
+  }
+  walk(parse(message))
+  let rewritten = message
+  for (const { start, end, arg } of plain.sort((a, b) => b.start - a.start)) {
+    rewritten = `${rewritten.slice(0, start)}{${arg}, digits}${rewritten.slice(end)}`
+  }
+  return rewritten
+}
 
 /**
  * A plural's `#` in the digits the person chose (src/i18n/digits.ts) where
@@ -12,7 +45,7 @@ const DIGITS = fileURLToPath(new URL('../src/i18n/digits.ts', import.meta.url))
  * left as compiled.
  */
 function withDigitsChoice(compiled: string, locale: string): string {
-  if (new Intl.NumberFormat(locale).resolvedOptions().numberingSystem === 'latn') return compiled
+  if (writesLatin(locale)) return compiled
   const quoted = JSON.stringify(locale)
   if (!compiled.includes(`number(${quoted},`)) return compiled
   return `import { formatLocale } from ${JSON.stringify(DIGITS)};\n${compiled.replaceAll(
@@ -42,7 +75,19 @@ export function messagesModule(messages: Record<string, string>, locale: string)
     }
   }
   if (Object.keys(icu).length === 0) return `export default ${JSON.stringify(plain)}`
-  const compiled = compileModule(new MessageFormat(locale, { strict: false }), icu)
+  const ownDigits = !writesLatin(locale)
+  const formatter = new MessageFormat(locale, {
+    strict: false,
+    customFormatters: ownDigits
+      ? { digits: { formatter: messageDigits, id: 'messageDigits', module: MESSAGE_DIGITS } }
+      : {},
+  })
+  const sources = ownDigits
+    ? Object.fromEntries(
+        Object.entries(icu).map(([key, message]) => [key, withArgumentDigits(message)]),
+      )
+    : icu
+  const compiled = compileModule(formatter, sources)
     .replace('export default {', 'const compiled = {')
     // The browser's own CLDR rules (what the completeness test checks against) instead of
     // the runtime's table of every locale, which would be a chunk every catalogue waits on.

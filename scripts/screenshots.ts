@@ -287,23 +287,17 @@ async function main() {
             await shoot(page, folder, 'securityPassword')
             written.push(join(folder, 'securityPassword'))
           }
-          if (wanted('hiddenAmounts')) {
-            // Home with every amount hidden, as one tap on the eye leaves it (issue 31).
-            await page.evaluate(() => localStorage.setItem('amountsHidden', '1'))
+          // Home with a device's flag set: every amount hidden, as one tap on the eye leaves it
+          // (issue 31); Latin digits chosen on the profile (issue 34, by name only).
+          for (const flag of ['hiddenAmounts', 'latinDigits'] as const) {
+            if (flag === 'hiddenAmounts' ? !wanted(flag) : !only?.has(flag)) continue
+            const key = flag === 'hiddenAmounts' ? 'amountsHidden' : flag
+            await page.evaluate((name) => localStorage.setItem(name, '1'), key)
             await page.goto(`${base}/`)
             await settle(page)
-            await shoot(page, folder, 'hiddenAmounts')
-            written.push(join(folder, 'hiddenAmounts'))
-            await page.evaluate(() => localStorage.removeItem('amountsHidden'))
-          }
-          if (only?.has('latinDigits')) {
-            // Home with Latin digits chosen on the profile (issue 34), by name only.
-            await page.evaluate(() => localStorage.setItem('latinDigits', '1'))
-            await page.goto(`${base}/`)
-            await settle(page)
-            await shoot(page, folder, 'latinDigits')
-            written.push(join(folder, 'latinDigits'))
-            await page.evaluate(() => localStorage.removeItem('latinDigits'))
+            await shoot(page, folder, flag)
+            written.push(join(folder, flag))
+            await page.evaluate((name) => localStorage.removeItem(name), key)
           }
           if (controlDecline) {
             // A payment the card's controls declined: why, and the one-tap fix (issue 30).

@@ -41,6 +41,20 @@ describe('Latin digits by choice', () => {
     expect(count('fa')).toMatch(/^3 /)
   })
 
+  it('writes a figure a sentence was given in the same digits as its amounts', () => {
+    const wait = () => translator('fa')('code.resendIn', { seconds: 60 })
+    expect(wait()).toContain('۶۰')
+    expect(wait()).not.toMatch(latin)
+    latinDigits.set(true)
+    expect(wait()).toContain('60')
+    expect(wait()).not.toMatch(persian)
+    // A value that is not a number is the message's as it came.
+    expect(translator('fa')('home.signedInAs', { email: 'a1@example.com' })).toContain(
+      'a1@example.com',
+    )
+    expect(translator('en')('code.resendIn', { seconds: 60 })).toContain('60')
+  })
+
   it('writes Arabic as its CLDR default does (Latin for "ar"), chosen or not', () => {
     // "ar" alone reads 0123 in CLDR 42 and later (Node's and Chromium's); the choice changes nothing.
     const before = [bare(formatMoney('ar', eur)), formatDateTime('ar', moment), count('ar')]

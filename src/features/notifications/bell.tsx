@@ -9,8 +9,8 @@ import './notifications.css'
 /** The most a badge shows; more reads "99+" (the label says the number). */
 const BADGE_MAX = 99
 
-/** Here, not in ../../ui/icons.tsx: the bell is a lazy chunk, and the first download need not carry it. */
-export const BellIcon = (p: IconProps) => (
+/** Here, not in ../../ui/icons.tsx: the bell is a lazy chunk, and the first download need not carry it; only the bell draws it (shared with the notification centre, this module would be a chunk and a request of its own). */
+const BellIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M6 9.5a6 6 0 0 1 12 0c0 4.5 1.5 6.5 2.5 7.5h-17c1-1 2.5-3 2.5-7.5Z" />
     <path d="M10 20a2.2 2.2 0 0 0 4 0" />

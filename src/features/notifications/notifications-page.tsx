@@ -9,8 +9,7 @@ import { CardIcon, CodeIcon, ShieldIcon } from '../../ui/icons.tsx'
 import { LoadError } from '../../ui/load-error.tsx'
 import { Pending } from '../../ui/online.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { ArrowDownIcon, SwapIcon } from '../../ui/screen-icons.tsx'
-import { BellIcon } from './bell.tsx'
+import { ArrowDownIcon, CheckIcon, ListIcon, SwapIcon } from '../../ui/screen-icons.tsx'
 import { describeNotification, shortTime } from './describe.ts'
 import { useMarkRead } from './mutations.ts'
 import { notificationsQuery } from './queries.ts'
@@ -23,9 +22,13 @@ const ICONS: Record<string, ComponentType<{ size?: number }>> = {
   kyc: ShieldIcon,
   security: ShieldIcon,
 }
-/** The developer area's kinds (keys, webhooks) show code; the rest their area's icon. */
+/**
+ * The developer area's kinds (keys, webhooks) show code; the rest their area's
+ * icon. Not the bell's (features/notifications/bell.tsx): shared with this page,
+ * it became a chunk and a request of its own on every signed-in first load.
+ */
 const iconOf = (kind: EventKind) =>
-  /^security\.(api_key|webhook)/.test(kind) ? CodeIcon : (ICONS[kind.split('.')[0]!] ?? BellIcon)
+  /^security\.(api_key|webhook)/.test(kind) ? CodeIcon : (ICONS[kind.split('.')[0]!] ?? ListIcon)
 
 /**
  * The notification centre: what happened, newest first, unread ones marked.
@@ -70,7 +73,7 @@ export default function NotificationsPage() {
       {data.length === 0 ? (
         <section className="card empty-state" aria-labelledby="notifications-empty">
           <span className="empty-state-icon" aria-hidden="true">
-            <BellIcon />
+            <CheckIcon />
           </span>
           <h2 id="notifications-empty">{t('notifications.empty')}</h2>
           <p className="muted">{t('notifications.emptyLead')}</p>
