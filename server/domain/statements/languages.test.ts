@@ -64,7 +64,8 @@ describe('a statement is worded in every language the app speaks', () => {
   const eur = { code: 'EUR', decimals: 2, fiat: true }
   it.each([
     // Persian writes its own digits and decimal point ("٫"), as Intl does by default.
-    ['fa', 150000000n, btc, '+۱٫۵\u00a0BTC'],
+    // In Arabic and Persian an island of its own: the sign stays before the figures.
+    ['fa', 150000000n, btc, '\u2066+۱٫۵\u00a0BTC\u2069'],
     ['uk', 150000000n, btc, '+1,5\u00a0BTC'],
     ['de', 123456789n, btc, '+1,23456789\u00a0BTC'],
     ['uk', 123450n, eur, '+1\u00a0234,50\u00a0EUR'],

@@ -156,10 +156,10 @@ describeServer('a statement is asked for, rendered by a job and downloaded by it
     expect(statement.language).toBe('ar')
     expect(response.headers['content-language']).toBe('ar')
     const lines = pdfLines(file)
-    // Each line as seen, left to right: Arabic words reversed, "Lukas Becker" and "€ 100.00" as written.
+    // Each line as seen, left to right: Arabic words reversed, "Lukas Becker" and "+100.00 €" as written.
     const seen = (text: string) => expect(lines.join('\n')).toContain(text)
     seen('باسح فشك') // كشف حساب
-    seen('€\u00a0100.00+Lukas Becker نم') // the amount column left of "من Lukas Becker"
+    seen('+100.00\u00a0€Lukas Becker نم') // the amount column left of "من Lukas Becker", as the app shows it
     seen('ةقاطبلا رادصإ موسر') // رسوم إصدار البطاقة
     seen('Café Lisboa :دادرتسا') // استرداد: Café Lisboa
     seen(`IBAN: ${groupedIban(account.bank_details!.iban.replace(/ /g, ''))}`)

@@ -8,7 +8,7 @@
 import type { ActivityType } from '../../../contract/activity.ts'
 import type { StatementLanguage } from '../../../contract/statements.ts'
 import { localDigits } from '../format-amount.ts'
-import { STATEMENT_WORDS, type StatementWords } from './statement-words.ts'
+import { isRightToLeft, STATEMENT_WORDS, type StatementWords } from './statement-words.ts'
 
 export type Language = StatementLanguage
 
@@ -120,6 +120,8 @@ const NBSP = '\u00a0'
  * to): fiat in Intl's currency style ("€1,234.50", "1 234,50 €"), crypto as
  * grouped digits with the currency's places, trailing zeros trimmed
  * ("0.00101885 BTC"). `signed`: "+" for money in, "−" for money out.
+ * In Arabic and Persian a left-to-right island (LRI … PDI), as the app shows
+ * amounts: the sign stays before the figures ("+€ 100.00", not "€ 100.00+").
  */
 export function formatAmount(
   language: Language,
@@ -132,6 +134,7 @@ export function formatAmount(
   const whole = digits.slice(0, digits.length - currency.decimals) || '0'
   const fraction = digits.slice(digits.length - currency.decimals)
   const sign = negative ? MINUS : options.signed && minor > 0n ? '+' : ''
+  const island = (text: string) => (isRightToLeft(language) ? `\u2066${text}\u2069` : text)
   if (currency.fiat) {
     const format = new Intl.NumberFormat(language, {
       style: 'currency',
@@ -139,10 +142,12 @@ export function formatAmount(
       minimumFractionDigits: currency.decimals,
       maximumFractionDigits: currency.decimals,
     })
-    return `${sign}${format.format(`${whole}.${fraction || '0'}` as Intl.StringNumericLiteral)}`
+    return island(
+      `${sign}${format.format(`${whole}.${fraction || '0'}` as Intl.StringNumericLiteral)}`,
+    )
   }
   const shown = localDigits(language, whole, fraction.replace(/0+$/, ''))
-  return `${sign}${shown}${NBSP}${currency.code}`
+  return island(`${sign}${shown}${NBSP}${currency.code}`)
 }
 
 /** "12 Mar 2026, 14:05" / "12 мар. 2026 г., 14:05" in the statement's zone. */
