@@ -79,10 +79,10 @@ function redacted(value: unknown, depth: number): unknown {
 }
 
 const errorFields = (error: Error): Record<string, unknown> => ({
+  ...error,
   type: error.name,
   message: error.message,
   stack: error.stack,
-  ...error,
 })
 
 /** Queued bytes past which new lines are dropped (a reader that stopped reading). */
