@@ -1,5 +1,8 @@
 import { formatLocale } from './digits.ts'
 
+/** One formatter per locale ("fa", "fa-u-nu-latn"): a screen of sentences must not build one a figure. */
+const formats = new Map<string, Intl.NumberFormat>()
+
 /**
  * A figure a message was given as a number ("{seconds}", "{max}") in the
  * reader's digits, as its amounts and dates are: "تا ۶۰ ثانیه", or "60" with
@@ -8,7 +11,13 @@ import { formatLocale } from './digits.ts'
  * of its own through it (scripts/compile-messages.ts), so only that
  * language's catalogue chunk carries it.
  */
-export const messageDigits = (value: unknown, locale: string): unknown =>
-  typeof value === 'number'
-    ? new Intl.NumberFormat(formatLocale(locale), { useGrouping: false }).format(value)
-    : value
+export function messageDigits(value: unknown, language: string): unknown {
+  if (typeof value !== 'number') return value
+  const locale = formatLocale(language)
+  let format = formats.get(locale)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { useGrouping: false })
+    formats.set(locale, format)
+  }
+  return format.format(value)
+}
