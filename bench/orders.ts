@@ -10,6 +10,7 @@
  * orders meanwhile, as it would in production.
  */
 import { join } from 'node:path'
+import pg from 'pg'
 import {
   BTC,
   type Cluster,
@@ -25,10 +26,10 @@ import {
   type Row,
   run,
   type Server,
+  send,
   signUp,
   skippedRow,
   startServer,
-  TENANT,
   USDT_TRON,
   valueRow,
 } from './lib.ts'
@@ -39,7 +40,7 @@ export interface Trader {
 }
 
 /** `count` people, each with an exchange wallet holding 100 million USDT. */
-async function traders(base: string, count: number): Promise<Trader[]> {
+export async function traders(base: string, count: number): Promise<Trader[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const token = await signUp(base)
@@ -66,21 +67,22 @@ function quote(base: string, trader: Trader): Promise<string> {
     to_uuid: BTC,
     amount_from: '25',
   })
-  return call<{ quote_id: string }>(base, trader.token, 'GET', `/api/v1/orders/calc?${query}`).then(
-    (answer) => answer.quote_id,
+  return send(base, 'GET', `/api/v1/orders/calc?${query}`, auth(trader), undefined, 200).then(
+    (answer) => (JSON.parse(answer.toString()) as { quote_id: string }).quote_id,
   )
 }
 
+const auth = (trader: Trader) => ({ authorization: trader.token })
+
 async function placeQuote(base: string, trader: Trader, quoteId: string) {
-  const response = await fetch(`${base}/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL`, {
-    method: 'POST',
-    headers: { ...TENANT, 'content-type': 'application/json', authorization: trader.token },
-    body: JSON.stringify({ quote_id: quoteId, request_id: crypto.randomUUID() }),
-  })
-  if (response.status !== 201) {
-    throw new Error(`place answered ${response.status}: ${await response.text()}`)
-  }
-  await response.arrayBuffer()
+  await send(
+    base,
+    'POST',
+    '/api/v1/orders/EXCHANGE_CRYPTO_INTERNAL',
+    auth(trader),
+    { quote_id: quoteId, request_id: crypto.randomUUID() },
+    201,
+  )
 }
 
 /** CONNECTIONS loops of quote + place for `seconds`, each on its trader; orders per second. */
@@ -108,7 +110,7 @@ export async function closedLoop(
  * meanwhile, from a pool of quotes fetched ahead; each latency is timed from
  * its scheduled send. Answers the latencies and how many were sent.
  */
-async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
+export async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
   const total = Math.round(rate * seconds)
   const pool: { trader: Trader; quoteId: string }[] = []
   let next = 0
@@ -185,6 +187,25 @@ async function settled(base: string, clients: Trader[]): Promise<number> {
   }
 }
 
+/** Seconds until no job is due any more (the events' dispatch included), at most 120. */
+async function jobsDone(databaseUrl: string): Promise<number> {
+  const started = performance.now()
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ due: string }>(
+        'select count(*) as due from jobs where done_at is null and run_at <= now()',
+      )
+      const seconds = (performance.now() - started) / 1000
+      if (Number(rows[0]!.due) === 0 || seconds > 120) return seconds
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  } finally {
+    await client.end()
+  }
+}
+
 export async function measureOrders(postgres: Cluster | undefined): Promise<Row[]> {
   if (!postgres) {
     return [skippedRow('orders ÷ pgbench TPC-B', 'no PostgreSQL in /usr/lib/postgresql/*/bin')]
@@ -193,10 +214,8 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
   try {
     const benchUrl = await postgres.database('pgbench')
     await run(join(postgres.bin, 'pgbench'), ['-i', '-q', '-s', '10', benchUrl])
-    const onPostgres = await startServer({
-      dataDir: dataDir('orders-pg'),
-      databaseUrl: await postgres.database('orders'),
-    })
+    const ordersUrl = await postgres.database('orders')
+    const onPostgres = await startServer({ dataDir: dataDir('orders-pg'), databaseUrl: ordersUrl })
     servers.push(onPostgres)
     const embedded = await startServer({ dataDir: dataDir('orders') })
     servers.push(embedded)
@@ -221,6 +240,9 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
       contended.push(await closedLoop(onPostgres.url, hot, DURATION_S))
       onEmbedded.push(await closedLoop(embedded.url, embeddedTraders, DURATION_S))
     }
+    // What the closed loops left for the job runner (on PostgreSQL, where the bench can look).
+    await closedLoop(onPostgres.url, pgTraders, DURATION_S)
+    const jobsAfterLoad = await jobsDone(ordersUrl)
     const openPg: number[] = []
     const openEmbedded: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
@@ -286,6 +308,12 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
         step: 0.4,
         bound: 0.6,
       }),
+      valueRow(
+        'every job done (events told) after a closed loop of orders (PostgreSQL)',
+        [jobsAfterLoad],
+        's',
+        { digits: 1, goal: 'info' },
+      ),
       valueRow(
         'all orders settled by the job runner, after the load (PostgreSQL / PGlite)',
         [backlogPg],

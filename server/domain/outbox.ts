@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../contract/events.ts'
 import type { DB } from '../infra/db/schema.ts'
-import { enqueue } from '../infra/jobs.ts'
+import { jobRow } from '../infra/jobs.ts'
 
 /** The job that fans one event out to its destinations (dispatcher.ts). */
 export const DISPATCH_JOB = 'events.dispatch'
@@ -29,19 +29,23 @@ export async function emitEvent<K extends EventKind>(
   input: EventInput<K>,
 ): Promise<string> {
   const id = uuidv7()
+  // The event and its dispatch job in one statement: one round trip of a money command's
+  // transaction fewer for every event it tells.
   await trx
-    .insertInto('events')
-    .values({
-      id,
-      tenant_id: input.tenantId,
-      user_id: input.userId,
-      kind: input.kind,
-      version: EVENT_PAYLOADS[input.kind].version,
-      payload: JSON.stringify(input.payload, wellFormed),
-      created_at: input.at,
-    })
+    .with('event', (db) =>
+      db.insertInto('events').values({
+        id,
+        tenant_id: input.tenantId,
+        user_id: input.userId,
+        kind: input.kind,
+        version: EVENT_PAYLOADS[input.kind].version,
+        payload: JSON.stringify(input.payload, wellFormed),
+        created_at: input.at,
+      }),
+    )
+    .insertInto('jobs')
+    .values(jobRow({ kind: DISPATCH_JOB, tenantId: input.tenantId, payload: { event_id: id } }))
     .execute()
-  await enqueue(trx, { kind: DISPATCH_JOB, tenantId: input.tenantId, payload: { event_id: id } })
   return id
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Kysely, Transaction, Updateable } from 'kysely'
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely'
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid'
 import type { Config } from '../config.ts'
 import type { DB } from './db/schema.ts'
@@ -11,8 +11,8 @@ import type { DB } from './db/schema.ts'
  * A job is a row of `jobs` (migration 0005). Running one takes three short
  * steps, none of which holds a transaction open while the handler works:
  *
- * 1. claim: in one transaction, `select … where run_at <= now and done_at is
- *    null for update skip locked limit N`, then push those rows' run_at out by
+ * 1. claim: in one statement, `select … where run_at <= now and done_at is
+ *    null for update skip locked limit N`, and push those rows' run_at out by
  *    the lease (JOBS_LEASE_MS, 10 s), mark them with the runner's id
  *    (`claimed_by`) and count the attempt. Two runners never claim one row:
  *    the second skips the locked rows, and after the commit they are no longer
@@ -32,6 +32,13 @@ import type { DB } from './db/schema.ts'
  * nothing. Either way a step can run twice, so a handler must be idempotent
  * per step: gate each step on the state it moves (a status) and give every
  * ledger entry an idempotency key, and a repeat does nothing twice.
+ *
+ * A kind registered with a batch handler (`registerBatch`: the events'
+ * dispatch) is claimed up to BATCH_LIMIT jobs at a time and handed over whole,
+ * so a burst of events costs its few set-based statements once, not once per
+ * event; the batch is finished in one statement. A batch that throws is run
+ * again one job at a time, so one job that cannot succeed holds back only
+ * itself, with its own backoff.
  */
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -56,6 +63,17 @@ export interface JobContext {
 export type JobResult = undefined | { again: Date }
 
 export type JobHandler = (job: Job, context: JobContext) => Promise<JobResult>
+
+/** Runs every job of a batch (of one kind) or throws; it must be idempotent per job. */
+export type BatchHandler = (jobs: Job[], context: JobContext) => Promise<void>
+
+/**
+ * Jobs of one kind handed to a batch handler at once, at most: enough that a
+ * burst's statements are paid once for dozens of jobs, few enough that the
+ * batch's transaction — which holds the embedded database's one connection
+ * while it runs — stays a few milliseconds long.
+ */
+export const BATCH_LIMIT = 50
 
 export interface EnqueueInput {
   kind: string
@@ -85,23 +103,30 @@ export function backoffMs(attempt: number): number {
 
 /** Adds a job, in the caller's transaction when given one (so it commits with the work). */
 export async function enqueue(db: Executor, input: EnqueueInput): Promise<string> {
-  const id = uuidv7()
-  await db
-    .insertInto('jobs')
-    .values({
-      id,
-      tenant_id: input.tenantId,
-      kind: input.kind,
-      payload: JSON.stringify(input.payload ?? {}),
-      // The app's clock, like every due-ness test (runDue): one clock, whatever the database's says.
-      run_at: input.runAt ?? new Date(),
-    })
-    .execute()
-  return id
+  const row = jobRow(input)
+  await db.insertInto('jobs').values(row).execute()
+  return row.id
 }
+
+/** Adds jobs in one statement, in the caller's transaction (none: nothing written). */
+export async function enqueueAll(db: Executor, inputs: EnqueueInput[]): Promise<void> {
+  if (inputs.length === 0) return
+  await db.insertInto('jobs').values(inputs.map(jobRow)).execute()
+}
+
+/** A new job's row, for a caller that writes it in a statement of its own making (the outbox). */
+export const jobRow = (input: EnqueueInput) => ({
+  id: uuidv7(),
+  tenant_id: input.tenantId,
+  kind: input.kind,
+  payload: JSON.stringify(input.payload ?? {}),
+  // The app's clock, like every due-ness test (runDue): one clock, whatever the database's says.
+  run_at: input.runAt ?? new Date(),
+})
 
 export class JobRunner {
   readonly #handlers = new Map<string, JobHandler>()
+  readonly #batches = new Map<string, BatchHandler>()
   /** Written to `claimed_by`: which leases this runner renews and may finish. */
   readonly #id = uuidv4()
   #timer: NodeJS.Timeout | undefined
@@ -118,23 +143,62 @@ export class JobRunner {
 
   /** One handler per kind; a runner claims only the kinds it has a handler for. */
   register(kind: string, handler: JobHandler): void {
-    if (this.#handlers.has(kind)) throw new Error(`a handler for job kind ${kind} is registered`)
+    this.#refuseSecond(kind)
     this.#handlers.set(kind, handler)
   }
 
+  /** A kind whose due jobs are run together: up to BATCH_LIMIT per call of `handler`. */
+  registerBatch(kind: string, handler: BatchHandler): void {
+    this.#refuseSecond(kind)
+    this.#batches.set(kind, handler)
+  }
+
+  #refuseSecond(kind: string) {
+    if (this.#handlers.has(kind) || this.#batches.has(kind))
+      throw new Error(`a handler for job kind ${kind} is registered`)
+  }
+
   /**
-   * Claims the due jobs (up to `limit`) and runs them one after the other,
-   * renewing their leases meanwhile. After stop() no further job of the batch
+   * Claims the due jobs of the batch kinds (up to BATCH_LIMIT) and runs them a
+   * kind at a time, then the other kinds' (up to `limit`) one after the other,
+   * renewing their leases meanwhile. After stop() no further job of a claim
    * starts: those are handed back, due at once, for another runner.
    */
   async runDue(options: RunOptions = {}): Promise<RunReport> {
     const report: RunReport = { done: 0, rescheduled: 0, failed: 0 }
-    const kinds = [...this.#handlers.keys()]
-    if (kinds.length === 0) return report
     const now = options.now ?? this.options.clock?.() ?? new Date()
-    const claimed = await this.#claim(kinds, now, options.limit ?? 10)
-    if (claimed.length === 0) return report
-    // Claimed and not yet finished: what the heartbeat renews, and stop() hands back.
+    const batchKinds = [...this.#batches.keys()]
+    if (batchKinds.length > 0) {
+      const claimed = await this.#claim(batchKinds, now, BATCH_LIMIT)
+      await this.#holding(claimed, now, async (held) => {
+        for (const kind of batchKinds) {
+          const jobs = claimed.filter((job) => job.kind === kind)
+          if (jobs.length === 0 || this.#stopped) continue
+          await this.#runBatch(kind, jobs, now, report, held)
+        }
+      })
+    }
+    const kinds = [...this.#handlers.keys()]
+    if (kinds.length > 0) {
+      const claimed = await this.#claim(kinds, now, options.limit ?? 10)
+      await this.#holding(claimed, now, async (held) => {
+        for (const job of claimed) {
+          if (this.#stopped) break
+          report[await this.#run(job, now)]++
+          held.delete(job.id)
+        }
+      })
+    }
+    return report
+  }
+
+  /**
+   * Runs `work` over claimed jobs with a heartbeat renewing the leases of those
+   * still in hand (`work` deletes a job from the set once it is finished), and
+   * hands back whatever is left when it ends.
+   */
+  async #holding(claimed: Job[], now: Date, work: (held: Set<string>) => Promise<void>) {
+    if (claimed.length === 0) return
     const held = new Set(claimed.map((job) => job.id))
     // The heartbeat reckons from the batch's clock, so a test's pretend time stays consistent.
     const startedAt = Date.now()
@@ -143,51 +207,85 @@ export class JobRunner {
       Math.max(100, Math.floor(this.options.leaseMs / 3)),
     )
     try {
-      for (const job of claimed) {
-        if (this.#stopped) break
-        const outcome = await this.#run(job, now)
-        held.delete(job.id)
-        report[outcome]++
-      }
+      await work(held)
     } finally {
       clearInterval(heartbeat)
       if (held.size > 0) await this.#release([...held], now)
     }
-    return report
   }
 
+  /** One call of the kind's batch handler, finished in one statement; one job at a time if it throws. */
+  async #runBatch(kind: string, jobs: Job[], now: Date, report: RunReport, held: Set<string>) {
+    const handler = this.#batches.get(kind)!
+    const log = this.log.child({ kind, jobs: jobs.length })
+    try {
+      await handler(jobs, { db: this.db, log, now })
+    } catch (error) {
+      if (jobs.length === 1) {
+        await this.#failed(jobs[0]!, now, error, log)
+        held.delete(jobs[0]!.id)
+        report.failed++
+        return
+      }
+      log.warn({ err: error }, 'job batch failed; its jobs are run one at a time')
+      for (const job of jobs) {
+        if (this.#stopped) return
+        await this.#runBatch(kind, [job], now, report, held)
+      }
+      return
+    }
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ done_at: new Date(), last_error: null, claimed_by: null })
+      .where(
+        'id',
+        'in',
+        jobs.map((job) => job.id),
+      )
+      .where('claimed_by', '=', this.#id)
+      .executeTakeFirst()
+    if (result.numUpdatedRows < BigInt(jobs.length)) {
+      log.warn('job lease lost: another runner has part of the batch')
+    }
+    for (const job of jobs) held.delete(job.id)
+    report.done += jobs.length
+  }
+
+  /**
+   * Claims up to `limit` due jobs of `kinds` in one statement, the longest due
+   * first: locks them (skipping those another runner holds), pushes their
+   * run_at out by the lease, names this runner and counts the attempt.
+   */
   async #claim(kinds: string[], now: Date, limit: number): Promise<Job[]> {
     const lease = new Date(now.getTime() + this.options.leaseMs)
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('jobs')
-        .select(['id', 'kind', 'tenant_id', 'payload', 'attempts'])
-        .where('done_at', 'is', null)
-        .where('run_at', '<=', now)
-        .where('kind', 'in', kinds)
-        .orderBy('run_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .execute()
-      if (rows.length === 0) return []
-      await trx
-        .updateTable('jobs')
-        .set((eb) => ({ run_at: lease, attempts: eb('attempts', '+', 1), claimed_by: this.#id }))
-        .where(
-          'id',
-          'in',
-          rows.map((row) => row.id),
-        )
-        .execute()
-      return rows.map((row) => ({
+    const { rows } = await sql<{
+      id: string
+      kind: string
+      tenant_id: string | null
+      payload: Record<string, unknown>
+      attempts: number
+    }>`
+      with due as (
+        select id, run_at from jobs
+        where done_at is null and run_at <= ${now} and kind in (${sql.join(kinds)})
+        order by run_at
+        limit ${limit}
+        for update skip locked
+      )
+      update jobs set run_at = ${lease}, attempts = jobs.attempts + 1, claimed_by = ${this.#id}
+      from due where jobs.id = due.id
+      returning jobs.id, jobs.kind, jobs.tenant_id, jobs.payload, jobs.attempts, due.run_at as due_at
+    `.execute(this.db)
+    // Returned in no particular order: the longest due first, as claimed.
+    return (rows as ((typeof rows)[number] & { due_at: Date })[])
+      .sort((a, b) => a.due_at.getTime() - b.due_at.getTime() || (a.id < b.id ? -1 : 1))
+      .map((row) => ({
         id: row.id,
         kind: row.kind,
         tenantId: row.tenant_id,
         payload: row.payload,
-        attempt: row.attempts + 1,
+        attempt: row.attempts,
       }))
-    })
   }
 
   /** The heartbeat: pushes out the lease of every job still in hand and still ours. */
@@ -234,6 +332,13 @@ export class JobRunner {
     }
   }
 
+  /** A try that threw: its error recorded, the job due again after a backoff. */
+  async #failed(job: Job, now: Date, error: unknown, log: FastifyBaseLogger) {
+    const retryAt = new Date(now.getTime() + backoffMs(job.attempt))
+    log.warn({ err: error, retryAt, job: job.id }, 'job failed; it will be retried')
+    await this.#finish(job, { last_error: errorText(error), run_at: retryAt })
+  }
+
   async #run(job: Job, now: Date): Promise<keyof RunReport> {
     const handler = this.#handlers.get(job.kind)!
     const log = this.log.child({ job: job.id, kind: job.kind, attempt: job.attempt })
@@ -241,9 +346,7 @@ export class JobRunner {
     try {
       result = await handler(job, { db: this.db, log, now })
     } catch (error) {
-      const retryAt = new Date(now.getTime() + backoffMs(job.attempt))
-      log.warn({ err: error, retryAt }, 'job failed; it will be retried')
-      await this.#finish(job, { last_error: errorText(error), run_at: retryAt })
+      await this.#failed(job, now, error, log)
       return 'failed'
     }
     if (result?.again) {
@@ -255,8 +358,8 @@ export class JobRunner {
   }
 
   /**
-   * Polls every `pollMs`: runs due jobs until a claim comes back short of a
-   * full batch, then waits. One tick at a time, so close() has one to await.
+   * Polls every `pollMs`: runs due jobs until a round comes back with fewer
+   * than ten, then waits. One tick at a time, so close() has one to await.
    */
   start(pollMs: number): void {
     if (this.#timer || this.#stopped || pollMs <= 0) return

@@ -5,8 +5,9 @@ import {
   type PushMessage,
   quiet,
 } from '../../../contract/events.ts'
+import type { DeliveryChannel } from '../../infra/db/events-schema.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { enqueue, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
+import { enqueueAll, type Job, type JobContext, type JobResult } from '../../infra/jobs.ts'
 import type { MessagingProvider } from '../../providers/messaging/messaging.ts'
 import type { BotMessenger } from '../../providers/messaging/telegram-bot.ts'
 import type { LinkChannel, LockdownLinks } from '../lockdown/links.ts'
@@ -71,7 +72,8 @@ export function envelopeOf(event: {
 /**
  * Fans events out and makes the deliveries, as two kinds of job:
  *
- * - `events.dispatch` (enqueued with the event, in its transaction): writes the
+ * - `events.dispatch` (enqueued with the event, in its transaction; the due ones
+ *   are run as one batch, in one transaction of set-based statements): writes the
  *   person's notification and one `event_deliveries` row per destination — the
  *   person's push subscriptions and Telegram chat (unless they muted the kind;
  *   a security kind whatever they muted, and their e-mail too),
@@ -86,48 +88,53 @@ export function envelopeOf(event: {
 export class EventDispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
-  readonly dispatch = async (job: Job, context: JobContext): Promise<JobResult> => {
-    const eventId = String(job.payload.event_id)
+  /** The due dispatch jobs, together: a few set-based statements in one transaction for all. */
+  readonly dispatch = async (jobs: Job[], context: JobContext): Promise<void> => {
+    const ids = jobs.map((job) => String(job.payload.event_id))
     await context.db.transaction().execute(async (trx) => {
-      const event = await repo.findEvent(trx, eventId)
-      if (!event) return
+      const events = await repo.findEvents(trx, ids)
+      if (events.length === 0) return
       // What the person just did with their own hands is not news to them: webhooks only.
-      if (!quiet(event.kind)) await repo.insertNotification(trx, event)
-      const [endpoints, personal] = await Promise.all([
-        repo.endpointsFor(trx, event),
-        repo.personalChannels(trx, event.user_id, event.kind),
+      const told = events.filter((event) => !quiet(event.kind))
+      const [, endpoints, people] = await Promise.all([
+        repo.insertNotifications(trx, told),
+        repo.endpointsFor(
+          trx,
+          events.map((event) => event.id),
+        ),
+        repo.peopleChannels(trx, [...new Set(told.map((event) => event.user_id))]),
       ])
-      const created = await repo.insertDeliveries(trx, event, [
-        ...endpoints
-          .filter((endpoint) => endpointWants(endpoint, event.kind))
-          .map((endpoint) => ({
-            channel: 'webhook' as const,
-            destination: endpoint.id,
-            endpointId: endpoint.id,
-          })),
-        ...personal.subscriptions.map((subscription) => ({
-          channel: 'push' as const,
-          destination: subscription.id,
-          endpointId: null,
-        })),
-        ...(personal.telegramId
-          ? [{ channel: 'telegram' as const, destination: personal.telegramId, endpointId: null }]
-          : []),
-        // The address as it is now: a later change of e-mail does not redirect this alert.
-        ...(personal.email
-          ? [{ channel: 'email' as const, destination: personal.email, endpointId: null }]
-          : []),
-      ])
-      for (const id of created) {
-        await enqueue(trx, {
-          kind: DELIVER_JOB,
+      const targets = events.flatMap((event): repo.DeliveryTarget[] => {
+        const to = (channel: DeliveryChannel, destination: string, endpointId: string | null) => ({
+          eventId: event.id,
           tenantId: event.tenant_id,
-          payload: { delivery_id: id },
-          runAt: context.now,
+          channel,
+          destination,
+          endpointId,
         })
-      }
+        const personal = repo.personalChannels(people.get(event.user_id), event.kind)
+        return [
+          ...endpoints
+            .filter((endpoint) => endpoint.event_id === event.id)
+            .filter((endpoint) => endpointWants(endpoint, event.kind))
+            .map((endpoint) => to('webhook', endpoint.id, endpoint.id)),
+          ...personal.subscriptions.map((subscription) => to('push', subscription.id, null)),
+          ...(personal.telegramId ? [to('telegram', personal.telegramId, null)] : []),
+          // The address as it is now: a later change of e-mail does not redirect this alert.
+          ...(personal.email ? [to('email', personal.email, null)] : []),
+        ]
+      })
+      const created = await repo.insertDeliveries(trx, targets)
+      await enqueueAll(
+        trx,
+        created.map((delivery) => ({
+          kind: DELIVER_JOB,
+          tenantId: delivery.tenant_id,
+          payload: { delivery_id: delivery.id },
+          runAt: context.now,
+        })),
+      )
     })
-    return undefined
   }
 
   readonly deliver = async (job: Job, context: JobContext): Promise<JobResult> => {

@@ -230,11 +230,7 @@ describeServer('events: webhooks', () => {
     await sql`update events set created_at = '2026-03-01T10:00:00.1237Z'
       where id = ${eventId}`.execute(app.db)
 
-    const endpoints = await endpointsFor(app.db, {
-      id: eventId,
-      tenant_id: DEMO_TENANT_ID,
-      user_id: userId,
-    })
+    const endpoints = await endpointsFor(app.db, [eventId])
     expect(endpoints.map((row) => row.id)).toContain(endpoint.id)
   })
 

@@ -49,7 +49,7 @@ export default fp(
       lockdownLinks: new LockdownLinks(opts.config.secrets.refreshKey),
     })
     if (settings.dispatch) {
-      app.jobs.register(DISPATCH_JOB, dispatcher.dispatch)
+      app.jobs.registerBatch(DISPATCH_JOB, dispatcher.dispatch)
       app.jobs.register(DELIVER_JOB, dispatcher.deliver)
     }
     app.decorate('events', {

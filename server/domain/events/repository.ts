@@ -8,114 +8,143 @@ import type { Owner } from '../owner.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
 
-export async function findEvent(db: Executor, id: string) {
+/** The events of a dispatch batch. */
+export async function findEvents(db: Executor, ids: string[]) {
   return db
     .selectFrom('events')
     .select(['id', 'tenant_id', 'user_id', 'kind', 'version', 'payload', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst()
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute()
 }
-export type EventRow = NonNullable<Awaited<ReturnType<typeof findEvent>>>
+export type EventRow = Awaited<ReturnType<typeof findEvents>>[number]
 
-/** The in-app notification of an event; a second call does nothing. */
-export async function insertNotification(db: Executor, event: EventRow) {
+/** The in-app notifications of events, in one statement; one already written is left as it is. */
+export async function insertNotifications(db: Executor, events: EventRow[]) {
+  if (events.length === 0) return
   await db
     .insertInto('notifications')
-    .values({
-      event_id: event.id,
-      tenant_id: event.tenant_id,
-      user_id: event.user_id,
-      created_at: event.created_at,
-    })
+    .values(
+      events.map((event) => ({
+        event_id: event.id,
+        tenant_id: event.tenant_id,
+        user_id: event.user_id,
+        created_at: event.created_at,
+      })),
+    )
     .onConflict((oc) => oc.column('event_id').doNothing())
     .execute()
 }
 
 /**
- * The endpoints that may see an event: its person's own and its tenant's (never
- * another's), registered by the time it was written. One registered later —
- * perhaps by someone who just took the account — never hears what happened
- * before it existed, however late the dispatch runs or often it is retried.
+ * The endpoints that may see each event, by the event's id: its person's own
+ * and its tenant's (never another's), registered by the time it was written.
+ * One registered later — perhaps by someone who just took the account — never
+ * hears what happened before it existed, however late the dispatch runs or
+ * often it is retried.
  */
-export async function endpointsFor(
+export async function endpointsFor(db: Executor, eventIds: string[]) {
+  // Compared in the database, to the microsecond: read back into a JavaScript Date, the
+  // event's time loses its microseconds, and an endpoint made in its millisecond missed it.
+  return db
+    .selectFrom('events as e')
+    .innerJoin('webhook_endpoints as w', (join) =>
+      join
+        .onRef('w.tenant_id', '=', 'e.tenant_id')
+        .on((eb) => eb.or([eb('w.user_id', '=', eb.ref('e.user_id')), eb('w.user_id', 'is', null)]))
+        .onRef('w.created_at', '<=', 'e.created_at'),
+    )
+    .select(['e.id as event_id', 'w.id', 'w.enabled', 'w.event_kinds'])
+    .where('e.id', 'in', eventIds)
+    .orderBy('w.id')
+    .execute()
+}
+
+export interface PersonalChannels {
+  subscriptions: { id: string }[]
+  telegramId: string | null
+  email: string | null
+}
+
+const NONE: PersonalChannels = { subscriptions: [], telegramId: null, email: null }
+
+/**
+ * What each person can be reached by outside the app, read for a whole batch
+ * in one statement: the kinds they muted, their push subscriptions, their
+ * Telegram chat and e-mail.
+ */
+export async function peopleChannels(
   db: Executor,
-  event: { id: string; tenant_id: string; user_id: string },
-) {
-  return (
-    db
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'enabled', 'event_kinds'])
-      .where('tenant_id', '=', event.tenant_id)
-      .where((eb) => eb.or([eb('user_id', '=', event.user_id), eb('user_id', 'is', null)]))
-      // Compared in the database, to the microsecond: read back into a JavaScript Date, the
-      // event's time loses its microseconds, and an endpoint made in its millisecond missed it.
-      .where((eb) =>
-        eb(
-          'created_at',
-          '<=',
-          eb.selectFrom('events').select('created_at').where('id', '=', event.id),
-        ),
-      )
-      .execute()
-  )
+  userIds: string[],
+): Promise<Map<string, Person>> {
+  if (userIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('users as u')
+    .select([
+      'u.id',
+      'u.telegram_id',
+      'u.email',
+      sql<EventKind[]>`coalesce((
+        select json_agg(m.kind) from notification_mutes m where m.user_id = u.id
+      ), '[]'::json)`.as('muted'),
+      sql<string[]>`coalesce((
+        select json_agg(p.id order by p.id) from push_subscriptions p where p.user_id = u.id
+      ), '[]'::json)`.as('subscriptions'),
+    ])
+    .where('u.id', 'in', userIds)
+    .execute()
+  return new Map(rows.map((row) => [row.id, row]))
+}
+export interface Person {
+  id: string
+  telegram_id: string | null
+  email: string | null
+  muted: EventKind[]
+  subscriptions: string[]
 }
 
 /**
- * The person's channels outside the app, unless they muted this kind; a kind
- * always told (contract/event-kinds.ts) reaches them whatever they muted, and
- * their e-mail too (`email`, else null); a quiet kind (what they did with
- * their own hands) none.
+ * The person's channels for one kind, unless they muted it: a kind always told
+ * (contract/event-kinds.ts) reaches them whatever they muted, and their e-mail
+ * too (`email`, else null); a quiet kind (what they did with their own hands)
+ * none.
  */
-export async function personalChannels(db: Executor, userId: string, kind: EventKind) {
+export function personalChannels(person: Person | undefined, kind: EventKind): PersonalChannels {
   const told = alwaysTold(kind)
-  const muted =
-    quiet(kind) ||
-    (!told &&
-      (await db
-        .selectFrom('notification_mutes')
-        .select('kind')
-        .where('user_id', '=', userId)
-        .where('kind', '=', kind)
-        .executeTakeFirst()))
-  if (muted) return { subscriptions: [], telegramId: null, email: null }
-  const [subscriptions, user] = await Promise.all([
-    db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).execute(),
-    db
-      .selectFrom('users')
-      .select(['telegram_id', 'email'])
-      .where('id', '=', userId)
-      .executeTakeFirst(),
-  ])
+  if (!person || quiet(kind) || (!told && person.muted.includes(kind))) return NONE
   return {
-    subscriptions,
-    telegramId: user?.telegram_id ?? null,
-    email: told ? (user?.email ?? null) : null,
+    subscriptions: person.subscriptions.map((id) => ({ id })),
+    telegramId: person.telegram_id ?? null,
+    email: told ? (person.email ?? null) : null,
   }
 }
 
-/** Inserts the deliveries not yet there; answers only the new ones' ids (the dispatch key). */
-export async function insertDeliveries(
-  db: Executor,
-  event: { id: string; tenant_id: string },
-  targets: { channel: DeliveryChannel; destination: string; endpointId: string | null }[],
-): Promise<string[]> {
+export interface DeliveryTarget {
+  eventId: string
+  tenantId: string
+  channel: DeliveryChannel
+  destination: string
+  endpointId: string | null
+}
+
+/** Inserts the deliveries not yet there; answers only the new ones (the dispatch key). */
+export async function insertDeliveries(db: Executor, targets: DeliveryTarget[]) {
   if (targets.length === 0) return []
-  const rows = await db
+  return db
     .insertInto('event_deliveries')
     .values(
       targets.map((target) => ({
         id: uuidv7(),
-        tenant_id: event.tenant_id,
-        event_id: event.id,
+        tenant_id: target.tenantId,
+        event_id: target.eventId,
         channel: target.channel,
         destination: target.destination,
         endpoint_id: target.endpointId,
       })),
     )
     .onConflict((oc) => oc.columns(['event_id', 'channel', 'destination']).doNothing())
-    .returning('id')
+    .returning(['id', 'tenant_id'])
     .execute()
-  return rows.map((row) => row.id)
 }
 
 /** One delivery with its event, as the deliver job needs it. */
