@@ -26,13 +26,13 @@ import {
   type Row,
   run,
   type Server,
-  send,
   signUp,
   skippedRow,
   startServer,
   USDT_TRON,
   valueRow,
 } from './lib.ts'
+import { send } from './load-client.ts'
 
 export interface Trader {
   token: string

@@ -1,9 +1,21 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { type Kysely, sql, type Transaction, type Updateable } from 'kysely'
-import { v4 as uuidv4, v7 as uuidv7 } from 'uuid'
+import type { Kysely, Updateable } from 'kysely'
+import { v4 as uuidv4 } from 'uuid'
 import type { Config } from '../config.ts'
 import type { DB } from './db/schema.ts'
+import {
+  claimDue,
+  type EnqueueInput,
+  type Executor,
+  enqueue,
+  finishJobs,
+  type Job,
+  releaseJobs,
+  renewLeases,
+} from './job-rows.ts'
+
+export { type EnqueueInput, enqueue, enqueueAll, type Job, jobRow } from './job-rows.ts'
 
 /**
  * # Background jobs, on the database itself
@@ -41,17 +53,6 @@ import type { DB } from './db/schema.ts'
  * itself, with its own backoff.
  */
 
-type Executor = Kysely<DB> | Transaction<DB>
-
-export interface Job {
-  id: string
-  kind: string
-  tenantId: string | null
-  payload: Record<string, unknown>
-  /** This try's number, from 1; reset after each successful step. */
-  attempt: number
-}
-
 export interface JobContext {
   db: Kysely<DB>
   log: FastifyBaseLogger
@@ -75,14 +76,6 @@ export type BatchHandler = (jobs: Job[], context: JobContext) => Promise<void>
  */
 export const BATCH_LIMIT = 50
 
-export interface EnqueueInput {
-  kind: string
-  tenantId: string | null
-  payload?: Record<string, unknown>
-  /** Default: due at once (now on the app's clock). */
-  runAt?: Date
-}
-
 export interface RunOptions {
   /** Pretend it is this time (tests): due-ness, leases and backoff are computed from it. */
   now?: Date
@@ -100,29 +93,6 @@ export interface RunReport {
 export function backoffMs(attempt: number): number {
   return Math.min(1_000 * 2 ** Math.max(0, attempt - 1), 5 * 60_000)
 }
-
-/** Adds a job, in the caller's transaction when given one (so it commits with the work). */
-export async function enqueue(db: Executor, input: EnqueueInput): Promise<string> {
-  const row = jobRow(input)
-  await db.insertInto('jobs').values(row).execute()
-  return row.id
-}
-
-/** Adds jobs in one statement, in the caller's transaction (none: nothing written). */
-export async function enqueueAll(db: Executor, inputs: EnqueueInput[]): Promise<void> {
-  if (inputs.length === 0) return
-  await db.insertInto('jobs').values(inputs.map(jobRow)).execute()
-}
-
-/** A new job's row, for a caller that writes it in a statement of its own making (the outbox). */
-export const jobRow = (input: EnqueueInput) => ({
-  id: uuidv7(),
-  tenant_id: input.tenantId,
-  kind: input.kind,
-  payload: JSON.stringify(input.payload ?? {}),
-  // The app's clock, like every due-ness test (runDue): one clock, whatever the database's says.
-  run_at: input.runAt ?? new Date(),
-})
 
 export class JobRunner {
   readonly #handlers = new Map<string, JobHandler>()
@@ -234,58 +204,21 @@ export class JobRunner {
       }
       return
     }
-    const result = await this.db
-      .updateTable('jobs')
-      .set({ done_at: new Date(), last_error: null, claimed_by: null })
-      .where(
-        'id',
-        'in',
-        jobs.map((job) => job.id),
-      )
-      .where('claimed_by', '=', this.#id)
-      .executeTakeFirst()
-    if (result.numUpdatedRows < BigInt(jobs.length)) {
+    const ids = jobs.map((job) => job.id)
+    const finished = await finishJobs(this.db, ids, this.#id, {
+      done_at: new Date(),
+      last_error: null,
+    })
+    if (finished < jobs.length) {
       log.warn('job lease lost: another runner has part of the batch')
     }
     for (const job of jobs) held.delete(job.id)
     report.done += jobs.length
   }
 
-  /**
-   * Claims up to `limit` due jobs of `kinds` in one statement, the longest due
-   * first: locks them (skipping those another runner holds), pushes their
-   * run_at out by the lease, names this runner and counts the attempt.
-   */
-  async #claim(kinds: string[], now: Date, limit: number): Promise<Job[]> {
-    const lease = new Date(now.getTime() + this.options.leaseMs)
-    const { rows } = await sql<{
-      id: string
-      kind: string
-      tenant_id: string | null
-      payload: Record<string, unknown>
-      attempts: number
-    }>`
-      with due as (
-        select id, run_at from jobs
-        where done_at is null and run_at <= ${now} and kind in (${sql.join(kinds)})
-        order by run_at
-        limit ${limit}
-        for update skip locked
-      )
-      update jobs set run_at = ${lease}, attempts = jobs.attempts + 1, claimed_by = ${this.#id}
-      from due where jobs.id = due.id
-      returning jobs.id, jobs.kind, jobs.tenant_id, jobs.payload, jobs.attempts, due.run_at as due_at
-    `.execute(this.db)
-    // Returned in no particular order: the longest due first, as claimed.
-    return (rows as ((typeof rows)[number] & { due_at: Date })[])
-      .sort((a, b) => a.due_at.getTime() - b.due_at.getTime() || (a.id < b.id ? -1 : 1))
-      .map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        tenantId: row.tenant_id,
-        payload: row.payload,
-        attempt: row.attempts,
-      }))
+  #claim(kinds: string[], now: Date, limit: number): Promise<Job[]> {
+    const until = new Date(now.getTime() + this.options.leaseMs)
+    return claimDue(this.db, { kinds, now, limit, until, runner: this.#id })
   }
 
   /** The heartbeat: pushes out the lease of every job still in hand and still ours. */
@@ -293,13 +226,7 @@ export class JobRunner {
     const ids = [...held]
     if (ids.length === 0) return
     try {
-      await this.db
-        .updateTable('jobs')
-        .set({ run_at: new Date(now.getTime() + this.options.leaseMs) })
-        .where('id', 'in', ids)
-        .where('claimed_by', '=', this.#id)
-        .where('done_at', 'is', null)
-        .execute()
+      await renewLeases(this.db, ids, new Date(now.getTime() + this.options.leaseMs), this.#id)
     } catch (error) {
       // A missed beat only shortens the lease; the next one tries again.
       this.log.warn({ err: error }, 'job lease renewal failed')
@@ -308,26 +235,14 @@ export class JobRunner {
 
   /** Hands back the claimed jobs this runner will not start (it is stopping). */
   async #release(ids: string[], now: Date): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set((eb) => ({ run_at: now, attempts: eb('attempts', '-', 1), claimed_by: null }))
-      .where('id', 'in', ids)
-      .where('claimed_by', '=', this.#id)
-      .where('done_at', 'is', null)
-      .execute()
-      .catch((error) => this.log.warn({ err: error }, 'could not hand back claimed jobs'))
+    await releaseJobs(this.db, ids, now, this.#id).catch((error) =>
+      this.log.warn({ err: error }, 'could not hand back claimed jobs'),
+    )
   }
 
   /** Updates the job only while this runner holds it; false: another took it over. */
   async #finish(job: Job, changes: Updateable<DB['jobs']>) {
-    const result = await this.db
-      .updateTable('jobs')
-      .set(changes)
-      .set({ claimed_by: null })
-      .where('id', '=', job.id)
-      .where('claimed_by', '=', this.#id)
-      .executeTakeFirst()
-    if (result.numUpdatedRows === 0n) {
+    if ((await finishJobs(this.db, [job.id], this.#id, changes)) === 0) {
       this.log.warn({ job: job.id, kind: job.kind }, 'job lease lost: another runner has it')
     }
   }

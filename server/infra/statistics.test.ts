@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { insertGeneratedTransactions } from '../domain/transactions/transaction-fixtures.ts'
 import { createTestApp, describeServer, walletWithRecords } from '../test-support.ts'
+import { PGLITE_STATISTICS_TARGET } from './db/database.ts'
 import { ensurePending } from './periodic-jobs.ts'
 import { ANALYZE_JOB, analyzeChangedTables } from './statistics.ts'
 
@@ -43,6 +44,15 @@ describeServer('statistics: the server keeps the planner informed', () => {
       .where('done_at', 'is', null)
       .execute()
     expect(rows).toHaveLength(1)
+  })
+
+  it('the embedded database samples a tenth of PostgreSQL’s default: its ANALYZE holds the one connection', async () => {
+    const { rows } = await sql<{ default_statistics_target: string }>`
+      show default_statistics_target`.execute(app.db)
+    const onPostgres = process.env.TEST_DB_ENGINE === 'postgres'
+    expect(Number(rows[0]!.default_statistics_target)).toBe(
+      onPostgres ? 100 : PGLITE_STATISTICS_TARGET,
+    )
   })
 
   it('analyses the database once its migrations ran', async () => {

@@ -90,7 +90,13 @@ export class EventDispatcher {
 
   /** The due dispatch jobs, together: a few set-based statements in one transaction for all. */
   readonly dispatch = async (jobs: Job[], context: JobContext): Promise<void> => {
-    const ids = jobs.map((job) => String(job.payload.event_id))
+    // A money command's events share a job (`event_ids`); one told alone, or a job written
+    // before they could, names one (`event_id`).
+    const ids = jobs.flatMap((job) =>
+      Array.isArray(job.payload.event_ids)
+        ? job.payload.event_ids.map(String)
+        : [String(job.payload.event_id)],
+    )
     await context.db.transaction().execute(async (trx) => {
       const events = await repo.findEvents(trx, ids)
       if (events.length === 0) return

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
 import type { DB } from '../../infra/db/schema.ts'
+import { statementsOf } from '../../infra/db/statements.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
 import { balance, credit, EUR, expectLedgerInvariants, newWallet } from './ledger-test-support.ts'
@@ -86,6 +87,48 @@ describeServer('the money command', () => {
     })
     expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(2_500n)
     await expectLedgerInvariants(app)
+  })
+
+  it('the events told before the entry are written together just before it, those after at the end: one statement and one dispatch job a group', async () => {
+    const wallets = await twoWallets()
+    const key = `mc:${uuidv7()}`
+    const told = (changed_at: string) => ({
+      userId: wallets.userId,
+      kind: 'security.password_changed' as const,
+      payload: { via: 'change' as const, changed_at },
+    })
+    const { statements } = await statementsOf(() =>
+      runMoneyCommand(app.db, {
+        name: 'test.move',
+        tenantId,
+        execute: async (money) => {
+          await money.emit(told('2026-01-01T00:00:00.000Z'))
+          await money.emit(told('2026-01-01T00:00:01.000Z'))
+          await moveEuros(wallets, key, 100n, false)(money)
+          await money.emit(told('2026-01-01T00:00:02.000Z'))
+          return undefined
+        },
+      }),
+    )
+    const writes = statements
+      .map((sql) => sql.toLowerCase())
+      .filter((sql) => /insert into "events"|account_balances/.test(sql))
+      .map((sql) => (sql.includes('insert into "events"') ? 'events' : 'entry'))
+    expect(writes).toEqual(['events', 'entry', 'events'])
+    const events = await app.db
+      .selectFrom('events')
+      .select(['id', 'payload'])
+      .where('user_id', '=', wallets.userId)
+      .orderBy('id')
+      .execute()
+    expect(events).toHaveLength(3)
+    const jobs = await app.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('kind', '=', 'events.dispatch')
+      .where('payload', '@>', sql<never>`${JSON.stringify({ event_ids: [events[0]!.id] })}::jsonb`)
+      .execute()
+    expect(jobs.map((job) => job.payload)).toEqual([{ event_ids: [events[0]!.id, events[1]!.id] }])
   })
 
   it('refuses to commit money that moved without an event: nothing is left', async () => {

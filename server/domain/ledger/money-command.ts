@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { EventKind } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { type IdempotentRequest, runIdempotent } from '../idempotency.ts'
-import { type EventInput, emitEvent } from '../outbox.ts'
+import { type EventInput, emitEvents } from '../outbox.ts'
 import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
 
 /**
@@ -17,7 +17,10 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  * 3. one transaction runs `execute`: the command's own rows and checks, then
  *    the balance locks, taken by posting the ONE ledger entry last among its
  *    contended writes (ledger/service.ts: lock hold time is throughput), then
- *    what the person reads (feed items, wallet records) and the outbox events;
+ *    what the person reads (feed items, wallet records) and the outbox events —
+ *    those told before the entry written in one statement just before it (its
+ *    locks are not held across them), those told after it at the end, each
+ *    group with one dispatch job;
  * 4. the runner refuses to commit a command that wrote no event — money that
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
  *    command that posted twice (two entries break the global lock order).
@@ -53,6 +56,8 @@ export class NothingToMove<A> extends Error {
 export class MoneyTransaction {
   #entry: PostedEntry | undefined
   readonly #events: string[] = []
+  /** Told and not yet written: written together before the entry, or at the end. */
+  #pending: EventInput<EventKind>[] = []
 
   constructor(
     /** For the command's own rows (an order, a card, a credit), before the entry is posted. */
@@ -68,6 +73,7 @@ export class MoneyTransaction {
    */
   async post(entry: Omit<EntryInput, 'tenantId'>): Promise<PostedEntry> {
     this.#once()
+    await this.flush()
     this.#entry = await post(this.trx, { ...entry, tenantId: this.tenantId })
     return this.#entry
   }
@@ -79,15 +85,24 @@ export class MoneyTransaction {
    */
   async reverse(request: { entryId: string; idempotencyKey: string }): Promise<PostedEntry> {
     this.#once()
+    await this.flush()
     this.#entry = await reverse(this.trx, { ...request, tenantId: this.tenantId })
     return this.#entry
   }
 
-  /** Writes an event to the outbox, in this transaction: it exists if and only if this commits. */
-  async emit<K extends EventKind>(event: Omit<EventInput<K>, 'tenantId'>): Promise<string> {
-    const id = await emitEvent(this.trx, { ...event, tenantId: this.tenantId } as EventInput<K>)
-    this.#events.push(id)
-    return id
+  /**
+   * Tells an event, in this transaction: it exists if and only if this
+   * commits. Written with the command's other events (`flush`), not at once.
+   */
+  async emit<K extends EventKind>(event: Omit<EventInput<K>, 'tenantId'>): Promise<void> {
+    this.#pending.push({ ...event, tenantId: this.tenantId } as EventInput<EventKind>)
+  }
+
+  /** Writes the events told since the last flush, with their one dispatch job. */
+  async flush(): Promise<void> {
+    const pending = this.#pending
+    this.#pending = []
+    this.#events.push(...(await emitEvents(this.trx, pending)))
   }
 
   /** The entry posted so far, if any (a declined card payment moves no money, and posts none). */
@@ -134,6 +149,7 @@ export async function runMoneyCommand<A, P = undefined>(
   const inTransaction = (prepared: P) => async (trx: Transaction<DB>) => {
     const money = new MoneyTransaction(trx, command.tenantId, command.name)
     const answer = await command.execute(money, prepared)
+    await money.flush()
     if (money.events.length === 0) {
       throw new MoneyCommandError(command.name, 'committed no event: nobody would be told')
     }

@@ -66,17 +66,24 @@ describeServer('order statements', () => {
     expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 1)
     const inside = statements.slice(begin + 1, commit)
     // The key's claim, the order with its records and timeline (its unique quote hash
-    // places the quote once), order.created and order.completed each written with its
-    // dispatch job in one statement (issue 28: a money command tells someone), the
-    // settlement. No job: nothing is left to do (issue 29), where a hold and a settling
-    // job took two more transactions.
-    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(5)
+    // places the quote once), order.created and order.completed written together with
+    // their one dispatch job (issue 28: a money command tells someone), the settlement.
+    // No job for the order: nothing is left to do (issue 29), where a hold and a
+    // settling job took two more transactions.
+    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(4)
     expect(statements.length - begin - 1, 'BEGIN … COMMIT').toBeLessThanOrEqual(10)
-    // Each event's dispatch job, and no job for the order.
+    // Both events in one statement, with one dispatch job, and no job for the order.
     const inserts = (table: string) =>
       inside.filter((sql) => sql.toLowerCase().includes(`insert into "${table}"`)).length
-    expect(inserts('events')).toBe(2)
-    expect(inserts('jobs')).toBe(2)
+    expect(inserts('events')).toBe(1)
+    expect(inserts('jobs')).toBe(1)
+    const told = await app.db
+      .selectFrom('events')
+      .select('kind')
+      .where(sql<string>`payload->>'order_id'`, '=', result.json<Order>().id)
+      .orderBy('id')
+      .execute()
+    expect(told.map((event) => event.kind)).toEqual(['order.created', 'order.completed'])
     const orderJobs = await app.db
       .selectFrom('jobs')
       .select('id')
