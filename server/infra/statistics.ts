@@ -17,20 +17,37 @@ export const ANALYZE_EVERY_MS = 10_000
  * more rows written since than 50 plus 10 % of the table — or, as the write
  * counters do not outlive a restart (PGlite loses them at every stop), a
  * table grown by over 10 % (plus 8 pages) on disk since its last ANALYZE
- * measured it: what a restart hides, its size still tells.
+ * measured it: what a restart hides, its size still tells. And, like
+ * autovacuum, which visits a database once a minute, a table analysed in
+ * the last minute waits for the next — unless it doubled since (a bulk load,
+ * a first history): under steady writes every table is due every round, and
+ * on PGlite each ANALYZE holds the one connection every request waits for
+ * (ten tables, about 100 ms, issue 29).
  */
-export async function analyzeChangedTables(db: Kysely<DB>): Promise<string[]> {
+export async function analyzeChangedTables(db: Kysely<DB>, now = new Date()): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`
-    select quote_ident(s.schemaname) || '.' || quote_ident(s.relname) as table
-    from pg_stat_user_tables s
-    join pg_class c on c.oid = s.relid
-    where s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
-      or pg_relation_size(c.oid) / current_setting('block_size')::int
-        > 1.1 * greatest(c.relpages, 0) + 8
-    order by s.n_mod_since_analyze desc`.execute(db)
+    with t as (
+      select quote_ident(s.schemaname) || '.' || quote_ident(s.relname) as table,
+        s.n_mod_since_analyze as changed,
+        greatest(c.reltuples, 0) as tuples,
+        pg_relation_size(c.oid) / current_setting('block_size')::int as pages,
+        greatest(c.relpages, 0) as measured,
+        greatest(s.last_analyze, s.last_autoanalyze) as analysed_at
+      from pg_stat_user_tables s
+      join pg_class c on c.oid = s.relid
+    )
+    select t.table from t
+    where t.changed > 50 + t.tuples or t.pages > 2 * t.measured + 8
+      or ((t.changed > 50 + 0.1 * t.tuples or t.pages > 1.1 * t.measured + 8)
+        and (t.analysed_at is null
+          or t.analysed_at < ${now}::timestamptz - make_interval(secs => ${ANALYZE_AGAIN_AFTER_MS / 1000})))
+    order by t.changed desc`.execute(db)
   for (const { table } of rows) await sql`analyze ${sql.raw(table)}`.execute(db)
   return rows.map((row) => row.table)
 }
+
+/** A table analysed this recently waits for the next round unless it doubled (autovacuum's naptime). */
+export const ANALYZE_AGAIN_AFTER_MS = 60_000
 
 /**
  * The planner's statistics, kept by the server. Embedded PGlite has no

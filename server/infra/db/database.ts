@@ -46,9 +46,6 @@ const identity = (value: string) => value
  */
 export const PGLITE_EXTENSIONS = { pg_trgm }
 
-/** The statistics target of the embedded database's ANALYZE (PostgreSQL's default: 100). */
-export const PGLITE_STATISTICS_TARGET = 10
-
 export async function openDatabase(options: {
   databaseUrl: string | undefined
   dataDir: string
@@ -93,12 +90,6 @@ export async function openDatabase(options: {
     extensions: PGLITE_EXTENSIONS,
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
   })
-  // Every request waits for the one connection while an ANALYZE holds it, and under steady
-  // writes the statistics round (statistics.ts) analyses ten tables at once: a tenth of
-  // PostgreSQL's default sample (3,000 rows a table, not 30,000) keeps that round to a few
-  // milliseconds. Plans here are key lookups and index-ordered pages, which need the table's
-  // size and order, not fine histograms. The setting touches ANALYZE only.
-  await pglite.exec(`set default_statistics_target = ${PGLITE_STATISTICS_TARGET}`)
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: publishStatement })
   return {
     db,
