@@ -40,7 +40,7 @@ export interface Trader {
 }
 
 /** `count` people, each with an exchange wallet holding 100 million USDT. */
-export async function traders(base: string, count: number): Promise<Trader[]> {
+async function traders(base: string, count: number): Promise<Trader[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const token = await signUp(base)
@@ -110,7 +110,7 @@ export async function closedLoop(
  * meanwhile, from a pool of quotes fetched ahead; each latency is timed from
  * its scheduled send. Answers the latencies and how many were sent.
  */
-export async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
+async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
   const total = Math.round(rate * seconds)
   const pool: { trader: Trader; quoteId: string }[] = []
   let next = 0

@@ -110,6 +110,13 @@ export class EventDispatcher {
         ),
         repo.peopleChannels(trx, [...new Set(told.map((event) => event.user_id))]),
       ])
+      const endpointsOf = new Map<string, typeof endpoints>()
+      for (const endpoint of endpoints) {
+        endpointsOf.set(endpoint.event_id, [
+          ...(endpointsOf.get(endpoint.event_id) ?? []),
+          endpoint,
+        ])
+      }
       const targets = events.flatMap((event): repo.DeliveryTarget[] => {
         const to = (channel: DeliveryChannel, destination: string, endpointId: string | null) => ({
           eventId: event.id,
@@ -120,8 +127,7 @@ export class EventDispatcher {
         })
         const personal = repo.personalChannels(people.get(event.user_id), event.kind)
         return [
-          ...endpoints
-            .filter((endpoint) => endpoint.event_id === event.id)
+          ...(endpointsOf.get(event.id) ?? [])
             .filter((endpoint) => endpointWants(endpoint, event.kind))
             .map((endpoint) => to('webhook', endpoint.id, endpoint.id)),
           ...personal.subscriptions.map((subscription) => to('push', subscription.id, null)),
