@@ -93,25 +93,6 @@ describeServer('runIdempotent: the one runner of requests under an idempotency k
     expect(await effects('k3')).toBe(1)
   })
 
-  it('an answer known before the transaction is kept with the claim', async () => {
-    const ran: string[] = []
-    const prepared = async () => ({
-      answer: { placed: 'early' },
-      run: async () => {
-        ran.push('work')
-      },
-    })
-    expect(await runIdempotent(app.db, request('k4'), prepared)).toEqual({
-      answer: { placed: 'early' },
-      replayed: false,
-    })
-    expect(await runIdempotent(app.db, request('k4'), prepared)).toEqual({
-      answer: { placed: 'early' },
-      replayed: true,
-    })
-    expect(ran).toEqual(['work'])
-  })
-
   it('without a key it runs every time', async () => {
     const calls = { prepared: 0, ran: 0 }
     await runIdempotent(app.db, request(undefined), useCase('none', calls))

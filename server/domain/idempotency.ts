@@ -65,13 +65,11 @@ export class IdempotencyConflictError extends Error {
 /**
  * What a use case does under its key, decided after the early replay check
  * and outside any transaction (its validation reads go here): `run` in the
- * transaction that claimed the key, answering what the client gets — or,
- * when the answer is known before the transaction (`answer`), only the work:
- * the answer is then stored with the claim, one write fewer.
+ * transaction that claimed the key, answering what the client gets.
  */
-export type IdempotentUseCase<A> =
-  | { run: (trx: Transaction<DB>) => Promise<A> }
-  | { answer: A; run: (trx: Transaction<DB>) => Promise<void> }
+export interface IdempotentUseCase<A> {
+  run: (trx: Transaction<DB>) => Promise<A>
+}
 
 /**
  * The one write path of every request under an idempotency key (orders, card
@@ -99,10 +97,9 @@ export async function runIdempotent<A>(
     if (earlier) return replayOf<A>(request, earlier)
   }
   const useCase = await prepare()
-  const early = 'answer' in useCase
   return db.transaction().execute(async (trx) => {
     if (key !== undefined) {
-      const claimed = await claim(trx, request, key, early ? useCase.answer : null)
+      const claimed = await claim(trx, request, key)
       if (!claimed) {
         const earlier = await findAnswer(trx, request, key)
         // Unreachable: the claim met a committed row, and keys are never deleted.
@@ -110,14 +107,43 @@ export async function runIdempotent<A>(
         return replayOf<A>(request, earlier)
       }
     }
-    if ('answer' in useCase) {
-      await useCase.run(trx)
-      return { answer: useCase.answer, replayed: false }
-    }
     const answer = await useCase.run(trx)
     if (key !== undefined) await keepAnswer(trx, request, key, answer)
     return { answer, replayed: false }
   })
+}
+
+/**
+ * The claim of a key whose answer is known before the transaction, as one
+ * of the transaction's first writes (infra/db/together.ts): a plain insert,
+ * so a key taken fails it — the request is then a replay or a conflict
+ * (`answeredBefore`). On PostgreSQL it waits for a concurrent uncommitted
+ * claim of the same key, so two requests never both go through.
+ */
+export function claimWrite(
+  trx: Transaction<DB>,
+  request: IdempotentRequest & { key: string },
+  answer: unknown,
+) {
+  return trx.insertInto('idempotency_keys').values({
+    ...keyOf(request, request.key),
+    request_hash: request.hash,
+    answer: JSON.stringify(answer),
+  })
+}
+
+/**
+ * The answer given before under the request's key, if any: for a request
+ * that claims its key with its first writes (`claimWrite`) and failed —
+ * whatever failed, a key answered before answers again.
+ * @throws IdempotencyConflictError when the key was answered for another request
+ */
+export async function answeredBefore<A>(
+  db: Kysely<DB>,
+  request: IdempotentRequest & { key: string },
+): Promise<{ answer: A; replayed: true } | undefined> {
+  const earlier = await findAnswer(db, request, request.key)
+  return earlier && replayOf<A>(request, earlier)
 }
 
 function replayOf<A>(
@@ -152,14 +178,13 @@ async function claim(
   trx: Transaction<DB>,
   request: IdempotentRequest,
   key: string,
-  answer: unknown,
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('idempotency_keys')
     .values({
       ...keyOf(request, key),
       request_hash: request.hash,
-      answer: answer === null ? null : JSON.stringify(answer),
+      answer: null,
     })
     .onConflict((oc) => oc.doNothing())
     .returning('key')

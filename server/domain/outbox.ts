@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { EVENT_PAYLOADS, type EventKind, type EventPayload } from '../../contract/events.ts'
 import type { DB } from '../infra/db/schema.ts'
-import { jobRow } from '../infra/jobs.ts'
+import { type Write, writeTogether } from '../infra/db/together.ts'
+import { enqueueWrite } from '../infra/jobs.ts'
 
 /** The job that fans one event out to its destinations (dispatcher.ts). */
 export const DISPATCH_JOB = 'events.dispatch'
@@ -41,7 +42,21 @@ export async function emitEvents(
   trx: Transaction<DB> | Kysely<DB>,
   inputs: readonly EventInput<EventKind>[],
 ): Promise<string[]> {
-  if (inputs.length === 0) return []
+  const { ids, writes } = eventWrites(trx, inputs)
+  await writeTogether(trx, writes)
+  return ids
+}
+
+/**
+ * The inserts of several events of one tenant and their one dispatch job,
+ * for a statement that writes other rows too (infra/db/together.ts); their
+ * ids. None for no events.
+ */
+export function eventWrites(
+  trx: Transaction<DB> | Kysely<DB>,
+  inputs: readonly EventInput<EventKind>[],
+): { ids: string[]; writes: Write[] } {
+  if (inputs.length === 0) return { ids: [], writes: [] }
   const rows = inputs.map((input) => ({
     id: uuidv7(),
     tenant_id: input.tenantId,
@@ -52,14 +67,8 @@ export async function emitEvents(
     created_at: input.at,
   }))
   const ids = rows.map((row) => row.id)
-  await trx
-    .with('event', (db) => db.insertInto('events').values(rows))
-    .insertInto('jobs')
-    .values(
-      jobRow({ kind: DISPATCH_JOB, tenantId: inputs[0]!.tenantId, payload: { event_ids: ids } }),
-    )
-    .execute()
-  return ids
+  const job = { kind: DISPATCH_JOB, tenantId: inputs[0]!.tenantId, payload: { event_ids: ids } }
+  return { ids, writes: [trx.insertInto('events').values(rows), enqueueWrite(trx, job)] }
 }
 
 /** An unpaired UTF-16 surrogate: JSON can spell it, jsonb refuses it. */

@@ -130,7 +130,6 @@ export default fp(
     const quoteTokens = new QuoteTokens(config.secrets.quoteKeys)
     const orders = new OrderService(
       app.db,
-      app.jobs,
       { bank, chain },
       { maxConfirmations: config.sandboxChain.maxConfirmations, quoteTokens },
     )

@@ -41,7 +41,11 @@ export async function enqueueAll(db: Executor, inputs: EnqueueInput[]): Promise<
   await db.insertInto('jobs').values(inputs.map(jobRow)).execute()
 }
 
-/** A new job's row, for a caller that writes it in a statement of its own making (the outbox). */
+/** A job's insert, for a statement that writes other rows too (db/together.ts). */
+export const enqueueWrite = (db: Executor, input: EnqueueInput) =>
+  db.insertInto('jobs').values(jobRow(input))
+
+/** A new job's row, for a caller that writes it in a statement of its own making. */
 export const jobRow = (input: EnqueueInput) => ({
   id: uuidv7(),
   tenant_id: input.tenantId,

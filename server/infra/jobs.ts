@@ -15,7 +15,14 @@ import {
   renewLeases,
 } from './job-rows.ts'
 
-export { type EnqueueInput, enqueue, enqueueAll, type Job, jobRow } from './job-rows.ts'
+export {
+  type EnqueueInput,
+  enqueue,
+  enqueueAll,
+  enqueueWrite,
+  type Job,
+  jobRow,
+} from './job-rows.ts'
 
 /**
  * # Background jobs, on the database itself

@@ -237,20 +237,59 @@ describeServer('the money command', () => {
     expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(700n)
   })
 
-  it('an answer known before the transaction is the one kept with the key and replayed', async () => {
+  it('an answer known before the transaction is claimed with the first rows, and replayed whatever prepare says now', async () => {
     const wallets = await twoWallets()
     const clientKey = uuidv7()
-    const run = () =>
+    let expired = false
+    const run = (hash = 'h') =>
       runMoneyCommand(app.db, {
         name: 'test.early',
         tenantId,
-        claim: { scope: 'order', ownerId: wallets.userId, key: clientKey, hash: 'h' },
-        prepare: async () => 300n,
+        claim: { scope: 'order', ownerId: wallets.userId, key: clientKey, hash },
+        prepare: async () => {
+          if (expired) throw new Error('the quote expired')
+          return 300n
+        },
         answer: (amount) => ({ entry: `planned ${amount}` }),
         execute: (money, amount) => moveEuros(wallets, `mc:${clientKey}`, amount)(money),
       })
-    expect(await run()).toEqual({ answer: { entry: 'planned 300' }, replayed: false })
+    const { result, statements } = await statementsOf(() => run())
+    expect(result).toEqual({ answer: { entry: 'planned 300' }, replayed: false })
+    // No lookup first: the claim is written with the rows told before the entry.
+    expect(statements[0]).toMatch(/^begin/i)
+    const claim = statements.findIndex((sql) => sql.includes('insert into "idempotency_keys"'))
+    const entry = statements.findIndex((sql) => sql.includes('insert into journal_entries'))
+    expect(claim).toBeGreaterThan(0)
+    expect(claim).toBeLessThan(entry)
     expect(await run()).toEqual({ answer: { entry: 'planned 300' }, replayed: true })
+    // What the request was checked against has changed since: the first answer stands.
+    expired = true
+    expect(await run()).toEqual({ answer: { entry: 'planned 300' }, replayed: true })
+    await expect(run('another body')).rejects.toThrow(IdempotencyConflictError)
     expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(300n)
+  })
+
+  it('an early answer whose command fails keeps no key: the next try runs', async () => {
+    const wallets = await twoWallets()
+    const clientKey = uuidv7()
+    let fail = true
+    const run = () =>
+      runMoneyCommand(app.db, {
+        name: 'test.early-failing',
+        tenantId,
+        claim: { scope: 'order', ownerId: wallets.userId, key: clientKey, hash: 'h' },
+        prepare: async () => 400n,
+        answer: (amount) => ({ entry: `planned ${amount}` }),
+        execute: async (money, amount) => {
+          const answer = await moveEuros(wallets, `mc:${clientKey}`, amount)(money)
+          if (fail) throw new Error('the bank hung up')
+          return answer
+        },
+      })
+    await expect(run()).rejects.toThrow('the bank hung up')
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(0n)
+    fail = false
+    expect(await run()).toEqual({ answer: { entry: 'planned 400' }, replayed: false })
+    expect(await balance(app.db, wallets.to.accounts.user_wallet, EUR)).toBe(400n)
   })
 })

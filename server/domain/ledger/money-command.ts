@@ -1,8 +1,14 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { EventKind } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import { type IdempotentRequest, runIdempotent } from '../idempotency.ts'
-import { type EventInput, emitEvents } from '../outbox.ts'
+import { type Write, writeTogether } from '../../infra/db/together.ts'
+import {
+  answeredBefore,
+  claimWrite,
+  type IdempotentRequest,
+  runIdempotent,
+} from '../idempotency.ts'
+import { type EventInput, eventWrites } from '../outbox.ts'
 import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
 
 /**
@@ -12,15 +18,19 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  *
  * 1. the client's idempotency key, when there is one, is looked up first (an
  *    answered key answers again, another body under it is refused) and then
- *    claimed inside the transaction (domain/idempotency.ts);
+ *    claimed inside the transaction (domain/idempotency.ts) — or, when the
+ *    answer is known before the transaction (`answer`), claimed with the
+ *    command's first writes and looked up only when the command fails
+ *    (a key taken fails the claim; a quote expired since fails `prepare`);
  * 2. `prepare` reads and checks what needs no lock, before the transaction;
  * 3. one transaction runs `execute`: the command's own rows and checks, then
  *    the balance locks, taken by posting the ONE ledger entry last among its
  *    contended writes (ledger/service.ts: lock hold time is throughput), then
  *    what the person reads (feed items, wallet records) and the outbox events —
- *    those told before the entry written in one statement just before it (its
- *    locks are not held across them), those told after it at the end, each
- *    group with one dispatch job;
+ *    the rows given to `write` and the events told before the entry written
+ *    in one statement just before it (its locks are not held across them),
+ *    those told after it at the end, each group of events with one dispatch
+ *    job;
  * 4. the runner refuses to commit a command that wrote no event — money that
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
  *    command that posted twice (two entries break the global lock order).
@@ -58,13 +68,19 @@ export class MoneyTransaction {
   readonly #events: string[] = []
   /** Told and not yet written: written together before the entry, or at the end. */
   #pending: EventInput<EventKind>[] = []
+  /** Rows given to `write` (and a claim), not yet written: with the next flush. */
+  #writes: Write[] = []
 
   constructor(
     /** For the command's own rows (an order, a card, a credit), before the entry is posted. */
     readonly trx: Transaction<DB>,
     readonly tenantId: string,
     readonly command: string,
-  ) {}
+    /** Written with the first flush: the claim of the client's key. */
+    first: Write[] = [],
+  ) {
+    this.#writes = first
+  }
 
   /**
    * Posts the command's ledger entry: its balance rows are locked from here to
@@ -98,11 +114,23 @@ export class MoneyTransaction {
     this.#pending.push({ ...event, tenantId: this.tenantId } as EventInput<EventKind>)
   }
 
-  /** Writes the events told since the last flush, with their one dispatch job. */
+  /**
+   * The command's own rows (inserts that need nothing back), written with
+   * the events at the next flush, in the same statement: call `flush` to see
+   * their constraints fail where the command can name the failure.
+   */
+  write(...writes: Write[]): void {
+    this.#writes.push(...writes)
+  }
+
+  /** Writes the rows and events given since the last flush, the events with their one dispatch job. */
   async flush(): Promise<void> {
-    const pending = this.#pending
+    const told = eventWrites(this.trx, this.#pending)
+    const writes = [...this.#writes, ...told.writes]
     this.#pending = []
-    this.#events.push(...(await emitEvents(this.trx, pending)))
+    this.#writes = []
+    await writeTogether(this.trx, writes)
+    this.#events.push(...told.ids)
   }
 
   /** The entry posted so far, if any (a declined card payment moves no money, and posts none). */
@@ -129,8 +157,9 @@ export interface MoneyCommand<A, P> {
   prepare?: () => Promise<P>
   /**
    * With a claim, the answer when it is known before the transaction (an
-   * order rendered from its plan): stored with the claim, one write fewer;
-   * what `execute` answers is then not kept.
+   * order rendered from its plan): stored with the claim, which is then
+   * written with the command's first rows — one statement and one lookup
+   * fewer — so `prepare` must only read. What `execute` answers is not kept.
    */
   answer?: (prepared: P) => A
   /** The work, in the one transaction; answers what the client gets (and a replay, again). */
@@ -146,24 +175,49 @@ export async function runMoneyCommand<A, P = undefined>(
   db: Kysely<DB>,
   command: MoneyCommand<A, P>,
 ): Promise<{ answer: A; replayed: boolean }> {
-  const inTransaction = (prepared: P) => async (trx: Transaction<DB>) => {
-    const money = new MoneyTransaction(trx, command.tenantId, command.name)
-    const answer = await command.execute(money, prepared)
-    await money.flush()
-    if (money.events.length === 0) {
-      throw new MoneyCommandError(command.name, 'committed no event: nobody would be told')
+  const inTransaction =
+    (prepared: P, first: (trx: Transaction<DB>) => Write[] = () => []) =>
+    async (trx: Transaction<DB>) => {
+      const money = new MoneyTransaction(trx, command.tenantId, command.name, first(trx))
+      const answer = await command.execute(money, prepared)
+      await money.flush()
+      if (money.events.length === 0) {
+        throw new MoneyCommandError(command.name, 'committed no event: nobody would be told')
+      }
+      return answer
     }
-    return answer
-  }
   const prepare = async () => (command.prepare ? command.prepare() : (undefined as P))
 
-  if (command.claim) {
-    const { answer } = command
-    return runIdempotent<A>(db, { ...command.claim, tenantId: command.tenantId }, async () => {
+  const { claim, answer } = command
+  if (claim?.key !== undefined && answer) {
+    const keyed = { ...claim, key: claim.key, tenantId: command.tenantId }
+    try {
       const prepared = await prepare()
-      if (!answer) return { run: inTransaction(prepared) }
+      const given = answer(prepared)
+      await db
+        .transaction()
+        .execute(inTransaction(prepared, (trx) => [claimWrite(trx, keyed, given)]))
+      return { answer: given, replayed: false }
+    } catch (error) {
+      // Answered before under this key: whatever failed now (the claim itself, or a
+      // check of what has changed since, as a quote expired), the first answer stands.
+      const replay = await answeredBefore<A>(db, keyed)
+      if (replay) return replay
+      throw error
+    }
+  }
+  if (claim) {
+    return runIdempotent<A>(db, { ...claim, tenantId: command.tenantId }, async () => {
+      const prepared = await prepare()
       const run = inTransaction(prepared)
-      return { answer: answer(prepared), run: async (trx) => void (await run(trx)) }
+      if (!answer) return { run }
+      // No key: nothing to keep the answer with.
+      return {
+        run: async (trx) => {
+          await run(trx)
+          return answer(prepared)
+        },
+      }
     })
   }
   const prepared = await prepare()

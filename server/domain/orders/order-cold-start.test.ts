@@ -39,7 +39,6 @@ describeServer('an order service just started', () => {
   const freshService = (db: Kysely<DB> = app.db) =>
     new OrderService(
       db,
-      app.jobs,
       {
         bank: new SandboxBank({ payoutMs: 2_000 }),
         chain: new SandboxChainPayouts({ blockMs: 1_000 }),

@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../../infra/db/schema.ts'
-import type { JobRunner } from '../../infra/jobs.ts'
 import { readOnce } from '../../infra/read-once.ts'
 import type { BankingProvider } from '../../providers/banking/banking.ts'
 import type { ChainPayouts } from '../../providers/chain/payouts.ts'
@@ -28,7 +27,6 @@ export type Catalog = ReadonlyMap<string, CurrencyRow>
 /** What every order use case works with; built once by OrderService. */
 export interface OrderDeps {
   db: Kysely<DB>
-  jobs: Pick<JobRunner, 'enqueue'>
   rails: OrderRails
   settings: OrderSettings
   /**

@@ -104,7 +104,6 @@ describeServer('orders whose rail stops answering', () => {
     app = await createTestApp({}, { logStream: logs.stream })
     const service = new OrderService(
       app.db,
-      app.jobs,
       { bank, chain },
       { maxConfirmations: 3, quoteTokens: app.services.quotes.tokens },
     )

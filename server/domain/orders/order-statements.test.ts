@@ -61,17 +61,21 @@ describeServer('order statements', () => {
     const begin = statements.findIndex(isBegin)
     const commit = statements.findIndex(isCommit)
     expect(statements.filter(isBegin), statements.join('\n')).toHaveLength(1)
-    // Before: auth and the key's replay check (the quote is its token, the wallet's
-    // accounts are remembered).
-    expect(begin, statements.join('\n')).toBeLessThanOrEqual(AUTH + 1)
+    // Nothing before but auth: the quote is its token, the wallet's accounts are
+    // remembered, and the key is looked up only if its claim fails.
+    expect(begin, statements.join('\n')).toBe(AUTH)
     const inside = statements.slice(begin + 1, commit)
     // The key's claim, the order with its records and timeline (its unique quote hash
-    // places the quote once), order.created and order.completed written together with
-    // their one dispatch job (issue 28: a money command tells someone), the settlement.
-    // No job for the order: nothing is left to do (issue 29), where a hold and a
-    // settling job took two more transactions.
-    expect(inside.length, inside.join('\n')).toBeLessThanOrEqual(4)
+    // places the quote once), order.created and order.completed with their one
+    // dispatch job (issue 28: a money command tells someone), all one statement; then
+    // the settlement. No job for the order: nothing is left to do (issue 29), where a
+    // hold and a settling job took two more transactions.
+    expect(inside.length, inside.join('\n')).toBe(2)
     expect(statements.length - begin - 1, 'BEGIN … COMMIT').toBeLessThanOrEqual(10)
+    const [rows] = inside
+    for (const table of ['idempotency_keys', 'orders', 'activities', 'order_events', 'events']) {
+      expect(rows, table).toContain(`insert into "${table}"`)
+    }
     // Both events in one statement, with one dispatch job, and no job for the order.
     const inserts = (table: string) =>
       inside.filter((sql) => sql.toLowerCase().includes(`insert into "${table}"`)).length
@@ -98,7 +102,7 @@ describeServer('order statements', () => {
     expect(commit).toBe(statements.length - 1)
   })
 
-  it('a replayed placement answers from its key, before the quote is read', async () => {
+  it('a replayed placement answers from its key: its claim fails, one read answers', async () => {
     const firm = await quote(app, user, exchange)
     const body = { quote_id: firm.quote_id, request_id: `replay-${firm.created_at}` }
     const first = await place(app, user, 'EXCHANGE_CRYPTO_INTERNAL', body)
@@ -109,6 +113,9 @@ describeServer('order statements', () => {
     expect(result.statusCode).toBe(201)
     expect(result.headers['idempotent-replayed']).toBe('true')
     expect(result.json()).toEqual(first.json())
-    expect(statements.length, statements.join('\n')).toBe(AUTH + 1)
+    // BEGIN, the claim with the rows (refused), ROLLBACK, the key's answer.
+    expect(statements.filter(isCommit), statements.join('\n')).toEqual([])
+    expect(statements.length, statements.join('\n')).toBe(AUTH + 4)
+    expect(statements.at(-1)).toMatch(/^select .* from "idempotency_keys"/)
   })
 })

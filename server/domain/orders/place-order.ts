@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
 import { fromMinor } from '../../../contract/money.ts'
 import type { Order, OrderStatus, OrderType } from '../../../contract/orders.ts'
+import { enqueueWrite } from '../../infra/jobs.ts'
 import { findDestinationForWallet } from '../counterparties/service.ts'
 import type { NewActivity } from '../feed/store.ts'
 import { IdempotencyConflictError } from '../idempotency.ts'
@@ -322,27 +323,25 @@ async function writePlacement(
       throw new OrderError({ kind: 'DESTINATION_CHANGED' })
     }
   }
+  // One statement: the key's claim, the order with its records and timeline, its events.
+  money.write(...repo.placedOrderWrites(trx, row, plan.item, plan.records, plan.events))
+  await money.emit(plan.placed)
+  // An exchange is done here; any other order but a deposit has a job to take it on.
+  if (plan.completed) await money.emit(plan.completed)
+  else if (plan.entry) {
+    const job = { kind: ORDER_JOB, tenantId: owner.tenantId, payload: { order_id: row.id } }
+    money.write(enqueueWrite(trx, { ...job, runAt: now }))
+  }
   try {
-    await repo.insertPlacedOrder(trx, row, plan.item, plan.records, plan.events)
+    await money.flush()
   } catch (error) {
     if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
-    // Placed by another key's order: one under this key would have met its claim.
+    // Placed by another key's order (under this key, the runner finds the first answer).
     if (repo.isQuotePlaced(error)) throw new OrderError({ kind: 'QUOTE_USED' })
     throw error
   }
-  await money.emit(plan.placed)
   // A deposit holds nothing: it waits for its transfer (bank-transfers.ts).
   if (!plan.entry) return plan.answer
-  // An exchange is done here; any other order has a job to take it on.
-  if (plan.completed) await money.emit(plan.completed)
-  else {
-    await deps.jobs.enqueue(trx, {
-      kind: ORDER_JOB,
-      tenantId: owner.tenantId,
-      payload: { order_id: row.id },
-      runAt: now,
-    })
-  }
   // Last: the balance rows stay locked from here to the commit.
   await postEntry(money, row, plan.entry, deps)
   return plan.answer

@@ -126,6 +126,11 @@ describeServer('quotes as signed tokens', () => {
     const before = await placeAt(early, Date.parse(early.expires_at) - 1)
     expect(before.statusCode, before.body).toBe(201)
     expectProblem(await placeAt(late, Date.parse(late.expires_at)), 422, 'QUOTE_EXPIRED')
+    // Placed in time, its replay is the first answer after it expired too.
+    const replay = await placeAt(early, Date.parse(early.expires_at) + 60_000)
+    expect(replay.statusCode, replay.body).toBe(201)
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    expect(replay.json()).toEqual(before.json())
   })
 
   it('two quotes of the same terms in the same millisecond are two quotes, one order each', async () => {

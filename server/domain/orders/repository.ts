@@ -3,6 +3,7 @@ import type { ChainId } from '../../../contract/catalog.ts'
 import type { OrderEventCode, OrderStatus, OrderType } from '../../../contract/orders.ts'
 import type { TransactionStatus } from '../../../contract/wallets.ts'
 import type { DB, OrdersTable } from '../../infra/db/schema.ts'
+import type { Write } from '../../infra/db/together.ts'
 import { isUniqueViolation } from '../../infra/db/unique-violation.ts'
 import type { NewActivity } from '../feed/store.ts'
 import type { Owner } from '../owner.ts'
@@ -15,40 +16,34 @@ export type OrderRow = Selectable<OrdersTable>
 // Orders
 
 /**
- * The placed order with its activity item, first records and timeline, in
- * one statement (the records' foreign key to the item is checked at its end).
- * The idempotency key is taken care of before, by its claim; two unique keys
- * can clash here, as unique violations: the quote's hash, placed by an order
+ * A placed order's rows — the order, the payer's activity item, its wallet
+ * records and its timeline — as writes for one statement with the
+ * placement's claim and events (MoneyTransaction.write), the records' foreign
+ * key to the item checked at its end. Besides the claim's key, two unique
+ * keys can clash, as unique violations: the quote's hash, placed by an order
  * under another key (isQuotePlaced), and the deposit reference, 40 random
  * bits (isReferenceTaken).
  */
-export async function insertPlacedOrder(
+export function placedOrderWrites(
   trx: Transaction<DB>,
   order: OrderRow,
   item: NewActivity,
   records: readonly NewRecord[],
   events: readonly NewEvent[],
-): Promise<void> {
-  const withOrder = trx
-    .with('placed', (db) =>
-      db.insertInto('orders').values({
-        ...order,
-        fees: JSON.stringify(order.fees),
-        target: JSON.stringify(order.target),
-        payee: order.payee && JSON.stringify(order.payee),
-      }),
-    )
-    .with('item', (db) => db.insertInto('activities').values(item))
-  const timeline = events.map(eventRow)
-  if (records.length === 0) {
-    await withOrder.insertInto('order_events').values(timeline).execute()
-    return
-  }
-  await withOrder
-    .with('records', (db) => db.insertInto('wallet_transactions').values(records.map(recordRow)))
-    .insertInto('order_events')
-    .values(timeline)
-    .execute()
+): Write[] {
+  return [
+    trx.insertInto('orders').values({
+      ...order,
+      fees: JSON.stringify(order.fees),
+      target: JSON.stringify(order.target),
+      payee: order.payee && JSON.stringify(order.payee),
+    }),
+    trx.insertInto('activities').values(item),
+    ...(records.length === 0
+      ? []
+      : [trx.insertInto('wallet_transactions').values(records.map(recordRow))]),
+    trx.insertInto('order_events').values(events.map(eventRow)),
+  ]
 }
 
 /** The order's deposit reference clashed with another's (unique violation on deposit_reference). */

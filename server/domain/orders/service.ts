@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Order, OrderList, OrderQuery, SandboxBankTransfer } from '../../../contract/orders.ts'
 import type { DB } from '../../infra/db/schema.ts'
-import type { Job, JobContext, JobResult, JobRunner } from '../../infra/jobs.ts'
+import type { Job, JobContext, JobResult } from '../../infra/jobs.ts'
 import type { Owner } from '../owner.ts'
 import { type BankTransferRequest, receiveBankTransfer } from './bank-transfers.ts'
 import { cancelOrder } from './cancel-order.ts'
@@ -37,15 +37,9 @@ export type { PlaceRequest } from './place-order.ts'
 export class OrderService {
   readonly #deps: OrderDeps
 
-  constructor(
-    db: Kysely<DB>,
-    jobs: Pick<JobRunner, 'enqueue'>,
-    rails: OrderRails,
-    settings: OrderSettings,
-  ) {
+  constructor(db: Kysely<DB>, rails: OrderRails, settings: OrderSettings) {
     this.#deps = {
       db,
-      jobs,
       rails,
       settings,
       catalog: catalogOnce(db),
