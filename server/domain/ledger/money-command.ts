@@ -28,9 +28,8 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  *    contended writes (ledger/service.ts: lock hold time is throughput), then
  *    what the person reads (feed items, wallet records) and the outbox events —
  *    the rows given to `write` and the events told before the entry written
- *    in one statement just before it (its locks are not held across them),
- *    those told after it at the end, each group of events with one dispatch
- *    job;
+ *    by the entry's own statement (one round trip), those told after it at
+ *    the end, each group of events with one dispatch job;
  * 4. the runner refuses to commit a command that wrote no event — money that
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
  *    command that posted twice (two entries break the global lock order).
@@ -89,8 +88,10 @@ export class MoneyTransaction {
    */
   async post(entry: Omit<EntryInput, 'tenantId'>): Promise<PostedEntry> {
     this.#once()
-    await this.flush()
-    this.#entry = await post(this.trx, { ...entry, tenantId: this.tenantId })
+    // What is waiting to be written goes with the entry: one statement.
+    const { ids, writes } = this.#take()
+    this.#entry = await post(this.trx, { ...entry, tenantId: this.tenantId }, writes)
+    this.#events.push(...ids)
     return this.#entry
   }
 
@@ -125,12 +126,18 @@ export class MoneyTransaction {
 
   /** Writes the rows and events given since the last flush, the events with their one dispatch job. */
   async flush(): Promise<void> {
+    const { ids, writes } = this.#take()
+    await writeTogether(this.trx, writes)
+    this.#events.push(...ids)
+  }
+
+  /** The rows and events waiting, as writes (none left waiting); the events' ids. */
+  #take(): { ids: string[]; writes: Write[] } {
     const told = eventWrites(this.trx, this.#pending)
     const writes = [...this.#writes, ...told.writes]
     this.#pending = []
     this.#writes = []
-    await writeTogether(this.trx, writes)
-    this.#events.push(...told.ids)
+    return { ids: told.ids, writes }
   }
 
   /** The entry posted so far, if any (a declined card payment moves no money, and posts none). */

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
+import type { Write } from '../../infra/db/together.ts'
 import type { BalanceDelta, Posting } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -46,6 +47,12 @@ const houseShard = () => randomInt(HOUSE_SHARDS)
  * An account that may go negative (the tenant's own) is changed in one of its
  * HOUSE_SHARDS rows, picked at random per entry (migration 0039): concurrent
  * entries seldom queue on the same row; its balance is the rows' sum.
+ *
+ * `with` rides along: the caller's rows that need nothing back (an order,
+ * its events), written by the same statement as data-modifying WITH items
+ * (infra/db/together.ts) — one round trip for the command's writes. They are
+ * written whatever the entry does (a replay included): the caller rolls back
+ * on failure as ever.
  */
 export async function writeEntry(
   trx: Transaction<DB>,
@@ -60,11 +67,13 @@ export async function writeEntry(
     /** When it was booked; undefined: now() (booking-time.ts). */
     bookedAt?: Date
   },
+  writes: readonly Write[] = [],
 ): Promise<(EntryRow & { moved: string[]; known: string[] }) | undefined> {
   const { postings, deltas } = entry
   const accounts = [...new Set(postings.map((p) => p.account))]
+  const along = writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write}), `)
   const result = await sql<EntryRow & { moved: string[] | null; known: string[] | null }>`
-    with accounts as (
+    with ${sql.join(along, sql``)}accounts as (
       select id, may_go_negative from ledger_accounts
       where tenant_id = ${entry.tenantId}::uuid and id = any(${accounts}::uuid[])
     ), entry as (

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
+import type { Write } from '../../infra/db/together.ts'
 import { isUniqueViolation } from '../../infra/db/unique-violation.ts'
 import { bookingTime } from './booking-time.ts'
 import { LedgerError } from './errors.ts'
@@ -81,8 +82,13 @@ const toPosted = (
  * @throws LedgerError EMPTY_ENTRY, ZERO_POSTING, UNBALANCED, ACCOUNT_NOT_FOUND,
  *   INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
  */
-export function post(trx: Transaction<DB>, entry: EntryInput): Promise<PostedEntry> {
-  return write(trx, entry, null)
+export function post(
+  trx: Transaction<DB>,
+  entry: EntryInput,
+  /** The caller's rows, written by the entry's statement (repository.writeEntry). */
+  along: readonly Write[] = [],
+): Promise<PostedEntry> {
+  return write(trx, entry, null, along)
 }
 
 /**
@@ -125,22 +131,27 @@ async function write(
   trx: Transaction<DB>,
   entry: EntryInput,
   reverses: string | null,
+  along: readonly Write[] = [],
 ): Promise<PostedEntry> {
   const fault = checkEntry(entry.postings)
   if (fault) throw new LedgerError(fault)
 
   const deltas = balanceDeltas(entry.postings)
-  const written = await repo.writeEntry(trx, {
-    id: uuidv7(),
-    tenantId: entry.tenantId,
-    kind: entry.kind,
-    idempotencyKey: entry.idempotencyKey,
-    reverses,
-    postings: entry.postings,
-    // In lock order (balanceDeltas sorts): see the note at the top.
-    deltas,
-    bookedAt: bookingTime(),
-  })
+  const written = await repo.writeEntry(
+    trx,
+    {
+      id: uuidv7(),
+      tenantId: entry.tenantId,
+      kind: entry.kind,
+      idempotencyKey: entry.idempotencyKey,
+      reverses,
+      postings: entry.postings,
+      // In lock order (balanceDeltas sorts): see the note at the top.
+      deltas,
+      bookedAt: bookingTime(),
+    },
+    along,
+  )
   if (!written) return replay(trx, entry, reverses)
 
   const known = new Set(written.known)

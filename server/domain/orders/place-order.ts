@@ -60,13 +60,14 @@ class ReferenceTaken extends Error {}
  *
  * Everything that can be is done before the transaction: the quote and the
  * wallet's accounts are read, the order row, its records and its timeline
- * are built, and the answer is rendered. The transaction then writes in this
- * order — the key, the order with its records and timeline (its unique quote
- * hash refuses a second order of the quote), its order.created event, the
- * job — and holds the funds last, so the wallet's balance rows stay locked for
- * one statement and the commit. An exchange waits on nothing outside the
- * ledger (settlesInPlacement): it is written complete, tells order.completed
- * instead of enqueuing a job, and its last statement is the settlement itself.
+ * are built, and the answer is rendered. The transaction then writes, in one
+ * statement, the key's claim, the order with its records and timeline (its
+ * unique quote hash refuses a second order of the quote), its events, a job
+ * when one is to take it on, and its ledger entry, whose balance rows stay
+ * locked for the rest of that statement and the commit. An exchange waits on
+ * nothing outside the ledger (settlesInPlacement): it is written complete,
+ * tells order.completed instead of enqueuing a job, and its entry is the
+ * settlement itself.
  * @throws OrderError QUOTE_NOT_FOUND, QUOTE_MISMATCH, QUOTE_EXPIRED, QUOTE_USED,
  *   IDEMPOTENCY_CONFLICT, INSUFFICIENT_FUNDS, DESTINATION_GONE, DESTINATION_CHANGED,
  *   FIAT_ACCOUNT_UNAVAILABLE, and KycRequiredError
@@ -323,7 +324,8 @@ async function writePlacement(
       throw new OrderError({ kind: 'DESTINATION_CHANGED' })
     }
   }
-  // One statement: the key's claim, the order with its records and timeline, its events.
+  // One statement: the key's claim, the order with its records and timeline, its
+  // events, and the entry (its balance rows locked from there to the commit).
   money.write(...repo.placedOrderWrites(trx, row, plan.item, plan.records, plan.events))
   await money.emit(plan.placed)
   // An exchange is done here; any other order but a deposit has a job to take it on.
@@ -333,17 +335,15 @@ async function writePlacement(
     money.write(enqueueWrite(trx, { ...job, runAt: now }))
   }
   try {
-    await money.flush()
+    // A deposit holds nothing: it waits for its transfer (bank-transfers.ts).
+    if (plan.entry) await postEntry(money, row, plan.entry, deps)
+    else await money.flush()
   } catch (error) {
     if (repo.isReferenceTaken(error)) throw new ReferenceTaken()
     // Placed by another key's order (under this key, the runner finds the first answer).
     if (repo.isQuotePlaced(error)) throw new OrderError({ kind: 'QUOTE_USED' })
     throw error
   }
-  // A deposit holds nothing: it waits for its transfer (bank-transfers.ts).
-  if (!plan.entry) return plan.answer
-  // Last: the balance rows stay locked from here to the commit.
-  await postEntry(money, row, plan.entry, deps)
   return plan.answer
 }
 
