@@ -42,7 +42,12 @@ export async function analyzeChangedTables(db: Kysely<DB>, now = new Date()): Pr
         and (t.analysed_at is null
           or t.analysed_at < ${now}::timestamptz - make_interval(secs => ${ANALYZE_AGAIN_AFTER_MS / 1000})))
     order by t.changed desc`.execute(db)
-  for (const { table } of rows) await sql`analyze ${sql.raw(table)}`.execute(db)
+  for (const { table } of rows) {
+    // What arrived meanwhile is read before the next table: on PGlite an ANALYZE runs
+    // in the server's own thread, and a round of them would be one long stall.
+    await new Promise((resolve) => setImmediate(resolve))
+    await sql`analyze ${sql.raw(table)}`.execute(db)
+  }
   return rows.map((row) => row.table)
 }
 
