@@ -72,11 +72,13 @@ export interface IdempotentUseCase<A> {
 }
 
 /**
- * The one write path of every request under an idempotency key (orders, card
- * issuing, the card network's messages):
+ * The write path of a request under an idempotency key whose answer comes
+ * out of its transaction (card issuing, transfers, the card network's
+ * messages); one whose answer is known before, an order, claims its key with
+ * its rows instead (`claimWrite`, ledger/money-command.ts):
  *
  * 1. a key already answered answers again — before any check, since what the
- *    request was checked against may have changed since (a quote expired);
+ *    request was checked against may have changed since;
  *    under another request, IdempotencyConflictError;
  * 2. `prepare` checks the request and says what to do;
  * 3. one transaction claims the key first (a concurrent request under the
