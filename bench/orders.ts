@@ -110,7 +110,7 @@ export async function closedLoop(
  * meanwhile, from a pool of quotes fetched ahead; each latency is timed from
  * its scheduled send. Answers the latencies and how many were sent.
  */
-export async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
+async function openLoop(base: string, clients: Trader[], rate: number, seconds: number) {
   const total = Math.round(rate * seconds)
   const pool: { trader: Trader; quoteId: string }[] = []
   let next = 0
