@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { setOffline, signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 import {
   bytesBeforeBalances,
@@ -106,7 +106,7 @@ test('an offline reload shows the balances from the cache, no request waiting fo
   await page.getByTestId('balance').filter({ hasText: BALANCE_TEXT }).first().waitFor()
   await waitForPersistedBalance(page)
 
-  await context.setOffline(true)
+  await setOffline(context, true)
   // This page loads the notice's chunk as it goes offline: that request, cut short by the
   // reload, would count as failed.
   await page.getByText(/^Offline · updated /).waitFor()

@@ -6,6 +6,7 @@ import { signInAsDemo, visit } from '../support/demo-routes.ts'
 import {
   personalWalletUuid,
   readPersistedQueryKeys,
+  setOffline,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
@@ -164,7 +165,7 @@ test('offline, Insights shows what it last read and a search answers from the ke
       ]),
     )
 
-  await context.setOffline(true)
+  await setOffline(context, true)
   await page.reload()
   await page.getByText(en['insights.offline']).waitFor()
   await page.getByTestId('insights-spending').waitFor()

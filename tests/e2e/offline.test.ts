@@ -3,6 +3,7 @@ import {
   expectSignedInAs,
   openTab,
   readPersistedQueryKeys,
+  setOffline,
   signUpThroughUi,
   uniqueEmail,
   waitForServiceWorkerControl,
@@ -39,7 +40,7 @@ test('offline, a reload shows what was last seen, marked offline, with server ac
       ]),
     )
 
-  await context.setOffline(true)
+  await setOffline(context, true)
   await page.reload()
   await expectSignedInAs(page, email)
   await page.getByText(/^Offline · updated /).waitFor()
@@ -51,7 +52,7 @@ test('offline, a reload shows what was last seen, marked offline, with server ac
   await page.getByText('You are offline. This needs a connection.').first().waitFor()
 
   // Back online: the action is available again, nothing was queued meanwhile.
-  await context.setOffline(false)
+  await setOffline(context, false)
   await page.waitForFunction(
     () =>
       !(

@@ -1,7 +1,12 @@
 import { expect, test } from 'vitest'
 import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
 import { signInAsDemo } from '../support/demo-routes.ts'
-import { openTab, readPersistedQueryKeys, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import {
+  openTab,
+  readPersistedQueryKeys,
+  setOffline,
+  waitForServiceWorkerControl,
+} from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 
 /*
@@ -46,7 +51,7 @@ test('the demo user verifies the proof of balances, and again offline from what 
       ]),
     )
 
-  await context.setOffline(true)
+  await setOffline(context, true)
   await page.reload()
   await expect.poll(() => verdict.textContent()).toMatch(VERDICT)
   await page.getByText('You’re offline: checked with the proof saved on this device.').waitFor()

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import {
   pathOf,
+  setOffline,
   signUpThroughUi,
   uniqueEmail,
   waitForServiceWorkerControl,
@@ -76,7 +77,7 @@ test('create a wallet, get an address, watch a deposit complete, export it, see 
     .poll(() => persistedBalances(page, walletUuid), { timeout: 10_000 })
     .toEqual([expect.objectContaining({ currency: 'ETH' })])
 
-  await context.setOffline(true)
+  await setOffline(context, true)
   await page.reload()
   await page.getByText(/^Offline · updated /).waitFor()
   await page

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from 'playwright-core'
 import { APP_ENV_HEADER, DEMO_TENANT_ID, TENANT_HEADER } from '../../contract/tenancy.ts'
 import { ensureServerBuilt, SERVER_BUNDLE } from '../../scripts/build-server.mjs'
@@ -159,10 +160,14 @@ async function waitForHealth(url: string, exited: Promise<number | null>): Promi
   throw new Error(`the server did not answer GET /healthz within ${STARTUP_TIMEOUT_MS / 1000} s`)
 }
 
+/** The browser tests' fonts, the same on every machine (fonts.conf says why). */
+const FONTS = fileURLToPath(new URL('./fonts.conf', import.meta.url))
+
 /** Headless Chromium, quiet: no sync, updates or other background traffic. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
+    env: { ...process.env, FONTCONFIG_FILE: FONTS },
     args: [
       '--no-sandbox',
       '--disable-background-networking',
