@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { setOffline, signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
+import { signUpThroughApi, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
 import {
   bytesBeforeBalances,
@@ -17,6 +17,7 @@ import {
   storageWithTokens,
   waitForPersistedBalance,
 } from '../support/funded-session.ts'
+import { setOffline } from '../support/offline.ts'
 import { CPU_SLOWDOWN, SLOW_LINK, throttle } from '../support/throttling.ts'
 
 /*

@@ -6,10 +6,10 @@ import { signInAsDemo, visit } from '../support/demo-routes.ts'
 import {
   personalWalletUuid,
   readPersistedQueryKeys,
-  setOffline,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
+import { setOffline } from '../support/offline.ts'
 
 /*
  * Issue 31 in the browser, on the sandbox demo's five weeks: a statement of

@@ -3,12 +3,12 @@ import {
   expectSignedInAs,
   openTab,
   readPersistedQueryKeys,
-  setOffline,
   signUpThroughUi,
   uniqueEmail,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
+import { setOffline } from '../support/offline.ts'
 
 /*
  * A cold start without a network: the shell comes from the worker's precache,

@@ -1,13 +1,9 @@
 import { expect, test } from 'vitest'
 import { DEMO_TENANT_ID } from '../../contract/tenancy.ts'
 import { signInAsDemo } from '../support/demo-routes.ts'
-import {
-  openTab,
-  readPersistedQueryKeys,
-  setOffline,
-  waitForServiceWorkerControl,
-} from '../support/e2e-app.ts'
+import { openTab, readPersistedQueryKeys, waitForServiceWorkerControl } from '../support/e2e-app.ts'
 import { e2eSession } from '../support/e2e-server.ts'
+import { setOffline } from '../support/offline.ts'
 
 /*
  * Issue 33: the demo user checks the day's proof of balances on their own

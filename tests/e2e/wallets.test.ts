@@ -3,12 +3,12 @@ import type { Page } from 'playwright-core'
 import { expect, test } from 'vitest'
 import {
   pathOf,
-  setOffline,
   signUpThroughUi,
   uniqueEmail,
   waitForServiceWorkerControl,
 } from '../support/e2e-app.ts'
 import { e2eSession, TENANT_HEADERS } from '../support/e2e-server.ts'
+import { setOffline } from '../support/offline.ts'
 
 /*
  * A wallet from creation to an exported history: a deposit address, a sandbox
