@@ -29,22 +29,9 @@ export async function emitEvent<K extends EventKind>(
   trx: Transaction<DB> | Kysely<DB>,
   input: EventInput<K>,
 ): Promise<string> {
-  const [id] = await emitEvents(trx, [input])
-  return id!
-}
-
-/**
- * Several events of one tenant and their one dispatch job, in one statement:
- * what a money command told (money-command.ts) costs its transaction one
- * round trip and the job runner one job, however many events it wrote.
- */
-export async function emitEvents(
-  trx: Transaction<DB> | Kysely<DB>,
-  inputs: readonly EventInput<EventKind>[],
-): Promise<string[]> {
-  const { ids, writes } = eventWrites(trx, inputs)
+  const { ids, writes } = eventWrites(trx, [input])
   await writeTogether(trx, writes)
-  return ids
+  return ids[0]!
 }
 
 /**

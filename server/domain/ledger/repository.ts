@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
-import type { Write } from '../../infra/db/together.ts'
+import { type Write, withItems } from '../../infra/db/together.ts'
 import type { BalanceDelta, Posting } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -71,9 +71,8 @@ export async function writeEntry(
 ): Promise<(EntryRow & { moved: string[]; known: string[] }) | undefined> {
   const { postings, deltas } = entry
   const accounts = [...new Set(postings.map((p) => p.account))]
-  const along = writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write}), `)
   const result = await sql<EntryRow & { moved: string[] | null; known: string[] | null }>`
-    with ${sql.join(along, sql``)}accounts as (
+    with ${withItems(writes)}accounts as (
       select id, may_go_negative from ledger_accounts
       where tenant_id = ${entry.tenantId}::uuid and id = any(${accounts}::uuid[])
     ), entry as (

@@ -1,4 +1,4 @@
-import { type Compilable, type Kysely, type QueryCreator, sql, type Transaction } from 'kysely'
+import { type Compilable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from './schema.ts'
 
 /**
@@ -21,10 +21,17 @@ export async function writeTogether(
   writes: readonly Write[],
 ): Promise<void> {
   if (writes.length === 0) return
-  let query: QueryCreator<DB> = trx
-  writes.forEach((write, i) => {
-    // The builders are made on the same database: their nodes go in as they are.
-    query = query.with(`w${i}`, () => write as never) as unknown as QueryCreator<DB>
-  })
-  await query.selectNoFrom(sql<number>`1`.as('written')).execute()
+  await sql`with ${withItems(writes)}written as (select 1) select 1 from written`.execute(trx)
+}
+
+/**
+ * The writes as the head of a WITH list, each item followed by its comma, for
+ * a statement whose own items come next (the ledger's entry carries a command's
+ * rows so: ledger/repository.ts). Named `w0`, `w1`, … in order.
+ */
+export function withItems(writes: readonly Write[]): RawBuilder<unknown> {
+  return sql.join(
+    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write}), `),
+    sql``,
+  )
 }
