@@ -7,8 +7,11 @@
  * the embedded database as `npm start` runs it; and the placement's latency
  * at an offered 100 orders per second, open loop, timed from each order's
  * scheduled send (a late send counts its wait). The job runner settles the
- * orders meanwhile, as it would in production.
+ * orders meanwhile, as it would in production. And PostgreSQL's own CPU an
+ * order and a TPC-B transaction (postgres-cpu.ts): the ceiling of the ratio
+ * that no server could pass.
  */
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import {
@@ -21,6 +24,7 @@ import {
   dataDir,
   fundWithUsdt,
   goalRow,
+  median,
   percentile,
   ROUNDS,
   type Row,
@@ -33,6 +37,7 @@ import {
   valueRow,
 } from './lib.ts'
 import { send } from './load-client.ts'
+import { postgresCpuDuring } from './postgres-cpu.ts'
 
 export interface Trader {
   token: string
@@ -234,9 +239,21 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
     const spread: number[] = []
     const contended: number[] = []
     const onEmbedded: number[] = []
+    // PostgreSQL's own CPU per TPC-B transaction and per order: what the ratio could be at
+    // best, were the server and every client free.
+    const cpuPerTransaction: number[] = []
+    const cpuPerOrder: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      tps.push(await pgbench(postgres.bin, benchUrl, DURATION_S))
-      spread.push(await closedLoop(onPostgres.url, pgTraders, DURATION_S))
+      const yardstick = await postgresCpuDuring(() => pgbench(postgres.bin, benchUrl, DURATION_S))
+      tps.push(yardstick.result)
+      const orders = await postgresCpuDuring(() =>
+        closedLoop(onPostgres.url, pgTraders, DURATION_S),
+      )
+      spread.push(orders.result)
+      if (yardstick.cpuMs !== undefined && orders.cpuMs !== undefined) {
+        cpuPerTransaction.push(yardstick.cpuMs / (yardstick.result * DURATION_S))
+        cpuPerOrder.push(orders.cpuMs / (orders.result * DURATION_S))
+      }
       contended.push(await closedLoop(onPostgres.url, hot, DURATION_S))
       onEmbedded.push(await closedLoop(embedded.url, embeddedTraders, DURATION_S))
     }
@@ -308,6 +325,7 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
         step: 0.4,
         bound: 0.6,
       }),
+      ...postgresCpuRows(cpuPerOrder, cpuPerTransaction, tps),
       valueRow(
         'every job done (events told) after a closed loop of orders (PostgreSQL)',
         [jobsAfterLoad],
@@ -324,4 +342,28 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
   } finally {
     await Promise.all(servers.map((server) => server.stop()))
   }
+}
+
+/**
+ * What PostgreSQL's own work puts in reach: its CPU an order against a TPC-B
+ * transaction's, and the ratio orders ÷ TPC-B could reach on this machine's
+ * cores were the server and every client to cost nothing.
+ */
+function postgresCpuRows(perOrder: number[], perTransaction: number[], tps: number[]): Row[] {
+  if (perOrder.length === 0) return [skippedRow('PostgreSQL CPU an order', 'no /proc to read')]
+  const cores = availableParallelism()
+  return [
+    valueRow(
+      'PostgreSQL CPU an order / a TPC-B transaction (its processes, /proc)',
+      perOrder,
+      `ms / ${median(perTransaction).toFixed(2)} ms`,
+      { digits: 2, goal: 'info' },
+    ),
+    valueRow(
+      `ceiling of orders ÷ TPC-B, server and clients free (${cores} cores ÷ PostgreSQL CPU an order ÷ TPC-B tps)`,
+      perOrder.map((ms, i) => (cores * 1000) / ms / tps[i]!),
+      '',
+      { digits: 2, goal: 'info' },
+    ),
+  ]
 }
