@@ -102,8 +102,10 @@ export class MoneyTransaction {
    */
   async reverse(request: { entryId: string; idempotencyKey: string }): Promise<PostedEntry> {
     this.#once()
-    await this.flush()
-    this.#entry = await reverse(this.trx, { ...request, tenantId: this.tenantId })
+    // As post(): what is waiting to be written goes with the entry.
+    const { ids, writes } = this.#take()
+    this.#entry = await reverse(this.trx, { ...request, tenantId: this.tenantId }, writes)
+    this.#events.push(...ids)
     return this.#entry
   }
 

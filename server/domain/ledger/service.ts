@@ -100,6 +100,8 @@ export function post(
 export async function reverse(
   trx: Transaction<DB>,
   request: { tenantId: string; entryId: string; idempotencyKey: string },
+  /** The caller's rows, written by the entry's statement, as post()'s. */
+  along: readonly Write[] = [],
 ): Promise<PostedEntry> {
   const original = await repo.findEntry(trx, request.tenantId, request.entryId)
   if (!original) throw new LedgerError({ kind: 'ENTRY_NOT_FOUND', entryId: request.entryId })
@@ -117,7 +119,7 @@ export async function reverse(
     if (reversedBy) throw new LedgerError({ kind: 'ALREADY_REVERSED', entryId: original.id })
   }
   try {
-    return await write(trx, entry, original.id)
+    return await write(trx, entry, original.id, along)
   } catch (error) {
     // Two reversals racing with different keys: the unique index decides.
     if (isUniqueViolation(error, 'journal_entries_reversed_once')) {
@@ -131,7 +133,7 @@ async function write(
   trx: Transaction<DB>,
   entry: EntryInput,
   reverses: string | null,
-  along: readonly Write[] = [],
+  along: readonly Write[],
 ): Promise<PostedEntry> {
   const fault = checkEntry(entry.postings)
   if (fault) throw new LedgerError(fault)
