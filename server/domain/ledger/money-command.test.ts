@@ -1,37 +1,21 @@
 import type { FastifyInstance } from 'fastify'
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { DEMO_TENANT_ID } from '../../../contract/tenancy.ts'
-import type { DB } from '../../infra/db/schema.ts'
 import { statementsOf } from '../../infra/db/statements.ts'
 import { createTestApp, describeServer } from '../../test-support.ts'
 import { canonicalHash, IdempotencyConflictError } from '../idempotency.ts'
-import { balance, credit, EUR, expectLedgerInvariants, newWallet } from './ledger-test-support.ts'
+import { balance, EUR, expectLedgerInvariants } from './ledger-test-support.ts'
+import { MoneyCommandError, NothingToMove, runMoneyCommand } from './money-command.ts'
 import {
-  MoneyCommandError,
-  type MoneyTransaction,
-  NothingToMove,
-  runMoneyCommand,
-} from './money-command.ts'
-import { transfer } from './rules.ts'
+  moveEuros,
+  told,
+  traces,
+  twoWallets as twoWalletsOf,
+} from './money-command-test-support.ts'
 
 const tenantId = DEMO_TENANT_ID
-
-/** Entries and events written under one marker, to see what a command left behind. */
-async function traces(db: Kysely<DB>, key: string, userId: string) {
-  const entries = await db
-    .selectFrom('journal_entries')
-    .select('id')
-    .where('idempotency_key', '=', key)
-    .execute()
-  const events = await db
-    .selectFrom('events')
-    .select('kind')
-    .where('user_id', '=', userId)
-    .execute()
-  return { entries: entries.length, events: events.map((event) => event.kind) }
-}
 
 describeServer('the money command', () => {
   let app: FastifyInstance
@@ -40,36 +24,7 @@ describeServer('the money command', () => {
   })
   afterAll(() => app?.close())
 
-  /** Two wallets of one person, €100 on the first. */
-  async function twoWallets() {
-    const from = await newWallet(app.db, tenantId)
-    const to = await newWallet(app.db, tenantId, from.owner.userId)
-    await credit(app.db, tenantId, from.accounts.user_wallet, EUR, 10_000n)
-    return { from, to, userId: from.owner.userId }
-  }
-
-  const moveEuros =
-    (wallets: Awaited<ReturnType<typeof twoWallets>>, key: string, amount: bigint, tell = true) =>
-    async (money: MoneyTransaction) => {
-      const entry = await money.post({
-        kind: 'transfer',
-        idempotencyKey: key,
-        postings: transfer(
-          wallets.from.accounts.user_wallet,
-          wallets.to.accounts.user_wallet,
-          EUR,
-          amount,
-        ),
-      })
-      if (tell) {
-        await money.emit({
-          userId: wallets.userId,
-          kind: 'security.password_changed',
-          payload: { via: 'change', changed_at: new Date().toISOString() },
-        })
-      }
-      return { entry: entry.id }
-    }
+  const twoWallets = () => twoWalletsOf(app.db, tenantId)
 
   it('posts the entry and writes its event in one transaction', async () => {
     const wallets = await twoWallets()
@@ -92,20 +47,15 @@ describeServer('the money command', () => {
   it('the events told before the entry are written by its statement, those after at the end: one dispatch job a group', async () => {
     const wallets = await twoWallets()
     const key = `mc:${uuidv7()}`
-    const told = (changed_at: string) => ({
-      userId: wallets.userId,
-      kind: 'security.password_changed' as const,
-      payload: { via: 'change' as const, changed_at },
-    })
     const { statements } = await statementsOf(() =>
       runMoneyCommand(app.db, {
         name: 'test.move',
         tenantId,
         execute: async (money) => {
-          await money.emit(told('2026-01-01T00:00:00.000Z'))
-          await money.emit(told('2026-01-01T00:00:01.000Z'))
+          await money.emit(told(wallets.userId, '2026-01-01T00:00:00.000Z'))
+          await money.emit(told(wallets.userId, '2026-01-01T00:00:01.000Z'))
           await moveEuros(wallets, key, 100n, false)(money)
-          await money.emit(told('2026-01-01T00:00:02.000Z'))
+          await money.emit(told(wallets.userId, '2026-01-01T00:00:02.000Z'))
           return undefined
         },
       }),

@@ -1,4 +1,11 @@
-import type { Kysely, Transaction } from 'kysely'
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Transaction,
+} from 'kysely'
 import type { EventKind } from '../../../contract/events.ts'
 import type { DB } from '../../infra/db/schema.ts'
 import { type Write, writeTogether } from '../../infra/db/together.ts'
@@ -9,7 +16,14 @@ import {
   runIdempotent,
 } from '../idempotency.ts'
 import { type EventInput, eventWrites } from '../outbox.ts'
-import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
+import { PostedBefore } from './repository.ts'
+import {
+  type EntryInput,
+  type PostedEntry,
+  post,
+  postWithoutTransaction,
+  reverse,
+} from './service.ts'
 
 /**
  * The one write path of money (after formance's single runner): every use
@@ -32,7 +46,14 @@ import { type EntryInput, type PostedEntry, post, reverse } from './service.ts'
  *    the end, each group of events with one dispatch job;
  * 4. the runner refuses to commit a command that wrote no event — money that
  *    moved silently is a bug (an incoming credit nobody was told of) — and a
- *    command that posted twice (two entries break the global lock order).
+ *    command that posted twice (two entries break the global lock order);
+ * 5. a command that declares `oneStatement` and, run, turns out to be only its
+ *    rows, its events and its entry — nothing read or locked in the transaction,
+ *    nothing written after the entry — is sent as that one statement alone,
+ *    without BEGIN and COMMIT (an exchange: issue 29). The statement refuses
+ *    itself when the entry cannot be written whole, so it commits all or
+ *    nothing; the first use of `money.trx` instead runs the command again in
+ *    a transaction, as any other.
  *
  * No use case calls the ledger's post() itself any more (docs/architecture.md
  * has the grep that would list one); the lint is to refuse the import outside
@@ -61,9 +82,11 @@ export class NothingToMove<A> extends Error {
   }
 }
 
-/** What `execute` writes through, inside the command's one transaction. */
+/** What `execute` writes through, inside the command's one transaction (or its one statement: rule 5). */
 export class MoneyTransaction {
   #entry: PostedEntry | undefined
+  /** Sent alone: the entry's statement was the command's transaction, and it has committed. */
+  #committed = false
   readonly #events: string[] = []
   /** Told and not yet written: written together before the entry, or at the end. */
   #pending: EventInput<EventKind>[] = []
@@ -71,12 +94,19 @@ export class MoneyTransaction {
   #writes: Write[] = []
 
   constructor(
-    /** For the command's own rows (an order, a card, a credit), before the entry is posted. */
+    /**
+     * For the command's own rows (an order, a card, a credit), before the entry is
+     * posted. While the command may still be sent alone (rule 5) it only builds:
+     * the first query run through it throws, and the runner runs the command
+     * again in a transaction — so a command must let that error pass.
+     */
     readonly trx: Transaction<DB>,
     readonly tenantId: string,
     readonly command: string,
     /** Written with the first flush: the claim of the client's key. */
     first: Write[] = [],
+    /** The database, when the command may be sent as its entry's statement alone (`trx` then only builds). */
+    private readonly alone?: Kysely<DB>,
   ) {
     this.#writes = first
   }
@@ -90,7 +120,20 @@ export class MoneyTransaction {
     this.#once()
     // What is waiting to be written goes with the entry: one statement.
     const { ids, writes } = this.#take()
-    this.#entry = await post(this.trx, { ...entry, tenantId: this.tenantId }, writes)
+    const posting = { ...entry, tenantId: this.tenantId }
+    if (this.alone) {
+      // The statement commits as it runs: the rules are checked before it is sent.
+      if (ids.length === 0) throw new MoneyCommandError(this.command, NO_EVENT)
+      try {
+        this.#entry = await postWithoutTransaction(this.alone, posting, writes)
+      } catch (error) {
+        // A replay (the entry's key posted before) is answered in a transaction.
+        throw error instanceof PostedBefore ? new NeedsTransaction() : error
+      }
+      this.#committed = true
+    } else {
+      this.#entry = await post(this.trx, posting, writes)
+    }
     this.#events.push(...ids)
     return this.#entry
   }
@@ -114,6 +157,7 @@ export class MoneyTransaction {
    * commits. Written with the command's other events (`flush`), not at once.
    */
   async emit<K extends EventKind>(event: Omit<EventInput<K>, 'tenantId'>): Promise<void> {
+    this.#open()
     this.#pending.push({ ...event, tenantId: this.tenantId } as EventInput<EventKind>)
   }
 
@@ -123,6 +167,7 @@ export class MoneyTransaction {
    * their constraints fail where the command can name the failure.
    */
   write(...writes: Write[]): void {
+    this.#open()
     this.#writes.push(...writes)
   }
 
@@ -151,10 +196,49 @@ export class MoneyTransaction {
     return this.#events
   }
 
+  /** Whether the command was sent as its entry's statement alone, and so has committed. */
+  get committed(): boolean {
+    return this.#committed
+  }
+
   #once() {
     if (this.#entry) throw new MoneyCommandError(this.command, 'posted a second ledger entry')
   }
+
+  #open() {
+    if (this.#committed) throw new MoneyCommandError(this.command, AFTER_ALONE)
+  }
 }
+
+const NO_EVENT = 'committed no event: nobody would be told'
+const AFTER_ALONE = 'declared oneStatement but wrote after its entry, which had committed'
+
+/** Thrown where a command sent alone needs its transaction after all: the runner runs it in one. */
+class NeedsTransaction extends Error {
+  constructor() {
+    super('the command needs a transaction')
+    this.name = 'NeedsTransaction'
+  }
+}
+
+/**
+ * A command's `trx` while it may still be sent alone: it builds queries as the
+ * database does, and running one — a read, a lock, a flush — throws
+ * NeedsTransaction, before anything was sent.
+ */
+const buildOnly = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () =>
+      new (class extends DummyDriver {
+        override async acquireConnection(): Promise<never> {
+          throw new NeedsTransaction()
+        }
+      })(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+}) as unknown as Transaction<DB>
 
 export interface MoneyCommand<A, P> {
   /** What the command is ("orders.place", "fiat.credit"): named when it breaks a rule. */
@@ -173,6 +257,12 @@ export interface MoneyCommand<A, P> {
   answer?: (prepared: P) => A
   /** The work, in the one transaction; answers what the client gets (and a replay, again). */
   execute: (money: MoneyTransaction, prepared: P) => Promise<A>
+  /**
+   * `execute` writes nothing after its entry (no event, row or read): try it as
+   * that one statement, without a transaction (rule 5 above). A command that
+   * does write after its entry is a bug, found when it commits: MoneyCommandError.
+   */
+  oneStatement?: boolean
 }
 
 /**
@@ -190,11 +280,27 @@ export async function runMoneyCommand<A, P = undefined>(
       const money = new MoneyTransaction(trx, command.tenantId, command.name, first(trx))
       const answer = await command.execute(money, prepared)
       await money.flush()
-      if (money.events.length === 0) {
-        throw new MoneyCommandError(command.name, 'committed no event: nobody would be told')
-      }
+      if (money.events.length === 0) throw new MoneyCommandError(command.name, NO_EVENT)
       return answer
     }
+  /** The command in its transaction, or as its entry's statement alone where it can be (rule 5). */
+  const run = async (prepared: P, first: (trx: Transaction<DB>) => Write[] = () => []) => {
+    if (command.oneStatement) {
+      const { tenantId, name } = command
+      const money = new MoneyTransaction(buildOnly, tenantId, name, first(buildOnly), db)
+      try {
+        const answer = await command.execute(money, prepared)
+        // Anything left to write would need a statement of its own: NeedsTransaction.
+        await money.flush()
+        if (!money.committed) throw new MoneyCommandError(name, NO_EVENT)
+        return answer
+      } catch (error) {
+        if (!(error instanceof NeedsTransaction)) throw error
+        if (money.committed) throw new MoneyCommandError(name, AFTER_ALONE)
+      }
+    }
+    return db.transaction().execute(inTransaction(prepared, first))
+  }
   const prepare = async () => (command.prepare ? command.prepare() : (undefined as P))
 
   const { claim, answer } = command
@@ -203,11 +309,11 @@ export async function runMoneyCommand<A, P = undefined>(
     try {
       const prepared = await prepare()
       const given = answer(prepared)
-      await db
-        .transaction()
-        .execute(inTransaction(prepared, (trx) => [claimWrite(trx, keyed, given)]))
+      await run(prepared, (trx) => [claimWrite(trx, keyed, given)])
       return { answer: given, replayed: false }
     } catch (error) {
+      // A bug, never a replay (a command sent alone may have committed its claim).
+      if (error instanceof MoneyCommandError) throw error
       // Answered before under this key: whatever failed now (the claim itself, or a
       // check of what has changed since, as a quote expired), the first answer stands.
       const replay = await answeredBefore<A>(db, keyed)
@@ -218,12 +324,12 @@ export async function runMoneyCommand<A, P = undefined>(
   if (claim) {
     return runIdempotent<A>(db, { ...claim, tenantId: command.tenantId }, async () => {
       const prepared = await prepare()
-      const run = inTransaction(prepared)
-      if (!answer) return { run }
+      const inside = inTransaction(prepared)
+      if (!answer) return { run: inside }
       // No key: nothing to keep the answer with.
       return {
         run: async (trx) => {
-          await run(trx)
+          await inside(trx)
           return answer(prepared)
         },
       }
@@ -231,7 +337,7 @@ export async function runMoneyCommand<A, P = undefined>(
   }
   const prepared = await prepare()
   try {
-    const answer = await db.transaction().execute(inTransaction(prepared))
+    const answer = await run(prepared)
     return { answer, replayed: false }
   } catch (error) {
     if (error instanceof NothingToMove) return { answer: error.answer as A, replayed: true }

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { DB, LedgerAccountKind } from '../../infra/db/schema.ts'
-import { type Write, withItems } from '../../infra/db/together.ts'
+import { rowsWritten, type Write, withItems } from '../../infra/db/together.ts'
+import { LedgerError } from './errors.ts'
 import type { BalanceDelta, Posting } from './rules.ts'
 
 type Executor = Kysely<DB> | Transaction<DB>
@@ -39,23 +40,28 @@ const houseShard = () => randomInt(HOUSE_SHARDS)
  * negative is only changed when its balance covers the delta (re-checked on
  * the latest row after waiting for a concurrent writer's lock); a missing
  * row is created only for a credit or an account that may go negative (the
- * CHECK backs this: an overdraft could not be written even by mistake). The
- * answer's `moved` lists the rows changed: a delta missing from it was not
- * covered, and the caller must fail (and roll back: the entry is written).
- * Legs on an account the tenant does not have are left out: `known` lists
- * the accounts found, and the caller fails (and rolls back) when one is missing.
+ * CHECK backs this: an overdraft could not be written even by mistake).
  * An account that may go negative (the tenant's own) is changed in one of its
  * HOUSE_SHARDS rows, picked at random per entry (migration 0039): concurrent
  * entries seldom queue on the same row; its balance is the rows' sum.
  *
+ * The statement refuses itself (migration 0042, `ledger_entry_check`): a
+ * delta the balance did not cover, or a leg on an account the tenant does not
+ * have, raises — and a raised statement writes nothing, so an entry is never
+ * half-written, whatever the caller does next (`refusal` names the failure).
+ * `alone`: the statement is its own transaction (no BEGIN: money-command.ts),
+ * so a key posted before raises too, rather than commit the rows riding along.
+ *
  * `with` rides along: the caller's rows that need nothing back (an order,
  * its events), written by the same statement as data-modifying WITH items
- * (infra/db/together.ts) — one round trip for the command's writes. They are
- * written whatever the entry does (a replay included): the caller rolls back
- * on failure as ever.
+ * (infra/db/together.ts) — one round trip for the command's writes — and
+ * before the entry's checks, so their own refusals (a unique key) come first,
+ * as they did when the caller checked the entry after the statement. In a
+ * transaction they are written whatever the entry does (a replay included):
+ * the caller rolls back on failure as ever.
  */
 export async function writeEntry(
-  trx: Transaction<DB>,
+  db: Executor,
   entry: {
     id: string
     tenantId: string
@@ -68,11 +74,12 @@ export async function writeEntry(
     bookedAt?: Date
   },
   writes: readonly Write[] = [],
-): Promise<(EntryRow & { moved: string[]; known: string[] }) | undefined> {
+  alone = false,
+): Promise<EntryRow | undefined> {
   const { postings, deltas } = entry
   const accounts = [...new Set(postings.map((p) => p.account))]
-  const result = await sql<EntryRow & { moved: string[] | null; known: string[] | null }>`
-    with ${withItems(writes)}accounts as (
+  const result = await sql<EntryRow | { [K in keyof EntryRow]: null }>`
+    with ${withItems(writes, true)}accounts as (
       select id, may_go_negative from ledger_accounts
       where tenant_id = ${entry.tenantId}::uuid and id = any(${accounts}::uuid[])
     ), entry as (
@@ -114,13 +121,54 @@ export async function writeEntry(
         set balance_minor = b.balance_minor + excluded.balance_minor, updated_at = now()
         where b.may_go_negative or b.balance_minor + excluded.balance_minor >= 0
       returning b.account_id || '|' || b.currency_uuid as moved
+    ), checked as (
+      -- Raises when the entry is not whole (migration 0042); the one row either way. Its
+      -- arguments are read in order: the rows riding along are written first, so that a
+      -- unique key of theirs (a quote placed already) is what refuses the statement.
+      select ledger_entry_check(
+        ${rowsWritten(writes)}::bigint,
+        exists (select from entry), ${alone}, ${accounts}::uuid[],
+        (select array_agg(id) from accounts),
+        ${deltas.map((d) => d.account)}::uuid[],
+        ${deltas.map((d) => d.currency)}::uuid[],
+        ${deltas.map((d) => d.delta.toString())}::numeric[],
+        (select array_agg(moved) from moved)
+      ) as ok
     )
-    select entry.*,
-      (select array_agg(moved) from moved) as moved,
-      (select array_agg(id) from accounts) as known
-    from entry`.execute(trx)
+    select entry.* from checked left join entry on true`.execute(db)
   const row = result.rows[0]
-  return row && { ...row, moved: row.moved ?? [], known: row.known ?? [] }
+  return row?.id === null || row === undefined ? undefined : (row as EntryRow)
+}
+
+/** The key was posted before, and the entry's statement was its own transaction (`alone`). */
+export class PostedBefore extends Error {
+  constructor() {
+    super('the entry key was posted before')
+    this.name = 'PostedBefore'
+  }
+}
+
+/**
+ * The entry statement's refusal (migration 0042's SQLSTATEs) as the ledger's
+ * failure; undefined for any other error.
+ */
+export function refusal(error: unknown): LedgerError | PostedBefore | undefined {
+  const { code, detail } = (error ?? {}) as { code?: string; detail?: string }
+  if (code === 'LD003') return new PostedBefore()
+  if (code === 'LD002' && detail) {
+    return new LedgerError({ kind: 'ACCOUNT_NOT_FOUND', account: detail })
+  }
+  if (code === 'LD001' && detail) {
+    const gap = JSON.parse(detail) as Record<'account' | 'currency' | 'balance' | 'delta', string>
+    return new LedgerError({
+      kind: 'INSUFFICIENT_FUNDS',
+      account: gap.account,
+      currency: gap.currency,
+      balance: BigInt(gap.balance),
+      delta: BigInt(gap.delta),
+    })
+  }
+  return undefined
 }
 
 export function findEntryByKey(db: Executor, tenantId: string, idempotencyKey: string) {

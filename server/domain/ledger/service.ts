@@ -77,8 +77,9 @@ const toPosted = (
  * Posts an entry: the entry row, its postings and the balance changes, in
  * `trx`. Same key and same postings again → the first entry (`replayed`);
  * same key, other postings or kind → IDEMPOTENCY_CONFLICT.
- * On any LedgerError the caller's transaction must roll back (throwing out of
- * `db.transaction().execute` does that): part of the entry may be written.
+ * On a LedgerError nothing of the entry was written; the statement refused it
+ * (repository.writeEntry), so the caller's transaction must roll back, or
+ * back to a savepoint, before it can go on.
  * @throws LedgerError EMPTY_ENTRY, ZERO_POSTING, UNBALANCED, ACCOUNT_NOT_FOUND,
  *   INSUFFICIENT_FUNDS, IDEMPOTENCY_CONFLICT
  */
@@ -89,6 +90,21 @@ export function post(
   along: readonly Write[] = [],
 ): Promise<PostedEntry> {
   return write(trx, entry, null, along)
+}
+
+/**
+ * post() as a statement of its own, outside any transaction: the entry and the
+ * rows riding along commit together or not at all (money-command.ts sends a
+ * command so when that statement is all its transaction would be).
+ * @throws LedgerError as post() does but IDEMPOTENCY_CONFLICT; PostedBefore
+ *   when the key was posted before (nothing was written: replay it in a transaction)
+ */
+export function postWithoutTransaction(
+  db: Db,
+  entry: EntryInput,
+  along: readonly Write[],
+): Promise<PostedEntry> {
+  return write(db, entry, null, along, true)
 }
 
 /**
@@ -130,52 +146,44 @@ export async function reverse(
 }
 
 async function write(
-  trx: Transaction<DB>,
+  db: Db | Transaction<DB>,
   entry: EntryInput,
   reverses: string | null,
   along: readonly Write[],
+  alone = false,
 ): Promise<PostedEntry> {
   const fault = checkEntry(entry.postings)
   if (fault) throw new LedgerError(fault)
 
-  const deltas = balanceDeltas(entry.postings)
-  const written = await repo.writeEntry(
-    trx,
-    {
-      id: uuidv7(),
-      tenantId: entry.tenantId,
-      kind: entry.kind,
-      idempotencyKey: entry.idempotencyKey,
-      reverses,
-      postings: entry.postings,
-      // In lock order (balanceDeltas sorts): see the note at the top.
-      deltas,
-      bookedAt: bookingTime(),
-    },
-    along,
-  )
-  if (!written) return replay(trx, entry, reverses)
-
-  const known = new Set(written.known)
-  const missing = entry.postings.find((posting) => !known.has(posting.account))
-  if (missing) throw new LedgerError({ kind: 'ACCOUNT_NOT_FOUND', account: missing.account })
-  const moved = new Set(written.moved)
-  const uncovered = deltas.find((change) => !moved.has(`${change.account}|${change.currency}`))
-  if (uncovered) {
-    throw new LedgerError({
-      kind: 'INSUFFICIENT_FUNDS',
-      account: uncovered.account,
-      currency: uncovered.currency,
-      balance: await repo.balanceOf(trx, uncovered.account, uncovered.currency),
-      delta: uncovered.delta,
-    })
+  let written: repo.EntryRow | undefined
+  try {
+    written = await repo.writeEntry(
+      db,
+      {
+        id: uuidv7(),
+        tenantId: entry.tenantId,
+        kind: entry.kind,
+        idempotencyKey: entry.idempotencyKey,
+        reverses,
+        postings: entry.postings,
+        // In lock order (balanceDeltas sorts): see the note at the top.
+        deltas: balanceDeltas(entry.postings),
+        bookedAt: bookingTime(),
+      },
+      along,
+      alone,
+    )
+  } catch (error) {
+    // The statement refused the entry and wrote nothing (repository.writeEntry).
+    throw repo.refusal(error) ?? error
   }
+  if (!written) return replay(db, entry, reverses)
   return toPosted(entry.tenantId, written, [...entry.postings], false)
 }
 
 /** The key was used: the first entry if this is the same request again, else a conflict. */
 async function replay(
-  trx: Transaction<DB>,
+  trx: Db | Transaction<DB>,
   entry: EntryInput,
   reverses: string | null,
 ): Promise<PostedEntry> {

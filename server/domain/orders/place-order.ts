@@ -100,6 +100,8 @@ export async function placeOrder(
         // Rendered before the transaction: kept with the key's claim, one write fewer.
         answer: (plan) => plan.answer,
         execute: (money, plan) => writePlacement(deps, money, owner, plan),
+        // An exchange is its rows, its events and its settlement: one statement, no BEGIN.
+        oneStatement: true,
       })
       return { order: placed.answer, replayed: placed.replayed }
     } catch (error) {

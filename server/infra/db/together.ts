@@ -27,11 +27,29 @@ export async function writeTogether(
 /**
  * The writes as the head of a WITH list, each item followed by its comma, for
  * a statement whose own items come next (the ledger's entry carries a command's
- * rows so: ledger/repository.ts). Named `w0`, `w1`, … in order.
+ * rows so: ledger/repository.ts). Named `w0`, `w1`, … in order. `counted`: each
+ * answers a row per row written (`returning 1`), for `rowsWritten`.
  */
-export function withItems(writes: readonly Write[]): RawBuilder<unknown> {
+export function withItems(writes: readonly Write[], counted = false): RawBuilder<unknown> {
   return sql.join(
-    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write}), `),
+    writes.map((write, i) =>
+      counted
+        ? sql`${sql.ref(`w${i}`)} as (${write} returning 1), `
+        : sql`${sql.ref(`w${i}`)} as (${write}), `,
+    ),
     sql``,
   )
+}
+
+/**
+ * The rows the counted WITH items wrote, as an expression: where it is read,
+ * every one of them has run to completion — its unique keys checked — so a
+ * statement can order its own checks after theirs.
+ */
+export function rowsWritten(writes: readonly Write[]): RawBuilder<number> {
+  if (writes.length === 0) return sql<number>`0`
+  return sql<number>`(${sql.join(
+    writes.map((_, i) => sql`(select count(*) from ${sql.ref(`w${i}`)})`),
+    sql` + `,
+  )})`
 }
