@@ -5,20 +5,18 @@
 -- that could be committed half-written. Now a command whose transaction would be that one
 -- statement is sent alone, without BEGIN and COMMIT (ledger/money-command.ts).
 --
--- `along`: the rows the command's writes riding along with the entry wrote — the first
--- argument, read first, so that those writes have run (and a unique key among them refused
--- the statement: a quote placed already) before the entry is checked. `written`: the entry row
--- was inserted (false: its key was posted before). `alone`: the
--- statement is its own transaction, so a key posted before is refused too (the caller then
--- replays it in a transaction). `wanted`: the entry's accounts, in its postings' order;
--- `known`: those the tenant has. The deltas, in lock order, are `accounts`, `currencies` and
--- `deltas`; `moved` lists the balance rows changed, as 'account|currency'.
+-- The statement tests the entry itself (every account known, every delta's balance row
+-- moved) and calls this only when the test failed, to raise the reason. `written`: the entry
+-- row was inserted (false: its key was posted before). `alone`: the statement is its own
+-- transaction, so a key posted before is refused too (the caller then replays it in a
+-- transaction). `wanted`: the entry's accounts, in its postings' order; `known`: those the
+-- tenant has. The deltas, in lock order, are `accounts`, `currencies` and `deltas`; `moved`
+-- lists the balance rows changed, as 'account|currency'.
 --
 -- SQLSTATEs of the class LD (ours): LD001 a spend the balance does not cover (detail: JSON
 -- of account, currency, balance and delta), LD002 an account the tenant does not have
 -- (detail: the account), LD003 the key posted before, alone.
-create function ledger_entry_check(
-  along bigint,
+create function ledger_entry_refuse(
   written boolean,
   alone boolean,
   wanted uuid[],
@@ -35,7 +33,7 @@ begin
     if alone then
       raise exception 'ledger: the entry''s key was posted before' using errcode = 'LD003';
     end if;
-    return true;
+    raise exception 'ledger: refused an entry that was not written alone';
   end if;
   select account into missing
   from unnest(wanted) with ordinality as w (account, n)
@@ -60,6 +58,7 @@ begin
         )::text;
     end if;
   end loop;
-  return true;
+  -- Called only when the statement found the entry not whole: what it found, this must too.
+  raise exception 'ledger: the entry was refused for no reason found';
 end
 $$;

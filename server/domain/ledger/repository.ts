@@ -45,7 +45,7 @@ const houseShard = () => randomInt(HOUSE_SHARDS)
  * HOUSE_SHARDS rows, picked at random per entry (migration 0039): concurrent
  * entries seldom queue on the same row; its balance is the rows' sum.
  *
- * The statement refuses itself (migration 0042, `ledger_entry_check`): a
+ * The statement refuses itself (migration 0042, `ledger_entry_refuse`): a
  * delta the balance did not cover, or a leg on an account the tenant does not
  * have, raises — and a raised statement writes nothing, so an entry is never
  * half-written, whatever the caller does next (`refusal` names the failure).
@@ -122,18 +122,26 @@ export async function writeEntry(
         where b.may_go_negative or b.balance_minor + excluded.balance_minor >= 0
       returning b.account_id || '|' || b.currency_uuid as moved
     ), checked as (
-      -- Raises when the entry is not whole (migration 0042); the one row either way. Its
-      -- arguments are read in order: the rows riding along are written first, so that a
-      -- unique key of theirs (a quote placed already) is what refuses the statement.
-      select ledger_entry_check(
-        ${rowsWritten(writes)}::bigint,
-        exists (select from entry), ${alone}, ${accounts}::uuid[],
-        (select array_agg(id) from accounts),
-        ${deltas.map((d) => d.account)}::uuid[],
-        ${deltas.map((d) => d.currency)}::uuid[],
-        ${deltas.map((d) => d.delta.toString())}::numeric[],
-        (select array_agg(moved) from moved)
-      ) as ok
+      -- The one row either way; raises when the entry is not whole (migration 0042). A CASE
+      -- reads its branches in order: the rows riding along are written first, so that a
+      -- unique key of theirs (a quote placed already) is what refuses the statement, and
+      -- the reason of a refusal is looked for only once the cheap test failed.
+      select case
+        when ${rowsWritten(writes)} < 0 then null
+        when case when exists (select from entry)
+            then ${accounts}::uuid[] <@ coalesce((select array_agg(id) from accounts), '{}')
+              and ${deltas.map((d) => `${d.account}|${d.currency}`)}::text[]
+                <@ coalesce((select array_agg(moved) from moved), '{}')
+            else not ${alone} end
+          then true
+        else ledger_entry_refuse(
+          exists (select from entry), ${alone}, ${accounts}::uuid[],
+          (select array_agg(id) from accounts),
+          ${deltas.map((d) => d.account)}::uuid[],
+          ${deltas.map((d) => d.currency)}::uuid[],
+          ${deltas.map((d) => d.delta.toString())}::numeric[],
+          (select array_agg(moved) from moved))
+      end as ok
     )
     select entry.* from checked left join entry on true`.execute(db)
   const row = result.rows[0]

@@ -77,7 +77,7 @@ describeServer('order statements', () => {
     }
     expect(placement).toContain('insert into journal_entries')
     expect(placement).toContain('insert into account_balances')
-    expect(placement).toContain('ledger_entry_check(')
+    expect(placement).toContain('ledger_entry_refuse(')
     // Both events in one statement, with one dispatch job, and no job for the order.
     const inserts = (table: string) =>
       inside.filter((sql) => sql.toLowerCase().includes(`insert into "${table}"`)).length
