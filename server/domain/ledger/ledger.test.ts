@@ -85,6 +85,25 @@ describeServer('the ledger', () => {
     expect(entries).toEqual([])
   })
 
+  it('ids written in capitals are the same accounts and currency: the spend is covered', async () => {
+    const alice = await newWallet(app.db, tenantId)
+    const bob = await newWallet(app.db, tenantId)
+    await credit(app.db, tenantId, alice.accounts.user_wallet, EUR, 100n)
+    const upper = (id: string) => id.toUpperCase()
+    await postAlone(app.db, {
+      tenantId,
+      kind: 'transfer',
+      idempotencyKey: `capitals:${alice.wallet.uuid}`,
+      postings: transfer(
+        upper(alice.accounts.user_wallet),
+        bob.accounts.user_wallet,
+        upper(EUR),
+        40n,
+      ),
+    })
+    expect(await balance(app.db, alice.accounts.user_wallet, EUR)).toBe(60n)
+  })
+
   it('a wallet account with no balance row at all cannot be spent from', async () => {
     const alice = await newWallet(app.db, tenantId)
     const bob = await newWallet(app.db, tenantId)

@@ -258,9 +258,10 @@ export interface MoneyCommand<A, P> {
   /** The work, in the one transaction; answers what the client gets (and a replay, again). */
   execute: (money: MoneyTransaction, prepared: P) => Promise<A>
   /**
-   * `execute` writes nothing after its entry (no event, row or read): try it as
-   * that one statement, without a transaction (rule 5 above). A command that
-   * does write after its entry is a bug, found when it commits: MoneyCommandError.
+   * `execute` does nothing after its entry (no event, row or read, and no throw):
+   * try it as that one statement, without a transaction (rule 5 above). A command
+   * that writes after its entry is a bug, found once the entry has committed:
+   * MoneyCommandError.
    */
   oneStatement?: boolean
 }

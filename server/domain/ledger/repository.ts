@@ -130,7 +130,8 @@ export async function writeEntry(
         when ${rowsWritten(writes)} < 0 then null
         when case when exists (select from entry)
             then ${accounts}::uuid[] <@ coalesce((select array_agg(id) from accounts), '{}')
-              and ${deltas.map((d) => `${d.account}|${d.currency}`)}::text[]
+              -- As moved names them: a uuid as PostgreSQL writes it, in lower case.
+              and ${deltas.map((d) => `${d.account}|${d.currency}`.toLowerCase())}::text[]
                 <@ coalesce((select array_agg(moved) from moved), '{}')
             else not ${alone} end
           then true
