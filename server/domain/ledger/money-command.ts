@@ -261,7 +261,9 @@ export interface MoneyCommand<A, P> {
    * `execute` does nothing after its entry (no event, row or read, and no throw):
    * try it as that one statement, without a transaction (rule 5 above). A command
    * that writes after its entry is a bug, found once the entry has committed:
-   * MoneyCommandError.
+   * MoneyCommandError. `execute` may run twice — the first run stops at its first
+   * query, the second is in a transaction — so before that query it only builds
+   * (rows, events), and acts on nothing outside the database.
    */
   oneStatement?: boolean
 }

@@ -69,7 +69,7 @@ describeServer('order statements', () => {
     // command tells someone), and the settlement, its balance rows last — refusing itself,
     // so that it commits whole or not at all (ledger/repository.ts writeEntry). No job for
     // the order: nothing is left to do, where a hold and a settling job took two more
-    // transactions.
+    // transactions. Nothing after it either: the answer was rendered before.
     expect(inside.length, inside.join('\n')).toBe(1)
     const [placement] = inside
     for (const table of ['idempotency_keys', 'orders', 'activities', 'order_events', 'events']) {
@@ -97,7 +97,6 @@ describeServer('order statements', () => {
       .where(sql<string>`payload->>'order_id'`, '=', result.json<Order>().id)
       .execute()
     expect(orderJobs).toEqual([])
-    // Nothing after it: the answer was rendered before.
   })
 
   it('a replayed placement answers from its key: its claim fails, one read answers', async () => {
