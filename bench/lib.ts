@@ -142,6 +142,8 @@ process.once('exit', () => {
 
 export interface Server {
   url: string
+  /** The server's process group (its process and whatever it started), for its CPU. */
+  group: number | undefined
   /** Wall-clock milliseconds from the spawn to the first 200 of GET /healthz. */
   startMs: number
   stop(): Promise<void>
@@ -216,6 +218,7 @@ export function startServer(options: {
     const startMs = performance.now() - started
     return {
       url,
+      group: child.pid,
       startMs,
       stop: () =>
         new Promise<void>((resolve) => {
@@ -233,10 +236,16 @@ export async function startBare(): Promise<Server> {
   return startServer({ dataDir: '', command: ['bench/bare-server.mjs'] })
 }
 
+const dataDirs = new Set<string>()
+// One listener for them all: a run makes more than Node's ten before it warns.
+process.once('exit', () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
+})
+
 /** A data directory for an embedded database, removed at exit. */
 export function dataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `bench-${prefix}-`))
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  dataDirs.add(dir)
   return dir
 }
 

@@ -7,9 +7,10 @@
  * the embedded database as `npm start` runs it; and the placement's latency
  * at an offered 100 orders per second, open loop, timed from each order's
  * scheduled send (a late send counts its wait). The job runner settles the
- * orders meanwhile, as it would in production. And PostgreSQL's own CPU an
- * order and a TPC-B transaction (postgres-cpu.ts): the ceiling of the ratio
- * that no server could pass.
+ * orders meanwhile, as it would in production. And the CPU each party spends
+ * an order and a TPC-B transaction (process-cpu.ts): on a machine whose cores
+ * the database, the server and the clients share, the ratio is what their sum
+ * allows, and PostgreSQL's share alone sets a ceiling no server could pass.
  */
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -37,7 +38,7 @@ import {
   valueRow,
 } from './lib.ts'
 import { send } from './load-client.ts'
-import { postgresCpuDuring } from './postgres-cpu.ts'
+import { type CpuMs, cpuDuring } from './process-cpu.ts'
 
 export interface Trader {
   token: string
@@ -239,23 +240,31 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
     const spread: number[] = []
     const contended: number[] = []
     const onEmbedded: number[] = []
-    // PostgreSQL's own CPU per TPC-B transaction and per order: what the ratio could be at
-    // best, were the server and every client free.
-    const cpuPerTransaction: number[] = []
-    const cpuPerOrder: number[] = []
+    // Each party's CPU per TPC-B transaction and per order, round by round.
+    const cpuPerTransaction: CpuMs[] = []
+    const cpuPerOrder: CpuMs[] = []
+    const cpuPerEmbeddedOrder: CpuMs[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      const yardstick = await postgresCpuDuring(() => pgbench(postgres.bin, benchUrl, DURATION_S))
+      const yardstick = await cpuDuring(() => pgbench(postgres.bin, benchUrl, DURATION_S))
       tps.push(yardstick.result)
-      const orders = await postgresCpuDuring(() =>
-        closedLoop(onPostgres.url, pgTraders, DURATION_S),
+      const orders = await cpuDuring(
+        () => closedLoop(onPostgres.url, pgTraders, DURATION_S),
+        onPostgres.group,
       )
       spread.push(orders.result)
       if (yardstick.cpuMs !== undefined && orders.cpuMs !== undefined) {
-        cpuPerTransaction.push(yardstick.cpuMs / (yardstick.result * DURATION_S))
-        cpuPerOrder.push(orders.cpuMs / (orders.result * DURATION_S))
+        cpuPerTransaction.push(per(yardstick.cpuMs, yardstick.result * DURATION_S))
+        cpuPerOrder.push(per(orders.cpuMs, orders.result * DURATION_S))
       }
       contended.push(await closedLoop(onPostgres.url, hot, DURATION_S))
-      onEmbedded.push(await closedLoop(embedded.url, embeddedTraders, DURATION_S))
+      const embeddedOrders = await cpuDuring(
+        () => closedLoop(embedded.url, embeddedTraders, DURATION_S),
+        embedded.group,
+      )
+      onEmbedded.push(embeddedOrders.result)
+      if (embeddedOrders.cpuMs !== undefined) {
+        cpuPerEmbeddedOrder.push(per(embeddedOrders.cpuMs, embeddedOrders.result * DURATION_S))
+      }
     }
     // What the closed loops left for the job runner (on PostgreSQL, where the bench can look).
     await closedLoop(onPostgres.url, pgTraders, DURATION_S)
@@ -325,7 +334,8 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
         step: 0.4,
         bound: 0.6,
       }),
-      ...postgresCpuRows(cpuPerOrder, cpuPerTransaction, tps),
+      ...cpuRows(cpuPerOrder, cpuPerTransaction, tps),
+      ...embeddedCpuRows(cpuPerEmbeddedOrder),
       valueRow(
         'every job done (events told) after a closed loop of orders (PostgreSQL)',
         [jobsAfterLoad],
@@ -344,25 +354,77 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
   }
 }
 
+/** Each party's CPU divided by `count` (orders or transactions). */
+function per(cpu: CpuMs, count: number): CpuMs {
+  return {
+    postgres: cpu.postgres / count,
+    pgbench: cpu.pgbench / count,
+    server: cpu.server / count,
+    client: cpu.client / count,
+  }
+}
+
 /**
- * What PostgreSQL's own work puts in reach: its CPU an order against a TPC-B
- * transaction's, and the ratio orders ÷ TPC-B could reach on this machine's
- * cores were the server and every client to cost nothing.
+ * What the machine's cores put in reach. The database, the server and the
+ * bench's clients share them, so orders ÷ TPC-B is at most cores ÷ (their CPU
+ * an order, all told) ÷ TPC-B tps — the measured ratio follows it when the
+ * load is bound by CPU — and at most cores ÷ PostgreSQL's CPU an order ÷ TPC-B
+ * tps were the server and every client to cost nothing. Against both, the CPU
+ * an order that the step of 0.25 leaves to all three.
  */
-function postgresCpuRows(perOrder: number[], perTransaction: number[], tps: number[]): Row[] {
-  if (perOrder.length === 0) return [skippedRow('PostgreSQL CPU an order', 'no /proc to read')]
+function cpuRows(perOrder: CpuMs[], perTransaction: CpuMs[], tps: number[]): Row[] {
+  if (perOrder.length === 0) return [skippedRow('CPU an order', 'no /proc to read')]
   const cores = availableParallelism()
+  const all = (cpu: CpuMs) => cpu.postgres + cpu.server + cpu.client
+  const ms = (values: number[]) => `${median(values).toFixed(2)} ms`
+  const ratio = (cpuMs: number, i: number) => (cores * 1000) / cpuMs / tps[i]!
   return [
     valueRow(
-      'PostgreSQL CPU an order / a TPC-B transaction (its processes, /proc)',
-      perOrder,
-      `ms / ${median(perTransaction).toFixed(2)} ms`,
+      'CPU a TPC-B transaction: PostgreSQL / pgbench (their processes, /proc)',
+      perTransaction.map((cpu) => cpu.postgres),
+      `ms / ${ms(perTransaction.map((cpu) => cpu.pgbench))}`,
+      { digits: 2, goal: 'info' },
+    ),
+    valueRow(
+      'CPU an order: PostgreSQL / server / bench client (/proc)',
+      perOrder.map((cpu) => cpu.postgres),
+      `ms / ${ms(perOrder.map((cpu) => cpu.server))} / ${ms(perOrder.map((cpu) => cpu.client))}`,
+      { digits: 2, goal: 'info' },
+    ),
+    valueRow(
+      `CPU an order, all three, that the step of 0.25 allows (${cores} cores ÷ 0.25 TPC-B tps)`,
+      tps.map((value) => (cores * 1000) / (0.25 * value)),
+      'ms',
+      { digits: 2, goal: 'info' },
+    ),
+    valueRow(
+      `orders ÷ TPC-B the cores allow (${cores} cores ÷ all three's CPU an order ÷ TPC-B tps)`,
+      perOrder.map((cpu, i) => ratio(all(cpu), i)),
+      '',
       { digits: 2, goal: 'info' },
     ),
     valueRow(
       `ceiling of orders ÷ TPC-B, server and clients free (${cores} cores ÷ PostgreSQL CPU an order ÷ TPC-B tps)`,
-      perOrder.map((ms, i) => (cores * 1000) / ms / tps[i]!),
+      perOrder.map((cpu, i) => ratio(cpu.postgres, i)),
       '',
+      { digits: 2, goal: 'info' },
+    ),
+  ]
+}
+
+/**
+ * The embedded server's CPU an order, PGlite's work included (it runs in the
+ * server's thread). At the open loop's 100 orders a second, a tenth of it in
+ * ms is the share of the core they take; a queue's wait grows steeply with
+ * that share, and the embedded p99 row is mostly such waits.
+ */
+function embeddedCpuRows(perOrder: CpuMs[]): Row[] {
+  if (perOrder.length === 0) return []
+  return [
+    valueRow(
+      'CPU an order, PGlite as npm start: server with its database / bench client (/proc)',
+      perOrder.map((cpu) => cpu.server),
+      `ms / ${median(perOrder.map((cpu) => cpu.client)).toFixed(2)} ms`,
       { digits: 2, goal: 'info' },
     ),
   ]
