@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { type ChannelListener, listenPostgres } from './listener.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
+import { DataDirectory } from './pglite-files.ts'
 import type { DB } from './schema.ts'
 import { publishStatement } from './statements.ts'
 
@@ -85,7 +86,8 @@ export async function openDatabase(options: {
   }
 
   const pglite = await PGlite.create({
-    dataDir: databaseUrl === 'memory://' ? undefined : join(dataDir, 'pgdata'),
+    // On disk: PGlite's Node file system, with the sizes of files remembered (pglite-files.ts).
+    ...(databaseUrl !== 'memory://' && { fs: new DataDirectory(join(dataDir, 'pgdata')) }),
     loadDataDir: options.loadDataDir,
     extensions: PGLITE_EXTENSIONS,
     parsers: Object.fromEntries(AS_TEXT.map((oid) => [oid, identity])),
