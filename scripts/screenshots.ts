@@ -146,7 +146,7 @@ async function exchangeReview(page: Page, urls: DemoUrl[]) {
   await page.locator('.order-amounts input').first().fill('100')
   await page.locator('form button[type=submit]').first().click()
   await page.locator('#order-review-title').waitFor({ timeout: 15_000 })
-  await settle(page)
+  await settle(page, 250)
 }
 
 /**
@@ -157,7 +157,7 @@ async function exchangeReview(page: Page, urls: DemoUrl[]) {
 async function passwordReset(page: Page, base: string, folder: string, written: string[]) {
   const steps = ['passwordReset', 'passwordResetCode', 'passwordResetNew']
   const take = async (index: number) => {
-    await settle(page)
+    await settle(page, 250)
     await shoot(page, folder, steps[index]!)
     written.push(join(folder, steps[index]!))
   }
@@ -222,7 +222,7 @@ async function openMiniApp(
     })
   `)
   await page.goto(`${base}/#${launchParams}`)
-  await settle(page)
+  await settle(page, 250)
   return { context, page }
 }
 
@@ -254,7 +254,7 @@ async function main() {
           const page = await context.newPage()
           for (const route of urls.filter((r) => SIGNED_OUT.includes(r.name) && wanted(r.name))) {
             await page.goto(`${base}${route.url}`)
-            await settle(page)
+            await settle(page, 250)
             await shoot(page, folder, route.name)
             written.push(join(folder, route.name))
           }
@@ -263,7 +263,7 @@ async function main() {
           if (request && wanted('paymentRequestSignedOut')) {
             // Issue 32: a payment request's link opened by someone signed out.
             await page.goto(`${base}${request.url}`)
-            await settle(page)
+            await settle(page, 250)
             await shoot(page, folder, 'paymentRequestSignedOut')
             written.push(join(folder, 'paymentRequestSignedOut'))
           }
@@ -294,7 +294,7 @@ async function main() {
             const key = flag === 'hiddenAmounts' ? 'amountsHidden' : flag
             await page.evaluate((name) => localStorage.setItem(name, '1'), key)
             await page.goto(`${base}/`)
-            await settle(page)
+            await settle(page, 250)
             await shoot(page, folder, flag)
             written.push(join(folder, flag))
             await page.evaluate((name) => localStorage.removeItem(name), key)

@@ -249,21 +249,41 @@ async function placeExchange(base: string, token: string, wallet: string): Promi
 
 /**
  * Waits until the screen of the current address is shown (main's
- * data-location), with its heading and no skeleton left — or 8 s have passed.
+ * data-location), with its heading, no skeleton and no QR code still drawing
+ * left — or 8 s have passed — then for its fonts, its images and the paint
+ * after them. `stillMs` waits that much longer (a screenshot's last frame).
  */
-export async function settle(page: Page): Promise<void> {
+export async function settle(page: Page, stillMs = 0): Promise<void> {
   await page
     .waitForFunction(
       () =>
         document.querySelector('main')?.dataset.location === location.pathname &&
         document.querySelector('main h1, main h2') !== null &&
-        document.querySelector('.skeleton, .skeleton-total') === null,
+        document.querySelector('.skeleton, .skeleton-total, .qr-loading') === null,
       undefined,
       { timeout: 8_000 },
     )
     .catch(() => undefined)
-  // Fonts, QR codes, the last paint.
-  await page.waitForTimeout(250)
+  await page.evaluate(async () => {
+    await document.fonts.ready
+    // An image never asked for (lazy, off screen) would never load: two seconds at most.
+    const loading = [...document.images].filter((image) => !image.complete)
+    await Promise.race([
+      Promise.all(
+        loading.map(
+          (image) =>
+            new Promise((done) => {
+              image.addEventListener('load', done, { once: true })
+              image.addEventListener('error', done, { once: true })
+            }),
+        ),
+      ),
+      new Promise((done) => setTimeout(done, 2_000)),
+    ])
+    // Two frames: the styles of what just loaded applied, then painted.
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+  })
+  if (stillMs > 0) await page.waitForTimeout(stillMs)
 }
 
 /** Moves the single-page app to `url` without a reload (wouter follows popstate). */
