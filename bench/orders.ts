@@ -12,7 +12,6 @@
  * the database, the server and the clients share, the ratio is what their sum
  * allows, and PostgreSQL's share alone sets a ceiling no server could pass.
  */
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import {
@@ -25,7 +24,6 @@ import {
   dataDir,
   fundWithUsdt,
   goalRow,
-  median,
   percentile,
   ROUNDS,
   type Row,
@@ -38,7 +36,11 @@ import {
   valueRow,
 } from './lib.ts'
 import { send } from './load-client.ts'
+import { cpuRows, embeddedCpuRows, per } from './order-cpu.ts'
 import { type CpuMs, cpuDuring } from './process-cpu.ts'
+
+/** Issue 29's step for orders ÷ TPC-B: its goal row judges it, the CPU rows price it. */
+const ORDERS_STEP = 0.25
 
 export interface Trader {
   token: string
@@ -291,7 +293,7 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
       // Issue 29's steps and goals.
       goalRow('ratio orders ÷ TPC-B tps (PostgreSQL)', perRound(spread, tps), {
         at: 'least',
-        step: 0.25,
+        step: ORDERS_STEP,
         bound: 0.5,
       }),
       valueRow(
@@ -334,7 +336,7 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
         step: 0.4,
         bound: 0.6,
       }),
-      ...cpuRows(cpuPerOrder, cpuPerTransaction, tps),
+      ...cpuRows(cpuPerOrder, cpuPerTransaction, tps, ORDERS_STEP),
       ...embeddedCpuRows(cpuPerEmbeddedOrder),
       valueRow(
         'every job done (events told) after a closed loop of orders (PostgreSQL)',
@@ -352,80 +354,4 @@ export async function measureOrders(postgres: Cluster | undefined): Promise<Row[
   } finally {
     await Promise.all(servers.map((server) => server.stop()))
   }
-}
-
-/** Each party's CPU divided by `count` (orders or transactions). */
-function per(cpu: CpuMs, count: number): CpuMs {
-  return {
-    postgres: cpu.postgres / count,
-    pgbench: cpu.pgbench / count,
-    server: cpu.server / count,
-    client: cpu.client / count,
-  }
-}
-
-/**
- * What the machine's cores put in reach. The database, the server and the
- * bench's clients share them, so orders ÷ TPC-B is at most cores ÷ (their CPU
- * an order, all told) ÷ TPC-B tps — the measured ratio follows it when the
- * load is bound by CPU — and at most cores ÷ PostgreSQL's CPU an order ÷ TPC-B
- * tps were the server and every client to cost nothing. Against both, the CPU
- * an order that the step of 0.25 leaves to all three.
- */
-function cpuRows(perOrder: CpuMs[], perTransaction: CpuMs[], tps: number[]): Row[] {
-  if (perOrder.length === 0) return [skippedRow('CPU an order', 'no /proc to read')]
-  const cores = availableParallelism()
-  const all = (cpu: CpuMs) => cpu.postgres + cpu.server + cpu.client
-  const ms = (values: number[]) => `${median(values).toFixed(2)} ms`
-  const ratio = (cpuMs: number, i: number) => (cores * 1000) / cpuMs / tps[i]!
-  return [
-    valueRow(
-      'CPU a TPC-B transaction: PostgreSQL / pgbench (their processes, /proc)',
-      perTransaction.map((cpu) => cpu.postgres),
-      `ms / ${ms(perTransaction.map((cpu) => cpu.pgbench))}`,
-      { digits: 2, goal: 'info' },
-    ),
-    valueRow(
-      'CPU an order: PostgreSQL / server / bench client (/proc)',
-      perOrder.map((cpu) => cpu.postgres),
-      `ms / ${ms(perOrder.map((cpu) => cpu.server))} / ${ms(perOrder.map((cpu) => cpu.client))}`,
-      { digits: 2, goal: 'info' },
-    ),
-    valueRow(
-      `CPU an order, all three, that the step of 0.25 allows (${cores} cores ÷ 0.25 TPC-B tps)`,
-      tps.map((value) => (cores * 1000) / (0.25 * value)),
-      'ms',
-      { digits: 2, goal: 'info' },
-    ),
-    valueRow(
-      `orders ÷ TPC-B the cores allow (${cores} cores ÷ all three's CPU an order ÷ TPC-B tps)`,
-      perOrder.map((cpu, i) => ratio(all(cpu), i)),
-      '',
-      { digits: 2, goal: 'info' },
-    ),
-    valueRow(
-      `ceiling of orders ÷ TPC-B, server and clients free (${cores} cores ÷ PostgreSQL CPU an order ÷ TPC-B tps)`,
-      perOrder.map((cpu, i) => ratio(cpu.postgres, i)),
-      '',
-      { digits: 2, goal: 'info' },
-    ),
-  ]
-}
-
-/**
- * The embedded server's CPU an order, PGlite's work included (it runs in the
- * server's thread). At the open loop's 100 orders a second, a tenth of it in
- * ms is the share of the core they take; a queue's wait grows steeply with
- * that share, and the embedded p99 row is mostly such waits.
- */
-function embeddedCpuRows(perOrder: CpuMs[]): Row[] {
-  if (perOrder.length === 0) return []
-  return [
-    valueRow(
-      'CPU an order, PGlite as npm start: server with its database / bench client (/proc)',
-      perOrder.map((cpu) => cpu.server),
-      `ms / ${median(perOrder.map((cpu) => cpu.client)).toFixed(2)} ms`,
-      { digits: 2, goal: 'info' },
-    ),
-  ]
 }
