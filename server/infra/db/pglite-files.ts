@@ -13,7 +13,9 @@ interface Stream {
   node: { mode: number }
 }
 
-type Module = Parameters<NodeFS['init']>[1] & { NODEFS: NodeFileSystem }
+interface Module {
+  NODEFS: NodeFileSystem
+}
 
 const SEEK_END = 2
 /** S_IFMT and S_IFREG of a node's mode: a regular file. */
@@ -48,8 +50,7 @@ export class DataDirectory extends NodeFS {
         ...emscriptenOpts,
         preRun: [
           ...(emscriptenOpts.preRun ?? []),
-          (mod: Parameters<NonNullable<typeof emscriptenOpts.preRun>[number]>[0]) =>
-            rememberSizes((mod as Module).NODEFS),
+          (mod: object) => rememberSizes((mod as Module).NODEFS),
         ],
       },
     }
@@ -60,18 +61,20 @@ export class DataDirectory extends NodeFS {
  * Every node's known size; a node is one file for as long as it exists (an
  * unlinked file's node is destroyed, a new file at its path is a new node).
  */
-export function rememberSizes(files: NodeFileSystem): void {
+function rememberSizes(files: NodeFileSystem): void {
   const sizes = new WeakMap<object, number>()
   // Whatever may change a file (a write, a truncation, an operation added in a
   // later Emscripten) forgets its size before it runs.
-  for (const [ops, keeps] of [
-    [files.stream_ops, KEEPS_SIZE.stream],
-    [files.node_ops, KEEPS_SIZE.node],
-  ] as const) {
+  // A stream operation's first argument is the stream, a node operation's the node.
+  const tables = [
+    [files.stream_ops, KEEPS_SIZE.stream, (stream: unknown) => (stream as Stream).node],
+    [files.node_ops, KEEPS_SIZE.node, (node: unknown) => node],
+  ] as const
+  for (const [ops, keeps, nodeOf] of tables) {
     for (const [name, operation] of Object.entries(ops)) {
       if (keeps.has(name) || typeof operation !== 'function') continue
       ops[name] = function (this: unknown, first: never, ...rest: never[]) {
-        const node = ops === files.stream_ops ? (first as Stream).node : first
+        const node = nodeOf(first)
         if (typeof node === 'object' && node !== null) sizes.delete(node)
         return operation.call(this, first, ...rest)
       }
