@@ -12,7 +12,7 @@
  * - `on disk as npm start`: the same, with the sizes of files remembered
  *   (server/infra/db/pglite-files.ts): the foreign key's check scans its
  *   parent, and every scan asks the file's size.
- * - `on disk, relaxedDurability`: PGlite's option to answer before its
+ * - `on disk as npm start, relaxedDurability`: PGlite's option to answer before its
  *   file system syncs. NodeFS writes through (its syncToFs does nothing) and
  *   PGlite runs PostgreSQL with fsync off, so this should change nothing: the
  *   row shows whether it does.
